@@ -1,0 +1,5 @@
+"""``python -m romme_score``: the same as the ``romme`` command."""
+
+from romme_score.cli import main
+
+main()

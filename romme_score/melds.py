@@ -1,0 +1,508 @@
+"""Meld interpretation, legality and value (RULES.md §2-§4).
+
+A meld is typed as a list of cards in any order. :func:`interpret` finds its
+legal interpretations (set or run, where each joker stands) and picks the one
+RULES.md §2 prescribes: the player's joker declarations, else the written
+order, else any legal order, taking the highest value among what remains.
+
+>>> from romme_score.cards import parse_cards
+>>> from romme_score.rules import find_preset
+>>> meld = interpret(parse_cards("P3 P4 P5"), find_preset("standard"))
+>>> meld.kind, meld.value
+(<MeldKind.RUN: 'run'>, 12)
+>>> is_legal(parse_cards("PK PA P2"), find_preset("standard"))
+False
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from romme_score.cards import Card, Profile, Rank, Suit, SUITS, format_cards
+from romme_score.rules import RuleSet
+
+
+class MeldKind(enum.StrEnum):
+    SET = "set"
+    RUN = "run"
+
+
+class Reason(enum.StrEnum):
+    """Why a meld, a first meld or a lay-off is not allowed."""
+
+    TOO_FEW_CARDS = "too-few-cards"
+    TOO_FEW_NATURALS = "too-few-naturals"
+    TOO_MANY_JOKERS = "too-many-jokers"
+    ADJACENT_JOKERS = "adjacent-jokers"
+    MIXED = "mixed-ranks-and-suits"
+    DUPLICATE_SUIT = "duplicate-suit"
+    SET_TOO_LARGE = "set-too-large"
+    DUPLICATE_RANK = "duplicate-rank"
+    GAP = "gap"
+    WRAPAROUND = "wraparound-not-allowed"
+    ACE_HIGH = "ace-high-not-allowed"
+    RUN_TOO_LONG = "run-too-long"
+    DECLARATION = "declaration-mismatch"
+    TOO_MANY_COPIES = "too-many-copies"
+    NO_JOKERS_IN_PLAY = "too-many-jokers-in-play"
+    BELOW_MINIMUM = "below-first-meld-minimum"
+    NO_PURE_RUN = "no-pure-run"
+    WRONG_SUIT = "wrong-suit"
+    WRONG_RANK = "wrong-rank"
+    JOKER_PLACE_UNCLEAR = "joker-place-unclear"
+    JOKER_ONTO_SET = "joker-onto-set"
+    JOKER_NEEDS_NATURAL = "joker-needs-natural"
+    NOTHING_TO_ADD = "nothing-to-add"
+    TABLE_MELD_ILLEGAL = "table-meld-illegal"
+
+
+class IllegalMeldError(ValueError):
+    """A meld, first meld or lay-off that breaks a rule; ``reason`` names which."""
+
+    def __init__(self, reason: Reason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One place in a meld: the card lying there and the card it counts as.
+
+    For a joker in a set, ``options`` lists every suit it may stand for;
+    ``stands_for`` then shows the first of them.
+    """
+
+    card: Card
+    stands_for: Card
+    value: int
+    options: tuple[Suit, ...] = ()
+
+    @property
+    def is_joker(self) -> bool:
+        return self.card.is_joker
+
+    def format(self, profile: Profile = "de", ascii: bool = False) -> str:
+        if not self.is_joker:
+            return self.card.format(profile, ascii)
+        joker = Card.joker().format(profile, ascii)
+        if len(self.options) > 1:
+            assert self.stands_for.rank is not None
+            suits = "/".join(s.symbol if not ascii else (s.german if profile == "de" else s.value)
+                             for s in self.options)
+            return f"{joker}={suits}{self.stands_for.rank.letter(profile)}"
+        return f"{joker}={self.stands_for.format(profile, ascii)}"
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A legal (or structurally possible) interpretation of a meld."""
+
+    kind: MeldKind
+    slots: tuple[Slot, ...]
+    written_order: bool = False
+    start: int = 0  # runs: position of the lowest card, 1 = low ace .. 14 = high ace
+
+    @property
+    def value(self) -> int:
+        return sum(slot.value for slot in self.slots)
+
+    @property
+    def jokers(self) -> int:
+        return sum(1 for slot in self.slots if slot.is_joker)
+
+    @property
+    def naturals(self) -> int:
+        return len(self.slots) - self.jokers
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(slot.card for slot in self.slots)
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.slots) - 1
+
+    @property
+    def wraps(self) -> bool:
+        return self.kind == MeldKind.RUN and self.end > 14
+
+    def format(self, profile: Profile = "de", ascii: bool = False) -> str:
+        return " ".join(slot.format(profile, ascii) for slot in self.slots)
+
+    def describe(self, profile: Profile = "de", ascii: bool = False) -> str:
+        """A short human description: ``run ♥4 ♥5 J=♥6``."""
+        return f"{self.kind.value} {self.format(profile, ascii)}"
+
+
+# --- values -------------------------------------------------------------------
+
+def card_value(rank: Rank, rules: RuleSet, *, low_ace: bool = False) -> int:
+    """Meld value (§3): pips, 10 for faces, ace 11 (``ace_high_value``) or 1 in a low run."""
+    if rank == Rank.ACE:
+        return 1 if low_ace else rules.ace_high_value
+    if rank.is_face:
+        return 10
+    return int(rank)
+
+
+def penalty_value(card: Card, rules: RuleSet) -> int:
+    """Penalty of a card left in hand (§3): joker 20, ace 11, faces 10, pips."""
+    if card.rank is None:
+        return rules.joker_penalty
+    if card.rank == Rank.ACE:
+        return rules.ace_penalty
+    return 10 if card.rank.is_face else int(card.rank)
+
+
+def rank_at(position: int) -> Rank:
+    """The rank at a run position: 1 is the low ace, 13 the king, 14 the high ace, 15 a 2 ..."""
+    return Rank((position - 1) % 13 + 1)
+
+
+# --- interpretation -----------------------------------------------------------
+
+def _run_windows(n: int, rules: RuleSet) -> list[int]:
+    """Start positions of every run of ``n`` cards the rules allow."""
+    if n > 13 or n < 1:
+        return []
+    if rules.wraparound:
+        return list(range(1, 14))
+    top = 14 if rules.ace_high_runs else 13
+    return list(range(1, top - n + 2))
+
+
+def _run_slot(card: Card, position: int, suit: Suit, rules: RuleSet) -> Slot:
+    rank = rank_at(position)
+    value = card_value(rank, rules, low_ace=(position == 1))
+    return Slot(card, Card(rank, suit), value)
+
+
+def _fit_run(cards: Sequence[Card], suit: Suit, start: int, rules: RuleSet,
+             order: Sequence[int] | None) -> Meld | None:
+    """Place ``cards`` in the run starting at ``start``; ``order`` fixes positions as written."""
+    n = len(cards)
+    positions: dict[int, int] = {}  # rank -> offset in the window
+    for offset in range(n):
+        positions[int(rank_at(start + offset))] = offset
+    placed: list[Card | None] = [None] * n
+    free_jokers: list[Card] = []
+    for index, card in enumerate(cards):
+        target = card.declared if card.is_joker else card
+        if target is None:
+            if order is None:
+                free_jokers.append(card)
+                continue
+            offset = order[index]
+        else:
+            if target.suit != suit or int(target.rank or 0) not in positions:
+                return None
+            offset = positions[int(target.rank or 0)]
+            if order is not None and order[index] != offset:
+                return None
+        if placed[offset] is not None:
+            return None
+        placed[offset] = card
+    for offset in range(n):
+        if placed[offset] is None:
+            placed[offset] = free_jokers.pop()
+    slots = tuple(_run_slot(card, start + offset, suit, rules)
+                  for offset, card in enumerate(placed) if card is not None)
+    return Meld(MeldKind.RUN, slots, written_order=order is not None, start=start)
+
+
+def _run_interpretations(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
+    suits = {(c.declared if c.is_joker else c).suit for c in cards
+             if not c.is_joker or c.declared is not None}
+    if len(suits) != 1:
+        return []
+    suit = suits.pop()
+    assert suit is not None
+    n = len(cards)
+    found: dict[int, Meld] = {}
+    ascending = list(range(n))
+    descending = list(range(n - 1, -1, -1))
+    for start in _run_windows(n, rules):
+        for order in (ascending, descending):
+            meld = _fit_run(cards, suit, start, rules, order)
+            if meld is not None:
+                found[start] = meld
+                break
+        else:
+            meld = _fit_run(cards, suit, start, rules, None)
+            if meld is not None:
+                found[start] = meld
+    return list(found.values())
+
+
+def _infer_set_suits(cards: Sequence[Card]) -> dict[int, Suit]:
+    """004: a set laid in Skat order (♣ ♠ ♥ ♦) declares its jokers by their place.
+
+    Returns the suit of each undeclared joker (by index in ``cards``) where the
+    written order determines it.
+    """
+    jokers = [i for i, c in enumerate(cards) if c.is_joker and c.declared is None]
+    if not jokers:
+        return {}
+    suits = [c.suit if not c.is_joker else (c.declared.suit if c.declared else None)
+             for c in cards]
+    # Absolute places: the card at place k is the k-th suit in Skat order.
+    if all(s is None or s == SUITS[i] for i, s in enumerate(suits)) and len(cards) <= 4:
+        return {i: SUITS[i] for i in jokers}
+    # Otherwise a unique order-preserving assignment of the missing suits.
+    known = [(i, s) for i, s in enumerate(suits) if s is not None]
+    if [s.index for _, s in known] != sorted(s.index for _, s in known):
+        return {}
+    result: dict[int, Suit] = {}
+    bounds = [(-1, -1)] + [(i, s.index) for i, s in known] + [(len(cards), 4)]
+    for (left_i, left_s), (right_i, right_s) in zip(bounds, bounds[1:]):
+        gap = [i for i in range(left_i + 1, right_i) if i in jokers]
+        room = list(range(left_s + 1, right_s))
+        if gap and len(room) == len(gap):
+            result.update({i: SUITS[s] for i, s in zip(gap, room)})
+    return result
+
+
+def _set_interpretation(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
+    if not 3 <= len(cards) <= 4:
+        return None
+    targets = [c.declared if c.is_joker else c for c in cards]
+    ranks = {t.rank for t in targets if t is not None}
+    if len(ranks) != 1:
+        return None
+    rank = ranks.pop()
+    assert rank is not None
+    used = [t.suit for t in targets if t is not None]
+    if len(used) != len(set(used)):
+        return None
+    missing = tuple(s for s in SUITS if s not in used)
+    inferred = _infer_set_suits(cards)
+    value = card_value(rank, rules)
+    naturals = sorted((c for c in cards if not c.is_joker), key=Card.sort_key)
+    slots = [Slot(c, c, value) for c in naturals]
+    declared = [c for c in cards if c.is_joker and c.declared is not None]
+    slots += [Slot(c, c.declared, value) for c in declared if c.declared is not None]
+    taken = {s for i, s in inferred.items()}
+    free = tuple(s for s in missing if s not in taken)
+    for i, c in enumerate(cards):
+        if c.is_joker and c.declared is None:
+            if i in inferred:
+                slots.append(Slot(c, Card(rank, inferred[i]), value, (inferred[i],)))
+            else:
+                slots.append(Slot(c, Card(rank, free[0]), value, free))
+    slots.sort(key=lambda s: s.stands_for.sort_key())
+    return Meld(MeldKind.SET, tuple(slots))
+
+
+def _structural(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
+    found = _run_interpretations(cards, rules)
+    as_set = _set_interpretation(cards, rules)
+    if as_set is not None:
+        found.append(as_set)
+    return found
+
+
+def _max_adjacent(meld: Meld) -> int:
+    best = run = 0
+    for slot in meld.slots:
+        run = run + 1 if slot.is_joker else 0
+        best = max(best, run)
+    return best
+
+
+def limit_violation(meld: Meld, rules: RuleSet) -> tuple[Reason, str] | None:
+    """The joker limit (§2) a structurally sound meld breaks, if any."""
+    if meld.naturals < rules.min_naturals:
+        return (Reason.TOO_FEW_NATURALS,
+                f"a meld needs at least {rules.min_naturals} natural card"
+                f"{'s' if rules.min_naturals > 1 else ''} (min_naturals={rules.min_naturals})")
+    if rules.max_jokers_per_meld is not None and meld.jokers > rules.max_jokers_per_meld:
+        return (Reason.TOO_MANY_JOKERS,
+                f"{meld.jokers} jokers, but at most {rules.max_jokers_per_meld} per meld "
+                f"(max_jokers_per_meld={rules.max_jokers_per_meld})")
+    if meld.kind == MeldKind.SET:
+        limit = rules.max_jokers_in_set
+        if limit is not None and meld.jokers > limit:
+            return (Reason.TOO_MANY_JOKERS,
+                    f"{meld.jokers} jokers in a set, but at most {limit} "
+                    f"(max_adjacent_jokers={rules.max_adjacent_jokers})")
+    elif rules.max_adjacent_jokers is not None and _max_adjacent(meld) > rules.max_adjacent_jokers:
+        return (Reason.ADJACENT_JOKERS,
+                f"{_max_adjacent(meld)} jokers side by side, but at most "
+                f"{rules.max_adjacent_jokers} (max_adjacent_jokers={rules.max_adjacent_jokers})")
+    return None
+
+
+def _preference(meld: Meld) -> tuple[int, int, int, int]:
+    # Highest value first; then as written; then runs before sets; then the lowest run.
+    return (meld.value, meld.written_order, meld.kind == MeldKind.RUN, -meld.start)
+
+
+def interpretations(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
+    """Every legal interpretation the rules leave open, best first (§2)."""
+    if len(cards) < 3:
+        return []
+    legal = [m for m in _structural(cards, rules) if limit_violation(m, rules) is None]
+    if any(m.kind == MeldKind.RUN and m.written_order for m in legal):
+        legal = [m for m in legal if m.kind == MeldKind.SET or m.written_order]
+    return sorted(legal, key=_preference, reverse=True)
+
+
+def interpret(cards: Sequence[Card], rules: RuleSet) -> Meld:
+    """The meld's interpretation under the rules, or :class:`IllegalMeldError`."""
+    found = interpretations(cards, rules)
+    if found:
+        return found[0]
+    reason, message = explain(cards, rules)
+    raise IllegalMeldError(reason, message)
+
+
+def verify(cards: Sequence[Card], rules: RuleSet) -> None:
+    """Raise :class:`IllegalMeldError` unless the cards form a legal meld."""
+    interpret(cards, rules)
+
+
+def is_legal(cards: Sequence[Card], rules: RuleSet) -> bool:
+    return bool(interpretations(cards, rules))
+
+
+def _name(card: Card) -> str:
+    return card.format()
+
+
+def explain(cards: Sequence[Card], rules: RuleSet) -> tuple[Reason, str]:
+    """Why the cards are no legal meld: a reason and one sentence."""
+    n = len(cards)
+    if n < 3:
+        return Reason.TOO_FEW_CARDS, f"a meld needs at least 3 cards, this has {n}"
+    naturals = [c for c in cards if not c.is_joker]
+    jokers = n - len(naturals)
+    if len(naturals) < rules.min_naturals:
+        return (Reason.TOO_FEW_NATURALS,
+                f"a meld needs at least {rules.min_naturals} natural card"
+                f"{'s' if rules.min_naturals > 1 else ''}, this has {len(naturals)} "
+                f"(min_naturals={rules.min_naturals})")
+    if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
+        return (Reason.TOO_MANY_JOKERS,
+                f"{jokers} jokers, but at most {rules.max_jokers_per_meld} per meld "
+                f"(max_jokers_per_meld={rules.max_jokers_per_meld})")
+    structural = _structural(cards, rules)
+    for meld in structural:
+        violation = limit_violation(meld, rules)
+        if violation:
+            return violation
+    plain = [c.plain for c in cards]
+    if any(c.declared is not None for c in cards) and _structural(plain, rules):
+        declared = ", ".join(c.format() for c in cards if c.declared is not None)
+        return (Reason.DECLARATION,
+                f"the joker declaration ({declared}) does not fit the other cards")
+    ranks = Counter(c.rank for c in naturals)
+    suits = Counter(c.suit for c in naturals)
+    if len(ranks) == 1 and (len(suits) < len(naturals) or n > 4 or len(suits) > 1):
+        if n > 4:
+            return Reason.SET_TOO_LARGE, f"a set has at most 4 cards, this has {n}"
+        twice = next(c for c in naturals if suits[c.suit] > 1)
+        return (Reason.DUPLICATE_SUIT,
+                f"{_name(twice)} appears twice: a set holds each suit at most once")
+    if len(suits) == 1:
+        return _explain_run(plain, naturals, jokers, rules)
+    first = naturals[0]
+    pairs = ((a, b) for a in naturals for b in naturals if a.rank != b.rank and a.suit != b.suit)
+    pair = next(pairs, None)
+    if pair is None:  # pragma: no cover - two ranks and two suits always give such a pair
+        return Reason.MIXED, "the cards share neither one rank (set) nor one suit (run)"
+    return (Reason.MIXED,
+            f"{_name(pair[0])} and {_name(pair[1])} share neither rank (for a set) "
+            "nor suit (for a run)")
+
+
+def _explain_run(cards: Sequence[Card], naturals: Sequence[Card], jokers: int,
+                 rules: RuleSet) -> tuple[Reason, str]:
+    n = len(cards)
+    ranks = Counter(c.rank for c in naturals)
+    twice = [r for r, k in ranks.items() if k > 1]
+    if twice:
+        card = next(c for c in naturals if c.rank == twice[0])
+        return (Reason.DUPLICATE_RANK,
+                f"{_name(card)} appears twice: a run holds each rank once")
+    if n > 13:
+        return Reason.RUN_TOO_LONG, f"a run has at most 13 cards, this has {n}"
+    if _structural(cards, rules.replace(ace_high_runs=True)):
+        return (Reason.ACE_HIGH,
+                "the ace would have to follow the king, and these rules have aces low only "
+                "(ace_high_runs=false)")
+    if _structural(cards, rules.replace(wraparound=True)):
+        return (Reason.WRAPAROUND,
+                "the run would go around the corner (K-A-2), which needs the house rule "
+                "wraparound=true")
+    low = sorted(naturals, key=lambda c: int(c.rank or 0))
+    # The smallest gap to fill over the linear placements (ace low or high).
+    best_missing = None
+    for ace_high in (False, True):
+        positions = sorted(14 if (ace_high and c.rank == Rank.ACE) else int(c.rank or 0) for c in low)
+        missing = positions[-1] - positions[0] + 1 - len(positions)
+        if best_missing is None or missing < best_missing:
+            best_missing = missing
+    first, last = low[0], low[-1]
+    return (Reason.GAP,
+            f"the run from {_name(first)} to {_name(last)} has a gap of {best_missing} "
+            f"card{'s' if best_missing != 1 else ''} but only {jokers} joker"
+            f"{'s' if jokers != 1 else ''} to fill it")
+
+
+# --- several melds: supply and first meld --------------------------------------
+
+def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
+    """No card more often than the packs hold, no more jokers than in play (§1)."""
+    counts = Counter(c.plain for c in cards)
+    jokers = counts.pop(Card.joker(), 0)
+    if jokers > rules.jokers:
+        raise IllegalMeldError(
+            Reason.NO_JOKERS_IN_PLAY,
+            f"{jokers} jokers, but only {rules.jokers} are in play (jokers={rules.jokers})")
+    for card, count in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
+        if count > rules.packs:
+            raise IllegalMeldError(
+                Reason.TOO_MANY_COPIES,
+                f"{_name(card)} appears {count} times, but {rules.packs} pack"
+                f"{'s hold' if rules.packs > 1 else ' holds'} it only {rules.packs} "
+                f"time{'s' if rules.packs > 1 else ''}")
+
+
+@dataclass(frozen=True)
+class FirstMeld:
+    """The verdict on melds laid together as a first meld (§4)."""
+
+    required: int
+    total: int
+    ok: bool
+    reason: Reason | None
+    message: str | None
+
+
+def judge_first_meld(melds: Sequence[Meld | None], rules: RuleSet) -> FirstMeld:
+    """Several melds together against ``first_meld_min`` and ``first_meld_pure_run``.
+
+    ``None`` stands for an illegal meld, which makes the first meld fail.
+    """
+    legal = [m for m in melds if m is not None]
+    total = sum(m.value for m in legal)
+    required = rules.first_meld_min
+    if len(legal) < len(melds):
+        return FirstMeld(required, total, False, None, "every meld must be legal")
+    if total < required:
+        return FirstMeld(required, total, False, Reason.BELOW_MINIMUM,
+                         f"{total} points, but a first meld needs {required} "
+                         f"(first_meld_min={required}); {required - total} short")
+    if rules.first_meld_pure_run and not any(m.kind == MeldKind.RUN and m.jokers == 0
+                                             for m in legal):
+        return FirstMeld(required, total, False, Reason.NO_PURE_RUN,
+                         "the first meld must include a run without jokers "
+                         "(first_meld_pure_run=true)")
+    return FirstMeld(required, total, True, None, None)
+
+
+def describe_cards(cards: Sequence[Card], profile: Profile = "de", ascii: bool = False) -> str:
+    return format_cards(list(cards), profile, ascii)

@@ -1,0 +1,310 @@
+"""Rule sets: every house rule of RULES.md §9 as a field, and the five presets.
+
+A rule the sources disagree on is an option here, never an ``if`` in the code.
+
+>>> rules = find_preset("wiki-51")
+>>> rules.first_meld_min, rules.min_naturals
+(51, 2)
+>>> rules.replace(wraparound=True).wraparound
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SetJokerSwap = Literal["missing-suit", "declared", "complete"]
+SwappedJoker = Literal["meld-now", "to-hand"]
+Stalemate = Literal["everyone-counts", "nobody-scores"]
+JokerLayoff = Literal["clear-place", "with-natural"]
+
+
+class RuleError(ValueError):
+    """An unknown option, a value out of range, or a rules file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """When a game (Partie) ends: at a points target, after N rounds, or never.
+
+    >>> GameEnd.parse("rounds:5")
+    GameEnd(kind='rounds', limit=5)
+    >>> str(GameEnd.parse("500"))
+    '500'
+    """
+
+    kind: Literal["points", "rounds", "open"]
+    limit: int = 0
+
+    @classmethod
+    def parse(cls, text: str | int) -> GameEnd:
+        value = str(text).strip().lower()
+        if value == "open":
+            return cls("open")
+        if value.startswith("rounds:"):
+            number = value.split(":", 1)[1]
+            if number.isdigit() and int(number) >= 1:
+                return cls("rounds", int(number))
+        elif value.isdigit() and int(value) >= 1:
+            return cls("points", int(value))
+        raise RuleError(f"game_end '{text}' is not allowed: use a number of points "
+                        "(500, 1000, ...), rounds:N, or open")
+
+    def __str__(self) -> str:
+        if self.kind == "open":
+            return "open"
+        if self.kind == "rounds":
+            return f"rounds:{self.limit}"
+        return str(self.limit)
+
+
+def _opt(default: Any, doc: str, **meta: Any) -> Any:
+    return field(default=default, metadata={"doc": doc, **meta})
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The house rules a table plays by. Validates itself when built."""
+
+    packs: int = _opt(2, "French packs of 52 in play (001 plays with one)", lo=1, hi=2)
+    jokers: int = _opt(6, "jokers in play, 0-6 (up to 3 per pack)", lo=0, hi=6)
+    max_players: int = _opt(6, "most players at the table (2-6; 003 seats 4)", lo=2, hi=6)
+    first_meld_min: int = _opt(40, "points the first meld must reach (000: 51, 002 d: 30, 001: 0)",
+                               lo=0)
+    first_meld_pure_run: bool = _opt(False, "the first meld must include a run without jokers (003)")
+    first_meld_layoff: bool = _opt(False, "cards may be laid off in the turn of the first meld (003)")
+    ace_high_runs: bool = _opt(True, "the ace may end a run above the king, D-K-A (001: no)")
+    wraparound: bool = _opt(False, "runs may go around the corner, K-A-2 (002: yes; 000, 003, 004: no)")
+    ace_high_value: int = _opt(11, "meld value of an ace in a set or above the king (000: 10)", lo=0)
+    ace_penalty: int = _opt(11, "penalty of an ace left in hand (000: 10)", lo=0)
+    joker_penalty: int = _opt(20, "penalty of a joker left in hand", lo=0)
+    min_naturals: int = _opt(1, "natural cards every meld needs (003: 1; 000: 2)", lo=1, hi=2)
+    max_jokers_per_meld: int | None = _opt(None, "most jokers in one meld (none, or 1 in 003)", lo=1)
+    max_adjacent_jokers: int | None = _opt(
+        None, "most jokers side by side in a run; 1 also means one joker per set (003, 000: 2)", lo=1)
+    set_joker_swap: SetJokerSwap = _opt(
+        "missing-suit", "which card frees a joker in a set: missing-suit (003), declared (002 b, 004), "
+        "complete (000: all four naturals)", choices=("missing-suit", "declared", "complete"))
+    swapped_joker: SwappedJoker = _opt(
+        "meld-now", "a swapped joker must be melded in the same turn (meld-now) or goes to the hand",
+        choices=("meld-now", "to-hand"))
+    joker_layoff: JokerLayoff = _opt(
+        "clear-place", "a joker may be laid off where its place is clear (003), or only with a "
+        "natural card that fixes it and never onto a set (with-natural, 004)",
+        choices=("clear-place", "with-natural"))
+    out_without_discard: bool = _opt(False, "a player may go out without a last discard (001, 003)")
+    hand_romme_multiplier: int = _opt(2, "the others' penalty is multiplied after a Hand-Rommé", lo=1)
+    joker_in_hand_doubles: bool = _opt(False, "a player still holding a joker scores double (002 h)")
+    never_out_doubles: bool = _opt(False, "a player who never came out scores double (003)")
+    winner_bonus: int = _opt(10, "points struck from the winner's earlier total (002 i)", lo=0)
+    winner_bonus_hand_romme: int = _opt(20, "the same after a Hand-Rommé (002 i)", lo=0)
+    stalemate: Stalemate = _opt(
+        "everyone-counts", "a round ended by the stock: everyone-counts (003) or nobody-scores (001)",
+        choices=("everyone-counts", "nobody-scores"))
+    game_end: GameEnd = _opt(GameEnd("points", 500),
+                             "when the game ends: N points, rounds:N, or open (003: 500)")
+    leaderboard: bool = _opt(False, "keep 003's leaderboard points (Bestenliste) as a second ranking")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            _check_value(f, value)
+        if self.jokers > 3 * self.packs:
+            raise RuleError(f"jokers={self.jokers} is more than 3 per pack with packs={self.packs}")
+
+    def replace(self, **changes: Any) -> RuleSet:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Options by name with JSON/TOML-friendly values."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = str(value) if isinstance(value, GameEnd) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], base: RuleSet | None = None) -> RuleSet:
+        """Build from option names and values (strings are parsed as on the command line)."""
+        changes = {}
+        for key, value in data.items():
+            f = option_field(key)
+            changes[key] = parse_value(f, value)
+        return dataclasses.replace(base or cls(), **changes)
+
+    @property
+    def max_jokers_in_set(self) -> int | None:
+        """003: with jokers 'not side by side' a set holds at most one joker."""
+        limits = [x for x in (self.max_jokers_per_meld,
+                              1 if self.max_adjacent_jokers == 1 else None) if x is not None]
+        return min(limits) if limits else None
+
+
+def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
+    meta = f.metadata
+    name = f.name
+    if f.type in ("bool",):
+        if not isinstance(value, bool):
+            raise RuleError(f"{name} must be true or false, not {value!r}")
+        return
+    if name == "game_end":
+        if not isinstance(value, GameEnd):
+            raise RuleError(f"{name} must be a GameEnd")
+        return
+    if "choices" in meta:
+        if value not in meta["choices"]:
+            raise RuleError(f"{name}={value} is not allowed: use one of "
+                            f"{', '.join(meta['choices'])}")
+        return
+    if value is None and "None" in str(f.type):
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{name} must be a whole number, not {value!r}")
+    lo, hi = meta.get("lo"), meta.get("hi")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        allowed = _range_text(f)
+        raise RuleError(f"{name}={value} is out of range: allowed {allowed}")
+
+
+def _range_text(f: dataclasses.Field[Any]) -> str:
+    meta = f.metadata
+    lo, hi = meta.get("lo"), meta.get("hi")
+    text = f"{lo}-{hi}" if hi is not None else f"a whole number >= {lo}"
+    if "None" in str(f.type):
+        text = "none or " + text
+    return text
+
+
+def allowed_values(name: str) -> str:
+    """What an option accepts, in words, for help and error messages."""
+    f = option_field(name)
+    if f.type == "bool":
+        return "true or false"
+    if name == "game_end":
+        return "N points, rounds:N, or open"
+    if "choices" in f.metadata:
+        return ", ".join(f.metadata["choices"])
+    return _range_text(f)
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(RuleSet)}
+OPTION_NAMES = tuple(_FIELDS)
+
+
+def option_field(name: str) -> dataclasses.Field[Any]:
+    if name not in _FIELDS:
+        close = _closest(name, OPTION_NAMES)
+        hint = f"; did you mean {close}?" if close else ""
+        raise RuleError(f"unknown rule option '{name}'{hint} (options: {', '.join(OPTION_NAMES)})")
+    return _FIELDS[name]
+
+
+def option_doc(name: str) -> str:
+    return str(option_field(name).metadata["doc"])
+
+
+def _closest(word: str, candidates: tuple[str, ...] | list[str]) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(word.lower().replace("-", "_"), list(candidates), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
+    """Read an option's value from CLI/TOML text (or a TOML-typed value)."""
+    name = f.name
+    if name == "game_end":
+        return GameEnd.parse(value)
+    text = str(value).strip().lower() if not isinstance(value, (bool, int)) else value
+    if f.type == "bool":
+        if isinstance(text, bool):
+            return text
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise RuleError(f"{name}={value} is not allowed: use true or false")
+    if "choices" in f.metadata:
+        return text
+    if text in ("none", "null", "") and "None" in str(f.type):
+        return None
+    if isinstance(text, bool):
+        raise RuleError(f"{name}={value} is not allowed: use {allowed_values(name)}")
+    if isinstance(text, int):
+        return text
+    if text.lstrip("-").isdigit():
+        return int(text)
+    raise RuleError(f"{name}={value} is not allowed: use {allowed_values(name)}")
+
+
+PRESETS: dict[str, RuleSet] = {
+    "standard": RuleSet(),
+    "wiki-51": RuleSet(first_meld_min=51, ace_high_value=10, ace_penalty=10, min_naturals=2,
+                       max_adjacent_jokers=2, set_joker_swap="complete", winner_bonus=0,
+                       winner_bonus_hand_romme=0, game_end=GameEnd("open")),
+    "classic": RuleSet(wraparound=True, set_joker_swap="declared", swapped_joker="to-hand",
+                       game_end=GameEnd("open")),
+    "speedromme": RuleSet(max_players=4, winner_bonus=0, winner_bonus_hand_romme=0,
+                          leaderboard=True),
+    "basic": RuleSet(packs=1, jokers=0, max_players=4, first_meld_min=0, first_meld_layoff=True,
+                     ace_high_runs=False, swapped_joker="to-hand", out_without_discard=True,
+                     hand_romme_multiplier=1, winner_bonus=0, winner_bonus_hand_romme=0,
+                     stalemate="nobody-scores", game_end=GameEnd("open")),
+}
+
+PRESET_SOURCES = {
+    "standard": "the common modern table: 40 to come out, 2 packs with 6 jokers, to 500",
+    "wiki-51": "000 Rommé mit Auslegen: 51 to come out, ace 10, two natural cards per meld",
+    "classic": "002 classic rule sheet: 40 to come out, runs around the corner, winner bonus",
+    "speedromme": "003 Speedrommé: 2-4 players, to 500, leaderboard points",
+    "basic": "001 basic rummy: one pack, no jokers, aces low, no minimum",
+}
+
+
+def find_preset(name: str) -> RuleSet:
+    """The rule set of a preset, by name."""
+    key = name.strip().lower()
+    if key not in PRESETS:
+        close = _closest(key.replace("_", "-"), list(PRESETS))
+        hint = f"; did you mean {close}?" if close else ""
+        raise RuleError(f"unknown preset '{name}'{hint} (presets: {', '.join(PRESETS)})")
+    return PRESETS[key]
+
+
+def parse_assignment(text: str) -> tuple[str, str]:
+    """Split ``KEY=VALUE`` from ``--rule``."""
+    if "=" not in text:
+        raise RuleError(f"--rule '{text}' needs the form KEY=VALUE, e.g. wraparound=true")
+    key, value = text.split("=", 1)
+    return key.strip().replace("-", "_"), value.strip()
+
+
+def load_rules_file(text: str, source: str = "rules file") -> tuple[str | None, dict[str, Any]]:
+    """Read a TOML house-rules file: an optional ``preset`` and overrides."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"cannot read {source}: {exc}") from None
+    preset = data.pop("preset", None)
+    if preset is not None and not isinstance(preset, str):
+        raise RuleError(f"{source}: preset must be a name in quotes, e.g. preset = \"standard\"")
+    return preset, data
+
+
+def build_rules(preset: str | None = None, overrides: list[str] | tuple[str, ...] = (),
+                file_text: str | None = None, file_name: str = "rules file") -> RuleSet:
+    """Rules from a preset, then a rules file's overrides, then ``--rule`` overrides."""
+    file_preset, file_overrides = (None, {})
+    if file_text is not None:
+        file_preset, file_overrides = load_rules_file(file_text, file_name)
+    base = find_preset(preset or file_preset or "standard")
+    rules = RuleSet.from_dict(file_overrides, base)
+    changes: dict[str, str] = {}
+    for item in overrides:
+        key, value = parse_assignment(item)
+        changes[key] = value
+    return RuleSet.from_dict(changes, rules)

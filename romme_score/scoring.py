@@ -1,0 +1,212 @@
+"""Penalty points of a hand and of a round, the winner bonus, the end of a game (RULES.md §6-§7).
+
+>>> from romme_score.cards import parse_cards
+>>> from romme_score.rules import find_preset
+>>> hand_penalty(parse_cards("HK K10 J"), find_preset("standard"))
+40
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from romme_score.cards import Card
+from romme_score.melds import IllegalMeldError, check_supply, penalty_value
+from romme_score.rules import RuleSet
+
+
+class RoundError(ValueError):
+    """A round that cannot be recorded as given (unknown player, a card too often, ...)."""
+
+
+def hand_penalty(cards: Sequence[Card], rules: RuleSet) -> int:
+    """Penalty value of the cards left in a hand (§3)."""
+    return sum(penalty_value(card, rules) for card in cards)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What one player had left: cards as typed, or points counted by hand."""
+
+    cards: tuple[Card, ...] | None = None
+    points: int | None = None
+    never_out: bool = False
+
+    @property
+    def has_joker(self) -> bool:
+        return self.cards is not None and any(c.is_joker for c in self.cards)
+
+    def base_points(self, rules: RuleSet) -> int:
+        if self.cards is not None:
+            return hand_penalty(self.cards, rules)
+        return self.points or 0
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A round as the table reports it."""
+
+    winner: str | None
+    hands: Mapping[str, Hand]
+    hand_romme: bool = False
+    stalemate: bool = False
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """A round's result: penalty added per player, bonus struck from the winner."""
+
+    points: dict[str, int]
+    base: dict[str, int]
+    multiplier: dict[str, int]
+    bonus: dict[str, int] = field(default_factory=dict)
+    leaderboard: dict[str, int] = field(default_factory=dict)
+
+
+def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> None:
+    """Refuse a round that does not add up (each check one clear sentence)."""
+    known = set(players)
+    for name in [*rnd.hands, *([rnd.winner] if rnd.winner else [])]:
+        if name not in known:
+            raise RoundError(unknown_player_message(name, players))
+    if rnd.stalemate and rnd.winner:
+        raise RoundError("a stalemate round has no winner: drop --winner or --stalemate")
+    if rnd.hand_romme and not rnd.winner:
+        raise RoundError("a Hand-Rommé needs the winner (--winner NAME)")
+    if not rnd.stalemate and not rnd.winner:
+        raise RoundError("who went out? give --winner NAME (or --stalemate)")
+    if rnd.stalemate and rules.stalemate == "nobody-scores":
+        needed: list[str] = []
+    else:
+        needed = [p for p in players if p != rnd.winner]
+    missing = [p for p in needed if p not in rnd.hands]
+    if missing:
+        raise RoundError(f"no hand given for {', '.join(missing)}: give NAME=CARDS, or NAME=0")
+    cards = [c for hand in rnd.hands.values() if hand.cards for c in hand.cards]
+    try:
+        check_supply(cards, rules)
+    except IllegalMeldError as exc:
+        raise RoundError(f"the hands of this round do not add up: {exc}") from None
+    for name, hand in rnd.hands.items():
+        if hand.points is not None and hand.points < 0:
+            raise RoundError(f"{name}={hand.points}: points left in hand cannot be negative")
+
+
+def unknown_player_message(name: str, players: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(players), n=1, cutoff=0.5)
+    if not close:
+        close = [p for p in players if p.lower() == name.lower()]
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return f"unknown player '{name}'{hint} (players: {', '.join(players)})"
+
+
+def leaderboard_points(penalty: int, went_out: bool, hand_romme: bool) -> int:
+    """003 Bestenliste: 30 for going out (60 Hand-Rommé), else 10 less a tenth of the penalty.
+
+    The tenth is taken whole-numbered downwards, never below 0.
+
+    >>> leaderboard_points(35, False, False)
+    6
+    """
+    if went_out:
+        return 60 if hand_romme else 30
+    return max(0, (100 - penalty) // 10)
+
+
+PLACE_BONUS = (30, 15, 5)  # 003: place bonus at the end of the game
+
+
+def score_round(players: Sequence[str], totals_before: Mapping[str, int], rnd: RoundInput,
+                rules: RuleSet) -> RoundScore:
+    """Points of one round under the rules (§6); validates it first."""
+    validate_round(players, rnd, rules)
+    points: dict[str, int] = {}
+    base: dict[str, int] = {}
+    multiplier: dict[str, int] = {}
+    nobody = rnd.stalemate and rules.stalemate == "nobody-scores"
+    for name in players:
+        hand = rnd.hands.get(name, Hand(points=0))
+        if name == rnd.winner or nobody:
+            # 002 e/f: a winner's remaining cards are shown for control, not counted.
+            base[name], multiplier[name], points[name] = 0, 1, 0
+            continue
+        factor = 1
+        if rnd.hand_romme:
+            factor *= rules.hand_romme_multiplier
+        if rules.joker_in_hand_doubles and hand.has_joker:  # 002 h
+            factor *= 2
+        if rules.never_out_doubles and hand.never_out:  # 003 "Nie draußen gewesen"
+            factor *= 2
+        base[name] = hand.base_points(rules)
+        multiplier[name] = factor
+        points[name] = base[name] * factor
+    bonus: dict[str, int] = {}
+    if rnd.winner:
+        wanted = rules.winner_bonus_hand_romme if rnd.hand_romme else rules.winner_bonus
+        struck = min(wanted, max(0, totals_before.get(rnd.winner, 0)))  # 002 i: never below 0
+        if struck:
+            bonus[rnd.winner] = struck
+    board: dict[str, int] = {}
+    if rules.leaderboard:
+        board = {name: leaderboard_points(points[name], name == rnd.winner, rnd.hand_romme)
+                 for name in players}
+    return RoundScore(points, base, multiplier, bonus, board)
+
+
+@dataclass(frozen=True)
+class GameState:
+    finished: bool
+    winner: str | None
+    tied: tuple[str, ...] = ()
+
+
+def game_state(players: Sequence[str], totals: Mapping[str, int], rounds: int,
+               rules: RuleSet) -> GameState:
+    """Whether the game is over and who won: the fewest points (003)."""
+    end = rules.game_end
+    if end.kind == "points":
+        finished = any(totals[p] >= end.limit for p in players)
+    elif end.kind == "rounds":
+        finished = rounds >= end.limit
+    else:
+        finished = False
+    if not finished:
+        return GameState(False, None)
+    best = min(totals[p] for p in players)
+    leaders = tuple(p for p in players if totals[p] == best)
+    return GameState(True, leaders[0] if len(leaders) == 1 else None, leaders)
+
+
+def place_bonus(players: Sequence[str], totals: Mapping[str, int]) -> dict[str, int]:
+    """003 place bonus 30/15/5 by fewest points; tied players share the better place."""
+    ranked = sorted(players, key=lambda p: totals[p])
+    bonus = {}
+    for name in players:
+        place = sum(1 for p in ranked if totals[p] < totals[name])
+        bonus[name] = PLACE_BONUS[place] if place < len(PLACE_BONUS) else 0
+    return bonus
+
+
+def places(totals: Mapping[str, int]) -> dict[str, int]:
+    """Competition ranking, fewest points first (1, 2, 2, 4)."""
+    return {name: 1 + sum(1 for t in totals.values() if t < total) for name, total in totals.items()}
+
+
+def replay(players: Sequence[str], rules: RuleSet, inputs: Sequence[RoundInput],
+           totals: Mapping[str, int] | None = None, first_number: int = 1) -> list[RoundScore]:
+    """Score rounds in order from the given totals (bonuses depend on earlier totals)."""
+    running = {p: 0 for p in players} if totals is None else dict(totals)
+    scores = []
+    first = first_number
+    for number, rnd in enumerate(inputs, first):
+        try:
+            score = score_round(players, running, rnd, rules)
+        except RoundError as exc:
+            raise RoundError(f"round {number}: {exc}") from None
+        for p in players:
+            running[p] += score.points[p] - score.bonus.get(p, 0)
+        scores.append(score)
+    return scores

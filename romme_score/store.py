@@ -1,0 +1,467 @@
+"""SQLite persistence of sessions and rounds: the only module that knows SQL.
+
+Every write is one ``BEGIN IMMEDIATE`` transaction, so a crash at any moment
+leaves either the whole change or none of it. The schema is versioned with
+``PRAGMA user_version``; each migration runs in its own transaction. The file
+is marked with ``PRAGMA application_id``: a file that is not ours is never
+written to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+from romme_score.cards import Card, parse_cards
+from romme_score.rules import RuleSet
+from romme_score.scoring import Hand, RoundInput, RoundScore
+
+APPLICATION_ID = 0x526F6D6D  # "Romm"
+SQLITE_HEADER = b"SQLite format 3\x00"
+T = TypeVar("T")
+
+
+class StoreError(Exception):
+    """The database cannot be used: not ours, damaged, newer, or busy."""
+
+
+class StoreBusy(StoreError):
+    """Another process holds the write lock longer than the busy timeout."""
+
+
+class NotFound(StoreError):
+    """No such session or round."""
+
+
+MIGRATIONS: list[list[str]] = [
+    [  # 1: sessions, players, rounds with history, hands
+        """CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            rate TEXT,
+            currency TEXT,
+            first_dealer INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE players (
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            PRIMARY KEY (session_id, seat),
+            UNIQUE (session_id, name)
+        )""",
+        """CREATE TABLE rounds (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            winner TEXT,
+            hand_romme INTEGER NOT NULL DEFAULT 0,
+            stalemate INTEGER NOT NULL DEFAULT 0,
+            recorded_at TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'undone', 'replaced')),
+            replaced_by INTEGER REFERENCES rounds(id),
+            changed_at TEXT
+        )""",
+        "CREATE UNIQUE INDEX rounds_active ON rounds(session_id, number) WHERE status = 'active'",
+        """CREATE TABLE hands (
+            round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            cards TEXT,
+            typed_points INTEGER,
+            never_out INTEGER NOT NULL DEFAULT 0,
+            points INTEGER NOT NULL,
+            bonus INTEGER NOT NULL DEFAULT 0,
+            leaderboard INTEGER,
+            PRIMARY KEY (round_id, player)
+        )""",
+        "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT)",
+    ],
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    name: str
+    players: tuple[str, ...]
+    rules: RuleSet
+    rate: str | None
+    currency: str | None
+    first_dealer: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    cards: str | None  # canonical notation (de, ASCII)
+    typed_points: int | None
+    never_out: bool
+    points: int
+    bonus: int
+    leaderboard: int | None
+
+    def to_hand(self) -> Hand:
+        cards = tuple(parse_cards(self.cards)) if self.cards is not None else None
+        return Hand(cards, self.typed_points, self.never_out)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    number: int
+    winner: str | None
+    hand_romme: bool
+    stalemate: bool
+    hands: dict[str, HandRecord]
+    recorded_at: str = ""
+
+    def to_input(self, players: Sequence[str]) -> RoundInput:
+        hands = {name: rec.to_hand() for name, rec in self.hands.items()
+                 if rec.cards is not None or rec.typed_points is not None}
+        return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
+
+
+def canonical(cards: Sequence[Card] | None) -> str | None:
+    """Cards as stored: de letters, ASCII, so any profile reads them back."""
+    if cards is None:
+        return None
+    return " ".join(c.format("de", ascii=True) for c in cards)
+
+
+def default_path() -> Path:
+    env = os.environ.get("ROMME_DB")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("romme-score", appauthor=False)) / "romme.sqlite3"
+
+
+class Store:
+    """A romme-score database file."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        self.path = path
+        self._check_file()
+        if not path.exists() and not create:
+            raise NotFound(f"no database at {path}: start with 'romme new'")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)
+            self.db.execute("PRAGMA busy_timeout = 5000")
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc) from None
+
+    # -- opening ------------------------------------------------------------------
+
+    def _check_file(self) -> None:
+        if not self.path.exists():
+            return
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a database file")
+        if self.path.stat().st_size == 0:
+            return
+        with open(self.path, "rb") as f:
+            header = f.read(16)
+        if header != SQLITE_HEADER:
+            raise StoreError(f"{self.path} is not a romme-score database (not an SQLite file); "
+                             "it was left untouched: give another file with --db")
+
+    def _translate(self, exc: sqlite3.Error) -> StoreError:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            return StoreBusy("the database is busy (another romme is writing to it); try again")
+        if "malformed" in text or "not a database" in text or "corrupt" in text:
+            return StoreError(f"the database {self.path} is damaged ({text}); it was left "
+                              "untouched: restore a copy or give another file with --db")
+        return StoreError(f"database error on {self.path}: {text}")
+
+    def _migrate(self) -> None:
+        app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if app_id != APPLICATION_ID:
+            tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables or version:
+                raise StoreError(f"{self.path} is an SQLite database of another program, not of "
+                                 "romme-score; it was left untouched: give another file with --db")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer romme-score (schema {version}, "
+                             f"this one knows {SCHEMA_VERSION}): upgrade romme-score")
+        if version == SCHEMA_VERSION:
+            return
+        self.db.execute("PRAGMA journal_mode = WAL")
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                current = self.db.execute("PRAGMA user_version").fetchone()[0]
+                if current >= number:  # another process migrated meanwhile
+                    self.db.execute("COMMIT")
+                    continue
+                for statement in MIGRATIONS[number - 1]:
+                    self.db.execute(statement)
+                self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                self.db.execute(f"PRAGMA user_version = {number}")
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: all of the block's writes, or none of them."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise self._translate(exc) from None
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self.db.execute("ROLLBACK")
+            raise self._translate(exc) from None
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        try:
+            return self.db.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc) from None
+
+    # -- sessions -----------------------------------------------------------------
+
+    def create_session(self, name: str, players: Sequence[str], rules: RuleSet,
+                       rate: str | None, currency: str | None, first_dealer: int) -> None:
+        with self.write() as db:
+            if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
+                raise StoreError(f"a session named '{name}' exists already: choose another name "
+                                 f"or 'romme use {name}'")
+            cur = db.execute(
+                "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer))
+            sid = cur.lastrowid
+            db.executemany("INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+                           [(sid, seat, player) for seat, player in enumerate(players)])
+            db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
+
+    def set_current(self, name: str) -> None:
+        self.session(name)
+        with self.write() as db:
+            db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
+
+    def current_name(self) -> str | None:
+        row = self.query("SELECT value FROM state WHERE key = 'current'")
+        return row[0][0] if row else None
+
+    def session_names(self) -> list[str]:
+        return [r[0] for r in self.query("SELECT name FROM sessions ORDER BY id")]
+
+    def session(self, name: str | None = None) -> SessionInfo:
+        """A session by name, or the current one."""
+        if name is None:
+            name = self.current_name()
+            if name is None:
+                raise NotFound("no current session: start one with 'romme new NAME PLAYER ...' "
+                               "or choose one with 'romme use NAME'")
+        rows = self.query("SELECT id, name, rules, rate, currency, first_dealer, created_at "
+                          "FROM sessions WHERE name = ?", (name,))
+        if not rows:
+            import difflib
+
+            names = self.session_names()
+            close = difflib.get_close_matches(name, names, n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise NotFound(f"no session named '{name}'{hint} "
+                           f"(sessions: {', '.join(names) or 'none yet'})")
+        sid, sname, rules_json, rate, currency, dealer, created = rows[0]
+        players = tuple(r[0] for r in self.query(
+            "SELECT name FROM players WHERE session_id = ? ORDER BY seat", (sid,)))
+        rules = RuleSet.from_dict(json.loads(rules_json))
+        return SessionInfo(sid, sname, players, rules, rate, currency, dealer, created)
+
+    def session_overview(self) -> list[tuple[SessionInfo, int, dict[str, int]]]:
+        out = []
+        for name in self.session_names():
+            info = self.session(name)
+            out.append((info, self.round_count(info), self.totals(info)))
+        return out
+
+    # -- rounds -------------------------------------------------------------------
+
+    def round_count(self, session: SessionInfo) -> int:
+        row = self.query("SELECT count(*) FROM rounds WHERE session_id = ? AND status = 'active'",
+                         (session.id,))
+        return int(row[0][0])
+
+    def totals(self, session: SessionInfo) -> dict[str, int]:
+        totals = {p: 0 for p in session.players}
+        for player, total in self.query(
+                "SELECT h.player, SUM(h.points - h.bonus) FROM hands h "
+                "JOIN rounds r ON r.id = h.round_id "
+                "WHERE r.session_id = ? AND r.status = 'active' GROUP BY h.player", (session.id,)):
+            totals[player] = int(total)
+        return totals
+
+    def leaderboard(self, session: SessionInfo) -> dict[str, int]:
+        board = {p: 0 for p in session.players}
+        for player, total in self.query(
+                "SELECT h.player, SUM(COALESCE(h.leaderboard, 0)) FROM hands h "
+                "JOIN rounds r ON r.id = h.round_id "
+                "WHERE r.session_id = ? AND r.status = 'active' GROUP BY h.player", (session.id,)):
+            board[player] = int(total)
+        return board
+
+    def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]:
+        """The active rounds in order; ``last`` limits to the most recent ones."""
+        params: list[Any] = [session.id]
+        limit = ""
+        if last is not None:
+            limit = "AND r.number > (SELECT COALESCE(MAX(number), 0) - ? FROM rounds " \
+                    "WHERE session_id = ? AND status = 'active')"
+            params += [last, session.id]
+        rows = self.query(
+            "SELECT r.number, r.winner, r.hand_romme, r.stalemate, r.recorded_at, h.player, "
+            "h.cards, h.typed_points, h.never_out, h.points, h.bonus, h.leaderboard "
+            "FROM rounds r JOIN hands h ON h.round_id = r.id "
+            f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number", params)
+        records: dict[int, RoundRecord] = {}
+        for (number, winner, hr, sm, at, player, cards, typed, never_out, points, bonus,
+             board) in rows:
+            rec = records.get(number)
+            if rec is None:
+                rec = records[number] = RoundRecord(number, winner, bool(hr), bool(sm), {}, at)
+            rec.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
+        return list(records.values())
+
+    def _insert_round(self, db: sqlite3.Connection, session: SessionInfo, number: int,
+                      rnd: RoundInput, score: RoundScore) -> int:
+        cur = db.execute(
+            "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, recorded_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (session.id, number, rnd.winner, int(rnd.hand_romme), int(rnd.stalemate), now()))
+        round_id = cur.lastrowid
+        assert round_id is not None
+        rows = []
+        for player in session.players:
+            hand = rnd.hands.get(player)
+            rows.append((round_id, player, canonical(hand.cards) if hand else None,
+                         hand.points if hand else None, int(hand.never_out) if hand else 0,
+                         score.points[player], score.bonus.get(player, 0),
+                         score.leaderboard.get(player)))
+        db.executemany(
+            "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, bonus, "
+            "leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        return round_id
+
+    def record_round(self, session: SessionInfo, rnd: RoundInput,
+                     compute: Callable[[dict[str, int], int], T],
+                     score_of: Callable[[T], RoundScore]) -> tuple[int, T]:
+        """Record a round; ``compute`` gets the totals before and the rounds played
+        (read inside the same transaction) and returns the result to store."""
+        with self.write() as db:
+            count = db.execute("SELECT COALESCE(MAX(number), 0) FROM rounds "
+                               "WHERE session_id = ? AND status = 'active'",
+                               (session.id,)).fetchone()[0]
+            result = compute(self.totals(session), count)
+            number = count + 1
+            self._insert_round(db, session, number, rnd, score_of(result))
+        return number, result
+
+    def undo_last(self, session: SessionInfo) -> RoundRecord:
+        """Mark the last round undone (it stays in the history)."""
+        with self.write() as db:
+            row = db.execute("SELECT id, number FROM rounds WHERE session_id = ? AND "
+                             "status = 'active' ORDER BY number DESC LIMIT 1",
+                             (session.id,)).fetchone()
+            if row is None:
+                raise NotFound(f"session '{session.name}' has no rounds to undo")
+            record = self.rounds(session, last=1)[0]
+            db.execute("UPDATE rounds SET status = 'undone', changed_at = ? WHERE id = ?",
+                       (now(), row[0]))
+        return record
+
+    def replace_rounds(self, session: SessionInfo, first_number: int,
+                       inputs: Sequence[RoundInput], scores: Sequence[RoundScore],
+                       changed: set[int]) -> None:
+        """Rewrite rounds from ``first_number`` on: rounds in ``changed`` get a new
+        row (the old one kept as 'replaced' history), the others new points/bonus."""
+        with self.write() as db:
+            for offset, (rnd, score) in enumerate(zip(inputs, scores, strict=True)):
+                number = first_number + offset
+                old = db.execute("SELECT id FROM rounds WHERE session_id = ? AND number = ? "
+                                 "AND status = 'active'", (session.id, number)).fetchone()
+                if old is None:
+                    raise NotFound(f"round {number} is not in session '{session.name}'")
+                if number in changed:
+                    db.execute("UPDATE rounds SET status = 'replaced', changed_at = ? WHERE id = ?",
+                               (now(), old[0]))
+                    new_id = self._insert_round(db, session, number, rnd, score)
+                    db.execute("UPDATE rounds SET replaced_by = ? WHERE id = ?", (new_id, old[0]))
+                else:
+                    for player in session.players:
+                        db.execute("UPDATE hands SET points = ?, bonus = ?, leaderboard = ? "
+                                   "WHERE round_id = ? AND player = ?",
+                                   (score.points[player], score.bonus.get(player, 0),
+                                    score.leaderboard.get(player), old[0], player))
+
+    def history(self, session: SessionInfo) -> list[tuple[int, str, str | None]]:
+        """Corrections: (round number, status, when) of undone and replaced rounds."""
+        return [(r[0], r[1], r[2]) for r in self.query(
+            "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
+            "status != 'active' ORDER BY changed_at, id", (session.id,))]
+
+    def import_session(self, name: str, players: Sequence[str], rules: RuleSet, rate: str | None,
+                       currency: str | None, first_dealer: int, inputs: Sequence[RoundInput],
+                       scores: Sequence[RoundScore], overwrite: bool) -> None:
+        with self.write() as db:
+            existing = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
+            if existing:
+                if not overwrite:
+                    raise StoreError(f"a session named '{name}' exists already: use --replace to "
+                                     "overwrite it, or --name to import under another name")
+                db.execute("DELETE FROM hands WHERE round_id IN "
+                           "(SELECT id FROM rounds WHERE session_id = ?)", (existing[0],))
+                db.execute("UPDATE rounds SET replaced_by = NULL WHERE session_id = ?",
+                           (existing[0],))
+                db.execute("DELETE FROM rounds WHERE session_id = ?", (existing[0],))
+                db.execute("DELETE FROM players WHERE session_id = ?", (existing[0],))
+                db.execute("DELETE FROM sessions WHERE id = ?", (existing[0],))
+            cur = db.execute(
+                "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer))
+            sid = cur.lastrowid
+            assert sid is not None
+            db.executemany("INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+                           [(sid, seat, p) for seat, p in enumerate(players)])
+            info = SessionInfo(sid, name, tuple(players), rules, rate, currency, first_dealer, "")
+            for number, (rnd, score) in enumerate(zip(inputs, scores, strict=True), 1):
+                self._insert_round(db, info, number, rnd, score)
+            db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
