@@ -274,6 +274,7 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet) -> LayOff:
             slots.append(Slot(joker.card, declared, value, (declared.suit,) if declared.suit else ()))
         else:
             slots.append(Slot(joker.card, Card(rank, missing[0]), value, missing))
+    slots.sort(key=lambda slot: slot.stands_for.sort_key())
     meld = Meld(MeldKind.SET, tuple(slots))
     _check_limits(meld, rules)
     freed = len(freeable)

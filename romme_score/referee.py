@@ -104,7 +104,7 @@ class Verdict:
             head = f"{i}. {format_cards(m.cards, profile, ascii)}"
             if m.meld is not None:
                 lines.append(f"{head}: legal {m.meld.kind.value}, {m.meld.value} points")
-                if any(s.is_joker for s in m.meld.slots) or m.meld.format() != format_cards(m.cards):
+                if any(s.is_joker for s in m.meld.slots):
                     lines.append(f"   as {m.meld.format(profile, ascii)}")
                 for alt in m.alternatives:
                     lines.append(f"   also legal as {alt.kind.value} {alt.format(profile, ascii)} "

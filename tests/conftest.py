@@ -1,0 +1,21 @@
+"""Test set-up: no test ever touches the user's real data directory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point the database, HOME and the XDG directories into the test's tmp_path."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    db = tmp_path / "romme.sqlite3"
+    monkeypatch.setenv("ROMME_DB", str(db))
+    monkeypatch.delenv("ROMME_NOTATION", raising=False)
+    yield db

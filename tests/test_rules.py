@@ -1,0 +1,117 @@
+"""RULES.md §9: every option of every preset, overrides, house-rules files."""
+
+from __future__ import annotations
+
+import pytest
+
+from romme_score.rules import (OPTION_NAMES, PRESETS, GameEnd, RuleError, RuleSet, build_rules,
+                               find_preset)
+
+# The table of RULES.md §9, column by column: standard, wiki-51, classic, speedromme, basic.
+TABLE = {
+    "packs": (2, 2, 2, 2, 1),
+    "jokers": (6, 6, 6, 6, 0),
+    "max_players": (6, 6, 6, 4, 4),
+    "first_meld_min": (40, 51, 40, 40, 0),
+    "first_meld_pure_run": (False,) * 5,
+    "first_meld_layoff": (False, False, False, False, True),
+    "ace_high_runs": (True, True, True, True, False),
+    "wraparound": (False, False, True, False, False),
+    "ace_high_value": (11, 10, 11, 11, 11),
+    "ace_penalty": (11, 10, 11, 11, 11),
+    "joker_penalty": (20,) * 5,
+    "min_naturals": (1, 2, 1, 1, 1),
+    "max_jokers_per_meld": (None,) * 5,
+    "max_adjacent_jokers": (None, 2, None, None, None),
+    "set_joker_swap": ("missing-suit", "complete", "declared", "missing-suit", "missing-suit"),
+    "swapped_joker": ("meld-now", "meld-now", "to-hand", "meld-now", "to-hand"),
+    "out_without_discard": (False, False, False, False, True),
+    "hand_romme_multiplier": (2, 2, 2, 2, 1),
+    "joker_in_hand_doubles": (False,) * 5,
+    "never_out_doubles": (False,) * 5,
+    "winner_bonus": (10, 0, 10, 0, 0),
+    "winner_bonus_hand_romme": (20, 0, 20, 0, 0),
+    "stalemate": ("everyone-counts",) * 4 + ("nobody-scores",),
+    "game_end": ("500", "open", "open", "500", "open"),
+    "leaderboard": (False, False, False, True, False),
+}
+PRESET_ORDER = ("standard", "wiki-51", "classic", "speedromme", "basic")
+
+
+@pytest.mark.parametrize("option", sorted(TABLE))
+@pytest.mark.parametrize("preset", PRESET_ORDER)
+def test_preset_matches_rules_table_section9(preset: str, option: str) -> None:
+    expected = TABLE[option][PRESET_ORDER.index(preset)]
+    assert find_preset(preset).to_dict()[option] == expected
+
+
+def test_every_option_of_the_table_exists() -> None:
+    assert set(TABLE) <= set(OPTION_NAMES)
+    assert set(PRESETS) == set(PRESET_ORDER)
+
+
+@pytest.mark.parametrize("option, value, expected", [
+    ("wraparound", "true", True), ("first_meld_min", "30", 30), ("first_meld_min", "60", 60),
+    ("max_jokers_per_meld", "none", None), ("max_jokers_per_meld", "1", 1),
+    ("set_joker_swap", "declared", "declared"), ("stalemate", "nobody-scores", "nobody-scores"),
+    ("game_end", "rounds:5", GameEnd("rounds", 5)), ("game_end", "1000", GameEnd("points", 1000)),
+    ("game_end", "open", GameEnd("open")), ("joker_penalty", "25", 25), ("ace_penalty", "15", 15),
+])
+def test_each_option_overridable_on_its_own(option: str, value: str, expected: object) -> None:
+    rules = build_rules("standard", [f"{option}={value}"])
+    assert getattr(rules, option) == expected
+    others = {k: v for k, v in rules.to_dict().items() if k != option}
+    assert others == {k: v for k, v in find_preset("standard").to_dict().items() if k != option}
+
+
+@pytest.mark.parametrize("item, fragment", [
+    ("foo=1", "unknown rule option 'foo'"),
+    ("wrapround=true", "did you mean wraparound"),
+    ("wraparound=maybe", "use true or false"),
+    ("packs=3", "allowed 1-2"),
+    ("min_naturals=0", "allowed 1-2"),
+    ("first_meld_min=-5", "out of range"),
+    ("set_joker_swap=any", "missing-suit, declared, complete"),
+    ("game_end=soon", "rounds:N"),
+    ("max_adjacent_jokers=0", "none or"),
+    ("jokers", "KEY=VALUE"),
+])
+def test_unknown_options_and_bad_values_list_what_is_allowed(item: str, fragment: str) -> None:
+    with pytest.raises(RuleError) as info:
+        build_rules("standard", [item])
+    assert fragment in str(info.value)
+
+
+def test_unknown_preset_suggests_closest() -> None:
+    with pytest.raises(RuleError, match="did you mean wiki-51"):
+        find_preset("wiki51")
+
+
+def test_house_rules_file_names_preset_and_overrides_section9() -> None:
+    text = 'preset = "standard"\nfirst_meld_min = 30\nwraparound = true\njoker_in_hand_doubles = true\n'
+    rules = build_rules(None, [], text)
+    assert (rules.first_meld_min, rules.wraparound, rules.joker_in_hand_doubles) == (30, True, True)
+    # --rule on the command line wins over the file
+    assert build_rules(None, ["first_meld_min=60"], text).first_meld_min == 60
+
+
+def test_rules_file_errors_are_clear() -> None:
+    with pytest.raises(RuleError, match="cannot read"):
+        build_rules(None, [], "preset = ")
+    with pytest.raises(RuleError, match="unknown rule option"):
+        build_rules(None, [], "colour = 1")
+
+
+def test_too_many_jokers_for_one_pack() -> None:
+    with pytest.raises(RuleError, match="more than 3 per pack"):
+        RuleSet(packs=1, jokers=6)
+
+
+def test_max_adjacent_one_means_one_joker_per_set_003() -> None:
+    assert RuleSet(max_adjacent_jokers=1).max_jokers_in_set == 1
+    assert RuleSet(max_adjacent_jokers=2).max_jokers_in_set is None
+
+
+def test_rule_set_round_trips_through_dict() -> None:
+    for rules in PRESETS.values():
+        assert RuleSet.from_dict(rules.to_dict()) == rules
