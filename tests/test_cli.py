@@ -1,0 +1,178 @@
+"""The romme command line: check, value, rules, settle; exit codes and JSON contracts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from romme_score.cli import main
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    runner = CliRunner()
+    result = runner.invoke(main, list(args), input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_json(*args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code, out, _ = run(*args, "--json")
+    return code, json.loads(out)
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    for name, command in main.commands.items():
+        assert command.help, name
+        code, out, _ = run(name, "--help")
+        assert code == 0
+        assert "Example" in out, name
+
+
+def test_check_sets_and_runs() -> None:
+    code, data = run_json("check", "HK KK PK", "T9 T10 TB")
+    assert code == 0
+    assert data["valid"] is True and data["total"] == 59
+    assert [m["kind"] for m in data["melds"]] == ["set", "run"]
+    assert set(data["melds"][0]) >= {"input", "valid", "kind", "value", "cards", "reason"}
+
+
+def test_check_illegal_exit_1_with_reason() -> None:
+    code, data = run_json("check", "♠K ♠A ♠2")
+    assert code == 1
+    assert data["valid"] is False
+    assert data["melds"][0]["reason"] == "wraparound-not-allowed"
+    assert data["melds"][0]["kind"] is None and data["melds"][0]["value"] is None
+    code, out, _ = run("check", "♠K ♠A ♠2")
+    assert code == 1 and "around the corner" in out
+
+
+def test_check_first_meld_contract() -> None:
+    code, data = run_json("check", "--first", "P3 P4 P5", "TB PB HB")
+    assert code == 0
+    assert data["first_meld"] == {**data["first_meld"], "required": 40, "total": 42, "ok": True}
+    code, data = run_json("check", "--first", "--preset", "wiki-51", "P3 P4 P5", "TB PB HB")
+    assert code == 1 and data["first_meld"]["ok"] is False and data["first_meld"]["required"] == 51
+
+
+def test_check_joker_shows_what_it_stands_for() -> None:
+    code, data = run_json("check", "TA PA J", "H3 H4 H5")
+    assert data["melds"][0]["cards"] == ["♣A", "♠A", "J=♥A"]
+    assert data["total"] == 45
+
+
+def test_check_both_notations() -> None:
+    assert run_json("check", "--notation", "en", "KH KD KS")[1]["total"] == 30
+    code, data = run_json("check", "--notation", "en", "--ascii", "10S JS QS")
+    assert data["melds"][0]["cards"] == ["10S", "JS", "QS"]
+
+
+def test_check_onto_contract() -> None:
+    code, data = run_json("check", "--onto", "♥2 ♥3 ♥4", "♥A ♥5")
+    assert code == 0
+    assert data["onto"]["valid"] is True and data["onto"]["result"] == ["♥A", "♥2", "♥3", "♥4", "♥5"]
+    code, data = run_json("check", "--onto", "♥2 ♥3 ♥4", "♠5")
+    assert code == 1 and data["onto"]["reason"] == "wrong-suit" and data["valid"] is False
+
+
+def test_check_wiki51_example_and_adjacent_rule() -> None:
+    assert run("check", "--preset", "wiki-51", "♠3 J J ♠6")[0] == 0
+    assert run("check", "--rule", "max_adjacent_jokers=1", "♠3 J J ♠6")[0] == 1
+
+
+def test_check_classic_dka23() -> None:
+    assert run("check", "--preset", "classic", "HD HK HA H2 H3")[0] == 0
+    assert run("check", "HD HK HA H2 H3")[0] == 1
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("check", "HX K5"), "cannot read card 'HX' (1st card): X is not a rank"),
+    (("check", "KH KD", "--notation", "de"), "did you mean 'HK'"),
+    (("check", "--rule", "wrapround=true", "HK KK PK"), "did you mean wraparound"),
+    (("check", "--rule", "packs=9", "HK KK PK"), "allowed 1-2"),
+    (("check", "--preset", "nope", "HK KK PK"), "unknown preset 'nope'"),
+    (("value", "HK Q10"), "'Q10'"),
+    (("check", "--rules-file", "/nonexistent/r.toml", "HK KK PK"), "cannot read the rules file"),
+])
+def test_bad_input_exit_2_one_sentence(args: tuple[str, ...], fragment: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2
+    assert fragment in err
+    assert "Traceback" not in err + out
+
+
+def test_rules_file_option(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('preset = "standard"\nwraparound = true\n', encoding="utf-8")
+    assert run("check", "--rules-file", str(path), "♠K ♠A ♠2")[0] == 0
+    path.write_text("wraparound = 3\n", encoding="utf-8")
+    assert run("check", "--rules-file", str(path), "♠K ♠A ♠2")[0] == 2
+
+
+def test_value_contract() -> None:
+    code, data = run_json("value", "HK K10 J")
+    assert data == {"points": 40, "cards": [{"card": "♥K", "points": 10},
+                                            {"card": "♦10", "points": 10},
+                                            {"card": "J", "points": 20}]}
+    assert run_json("value", "HK", "K10", "J")[1]["points"] == 40
+    assert run_json("value", "--rule", "joker_penalty=25", "J")[1]["points"] == 25
+
+
+def test_rules_command() -> None:
+    code, out, _ = run("rules", "wiki-51")
+    assert code == 0 and "first_meld_min" in out and "51" in out
+    code, data = run_json("rules", "--preset", "classic", "--rule", "first_meld_min=30")
+    assert data["first_meld_min"] == 30 and data["wraparound"] is True
+    code, out, _ = run("rules", "--list")
+    assert all(p in out for p in ("standard", "wiki-51", "classic", "speedromme", "basic"))
+
+
+def test_settle_002_example() -> None:
+    code, data = run_json("settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001")
+    assert code == 0
+    assert [(p["name"], p["net"], p["amount"]) for p in data["players"]] == [
+        ("A", 330, "0.33"), ("B", -230, "-0.23"), ("C", 650, "0.65"), ("D", -750, "-0.75")]
+    assert {"winner": "C", "loser": "D", "points": 350} in data["pairs"]
+    assert sum(float(t["amount"]) for t in data["transfers"] if t["from"] == "D") == pytest.approx(0.75)
+
+
+def test_settle_money_in_both_notations() -> None:
+    _, out, _ = run("settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001",
+                    "--currency", "EUR")
+    assert "0,33 €" in out and "D pays" in out
+    _, out, _ = run("settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001",
+                    "--currency", "EUR", "--notation", "en")
+    assert "€0.33" in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("A=1", "A=2"), "given twice"),
+    (("A=1.5", "B=2"), "whole number"),
+    (("A=-1", "B=2"), "cannot be negative"),
+    (("A=1",), "at least two players"),
+    (("A=1", "B=2", "--rate", "abc"), "not a decimal"),
+    (("A", "B=2"), "NAME=POINTS"),
+])
+def test_settle_bad_input(args: tuple[str, ...], fragment: str) -> None:
+    code, _, err = run("settle", *args)
+    assert code == 2 and fragment in err
+
+
+def test_json_output_is_valid_for_every_referee_command() -> None:
+    for args in (("check", "HK KK PK"), ("value", "HK"), ("rules",), ("rules", "--list"),
+                 ("settle", "A=1", "B=2")):
+        code, out, _ = run(*args, "--json")
+        json.loads(out)
+
+
+def test_ascii_output() -> None:
+    _, out, _ = run("check", "--ascii", "TA PA J")
+    assert "♣" not in out and "J=HA" in out
+
+
+def test_click_group_is_the_entry_point() -> None:
+    assert isinstance(main, click.Group)

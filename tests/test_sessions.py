@@ -1,0 +1,284 @@
+"""Keeping score (RULES.md §6-§7): sessions and rounds in SQLite, corrections, export."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from romme_score.cli import main
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def ok(*args: str, input: str | None = None) -> str:
+    code, out, err = run(*args, input=input)
+    assert code == 0, err
+    return out
+
+
+def standings() -> dict:  # type: ignore[type-arg]
+    return json.loads(ok("standings", "--json"))
+
+
+@pytest.fixture
+def friday() -> None:
+    ok("new", "Friday", "Anna", "Ben", "Carl", "Dora", "--rate", "0.01", "--currency", "EUR")
+
+
+def test_new_session_is_current_and_stores_rules(friday: None, isolated_data_dir: Path) -> None:
+    data = standings()
+    assert data["session"] == "Friday" and data["next_dealer"] == "Anna"
+    db = sqlite3.connect(isolated_data_dir)
+    rules = json.loads(db.execute("SELECT rules FROM sessions").fetchone()[0])
+    assert rules["first_meld_min"] == 40 and rules["game_end"] == "500"
+
+
+def test_tests_never_touch_real_data_dir(isolated_data_dir: Path) -> None:
+    from romme_score.store import default_path
+
+    assert default_path() == isolated_data_dir
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("new", "X", "Anna"), "2 to 6"),
+    (("new", "X", "A", "B", "C", "D", "E", "--preset", "speedromme"), "2 to 4"),
+    (("new", "X", "Anna", "anna"), "given twice"),
+    (("new", "X", "Anna", "Ben", "--until", "soon"), "rounds:N"),
+    (("new", "X", "Anna", "Ben", "--dealer", "Carl"), "unknown player 'Carl'"),
+    (("new", "X", "Anna", "Ben", "--rate", "ten"), "not a decimal"),
+])
+def test_new_session_bad_input(args: tuple[str, ...], fragment: str) -> None:
+    code, _, err = run(*args)
+    assert code == 2 and fragment in err
+
+
+def test_round_from_card_notation_section6(friday: None) -> None:
+    ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=P7 P8", "Dora=23")
+    data = standings()
+    assert data["rounds"][0]["points"] == {"Anna": 0, "Ben": 40, "Carl": 15, "Dora": 23}
+    assert [p["total"] for p in data["players"]] == [0, 40, 15, 23]
+    assert data["next_dealer"] == "Ben"
+
+
+def test_hand_romme_doubles_and_bonus_002(friday: None) -> None:
+    ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=P7 P8", "Dora=23")
+    ok("round", "--winner", "Ben", "--hand-romme", "Anna=TA T2", "Carl=0", "Dora=J J")
+    data = standings()
+    r2 = data["rounds"][1]
+    assert r2["hand_romme"] and r2["points"] == {"Anna": 26, "Ben": 0, "Carl": 0, "Dora": 80}
+    assert r2["bonus"] == {"Ben": 20}
+    totals = {p["name"]: p["total"] for p in data["players"]}
+    assert totals == {"Anna": 26, "Ben": 20, "Carl": 15, "Dora": 103}
+    for p in data["players"]:
+        name = p["name"]
+        assert p["total"] == sum(r["points"][name] - r["bonus"].get(name, 0) for r in data["rounds"])
+
+
+@pytest.mark.parametrize("hands, fragment", [
+    (("--winner", "Anna", "Ben=HX", "Carl=0", "Dora=0"), "cannot read card 'HX'"),
+    (("--winner", "Ana", "Ben=0", "Carl=0", "Dora=0"), "did you mean Anna"),
+    (("--winner", "Anna", "Ben=0", "Carl=0"), "no hand given for Dora"),
+    (("--winner", "Anna", "Ben=HK HK", "Carl=HK", "Dora=0"), "3 times"),
+    (("--winner", "Anna", "Ben=J J J J", "Carl=J J J", "Dora=0"), "jokers"),
+    (("--winner", "Anna", "Ben=0", "Ben=1", "Carl=0", "Dora=0"), "given twice"),
+    (("--winner", "Anna", "Ben=-3", "Carl=0", "Dora=0"), "negative"),
+])
+def test_bad_round_refused_and_nothing_written(friday: None, hands: tuple[str, ...],
+                                               fragment: str) -> None:
+    code, _, err = run("round", *hands)
+    assert code == 2 and fragment in err and "Traceback" not in err
+    assert standings()["rounds"] == []
+
+
+def test_stalemate_modes_003_001() -> None:
+    ok("new", "S", "A", "B", "--preset", "speedromme")
+    ok("round", "--stalemate", "A=5", "B=HK")
+    assert standings()["rounds"][0]["points"] == {"A": 5, "B": 10}
+    ok("new", "T", "A", "B", "--preset", "basic")
+    ok("round", "--stalemate")
+    assert standings()["rounds"][0]["points"] == {"A": 0, "B": 0}
+
+
+def test_game_over_at_target_names_winner(friday: None) -> None:
+    ok("new", "Short", "A", "B", "--until", "50")
+    out = ok("round", "--winner", "A", "B=HK PK TK KK HD")
+    assert "Game over: A won" in out
+    data = standings()
+    assert data["finished"] and data["game_winner"] == "A"
+    code, _, err = run("round", "--winner", "B", "A=3")
+    assert code == 1 and "over" in err
+
+
+def test_undo_keeps_history(friday: None, isolated_data_dir: Path) -> None:
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
+    ok("round", "--winner", "Ben", "Anna=7", "Carl=5", "Dora=5")
+    code, out, _ = run("undo", input="n\n")
+    assert "Nothing removed" in out and len(standings()["rounds"]) == 2
+    ok("undo", "--yes")
+    assert len(standings()["rounds"]) == 1
+    db = sqlite3.connect(isolated_data_dir)
+    assert db.execute("SELECT count(*) FROM rounds WHERE status = 'undone'").fetchone()[0] == 1
+
+
+def test_edit_recomputes_later_bonus_002i(friday: None, isolated_data_dir: Path) -> None:
+    ok("new", "Club", "A", "B", "--preset", "classic")
+    ok("round", "--winner", "B", "A=30")
+    ok("round", "--winner", "A", "B=5")   # A's bonus: 10 struck from 30
+    assert standings()["rounds"][1]["bonus"] == {"A": 10}
+    ok("edit", "1", "A=HK")              # A had only 10 before round 2 now
+    data = standings()
+    assert data["rounds"][0]["points"]["A"] == 10
+    assert data["rounds"][1]["bonus"] == {"A": 10}
+    ok("edit", "1", "A=H4")              # only 4 to strike now
+    data = standings()
+    assert data["rounds"][1]["bonus"] == {"A": 4}
+    assert {p["name"]: p["total"] for p in data["players"]} == {"A": 0, "B": 5}
+    db = sqlite3.connect(isolated_data_dir)
+    assert db.execute("SELECT count(*) FROM rounds WHERE status = 'replaced'").fetchone()[0] == 2
+
+
+def test_edit_winner(friday: None) -> None:
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=6", "Dora=7")
+    ok("edit", "1", "--winner", "Ben", "Anna=HK")
+    r = standings()["rounds"][0]
+    assert r["winner"] == "Ben" and r["points"] == {"Anna": 10, "Ben": 0, "Carl": 6, "Dora": 7}
+    code, _, err = run("edit", "1", "--winner", "Carl")
+    assert code == 2 and "no hand given for Ben" in err
+    code, _, err = run("edit", "9", "Ben=1")
+    assert code == 2 and "no round 9" in err
+
+
+def test_sessions_use_and_session_option(friday: None) -> None:
+    ok("new", "Saturday", "X", "Y")
+    out = ok("sessions")
+    assert "Friday" in out and "* Saturday" in out
+    ok("use", "Friday")
+    assert standings()["session"] == "Friday"
+    assert json.loads(ok("standings", "--session", "Saturday", "--json"))["session"] == "Saturday"
+    code, _, err = run("use", "Fridy")
+    assert code == 1 and "did you mean Friday" in err
+
+
+def test_export_import_round_trip(friday: None, tmp_path: Path) -> None:
+    ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=P7 P8", "Dora=23")
+    ok("round", "--winner", "Ben", "--hand-romme", "Anna=TA T2", "Carl=0", "Dora=J J")
+    path = tmp_path / "friday.json"
+    ok("export", "-o", str(path))
+    before = standings()
+    code, _, err = run("import", str(path))
+    assert code == 1 and "exists already" in err
+    ok("import", str(path), "--name", "Copy")
+    after = standings()
+    assert after["session"] == "Copy"
+    assert after["rounds"] == before["rounds"] and \
+        [p["total"] for p in after["players"]] == [p["total"] for p in before["players"]]
+    ok("export", "-o", str(tmp_path / "copy.json"))
+    first = json.loads(path.read_text())
+    second = json.loads((tmp_path / "copy.json").read_text())
+    for data in (first, second):
+        data.pop("name"), data.pop("created")
+    assert first == second
+    ok("import", str(path), "--replace")
+
+
+def test_import_validates_everything_first(friday: None, tmp_path: Path) -> None:
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
+    path = tmp_path / "bad.json"
+    ok("export", "-o", str(path))
+    data = json.loads(path.read_text())
+    data["name"] = "Broken"
+    data["rounds"].append({"number": 2, "winner": "Anna", "hand_romme": False,
+                           "stalemate": False, "hands": {"Ben": {"cards": "HX"}}})
+    path.write_text(json.dumps(data))
+    code, _, err = run("import", str(path))
+    assert code == 2 and "HX" in err
+    assert "Broken" not in ok("sessions")
+    path.write_text("{not json")
+    assert run("import", str(path))[0] == 2
+
+
+def test_export_csv(friday: None) -> None:
+    ok("round", "--winner", "Anna", "Ben=HK", "Carl=5", "Dora=5")
+    out = ok("export", "--format", "csv")
+    assert out.splitlines()[0].startswith("round,winner")
+    assert "HK" in out
+
+
+def test_interactive_round_reasks_on_bad_input(friday: None) -> None:
+    answers = "Anne\nAnna\nn\nHX\nHK K10\n0\n5\ny\n"
+    code, out, err = run("round", "--interactive", input=answers)
+    assert code == 0, err
+    assert "did you mean Anna" in err and "cannot read card 'HX'" in err
+    assert standings()["rounds"][0]["points"] == {"Anna": 0, "Ben": 20, "Carl": 0, "Dora": 5}
+
+
+def test_interactive_round_can_be_declined(friday: None) -> None:
+    run("round", "-i", input="Anna\nn\n1\n2\n3\nn\n")
+    assert standings()["rounds"] == []
+
+
+def test_not_a_romme_database_is_never_overwritten(tmp_path: Path) -> None:
+    text_file = tmp_path / "notes.sqlite3"
+    text_file.write_text("my shopping list")
+    code, _, err = run("new", "X", "A", "B", "--db", str(text_file))
+    assert code == 1 and "not a romme-score database" in err
+    assert text_file.read_text() == "my shopping list"
+    other = tmp_path / "other.sqlite3"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    data = other.read_bytes()
+    code, _, err = run("new", "X", "A", "B", "--db", str(other))
+    assert code == 1 and "another program" in err
+    assert other.read_bytes() == data
+
+
+def test_damaged_database_gets_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite3"
+    ok("new", "X", "A", "B", "--db", str(path))
+    for i in range(30):
+        ok("round", "--db", str(path), "--winner", "A", f"B={i}")
+    ok("standings", "--db", str(path))
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    raw = bytearray(path.read_bytes())
+    raw[100:4096 * 2] = b"\xff" * (4096 * 2 - 100)
+    path.write_bytes(bytes(raw))
+    code, out, err = run("standings", "--db", str(path))
+    assert code == 1 and ("damaged" in err or "database error" in err) and "Traceback" not in err
+
+
+def test_no_current_session_message() -> None:
+    code, _, err = run("standings")
+    assert code == 1 and "romme new" in err
+
+
+def test_settle_session_and_evening(friday: None) -> None:
+    ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=P7 P8", "Dora=23")
+    data = json.loads(ok("settle", "--json"))
+    assert {p["name"]: p["amount"] for p in data["players"]} == \
+        {"Anna": "0.78", "Ben": "-0.82", "Carl": "0.18", "Dora": "-0.14"}
+    ok("new", "Late", "Anna", "Eve")
+    ok("round", "--winner", "Eve", "Anna=HK")
+    data = json.loads(ok("settle", "--session", "Friday", "--session", "Late", "--json"))
+    net = {p["name"]: p["net"] for p in data["players"]}
+    assert net["Eve"] == 10 and net["Anna"] == 78 - 10
+    assert sum(net.values()) == 0
+
+
+def test_leaderboard_003() -> None:
+    ok("new", "Speed", "A", "B", "--preset", "speedromme", "--until", "rounds:1")
+    ok("round", "--winner", "A", "B=35")
+    data = standings()
+    assert {p["name"]: p["leaderboard"] for p in data["players"]} == {"A": 30 + 30, "B": 6 + 15}
