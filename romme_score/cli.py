@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -18,8 +18,16 @@ from typing import Any, NoReturn, TypeVar, cast
 import click
 
 from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
-from romme_score.rules import (OPTION_NAMES, PRESET_SOURCES, PRESETS, RuleError, RuleSet,
-                               allowed_values, build_rules, option_doc)
+from romme_score.rules import (
+    OPTION_NAMES,
+    PRESET_SOURCES,
+    PRESETS,
+    RuleError,
+    RuleSet,
+    allowed_values,
+    build_rules,
+    option_doc,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -325,7 +333,7 @@ def settle(totals: tuple[str, ...], sessions: tuple[str, ...], rate: str | None,
     if totals:
         if sessions:
             fail_input("give either NAME=POINTS totals or --session, not both")
-        games = [_paper_totals(totals)]
+        games: Sequence[Mapping[str, int]] = [_paper_totals(totals)]
         rates = [rate_value if rate_value is not None else Decimal("0.01")]
     else:
         from romme_score.cli_session import session_totals

@@ -3,7 +3,6 @@ export, import. They keep score in the SQLite store."""
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -14,12 +13,28 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from romme_score.cards import Card, NotationError, parse_cards
-from romme_score.cli import InputError, Output, Refused, fail_input, output_options, \
-    parse_decimal, rule_options
+from romme_score.cards import NotationError, parse_cards
+from romme_score.cli import (
+    InputError,
+    Output,
+    Refused,
+    fail_input,
+    output_options,
+    parse_decimal,
+    rule_options,
+)
 from romme_score.rules import GameEnd, RuleError, RuleSet
-from romme_score.scoring import (GameState, Hand, RoundError, RoundInput, RoundScore,
-                                 game_state, replay, score_round, unknown_player_message)
+from romme_score.scoring import (
+    GameState,
+    Hand,
+    RoundError,
+    RoundInput,
+    RoundScore,
+    game_state,
+    replay,
+    score_round,
+    unknown_player_message,
+)
 
 if TYPE_CHECKING:  # keeps sqlite3 off the start-up path of 'romme check'
     from romme_score.store import SessionInfo, Store
@@ -29,15 +44,15 @@ SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
 
 
 def db_option(func: F) -> F:
-    return cast(F, click.option(
+    return click.option(
         "--db", type=click.Path(dir_okay=False, path_type=Path), envvar="ROMME_DB",
         help="Database file (default: romme-score/romme.sqlite3 in the user data directory; "
-             "env ROMME_DB).")(func))
+             "env ROMME_DB).")(func)
 
 
 def session_option(func: F) -> F:
-    return cast(F, click.option("--session", metavar="NAME",
-                                help="The session (default: the current one).")(func))
+    return click.option("--session", metavar="NAME",
+                        help="The session (default: the current one).")(func)
 
 
 @contextmanager
@@ -109,9 +124,9 @@ def parse_hands(items: Sequence[str], players: Sequence[str], never_out: Sequenc
                 out: Output) -> dict[str, Hand]:
     hands: dict[str, Hand] = {}
     lookup = {p.lower(): p for p in players}
-    for name in never_out:
-        if name.lower() not in lookup:
-            fail_input("--never-out: " + unknown_player_message(name, players))
+    for marked_name in never_out:
+        if marked_name.lower() not in lookup:
+            fail_input("--never-out: " + unknown_player_message(marked_name, players))
     marked = {lookup[n.lower()] for n in never_out}
     for item in items:
         if "=" not in item:
@@ -705,7 +720,7 @@ def session_totals(db: Path | None, names: Sequence[str]) -> tuple[
     currency = None
     board: dict[str, int] | None = None
     with open_store(db, create=False) as store:
-        chosen = list(names) or [None]
+        chosen: list[str | None] = list(names) or [None]
         for name in chosen:
             info = get_session(store, name)
             games.append(store.totals(info))

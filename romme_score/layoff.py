@@ -15,9 +15,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from romme_score.cards import Card, Suit, SUITS
-from romme_score.melds import (IllegalMeldError, Meld, MeldKind, Reason, Slot, _run_slot,
-                               _run_windows, card_value, interpret, limit_violation, rank_at)
+from romme_score.cards import SUITS, Card, Suit
+from romme_score.melds import (
+    IllegalMeldError,
+    Meld,
+    MeldKind,
+    Reason,
+    Slot,
+    _run_slot,
+    _run_windows,
+    card_value,
+    interpret,
+    limit_violation,
+    rank_at,
+)
 from romme_score.rules import RuleSet
 
 
@@ -187,10 +198,10 @@ def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card],
     if rules.joker_layoff == "with-natural":
         fixed = []
         for meld in legal:
-            places = joker_places(meld)
+            spots = joker_places(meld)
             outer = [meld.start + i for i, s in enumerate(meld.slots) if not s.is_joker
                      and (meld.start + i < base.start or meld.start + i > base.end)]
-            if all(any((o < p < base.start) or (base.end < p < o) for o in outer) for p in places):
+            if all(any((o < p < base.start) or (base.end < p < o) for o in outer) for p in spots):
                 fixed.append(meld)
         if not fixed:
             raise IllegalMeldError(

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from romme_score.cards import Card, Profile, Rank, Suit, SUITS, format_cards
+from romme_score.cards import SUITS, Card, Profile, Rank, Suit, format_cards
 from romme_score.rules import RuleSet
 
 
@@ -214,8 +214,8 @@ def _fit_run(cards: Sequence[Card], suit: Suit, start: int, rules: RuleSet,
 
 
 def _run_interpretations(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
-    suits = {(c.declared if c.is_joker else c).suit for c in cards
-             if not c.is_joker or c.declared is not None}
+    suits = {c.suit for c in cards if not c.is_joker} | \
+        {c.declared.suit for c in cards if c.declared is not None}
     if len(suits) != 1:
         return []
     suit = suits.pop()
@@ -257,11 +257,11 @@ def _infer_set_suits(cards: Sequence[Card]) -> dict[int, Suit]:
         return {}
     result: dict[int, Suit] = {}
     bounds = [(-1, -1)] + [(i, s.index) for i, s in known] + [(len(cards), 4)]
-    for (left_i, left_s), (right_i, right_s) in zip(bounds, bounds[1:]):
+    for (left_i, left_s), (right_i, right_s) in zip(bounds, bounds[1:], strict=False):
         gap = [i for i in range(left_i + 1, right_i) if i in jokers]
         room = list(range(left_s + 1, right_s))
         if gap and len(room) == len(gap):
-            result.update({i: SUITS[s] for i, s in zip(gap, room)})
+            result.update({i: SUITS[s] for i, s in zip(gap, room, strict=True)})
     return result
 
 
@@ -408,7 +408,6 @@ def explain(cards: Sequence[Card], rules: RuleSet) -> tuple[Reason, str]:
                 f"{_name(twice)} appears twice: a set holds each suit at most once")
     if len(suits) == 1:
         return _explain_run(plain, naturals, jokers, rules)
-    first = naturals[0]
     pairs = ((a, b) for a in naturals for b in naturals if a.rank != b.rank and a.suit != b.suit)
     pair = next(pairs, None)
     if pair is None:  # pragma: no cover - two ranks and two suits always give such a pair

@@ -9,8 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from romme_score.cards import Card, Profile, format_cards
-from romme_score.melds import (FirstMeld, IllegalMeldError, Meld, Reason, check_supply,
-                               interpret, interpretations, judge_first_meld)
+from romme_score.melds import (
+    FirstMeld,
+    IllegalMeldError,
+    Meld,
+    Reason,
+    check_supply,
+    interpret,
+    interpretations,
+    judge_first_meld,
+)
 from romme_score.rules import RuleSet
 
 
@@ -149,7 +157,7 @@ def _judge_one(text: str, cards: list[Card], rules: RuleSet) -> MeldVerdict:
 def judge_melds(texts: list[str], parsed: list[list[Card]], rules: RuleSet,
                 first: bool = False) -> Verdict:
     """Each meld's verdict; with ``first``, the melds together as a first meld."""
-    verdicts = [_judge_one(t, c, rules) for t, c in zip(texts, parsed)]
+    verdicts = [_judge_one(t, c, rules) for t, c in zip(texts, parsed, strict=True)]
     supply_error = None
     try:
         check_supply([c for cards in parsed for c in cards], rules)

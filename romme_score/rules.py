@@ -298,7 +298,8 @@ def load_rules_file(text: str, source: str = "rules file") -> tuple[str | None, 
 def build_rules(preset: str | None = None, overrides: list[str] | tuple[str, ...] = (),
                 file_text: str | None = None, file_name: str = "rules file") -> RuleSet:
     """Rules from a preset, then a rules file's overrides, then ``--rule`` overrides."""
-    file_preset, file_overrides = (None, {})
+    file_preset: str | None = None
+    file_overrides: dict[str, Any] = {}
     if file_text is not None:
         file_preset, file_overrides = load_rules_file(file_text, file_name)
     base = find_preset(preset or file_preset or "standard")

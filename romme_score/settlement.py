@@ -13,7 +13,7 @@ rounded to the currency's smallest unit so that the amounts still sum to zero.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 
@@ -151,17 +151,17 @@ def min_transfers(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
         members = [i for i in range(n) if group >> i & 1]
         payers = sorted(((-values[i], names[i]) for i in members if values[i] < 0), reverse=True)
         payees = sorted(((values[i], names[i]) for i in members if values[i] > 0), reverse=True)
-        debts = [[amt, name] for amt, name in payers]
-        credits = [[amt, name] for amt, name in payees]
+        debts = [amt for amt, _ in payers]
+        credits = [amt for amt, _ in payees]
         i = j = 0
         while i < len(debts) and j < len(credits):
-            amount = min(debts[i][0], credits[j][0])
-            transfers.append((str(debts[i][1]), str(credits[j][1]), int(amount)))
-            debts[i][0] -= amount
-            credits[j][0] -= amount
-            if debts[i][0] == 0:
+            amount = min(debts[i], credits[j])
+            transfers.append((payers[i][1], payees[j][1], amount))
+            debts[i] -= amount
+            credits[j] -= amount
+            if debts[i] == 0:
                 i += 1
-            if credits[j][0] == 0:
+            if credits[j] == 0:
                 j += 1
     transfers.sort(key=lambda t: (-t[2], t[0], t[1]))
     return transfers
@@ -180,7 +180,7 @@ def settle(totals: Mapping[str, int], rate: Decimal, unit: Decimal = Decimal("0.
     return settle_games([totals], [rate], unit)
 
 
-def settle_games(games: list[Mapping[str, int]], rates: list[Decimal],
+def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
                  unit: Decimal = Decimal("0.01")) -> Settlement:
     """Settle an evening of several games: each game pairwise among its own players.
 
@@ -240,7 +240,8 @@ def format_money(amount: Decimal, currency: str | None, profile: str = "de",
     >>> format_money(Decimal("0.33"), "EUR", "en")
     '€0.33'
     """
-    places = max(0, -unit.as_tuple().exponent) if isinstance(unit.as_tuple().exponent, int) else 2
+    exponent = unit.as_tuple().exponent
+    places = max(0, -exponent) if isinstance(exponent, int) else 2
     sign = "-" if amount < 0 else ""
     text = f"{abs(amount):,.{places}f}"
     if profile == "de":

@@ -6,8 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from romme_score.cards import (RANKS, SUITS, Card, NotationError, Rank, Suit, full_deck,
-                               parse_card, parse_cards)
+from romme_score.cards import (
+    RANKS,
+    SUITS,
+    Card,
+    NotationError,
+    Rank,
+    Suit,
+    full_deck,
+    parse_card,
+    parse_cards,
+)
 
 H, K, P, T = Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS
 

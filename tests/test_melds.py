@@ -7,8 +7,18 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from romme_score.cards import RANKS, SUITS, Card, Rank, parse_cards
-from romme_score.melds import (IllegalMeldError, MeldKind, Reason, check_supply, interpret,
-                               interpretations, is_legal, judge_first_meld, penalty_value, verify)
+from romme_score.melds import (
+    IllegalMeldError,
+    MeldKind,
+    Reason,
+    check_supply,
+    interpret,
+    interpretations,
+    is_legal,
+    judge_first_meld,
+    penalty_value,
+    verify,
+)
 from romme_score.rules import PRESETS, RuleSet, build_rules, find_preset
 
 ALL_PRESETS = sorted(PRESETS)

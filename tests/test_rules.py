@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from romme_score.rules import (OPTION_NAMES, PRESETS, GameEnd, RuleError, RuleSet, build_rules,
-                               find_preset)
+from romme_score.rules import OPTION_NAMES, PRESETS, GameEnd, RuleError, RuleSet, build_rules, find_preset
 
 # The table of RULES.md §9, column by column: standard, wiki-51, classic, speedromme, basic.
 TABLE = {

@@ -6,8 +6,17 @@ import pytest
 
 from romme_score.cards import parse_cards
 from romme_score.rules import GameEnd, RuleSet, find_preset
-from romme_score.scoring import (Hand, RoundError, RoundInput, game_state, hand_penalty,
-                                 leaderboard_points, place_bonus, replay, score_round)
+from romme_score.scoring import (
+    Hand,
+    RoundError,
+    RoundInput,
+    game_state,
+    hand_penalty,
+    leaderboard_points,
+    place_bonus,
+    replay,
+    score_round,
+)
 
 PLAYERS = ("Anna", "Ben", "Carl", "Dora")
 ZERO = {p: 0 for p in PLAYERS}

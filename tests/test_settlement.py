@@ -9,8 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from romme_score.settlement import (SettlementError, format_money, min_transfers, nets, pairs,
-                                    round_to_unit, settle, settle_games)
+from romme_score.settlement import (
+    SettlementError,
+    format_money,
+    min_transfers,
+    nets,
+    pairs,
+    round_to_unit,
+    settle,
+    settle_games,
+)
 
 EXAMPLE = {"A": 220, "B": 360, "C": 140, "D": 490}
 
