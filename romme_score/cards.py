@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -364,7 +365,7 @@ def parse_cards(text: str, profile: Profile = "de") -> list[Card]:
     return [parse_card(token, profile, i) for i, token in enumerate(split_tokens(text), 1)]
 
 
-def format_cards(cards: list[Card] | tuple[Card, ...], profile: Profile = "de",
+def format_cards(cards: Sequence[Card], profile: Profile = "de",
                  ascii: bool = False) -> str:
     """Print cards separated by spaces."""
     return " ".join(card.format(profile, ascii) for card in cards)

@@ -7,13 +7,9 @@ cannot be read) or 1 (a negative verdict or a refused action).
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
-from pathlib import Path
-from typing import Any, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import click
 
@@ -28,6 +24,9 @@ from romme_score.rules import (
     build_rules,
     option_doc,
 )
+
+if TYPE_CHECKING:  # imported where used: each costs start-up time of 'romme check'
+    from decimal import Decimal
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,13 +47,15 @@ def fail_input(message: str) -> NoReturn:
     raise InputError(message)
 
 
-@dataclass
 class Output:
     """How to print: notation profile, ASCII fallback, JSON."""
 
-    profile: Profile
-    ascii: bool
-    json: bool
+    __slots__ = ("profile", "ascii", "json")
+
+    def __init__(self, profile: Profile, ascii: bool, json: bool) -> None:
+        self.profile = profile
+        self.ascii = ascii
+        self.json = json
 
     def card(self, card: Card) -> str:
         return card.format(self.profile, self.ascii)
@@ -76,6 +77,8 @@ class Output:
         click.echo(self.text(text))
 
     def dump(self, data: Any) -> None:
+        import json
+
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
@@ -112,24 +115,26 @@ def rule_options(func: F) -> F:
                   help=f"Rule preset: {', '.join(PRESETS)} (default standard).")
     @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
                   help="Override one house rule, e.g. --rule wraparound=true (repeatable).")
-    @click.option("--rules-file", type=click.Path(dir_okay=False, path_type=Path),
+    @click.option("--rules-file", type=click.Path(dir_okay=False),
                   help="TOML file: preset = \"NAME\" plus overrides.")
     @functools.wraps(func)
     def wrapper(*args: Any, preset: str | None, rule_items: tuple[str, ...],
-                rules_file: Path | None, **kwargs: Any) -> Any:
+                rules_file: str | None, **kwargs: Any) -> Any:
         rules = load_rules(preset, rule_items, rules_file)
         return func(*args, rules=rules, **kwargs)
 
     return cast(F, wrapper)
 
 
-def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: Path | None) -> RuleSet:
+def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | None) -> RuleSet:
     text = None
     if rules_file is not None:
         try:
-            text = rules_file.read_text(encoding="utf-8")
-        except OSError as exc:
-            fail_input(f"cannot read the rules file {rules_file}: {exc.strerror}")
+            with open(rules_file, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            fail_input(f"cannot read the rules file {rules_file}: "
+                       f"{getattr(exc, 'strerror', None) or 'not a UTF-8 text file'}")
     try:
         return build_rules(preset, tuple(rule_items), text, str(rules_file or "rules file"))
     except RuleError as exc:
@@ -143,7 +148,28 @@ def read_cards(text: str, out: Output, what: str = "") -> list[Card]:
         fail_input(f"{what}{exc}")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose session commands are imported only when used, so that
+    ``romme check`` never pays for SQLite or the scoring code (start-up time)."""
+
+    lazy = {"new": "new", "round": "round_", "undo": "undo", "edit": "edit",
+            "standings": "standings", "sessions": "sessions", "use": "use",
+            "export": "export", "import": "import_"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            from romme_score import cli_session
+
+            command = getattr(cli_session, self.lazy[cmd_name])
+            assert isinstance(command, click.Command)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="romme-score")
 def main() -> None:
     """romme-score: scorekeeper and referee for Rommé played with real cards.
@@ -224,10 +250,11 @@ def value(hand: tuple[str, ...], rules: RuleSet, out: Output) -> None:
         out.dump({"points": points,
                   "cards": [{"card": out.card(c), "points": p} for c, p in rows]})
         return
-    from tabulate import tabulate
-
-    table = [[out.card(c), p] for c, p in rows]
-    out.echo(tabulate(table, headers=["card", "points"], tablefmt="simple", colalign=("left", "right")))
+    # Two columns by hand: importing tabulate would double this command's start-up time.
+    width = max([4, *(len(out.card(c)) for c, _ in rows)])
+    out.echo(f"{'card':<{width}}  points")
+    for card, p in rows:
+        out.echo(f"{out.card(card):<{width}}  {p:>6}")
     out.echo(f"Total: {points} points")
 
 
@@ -285,6 +312,8 @@ def _show_value(value: Any) -> str:
 # --- romme settle ---------------------------------------------------------------
 
 def parse_decimal(text: str, what: str) -> Decimal:
+    from decimal import Decimal, InvalidOperation
+
     try:
         number = Decimal(text.replace(",", "."))
     except InvalidOperation:
@@ -303,11 +332,11 @@ def parse_decimal(text: str, what: str) -> Decimal:
 @click.option("--unit", default="0.01", show_default=True,
               help="Smallest unit of the currency; amounts are rounded to it.")
 @click.option("--currency", help="Currency code, e.g. EUR (default: the session's).")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), envvar="ROMME_DB",
+@click.option("--db", type=click.Path(dir_okay=False), envvar="ROMME_DB",
               help="Database file (default: the user data directory; env ROMME_DB).")
 @output_options
 def settle(totals: tuple[str, ...], sessions: tuple[str, ...], rate: str | None, unit: str,
-           currency: str | None, db: Path | None, out: Output) -> None:
+           currency: str | None, db: str | None, out: Output) -> None:
     """Settle the evening: who pays whom how much (002 section 6).
 
     Every pair of players settles the difference of their totals; the money is
@@ -320,6 +349,8 @@ def settle(totals: tuple[str, ...], sessions: tuple[str, ...], rate: str | None,
       romme settle                      the current session
       romme settle --session Friday --session Saturday
     """
+    from decimal import Decimal
+
     from romme_score import settlement as st
     from romme_score.views import render_settlement, settlement_json
 
@@ -372,11 +403,3 @@ def _paper_totals(items: Sequence[str]) -> dict[str, int]:
         fail_input("a settlement needs at least two players, e.g. A=220 B=360")
     return totals
 
-
-def _register_session_commands() -> None:
-    from romme_score import cli_session
-
-    cli_session.register(main)
-
-
-_register_session_commands()

@@ -56,11 +56,11 @@ def session_option(func: F) -> F:
 
 
 @contextmanager
-def open_store(db: Path | None, create: bool = True) -> Iterator[Store]:
+def open_store(db: str | Path | None, create: bool = True) -> Iterator[Store]:
     from romme_score.store import Store, StoreBusy, StoreError, default_path
 
     try:
-        store = Store(db or default_path(), create=create)
+        store = Store(Path(db) if db else default_path(), create=create)
     except StoreBusy as exc:
         raise Refused(str(exc)) from None
     except StoreError as exc:
@@ -179,11 +179,6 @@ def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore, o
 
 
 # --- commands ---------------------------------------------------------------------
-
-def register(main: click.Group) -> None:
-    for command in (new, round_, undo, edit, standings, sessions, use, export, import_):
-        main.add_command(command)
-
 
 @click.command()
 @click.argument("name")
@@ -710,7 +705,7 @@ def import_(file: Path, name: str | None, replace: bool, db: Path | None, out: O
     out.echo(f"Session '{sname}' imported with {len(inputs)} rounds; it is now current.")
 
 
-def session_totals(db: Path | None, names: Sequence[str]) -> tuple[
+def session_totals(db: str | None, names: Sequence[str]) -> tuple[
         list[dict[str, int]], list[Decimal], str | None, dict[str, int] | None]:
     """Totals of the given sessions (or the current one) for the settlement."""
     from romme_score.scoring import place_bonus

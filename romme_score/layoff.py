@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Suit
 from romme_score.melds import (
@@ -32,8 +32,7 @@ from romme_score.melds import (
 from romme_score.rules import RuleSet
 
 
-@dataclass(frozen=True)
-class LayOff:
+class LayOff(NamedTuple):
     """The result of laying cards onto a table meld."""
 
     table: Meld

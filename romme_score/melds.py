@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit, format_cards
 from romme_score.rules import RuleSet
@@ -67,8 +67,7 @@ class IllegalMeldError(ValueError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Slot:
+class Slot(NamedTuple):
     """One place in a meld: the card lying there and the card it counts as.
 
     For a joker in a set, ``options`` lists every suit it may stand for;
@@ -96,8 +95,7 @@ class Slot:
         return f"{joker}={self.stands_for.format(profile, ascii)}"
 
 
-@dataclass(frozen=True)
-class Meld:
+class Meld(NamedTuple):
     """A legal (or structurally possible) interpretation of a meld."""
 
     kind: MeldKind
@@ -470,8 +468,7 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
                 f"time{'s' if rules.packs > 1 else ''}")
 
 
-@dataclass(frozen=True)
-class FirstMeld:
+class FirstMeld(NamedTuple):
     """The verdict on melds laid together as a first meld (§4)."""
 
     required: int

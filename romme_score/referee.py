@@ -5,8 +5,8 @@ Pure: it turns parsed cards into a :class:`Verdict` that renders as text or JSON
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from romme_score.cards import Card, Profile, format_cards
 from romme_score.melds import (
@@ -22,22 +22,20 @@ from romme_score.melds import (
 from romme_score.rules import RuleSet
 
 
-@dataclass
-class MeldVerdict:
+class MeldVerdict(NamedTuple):
     input: str
     cards: list[Card]
     meld: Meld | None
     reason: Reason | None = None
     message: str | None = None
-    alternatives: list[Meld] = field(default_factory=list)
+    alternatives: Sequence[Meld] = ()
 
     @property
     def valid(self) -> bool:
         return self.meld is not None
 
 
-@dataclass
-class OntoVerdict:
+class OntoVerdict(NamedTuple):
     valid: bool
     reason: Reason | None
     message: str | None
@@ -47,14 +45,13 @@ class OntoVerdict:
     alternative: str | None = None
 
 
-@dataclass
-class Verdict:
-    melds: list[MeldVerdict]
+class Verdict(NamedTuple):
+    melds: Sequence[MeldVerdict]
     supply_error: IllegalMeldError | None = None
     first: FirstMeld | None = None
     onto: OntoVerdict | None = None
     onto_input: str | None = None
-    added: list[Card] = field(default_factory=list)
+    added: Sequence[Card] = ()
 
     @property
     def total(self) -> int:
@@ -171,7 +168,7 @@ def judge_onto(table_text: str, table: list[Card], added: list[Card], rules: Rul
     """The cards in ``added`` laid off onto (or swapped into) the table meld."""
     from romme_score.layoff import lay_off
 
-    melds: list[MeldVerdict] = []
+    melds: Sequence[MeldVerdict] = []
     try:
         check_supply(table + added, rules)
         move = lay_off(table, added, rules)

@@ -26,8 +26,10 @@ def run_json(*args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
 
 
 def test_every_command_has_help_with_an_example() -> None:
-    for name, command in main.commands.items():
-        assert command.help, name
+    ctx = click.Context(main)
+    for name in main.list_commands(ctx):
+        command = main.get_command(ctx, name)
+        assert command is not None and command.help, name
         code, out, _ = run(name, "--help")
         assert code == 0
         assert "Example" in out, name

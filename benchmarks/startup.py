@@ -1,0 +1,51 @@
+"""Wall time of whole `romme` invocations, next to a bare `python -c pass`.
+
+Prints the median of several runs of each command (the machines are shared and
+noisy, so medians and ratios, not single timings). Run: `python benchmarks/startup.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+RUNS = int(os.environ.get("RUNS", "21"))
+
+
+def median_ms(args: list[str], env: dict[str, str]) -> float:
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    env = {**os.environ, "ROMME_DB": os.path.join(tempfile.mkdtemp(), "bench.sqlite3")}
+    py = sys.executable
+    cases = [
+        ("python -c pass", [py, "-c", "pass"]),
+        ("romme check (2 melds)", [py, "-m", "romme_score", "check", "HK KK PK", "T9 T10 TB"]),
+        ("romme check --first (2 melds)",
+         [py, "-m", "romme_score", "check", "--first", "TA PA J", "H3 H4 H5"]),
+        ("romme check --onto", [py, "-m", "romme_score", "check", "--onto", "♥2 ♥3 ♥4", "♥A ♥5"]),
+        ("romme value", [py, "-m", "romme_score", "value", "HK K10 J"]),
+    ]
+    base = None
+    print(f"median wall time of {RUNS} runs each")
+    print(f"{'command':34} {'ms':>8} {'minus bare python':>18}")
+    for label, args in cases:
+        ms = median_ms(args, env)
+        if base is None:
+            base = ms
+        print(f"{label:34} {ms:8.1f} {ms - base:18.1f}")
+
+
+if __name__ == "__main__":
+    main()
