@@ -79,7 +79,9 @@ class Output:
     def dump(self, data: Any) -> None:
         import json
 
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        # Indented for a person at a terminal; compact (and much faster) for scripts.
+        indent = 2 if sys.stdout.isatty() else None
+        click.echo(json.dumps(data, ensure_ascii=False, indent=indent))
 
 
 def _terminal_can_show_symbols() -> bool:

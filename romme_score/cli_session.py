@@ -89,11 +89,7 @@ def get_session(store: Store, name: str | None) -> SessionInfo:
 def build_standings(store: Store, session: SessionInfo, last: int | None = None) -> Any:
     from romme_score.views import RoundRow, Standings
 
-    records = store.rounds(session, last=last)
-    rows = [RoundRow(r.number, r.winner, r.hand_romme, r.stalemate,
-                     {p: h.points for p, h in r.hands.items()},
-                     {p: h.bonus for p, h in r.hands.items()},
-                     {p: h.leaderboard for p, h in r.hands.items()}) for r in records]
+    rows = [RoundRow(*r) for r in store.round_points(session, last=last)]
     count = store.round_count(session)
     totals = store.totals(session)
     board = store.leaderboard(session) if session.rules.leaderboard else None

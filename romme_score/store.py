@@ -40,6 +40,18 @@ class NotFound(StoreError):
     """No such session or round."""
 
 
+# Totals recomputed from the rounds themselves (migration 2 and after corrections).
+TOTALS_SELECT = """
+    SELECT p.session_id, p.name,
+        COALESCE((SELECT SUM(h.points - h.bonus) FROM hands h JOIN rounds r ON r.id = h.round_id
+                  WHERE r.session_id = p.session_id AND r.status = 'active'
+                  AND h.player = p.name), 0),
+        COALESCE((SELECT SUM(COALESCE(h.leaderboard, 0)) FROM hands h
+                  JOIN rounds r ON r.id = h.round_id
+                  WHERE r.session_id = p.session_id AND r.status = 'active'
+                  AND h.player = p.name), 0)
+    FROM players p WHERE {where}"""
+
 MIGRATIONS: list[list[str]] = [
     [  # 1: sessions, players, rounds with history, hands
         """CREATE TABLE sessions (
@@ -84,6 +96,18 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (round_id, player)
         )""",
         "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT)",
+    ],
+    [  # 2: running totals kept with every write, so a long session stays fast
+        """CREATE TABLE totals (
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            total INTEGER NOT NULL DEFAULT 0,
+            leaderboard INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (session_id, player)
+        )""",
+        "CREATE INDEX rounds_by_session ON rounds(session_id, status, number)",
+        "INSERT INTO totals (session_id, player, total, leaderboard) "
+        + TOTALS_SELECT.format(where="1"),
     ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -269,6 +293,8 @@ class Store:
             sid = cur.lastrowid
             db.executemany("INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
                            [(sid, seat, player) for seat, player in enumerate(players)])
+            db.executemany("INSERT INTO totals (session_id, player) VALUES (?, ?)",
+                           [(sid, player) for player in players])
             db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
 
     def set_current(self, name: str) -> None:
@@ -316,27 +342,31 @@ class Store:
     # -- rounds -------------------------------------------------------------------
 
     def round_count(self, session: SessionInfo) -> int:
-        row = self.query("SELECT count(*) FROM rounds WHERE session_id = ? AND status = 'active'",
-                         (session.id,))
+        # Active rounds are numbered 1..n without gaps, so the highest number is the count.
+        row = self.query("SELECT COALESCE(MAX(number), 0) FROM rounds "
+                         "WHERE session_id = ? AND status = 'active'", (session.id,))
         return int(row[0][0])
 
     def totals(self, session: SessionInfo) -> dict[str, int]:
+        """Each player's total: penalty points minus bonus over the active rounds."""
         totals = {p: 0 for p in session.players}
-        for player, total in self.query(
-                "SELECT h.player, SUM(h.points - h.bonus) FROM hands h "
-                "JOIN rounds r ON r.id = h.round_id "
-                "WHERE r.session_id = ? AND r.status = 'active' GROUP BY h.player", (session.id,)):
+        for player, total in self.query("SELECT player, total FROM totals WHERE session_id = ?",
+                                        (session.id,)):
             totals[player] = int(total)
         return totals
 
     def leaderboard(self, session: SessionInfo) -> dict[str, int]:
         board = {p: 0 for p in session.players}
         for player, total in self.query(
-                "SELECT h.player, SUM(COALESCE(h.leaderboard, 0)) FROM hands h "
-                "JOIN rounds r ON r.id = h.round_id "
-                "WHERE r.session_id = ? AND r.status = 'active' GROUP BY h.player", (session.id,)):
+                "SELECT player, leaderboard FROM totals WHERE session_id = ?", (session.id,)):
             board[player] = int(total)
         return board
+
+    def _refresh_totals(self, db: sqlite3.Connection, session_id: int) -> None:
+        """Recompute a session's totals from its rounds (after a correction)."""
+        db.execute("DELETE FROM totals WHERE session_id = ?", (session_id,))
+        db.execute("INSERT INTO totals (session_id, player, total, leaderboard) "
+                   + TOTALS_SELECT.format(where="p.session_id = ?"), (session_id,))
 
     def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]:
         """The active rounds in order; ``last`` limits to the most recent ones."""
@@ -360,6 +390,33 @@ class Store:
             rec.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
         return list(records.values())
 
+    def round_points(self, session: SessionInfo, last: int | None = None) -> list[
+            tuple[int, str | None, bool, bool, dict[str, int], dict[str, int], dict[str, int | None]]]:
+        """The scoresheet only (no cards): per active round its number, winner, marks,
+        points, bonus and leaderboard points per player. Lean, for the standings."""
+        params: list[Any] = [session.id]
+        limit = ""
+        if last is not None:
+            limit = "AND r.number > (SELECT COALESCE(MAX(number), 0) - ? FROM rounds " \
+                    "WHERE session_id = ? AND status = 'active')"
+            params += [last, session.id]
+        rows = self.query(
+            "SELECT r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, h.bonus, "
+            "h.leaderboard FROM rounds r JOIN hands h ON h.round_id = r.id "
+            f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number", params)
+        out: list[tuple[int, str | None, bool, bool, dict[str, int], dict[str, int],
+                        dict[str, int | None]]] = []
+        current = -1
+        for number, winner, hr, sm, player, points, bonus, board in rows:
+            if number != current:
+                current = number
+                out.append((number, winner, bool(hr), bool(sm), {}, {}, {}))
+            entry = out[-1]
+            entry[4][player] = points
+            entry[5][player] = bonus
+            entry[6][player] = board
+        return out
+
     def _insert_round(self, db: sqlite3.Connection, session: SessionInfo, number: int,
                       rnd: RoundInput, score: RoundScore) -> int:
         cur = db.execute(
@@ -378,6 +435,11 @@ class Store:
         db.executemany(
             "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, bonus, "
             "leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany(
+            "UPDATE totals SET total = total + ?, leaderboard = leaderboard + ? "
+            "WHERE session_id = ? AND player = ?",
+            [(points - bonus, board or 0, session.id, player)
+             for _, player, _, _, _, points, bonus, board in rows])
         return round_id
 
     def record_round(self, session: SessionInfo, rnd: RoundInput,
@@ -405,6 +467,7 @@ class Store:
             record = self.rounds(session, last=1)[0]
             db.execute("UPDATE rounds SET status = 'undone', changed_at = ? WHERE id = ?",
                        (now(), row[0]))
+            self._refresh_totals(db, session.id)
         return record
 
     def replace_rounds(self, session: SessionInfo, first_number: int,
@@ -430,6 +493,7 @@ class Store:
                                    "WHERE round_id = ? AND player = ?",
                                    (score.points[player], score.bonus.get(player, 0),
                                     score.leaderboard.get(player), old[0], player))
+            self._refresh_totals(db, session.id)
 
     def history(self, session: SessionInfo) -> list[tuple[int, str, str | None]]:
         """Corrections: (round number, status, when) of undone and replaced rounds."""
@@ -452,6 +516,7 @@ class Store:
                            (existing[0],))
                 db.execute("DELETE FROM rounds WHERE session_id = ?", (existing[0],))
                 db.execute("DELETE FROM players WHERE session_id = ?", (existing[0],))
+                db.execute("DELETE FROM totals WHERE session_id = ?", (existing[0],))
                 db.execute("DELETE FROM sessions WHERE id = ?", (existing[0],))
             cur = db.execute(
                 "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
@@ -461,6 +526,8 @@ class Store:
             assert sid is not None
             db.executemany("INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
                            [(sid, seat, p) for seat, p in enumerate(players)])
+            db.executemany("INSERT INTO totals (session_id, player) VALUES (?, ?)",
+                           [(sid, p) for p in players])
             info = SessionInfo(sid, name, tuple(players), rules, rate, currency, first_dealer, "")
             for number, (rnd, score) in enumerate(zip(inputs, scores, strict=True), 1):
                 self._insert_round(db, info, number, rnd, score)

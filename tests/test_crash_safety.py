@@ -53,6 +53,11 @@ def check_consistent(db: Path) -> int:
         assert number == expected  # no gaps, no duplicates
         assert hands == 4  # every round fully there
         assert points > 0
+    cached = con.execute("SELECT player, total FROM totals ORDER BY player").fetchall()
+    summed = con.execute("SELECT h.player, SUM(h.points - h.bonus) FROM hands h JOIN rounds r "
+                         "ON r.id = h.round_id WHERE r.status = 'active' GROUP BY h.player "
+                         "ORDER BY h.player").fetchall()
+    assert not summed or cached == summed  # the kept totals never drift from the rounds
     orphans = con.execute("SELECT count(*) FROM hands WHERE round_id NOT IN "
                           "(SELECT id FROM rounds)").fetchone()[0]
     assert orphans == 0

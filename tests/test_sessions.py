@@ -282,3 +282,37 @@ def test_leaderboard_003() -> None:
     ok("round", "--winner", "A", "B=35")
     data = standings()
     assert {p["name"]: p["leaderboard"] for p in data["players"]} == {"A": 30 + 30, "B": 6 + 15}
+
+
+def test_migration_from_schema_1_keeps_data(tmp_path: Path) -> None:
+    from romme_score import store as store_module
+
+    path = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(path, isolation_level=None)
+    for statement in store_module.MIGRATIONS[0]:
+        con.execute(statement)
+    con.execute(f"PRAGMA application_id = {store_module.APPLICATION_ID}")
+    con.execute("PRAGMA user_version = 1")
+    con.execute("INSERT INTO sessions (name, created_at, rules) VALUES ('Old', 'then', ?)",
+                (json.dumps({"winner_bonus": 0}),))
+    con.executemany("INSERT INTO players VALUES (1, ?, ?)", [(0, "A"), (1, "B")])
+    con.execute("INSERT INTO rounds (session_id, number, winner, recorded_at) VALUES (1, 1, 'A', 'x')")
+    con.executemany("INSERT INTO hands (round_id, player, points) VALUES (1, ?, ?)",
+                    [("A", 0), ("B", 17)])
+    con.execute("INSERT INTO state VALUES ('current', 'Old')")
+    con.close()
+    data = json.loads(ok("standings", "--db", str(path), "--json"))
+    assert {p["name"]: p["total"] for p in data["players"]} == {"A": 0, "B": 17}
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    ok("new", "X", "A", "B", "--db", str(path))
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA user_version = 99")
+    con.commit()
+    con.close()
+    code, _, err = run("standings", "--db", str(path))
+    assert code == 1 and "newer romme-score" in err
