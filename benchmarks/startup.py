@@ -31,6 +31,7 @@ def main() -> None:
     py = sys.executable
     cases = [
         ("python -c pass", [py, "-c", "pass"]),
+        ("python -c 'import click'", [py, "-c", "import click"]),
         ("romme check (2 melds)", [py, "-m", "romme_score", "check", "HK KK PK", "T9 T10 TB"]),
         ("romme check --first (2 melds)",
          [py, "-m", "romme_score", "check", "--first", "TA PA J", "H3 H4 H5"]),

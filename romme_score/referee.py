@@ -52,6 +52,7 @@ class Verdict(NamedTuple):
     onto: OntoVerdict | None = None
     onto_input: str | None = None
     added: Sequence[Card] = ()
+    table: Sequence[Card] = ()
 
     @property
     def total(self) -> int:
@@ -131,9 +132,10 @@ class Verdict(NamedTuple):
         assert self.onto is not None
         o = self.onto
         added = format_cards(self.added, profile, ascii)
+        table = format_cards(self.table, profile, ascii)
         if not o.valid or o.result is None:
-            return f"{added} onto {self.onto_input}: NOT allowed: {o.message}"
-        lines = [f"{added} onto {self.onto_input}: allowed ({o.note})",
+            return f"{added} onto {table}: NOT allowed: {o.message}"
+        lines = [f"{added} onto {table}: allowed ({o.note})",
                  f"   the meld becomes {o.result.kind.value} {o.result.format(profile, ascii)} "
                  f"({o.result.value} points)"]
         if o.alternative:
@@ -174,6 +176,6 @@ def judge_onto(table_text: str, table: list[Card], added: list[Card], rules: Rul
         move = lay_off(table, added, rules)
     except IllegalMeldError as exc:
         return Verdict(melds, onto=OntoVerdict(False, exc.reason, str(exc), None),
-                       onto_input=table_text, added=added)
+                       onto_input=table_text, added=added, table=table)
     onto = OntoVerdict(True, None, None, move.meld, move.freed_jokers, move.note, move.alternative)
-    return Verdict(melds, onto=onto, onto_input=table_text, added=added)
+    return Verdict(melds, onto=onto, onto_input=table_text, added=added, table=table)
