@@ -1,0 +1,227 @@
+"""`romme best`: the solver against an exhaustive search built on the referee (melds.py)."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from romme_score.cards import Card, full_deck, parse_cards
+from romme_score.layoff import lay_off
+from romme_score.melds import IllegalMeldError, interpret, penalty_value
+from romme_score.rules import PRESETS, RuleSet, find_preset
+from romme_score.solver import Solver, solve
+
+RULE_VARIANTS = [find_preset(name) for name in sorted(PRESETS)] + [
+    find_preset("standard").replace(max_adjacent_jokers=1),
+    find_preset("standard").replace(max_jokers_per_meld=1),
+    find_preset("standard").replace(min_naturals=2),
+    find_preset("classic").replace(max_adjacent_jokers=2, min_naturals=2),
+    find_preset("standard").replace(ace_high_runs=False),
+    find_preset("standard").replace(ace_high_value=10, first_meld_pure_run=True),
+]
+
+
+def exhaustive(hand: list[Card], rules: RuleSet) -> tuple[int, int, set[int]]:
+    """Every partition of the hand into legal melds (judged by melds.interpret) and
+    leftover: the best meld value, the least leftover penalty, every leftover size."""
+    cards = sorted(hand, key=Card.sort_key)
+
+    @cache
+    def legal_value(group: tuple[int, ...]) -> int | None:
+        try:
+            return interpret([cards[i] for i in group], rules).value
+        except IllegalMeldError:
+            return None
+
+    best_value = 0
+    best_penalty = sum(penalty_value(c, rules) for c in cards)
+    sizes: set[int] = set()
+
+    def search(rest: tuple[int, ...], value: int, leftover: int, left_cards: int) -> None:
+        nonlocal best_value, best_penalty
+        if not rest:
+            best_value = max(best_value, value)
+            best_penalty = min(best_penalty, leftover)
+            sizes.add(left_cards)
+            return
+        first, others = rest[0], rest[1:]
+        search(others, value, leftover + penalty_value(cards[first], rules), left_cards + 1)
+        for size in range(2, min(13, len(others)) + 1):
+            for combo in _combinations(others, size):
+                meld_value = legal_value((first, *combo))
+                if meld_value is not None:
+                    remaining = tuple(i for i in others if i not in combo)
+                    search(remaining, value + meld_value, leftover, left_cards)
+
+    search(tuple(range(len(cards))), 0, 0, 0)
+    return best_value, best_penalty, sizes
+
+
+def _combinations(items: tuple[int, ...], size: int):  # type: ignore[no-untyped-def]
+    from itertools import combinations
+
+    return combinations(items, size)
+
+
+def random_hand(rnd: random.Random, rules: RuleSet, size: int) -> list[Card]:
+    deck = full_deck(rules.packs, rules.jokers)
+    rnd.shuffle(deck)
+    return deck[:size]
+
+
+def dense_hand(rnd: random.Random, rules: RuleSet, size: int) -> list[Card]:
+    """Few ranks, few suits, jokers: many overlapping melds."""
+    ranks = rnd.sample(range(1, 14), 4)
+    pool = [c for c in full_deck(rules.packs, 0) if int(c.rank or 0) in ranks
+            or (c.rank is not None and abs(int(c.rank) - ranks[0]) <= 3)]
+    pool += [Card.joker()] * rules.jokers
+    rnd.shuffle(pool)
+    return pool[:size]
+
+
+CASES = [(rules, seed) for rules in RULE_VARIANTS for seed in range(12)]
+
+
+@pytest.mark.parametrize("rules, seed", CASES)
+def test_solver_agrees_with_exhaustive_search(rules: RuleSet, seed: int) -> None:
+    rnd = random.Random(seed)
+    hand = (dense_hand if seed % 2 else random_hand)(rnd, rules, rnd.randint(5, 8))
+    value, penalty, sizes = exhaustive(hand, rules)
+    solver = Solver(hand, rules)
+    assert solver.max_meld_value()[0] == value, hand
+    assert solver.min_leftover_penalty() == penalty, hand
+    options = solver.leftover_options()
+    assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, hand
+
+
+def test_seeded_corpus_agrees_across_presets() -> None:
+    rnd = random.Random(20261130)
+    for _ in range(150):
+        rules = rnd.choice(RULE_VARIANTS)
+        hand = (dense_hand if rnd.random() < 0.5 else random_hand)(rnd, rules, rnd.randint(6, 9))
+        value, penalty, sizes = exhaustive(hand, rules)
+        solver = Solver(hand, rules)
+        assert solver.max_meld_value()[0] == value, (hand, rules)
+        assert solver.min_leftover_penalty() == penalty, (hand, rules)
+
+
+def test_reported_arrangements_are_legal_and_add_up() -> None:
+    rnd = random.Random(7)
+    for _ in range(60):
+        rules = rnd.choice(RULE_VARIANTS)
+        hand = dense_hand(rnd, rules, rnd.randint(8, 14))
+        best = solve(hand, rules, came_out=True)
+        for arrangement, total in ((best.value_melds, best.max_meld_value),):
+            assert sum(interpret(list(m.cards), rules).value for m in arrangement) == total
+        used = [c for m in best.melds for c in m.cards] + list(best.leftover)
+        assert sorted(map(str, used)) == sorted(map(str, hand))
+        assert best.leftover_penalty == sum(penalty_value(c, rules) for c in best.leftover)
+        for m in best.melds:
+            interpret(list(m.cards), rules)
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[list[Card], RuleSet]:
+    rules = draw(st.sampled_from(RULE_VARIANTS))
+    deck = full_deck(rules.packs, rules.jokers)
+    indices = draw(st.lists(st.integers(0, len(deck) - 1), min_size=3, max_size=13, unique=True))
+    return [deck[i] for i in indices], rules
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands(), st.randoms())
+def test_no_random_legal_arrangement_beats_the_solver(case: tuple[list[Card], RuleSet],
+                                                      rnd: random.Random) -> None:
+    hand, rules = case
+    solver = Solver(hand, rules)
+    best_value = solver.max_meld_value()[0]
+    least_penalty = solver.min_leftover_penalty()
+    rest = list(hand)
+    value = 0
+    for _ in range(40):  # lay random legal melds while some are found
+        if len(rest) < 3:
+            break
+        group = rnd.sample(rest, rnd.randint(3, min(6, len(rest))))
+        try:
+            meld = interpret(group, rules)
+        except IllegalMeldError:
+            continue
+        value += meld.value
+        for card in group:
+            rest.remove(card)
+    assert value <= best_value
+    assert sum(penalty_value(c, rules) for c in rest) >= least_penalty
+
+
+@pytest.mark.parametrize("hand, value, first_ok", [
+    ("P3 P4 P5 TB PB HB", 42, True),          # 004: 42, enough for 40
+    ("TA PA J H3 H4 H5", 45, True),            # 004: 33 + 12
+    ("H2 H3 H4 H5 H6 H7", 27, False),
+    ("HD HK HA", 31, False),
+])
+def test_first_meld_examples_004(hand: str, value: int, first_ok: bool) -> None:
+    best = solve(parse_cards(hand), find_preset("standard"))
+    assert (best.max_meld_value, best.first_meld_ok) == (value, first_ok)
+
+
+def test_pure_run_needed_to_come_out_003() -> None:
+    rules = find_preset("speedromme").replace(first_meld_pure_run=True)
+    assert not solve(parse_cards("TB PB HB TK PK HK"), rules).first_meld_ok
+    assert solve(parse_cards("TB PB HB TK PK HK H7 H8 H9"), rules).first_meld_ok
+
+
+def test_going_out_needs_a_discard_unless_out_without_discard_001_003() -> None:
+    hand = parse_cards("H2 H3 H4")
+    assert not solve(hand, find_preset("standard")).can_go_out
+    assert solve(hand, find_preset("basic")).can_go_out
+    best = solve(parse_cards("H2 H3 H4 PK"), find_preset("standard"))
+    assert best.can_go_out and best.hand_romme and str(best.discard) == "♠K"
+
+
+def test_going_out_after_coming_out_is_no_hand_romme() -> None:
+    best = solve(parse_cards("H2 H3 H4 PK"), find_preset("standard"), came_out=True)
+    assert best.can_go_out and not best.hand_romme
+
+
+def test_hand_romme_needs_no_minimum_002_003() -> None:
+    best = solve(parse_cards("H2 H3 H4 P2 K2 T2 PK"), find_preset("standard"))
+    assert best.max_meld_value < 40 and best.can_go_out and best.hand_romme
+    assert best.leftover_penalty == 10
+
+
+def test_not_come_out_lays_nothing_below_the_minimum() -> None:
+    best = solve(parse_cards("H2 H3 H4 PK KD"), find_preset("standard"))
+    assert best.melds == () and best.leftover_penalty == 2 + 3 + 4 + 10 + 10
+    best = solve(parse_cards("H2 H3 H4 PK KD"), find_preset("standard"), came_out=True)
+    assert best.leftover_penalty == 20
+
+
+def test_layoffs_onto_the_table_after_coming_out_000() -> None:
+    rules = find_preset("standard")
+    table = [interpret(parse_cards("♥2 ♥3 ♥4"), rules), interpret(parse_cards("HK KK PK"), rules)]
+    best = solve(parse_cards("♥A ♥5 TK P9"), rules, table, came_out=True)
+    assert best.leftover == tuple(parse_cards("P9"))
+    assert best.can_go_out
+    # before coming out, the table is out of reach
+    assert solve(parse_cards("♥A ♥5 TK P9"), rules, table).leftover_penalty == 11 + 5 + 10 + 9
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_layoff_answers_match_the_lay_off_referee(seed: int) -> None:
+    """Each reported lay-off, replayed with layoff.lay_off, is legal."""
+    rnd = random.Random(seed)
+    rules = find_preset("standard")
+    table_texts = ["♥2 ♥3 ♥4", "HK KK PK", "T7 T8 T9 T10", "PA P2 P3"]
+    table = [interpret(parse_cards(t), rules) for t in table_texts]
+    pool = parse_cards("♥A ♥5 ♥6 TK ♣6 ♣B ♣D P4 P5 J K9 H9 TA")
+    hand = rnd.sample(pool, 7)
+    best = solve(hand, rules, table, came_out=True)
+    current = [list(m.cards) for m in table]
+    for move in best.layoffs:
+        added = list(move.cards) + [Card.joker()] * move.jokers
+        result = lay_off(current[move.table], added, rules)
+        current[move.table] = list(result.meld.cards)
