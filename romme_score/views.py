@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from romme_score.cards import Card, Profile, format_cards
+from romme_score.melds import Meld
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, place_bonus, places
 from romme_score.settlement import Settlement, format_money
@@ -172,4 +174,74 @@ def render_settlement(s: Settlement, currency: str | None, profile: str,
         lines.append(f"To settle ({count} transfer{'s' if count != 1 else ''}, the fewest possible):")
         for t in s.transfers:
             lines.append(f"  {t.payer} pays {t.payee} {format_money(t.amount, currency, profile, s.unit)}")
+    return "\n".join(lines)
+
+
+def _layoff_text(move: Any, table: Sequence[Meld], profile: Profile, ascii: bool) -> str:
+    cards = format_cards(list(move.cards), profile, ascii)
+    jokers = Card.joker().format(profile, ascii)
+    what = " ".join(x for x in (cards, " ".join([jokers] * move.jokers)) if x)
+    return f"{what} onto {table[move.table].format(profile, ascii)}"
+
+
+def best_json(b: Any, table: Sequence[Meld], rules: RuleSet, profile: Profile = "de",
+              ascii: bool = False) -> dict[str, Any]:
+    def cards(m: Meld) -> list[str]:
+        return [s.format(profile, ascii) for s in m.slots]
+
+    def layoffs(moves: Sequence[Any]) -> list[dict[str, Any]]:
+        return [{"onto": cards(table[m.table]), "cards": [c.format(profile, ascii) for c in m.cards],
+                 "jokers": m.jokers} for m in moves]
+
+    return {
+        "max_meld_value": b.max_meld_value,
+        "first_meld_ok": b.first_meld_ok,
+        "first_meld_min": rules.first_meld_min,
+        "value_melds": [cards(m) for m in b.value_melds],
+        "melds": [cards(m) for m in b.melds],
+        "layoffs": layoffs(b.layoffs),
+        "leftover": [c.format(profile, ascii) for c in b.leftover],
+        "leftover_penalty": b.leftover_penalty,
+        "can_go_out": b.can_go_out,
+        "hand_romme": b.hand_romme,
+        "out_melds": [cards(m) for m in b.out_melds],
+        "out_layoffs": layoffs(b.out_layoffs),
+        "discard": b.discard.format(profile, ascii) if b.discard is not None else None,
+    }
+
+
+def render_best(b: Any, hand: Sequence[Card], table: Sequence[Meld], rules: RuleSet,
+                came_out: bool, profile: Profile = "de", ascii: bool = False) -> str:
+    def melds(ms: Sequence[Meld]) -> str:
+        return " | ".join(m.format(profile, ascii) for m in ms) or "nothing"
+
+    count = len(hand)
+    lines = [f"Hand: {format_cards(list(hand), profile, ascii)} ({count} card{'s' * (count != 1)})"]
+    minimum = rules.first_meld_min
+    need = f"{minimum} needed" + (", with a run without jokers" if rules.first_meld_pure_run else "")
+    verdict = "enough to come out" if b.first_meld_ok else "NOT enough to come out"
+    if came_out:
+        lines.append(f"Most to lay down as melds: {b.max_meld_value} points")
+    else:
+        lines.append(f"Most to lay down: {b.max_meld_value} points ({verdict}; {need})")
+    if b.value_melds:
+        lines.append(f"  {melds(b.value_melds)}")
+    lines.append(f"Least left in hand: {b.leftover_penalty} points"
+                 + (f" ({format_cards(list(b.leftover), profile, ascii)})" if b.leftover else ""))
+    if b.melds:
+        lines.append(f"  melds: {melds(b.melds)}")
+    for move in b.layoffs:
+        lines.append(f"  lay off: {_layoff_text(move, table, profile, ascii)}")
+    if not b.melds and not b.layoffs:
+        if not came_out and b.leftover:
+            lines.append("  nothing can be laid yet: no first meld reaches the minimum")
+    if b.can_go_out:
+        kind = "a Hand-Rommé" if b.hand_romme else "going out"
+        how = melds(b.out_melds)
+        for move in b.out_layoffs:
+            how += f" | lay off {_layoff_text(move, table, profile, ascii)}"
+        discard = f", discard {b.discard.format(profile, ascii)}" if b.discard is not None else ""
+        lines.append(f"Can go out now: yes, {kind}: {how}{discard}")
+    else:
+        lines.append("Can go out now: no")
     return "\n".join(lines)

@@ -178,3 +178,33 @@ def test_ascii_output() -> None:
 
 def test_click_group_is_the_entry_point() -> None:
     assert isinstance(main, click.Group)
+
+
+def test_best_contract() -> None:
+    code, data = run_json("best", "P3 P4 P5 TB PB HB H9 K2")
+    assert code == 0
+    assert {k: data[k] for k in ("max_meld_value", "first_meld_ok", "leftover_penalty",
+                                 "can_go_out", "hand_romme")} == {
+        "max_meld_value": 42, "first_meld_ok": True, "leftover_penalty": 11,
+        "can_go_out": False, "hand_romme": False}
+    assert sorted(data["leftover"]) == ["♥9", "♦2"]
+    assert sorted(map(sorted, data["melds"])) == [["♠3", "♠4", "♠5"], ["♠B", "♣B", "♥B"]]
+
+
+def test_best_with_table_and_hand_romme() -> None:
+    code, data = run_json("best", "--came-out", "--table", "♥2 ♥3 ♥4", "--table", "HK KK PK",
+                          "♥A ♥5 TK P9")
+    assert data["leftover"] == ["♠9"] and data["can_go_out"] and not data["hand_romme"]
+    assert len(data["layoffs"]) == 3
+    code, out, _ = run("best", "H2 H3 H4 P2 K2 T2 PK")
+    assert "Hand-Rommé" in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("best", "HK HX"), "'HX'"),
+    (("best", "HK HK HK"), "3 times"),
+    (("best", "--table", "H2 H5 H9", "HK"), "is not a legal meld"),
+])
+def test_best_bad_input(args: tuple[str, ...], fragment: str) -> None:
+    code, _, err = run(*args)
+    assert code == 2 and fragment in err
