@@ -46,6 +46,10 @@ class Suit(enum.Enum):
     HEARTS = "H"
     DIAMONDS = "D"
 
+    # Members are singletons compared by identity, so identity hashing is exact
+    # (and much faster than Enum's name hashing on the solver's hot path).
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOL[self]
@@ -58,11 +62,12 @@ class Suit(enum.Enum):
     @property
     def index(self) -> int:
         """Position in Skat order, 0 for Kreuz to 3 for Karo."""
-        return _SUIT_ORDER.index(self)
+        return _SUIT_INDEX[self]
 
 
 _SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 SUITS = _SUIT_ORDER
+_SUIT_INDEX = {suit: i for i, suit in enumerate(_SUIT_ORDER)}
 _SUIT_SYMBOL = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
 _SUIT_DE = {Suit.CLUBS: "T", Suit.SPADES: "P", Suit.HEARTS: "H", Suit.DIAMONDS: "K"}
 _SYMBOLS = {

@@ -37,6 +37,7 @@ from romme_score.rules import RuleSet
 
 NEG = -(10**9)
 _RANK_AT = {p: _rank_at(p) for p in range(-40, 60)}
+_RANK_NUMBER = {p: int(r) for p, r in _RANK_AT.items()}
 
 
 def rank_at(position: int) -> Rank:
@@ -57,7 +58,8 @@ class Template(NamedTuple):
     # How to build the Meld for the answer (only done for the chosen ones):
     kind: MeldKind
     start: int  # runs: first position
-    cards: tuple[int, ...]  # runs: type index per position, -1 for a joker; sets: naturals
+    shape: tuple[int, ...]  # runs: offset of the card, then of each other; sets: naturals
+    card: int  # the branching card's type index
 
 
 class TableMeld(NamedTuple):
@@ -123,24 +125,48 @@ class Solver:
         self.came_out = came_out
         self.meld_filter = meld_filter
         self.joker_only_melds = joker_only_melds
-        self._legal_cache: dict[tuple[MeldKind, tuple[bool, ...]], bool] = {}
-        self._split_cache: dict[tuple[bool, ...], bool] = {}
+        rules_key = (rules.ace_high_runs, rules.wraparound, rules.ace_high_value, rules.min_naturals,
+                     rules.max_jokers_per_meld, rules.max_adjacent_jokers, meld_filter,
+                     joker_only_melds)
+        self._rules_key = rules_key
+        caches = _LEGAL_CACHES.setdefault(rules_key, ({}, {}, {}))
+        self._legal_cache: dict[tuple[MeldKind, tuple[bool, ...]], bool] = caches[0]
+        self._split_cache: dict[tuple[bool, ...], bool] = caches[1]
+        self._run_cache: dict[tuple[int, int], bool] = caches[2]
+        self._window_values = _window_table(rules.ace_high_value)
         naturals = Counter(c for c in hand if not c.is_joker)
         self.hand_jokers = sum(1 for c in hand if c.is_joker)
         self.types: list[Card] = sorted(naturals, key=Card.sort_key)
         self.penalties = [penalty_value(c, rules) for c in self.types]
+        # Plain ints on the hot path: suit index and rank number of each card type,
+        # and by_suit_rank[suit index][rank number] -> type index.
+        self.suit_of = [c.suit.index for c in self.types if c.suit is not None]
+        self.rank_of = [int(c.rank) for c in self.types if c.rank is not None]
+        self.by_suit_rank: list[dict[int, int]] = [{} for _ in SUITS]
+        for j, (s_j, r_j) in enumerate(zip(self.suit_of, self.rank_of, strict=True)):
+            self.by_suit_rank[s_j][r_j] = j
+        self.set_values = _set_values(rules.ace_high_value)
+        # Legal sets by (size, other naturals, jokers) under the joker limits.
+        self._set_shapes = [(size, size - 1 - jokers, jokers) for size in (3, 4)
+                            for jokers in range(0, min(size - 1, self.hand_jokers) + 1)
+                            if self._legal(MeldKind.SET, (False,) * (size - jokers) + (True,) * jokers)]
         self.index = {card: i for i, card in enumerate(self.types)}
         self.start_counts = tuple(naturals[c] for c in self.types)
         self.start_state = sum((1 << (2 * j)) * (1 if n == 1 else 3)
                                for j, n in enumerate(self.start_counts))
         if any(n > 2 for n in self.start_counts):
             raise ValueError("a card appears more than twice: the solver handles at most two packs")
-        self.table = tuple(self._table_state(m) for m in table)
+        # The table matters only where cards may be laid off onto it.
+        usable = came_out or rules.first_meld_layoff
+        self.table = tuple(self._table_state(m) for m in table) if usable else ()
         self.table_melds = tuple(table)
         self.templates = [self._templates_for(i) for i in range(len(self.types))]
         self._value_memo: dict[int, tuple[int, int, Template | None, Template | None]] = {}
+        self.track_pure = rules.first_meld_pure_run
         self._place_memo: dict[tuple[object, ...], tuple[int, Template | LayOffMove | None]] = {}
         self._count_memo: dict[tuple[object, ...], int] = {}
+        self._count_fast: dict[int, int] = {}
+        self._place_fast: dict[int, tuple[int, Template | None]] = {}
 
     # -- rules of a single meld -----------------------------------------------------
 
@@ -180,91 +206,165 @@ class Solver:
                    for t in range(3, n - 2))
 
     def _templates_for(self, i: int) -> list[Template]:
-        card = self.types[i]
-        assert card.rank is not None and card.suit is not None
+        suit, rank = self.suit_of[i], self.rank_of[i]
         found: list[Template] = []
         rules = self.rules
         jp = rules.joker_penalty
-        own_penalty = penalty_value(card, rules)
+        own_penalty = self.penalties[i]
         # Sets: the other suits of the rank that come later in Skat order.
-        others = [self.index[Card(card.rank, s)] for s in SUITS
-                  if s.index > card.suit.index and Card(card.rank, s) in self.index]
-        value = card_value(card.rank, rules)
-        for size in (3, 4):
-            for n_others in range(0, min(len(others), size - 1) + 1):
-                jokers = size - 1 - n_others
-                if jokers > self.hand_jokers:
+        others = [self.by_suit_rank[s][rank] for s in range(suit + 1, 4)
+                  if rank in self.by_suit_rank[s]]
+        value = self.set_values[rank]
+        new = tuple.__new__
+        for size, n_others, jokers in self._set_shapes:
+            if n_others > len(others):
+                continue
+            penalty = own_penalty * (1 + n_others) + jokers * jp
+            for chosen in combinations(others, n_others):
+                found.append(new(Template, (chosen, jokers, value * size, penalty, size, False,
+                                            _mask(chosen), MeldKind.SET, 0, (i, *chosen), i)))
+        later = {r: j for r, j in self.by_suit_rank[suit].items() if j > i}
+        runs = self._run_templates(i, rank, later, own_penalty)
+        # A card with jokers only is one move whether it makes a set or a run: keep
+        # the more valuable.
+        for t in found:
+            if t.mask == 0:
+                run = runs.get((0, t.jokers))
+                if run is not None and run.value >= t.value:
                     continue
-                flags = (False,) * (1 + n_others) + (True,) * jokers
-                if not self._legal(MeldKind.SET, flags):
-                    continue
-                for chosen in combinations(others, n_others):
-                    penalty = own_penalty + n_others * own_penalty + jokers * jp
-                    found.append(Template(chosen, jokers, value * size, penalty, size, False,
-                                          _mask(chosen), MeldKind.SET, 0, (i, *chosen)))
-        # Runs in the suit that contain the card. A run of six or more that splits
-        # into two legal runs is left to the search; with the joker limits only
-        # min_naturals (or a filter) can make a part illegal, which takes jokers.
-        suit = card.suit
-        max_len = min(13, sum(1 for c in self.types if c.suit == suit) + self.hand_jokers)
+                runs[(0, t.jokers)] = t
+            else:
+                runs[(t.mask, t.jokers)] = t
+        return list(runs.values())
+
+    def _run_templates(self, i: int, rank: int, later: dict[int, int],
+                       own_penalty: int) -> dict[tuple[int, int], Template]:
+        """Runs with the card: for each choice of the later naturals of its suit and
+        each number of jokers, the most valuable legal placement (see _run_shapes)."""
+        best: dict[tuple[int, int], Template] = {}
+        jp = self.rules.joker_penalty
+        penalties = self.penalties
+        new = tuple.__new__
+        run = MeldKind.RUN
+        for chosen, jokers, value, n, start, offsets in self._run_shapes(rank, tuple(sorted(later))):
+            mask = 0
+            penalty = own_penalty + jokers * jp
+            if chosen:
+                others = tuple([later[r] for r in chosen])  # ranks ascend, so do indices
+                for j in others:
+                    mask |= 1 << (2 * j)
+                    penalty += penalties[j]
+            else:
+                others = ()
+            best[(mask, jokers)] = new(Template, (others, jokers, value, penalty, n, jokers == 0,
+                                                  mask, run, start, offsets, i))
+        return best
+
+    def _run_shapes(self, rank: int, later: tuple[int, ...]) -> list[
+            tuple[tuple[int, ...], int, int, int, int, tuple[int, ...]]]:
+        """Run shapes by rank only, memoised per process: (later ranks used, jokers,
+        value, length, start, offset of each natural), one per (ranks used, jokers).
+
+        Ranks sit on a circle of 13; a run covers all of it but one empty arc between
+        two of its naturals. Without wraparound the run must not pass from the king
+        to the ace (except to end on the ace, with ace_high_runs).
+        """
+        key = (self._rules_key, rank, later, self.hand_jokers)
+        known_shapes = _SHAPES.get(key)
+        if known_shapes is not None:
+            return known_shapes
+        rules = self.rules
+        hand_jokers = self.hand_jokers
+        top = 14 if rules.ace_high_runs else 13
+        wrap = rules.wraparound
         split_jokers = 4 - rules.min_naturals if self.meld_filter is None else 0
-        for n in range(3, max_len + 1):
-            for start in _run_windows_cached(n, rules.wraparound, rules.ace_high_runs):
-                positions = range(start, start + n)
-                spot = next((p for p in positions if rank_at(p) == card.rank), None)
-                if spot is None:
-                    continue
-                free: list[tuple[int, int]] = []  # (offset, type index) a natural may fill
-                for offset, p in enumerate(positions):
-                    if p == spot:
+        values = self._window_values
+        best: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], int, int, int, int,
+                                                      tuple[int, ...]]] = {}
+        for size in range(0, len(later) + 1):
+            for chosen in combinations(later, size):
+                # Later cards of the suit have higher ranks: the members are in order.
+                members = (rank, *chosen)
+                count = size + 1
+                for a_idx in range(count):
+                    # The empty arc runs from members[a_idx] (the run's last natural)
+                    # round to the next member (the run's first natural).
+                    first = members[(a_idx + 1) % count]
+                    gap = (first - members[a_idx] - 1) % 13 if count > 1 else 12
+                    span = 13 - gap
+                    inner = span - count
+                    if inner > hand_jokers:
                         continue
-                    j = self.index.get(Card(rank_at(p), suit))
-                    if j is not None and j > i:
-                        free.append((offset, j))
-                if n - 1 - len(free) > self.hand_jokers:
-                    continue
-                window_value = _window_value(start, n, rules)
-                spot_offset = spot - start
-                lowest_k = max(0, n - 1 - self.hand_jokers)
-                highest_k = len(free)
-                if n >= 6:
-                    highest_k = min(highest_k, n - 1 - split_jokers)
-                choices = free
-                if n >= 6 and split_jokers == 3:
-                    # min_naturals=1: an unsplittable long run has its naturals within
-                    # its first three or last three places, or just one natural.
-                    if spot_offset <= 2:
-                        choices = [f for f in free if f[0] <= 2]
-                    elif spot_offset >= n - 3:
-                        choices = [f for f in free if f[0] >= n - 3]
-                    else:
-                        choices = []
-                    highest_k = min(highest_k, len(choices))
-                for k in range(highest_k, lowest_k - 1, -1):
-                    jokers = n - 1 - k
-                    for picked in combinations(choices, k):
-                        layout = [-1] * n
-                        layout[spot_offset] = i
-                        for offset, j in picked:
-                            layout[offset] = j
-                        flags = tuple(x < 0 for x in layout)
-                        if not self._legal(MeldKind.RUN, flags):
-                            continue
-                        if n >= 6 and self._splits(flags):
-                            continue
-                        penalty = own_penalty + jokers * jp + \
-                            sum(self.penalties[j] for _, j in picked)
-                        used = tuple(sorted(j for _, j in picked))
-                        found.append(Template(used, jokers, window_value, penalty, n, jokers == 0,
-                                              _mask(used), MeldKind.RUN, start, tuple(layout)))
-        return found
+                    bits_from_first = 0
+                    for r in members:
+                        bits_from_first |= 1 << ((r - first) % 13)
+                    for jokers in range(max(inner, 3 - count), min(hand_jokers, 13 - count) + 1):
+                        extra = jokers - inner
+                        n = span + extra
+                        if n >= 6 and jokers < split_jokers:
+                            continue  # it splits into two legal runs: the search finds those
+                        key2 = (chosen, jokers)
+                        known = best.get(key2)
+                        best_value = known[2] if known is not None else -1
+                        for below in range(0, extra + 1):
+                            start = (first - below - 1) % 13 + 1
+                            if not wrap and start + n - 1 > top:
+                                continue
+                            value = values[start][n]
+                            if value <= best_value:
+                                continue
+                            if not self._legal_run(n, bits_from_first << below):
+                                continue
+                            best_value = value
+                            best[key2] = (chosen, jokers, value, n, start,
+                                          tuple((r - start) % 13 for r in members))
+        shapes = list(best.values())
+        if len(_SHAPES) > 50_000:
+            _SHAPES.clear()
+        _SHAPES[key] = shapes
+        return shapes
+
+    def _legal_run(self, n: int, natural_bits: int) -> bool:
+        """A run of ``n`` places with naturals where ``natural_bits`` is set: legal, and
+        (six or more long) not splittable into two legal runs."""
+        key = (n, natural_bits)
+        known = self._run_cache.get(key)
+        if known is None:
+            known = self._run_ok(n, natural_bits)
+            if known and n >= 6:
+                # Split after t places: both parts legal means the search finds them.
+                known = not any(self._run_ok(t, natural_bits & ((1 << t) - 1)) and
+                                self._run_ok(n - t, natural_bits >> t) for t in range(3, n - 2))
+            self._run_cache[key] = known
+        return known
+
+    def _run_ok(self, n: int, natural_bits: int) -> bool:
+        """Joker limits (§2) of a run, on its bit pattern (bit k set: a natural in place k)."""
+        rules = self.rules
+        naturals = natural_bits.bit_count()
+        jokers = n - naturals
+        if naturals < rules.min_naturals and not (self.joker_only_melds and naturals == 0):
+            return False
+        if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
+            return False
+        if rules.max_adjacent_jokers is not None and jokers > rules.max_adjacent_jokers:
+            run = ~natural_bits & ((1 << n) - 1)
+            longest = 0
+            while run:  # each step shortens every block of jokers by one
+                run &= run >> 1
+                longest += 1
+            if longest > rules.max_adjacent_jokers:
+                return False
+        if self.meld_filter is not None:
+            return self.meld_filter(MeldKind.RUN, tuple(not (natural_bits >> k) & 1 for k in range(n)))
+        return True
 
     def meld_of(self, t: Template) -> Meld:
         """The Meld a template stands for (built only for the answer)."""
         rules = self.rules
         joker = Card.joker()
         if t.kind == MeldKind.SET:
-            naturals = [self.types[j] for j in t.cards]
+            naturals = [self.types[j] for j in t.shape]
             rank = naturals[0].rank
             assert rank is not None
             value = card_value(rank, rules)
@@ -276,10 +376,13 @@ class Solver:
                 slots += [Slot(joker, Card(rank, missing[0]), value, missing)] * t.jokers
             slots.sort(key=lambda s: s.stands_for.sort_key())
             return Meld(MeldKind.SET, tuple(slots))
-        suit = self.types[next(j for j in t.cards if j >= 0)].suit
+        layout = [-1] * t.size
+        for j, offset in zip((t.card, *t.others), t.shape, strict=True):
+            layout[offset] = j
+        suit = self.types[t.card].suit
         assert suit is not None
         slots = []
-        for offset, j in enumerate(t.cards):
+        for offset, j in enumerate(layout):
             p = t.start + offset
             stands = Card(rank_at(p), suit)
             slots.append(Slot(self.types[j] if j >= 0 else joker, stands,
@@ -305,7 +408,7 @@ class Solver:
                          meld.end, low, high, jokers, len(flags) - jokers)
 
     def _layoffs_enabled(self) -> bool:
-        return bool(self.table) and (self.came_out or self.rules.first_meld_layoff)
+        return bool(self.table)
 
     def _run_bounds(self, lo: int, hi: int) -> bool:
         if hi - lo + 1 > 13:
@@ -420,39 +523,52 @@ class Solver:
 
     # -- (a) the highest meld value -------------------------------------------------------
 
-    def _value(self, state: int, jokers: int) -> tuple[int, int]:
-        """Best meld value from the remaining cards: (any, including a pure run)."""
+    def _value(self, state: int, jokers: int) -> tuple[int, int, Template | None, Template | None]:
+        """Best meld value from the remaining cards: (any, including a pure run, and
+        the template chosen for each). The hottest loop of the solver."""
+        memo = self._value_memo
         key = state * 8 + jokers
-        memo = self._value_memo.get(key)
-        if memo is not None:
-            return memo[0], memo[1]
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
         if not state:
-            self._value_memo[key] = (0, NEG, None, None)
-            return 0, NEG
+            result: tuple[int, int, Template | None, Template | None] = (0, NEG, None, None)
+            memo[key] = result
+            return result
         i = ((state & -state).bit_length() - 1) >> 1
-        left = _take(state, 1 << (2 * i))
-        best_any, best_pure = self._value(left, jokers)
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        sub = memo.get(left * 8 + jokers) or self._value(left, jokers)
+        best_any, best_pure = sub[0], sub[1]
         choice_any: Template | None = None
         choice_pure: Template | None = None
+        track_pure = self.track_pure
         for t in self.templates[i]:
-            if t.jokers > jokers or left & t.mask != t.mask:
+            t_jokers, mask = t.jokers, t.mask
+            if t_jokers > jokers or left & mask != mask:
                 continue
-            sub_any, sub_pure = self._value(_take(left, t.mask), jokers - t.jokers)
-            if t.value + sub_any > best_any:
-                best_any, choice_any = t.value + sub_any, t
-            pure = t.value + (sub_any if t.pure_run else sub_pure)
-            if pure > best_pure:
-                best_pure, choice_pure = pure, t
-        self._value_memo[key] = (best_any, best_pure, choice_any, choice_pure)
-        return best_any, best_pure
+            second = (left >> 1) & mask
+            rest = left - ((second << 1) | (mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(rest * 8 + remaining) or self._value(rest, remaining)
+            value = t.value + sub[0]
+            if value > best_any:
+                best_any, choice_any = value, t
+            if track_pure:
+                pure = t.value + (sub[0] if t.pure_run else sub[1])
+                if pure > best_pure:
+                    best_pure, choice_pure = pure, t
+        result = (best_any, best_pure, choice_any, choice_pure)
+        memo[key] = result
+        return result
 
     def _value_arrangement(self, pure: bool) -> list[Meld]:
         state, jokers = self.start_state, self.hand_jokers
         melds: list[Meld] = []
         while state:
             i = ((state & -state).bit_length() - 1) >> 1
-            self._value(state, jokers)
-            entry = self._value_memo[state * 8 + jokers]
+            entry = self._value(state, jokers)
             choice = entry[3] if pure else entry[2]
             state = _take(state, 1 << (2 * i))
             if isinstance(choice, Template):
@@ -469,6 +585,8 @@ class Solver:
                need: int, need_pure: bool) -> int:
         """Most penalty placed from the remaining cards, with melds worth ``need``
         more points (and a pure run if ``need_pure``); NEG when impossible."""
+        if not table and not need and not need_pure:
+            return self._place_free(state, jokers)[0]
         key = (state * 8 + jokers, table, need, need_pure)
         memo = self._place_memo.get(key)
         if memo is not None:
@@ -502,6 +620,36 @@ class Solver:
         self._place_memo[key] = (best, choice)
         return best
 
+    def _place_free(self, state: int, jokers: int) -> tuple[int, Template | None]:
+        """``_place`` without a table or a first-meld condition: the common case."""
+        memo = self._place_fast
+        key = state * 8 + jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not state:
+            memo[key] = (0, None)
+            return 0, None
+        i = ((state & -state).bit_length() - 1) >> 1
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        sub = memo.get(left * 8 + jokers) or self._place_free(left, jokers)
+        best = sub[0]
+        choice: Template | None = None
+        for t in self.templates[i]:
+            t_jokers, mask = t.jokers, t.mask
+            if t_jokers > jokers or left & mask != mask:
+                continue
+            second = (left >> 1) & mask
+            rest = left - ((second << 1) | (mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(rest * 8 + remaining) or self._place_free(rest, remaining)
+            if t.penalty + sub[0] > best:
+                best, choice = t.penalty + sub[0], t
+        memo[key] = (best, choice)
+        return best, choice
+
     def _place_arrangement(self, need: int, need_pure: bool) -> tuple[list[Meld], list[LayOffMove],
                                                                       list[Card]]:
         state, jokers, table = self.start_state, self.hand_jokers, self.table
@@ -511,7 +659,10 @@ class Solver:
         while state:
             i = ((state & -state).bit_length() - 1) >> 1
             self._place(state, jokers, table, need, need_pure)
-            choice = self._place_memo[(state * 8 + jokers, table, need, need_pure)][1]
+            if not table and not need and not need_pure:
+                choice: Template | LayOffMove | None = self._place_free(state, jokers)[1]
+            else:
+                choice = self._place_memo[(state * 8 + jokers, table, need, need_pure)][1]
             left = _take(state, 1 << (2 * i))
             if isinstance(choice, Template):
                 state = _take(left, choice.mask)
@@ -539,6 +690,39 @@ class Solver:
 
     def _counts_left(self, state: int, jokers: int, table: tuple[TableMeld, ...]) -> int:
         """Bitmask of the numbers of cards that can be left in hand (bit n: n cards)."""
+        if table:
+            return self._counts_left_table(state, jokers, table)
+        memo = self._count_fast
+        key = state * 8 + jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not state:
+            mask = 1 << jokers
+            if self.joker_only_melds and jokers >= 3:
+                mask |= 1 << (jokers - 3)
+            memo[key] = mask
+            return mask
+        i = ((state & -state).bit_length() - 1) >> 1
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        sub = memo.get(left * 8 + jokers)
+        mask = (sub if sub is not None else self._counts_left(left, jokers, table)) << 1
+        for t in self.templates[i]:
+            t_jokers, t_mask = t.jokers, t.mask
+            if t_jokers > jokers or left & t_mask != t_mask:
+                continue
+            second = (left >> 1) & t_mask
+            rest = left - ((second << 1) | (t_mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(rest * 8 + remaining)
+            mask |= sub if sub is not None else self._counts_left(rest, remaining, table)
+        memo[key] = mask
+        return mask
+
+    def _counts_left_table(self, state: int, jokers: int, table: tuple[TableMeld, ...]) -> int:
+        """The same with melds on the table (lay-offs change the table's state)."""
         key = (state * 8 + jokers, table)
         memo = self._count_memo.get(key)
         if memo is not None:
@@ -606,8 +790,10 @@ class Solver:
     # -- all three ------------------------------------------------------------------------
 
     def max_meld_value(self) -> tuple[int, int]:
-        """(a): the highest meld value, and the highest that includes a pure run."""
-        return self._value(self.start_state, self.hand_jokers)
+        """(a): the highest meld value, and the highest that includes a pure run
+        (NEG unless ``first_meld_pure_run``: only then is it tracked)."""
+        result = self._value(self.start_state, self.hand_jokers)
+        return result[0], result[1]
 
     def leftover_options(self) -> int:
         """(c): bit n is set when the hand can be laid down leaving n cards."""
@@ -687,9 +873,49 @@ def _mask(types: Sequence[int]) -> int:
     return sum(1 << (2 * j) for j in types)
 
 
+_WINDOW_VALUES: dict[tuple[int, int, int], int] = {}
+# Per-process memos keyed by the rules that matter: legality of joker patterns, and
+# run shapes by rank (the same few recur from hand to hand).
+_LEGAL_CACHES: dict[tuple[object, ...], tuple[dict[tuple[MeldKind, tuple[bool, ...]], bool],
+                                              dict[tuple[bool, ...], bool],
+                                              dict[tuple[int, int], bool]]] = {}
+_SHAPES: dict[tuple[object, ...], list[tuple[tuple[int, ...], int, int, int, int,
+                                             tuple[int, ...]]]] = {}
+_TABLES: dict[int, list[list[int]]] = {}
+_SET_VALUES: dict[int, list[int]] = {}
+
+
+def _set_values(ace_high_value: int) -> list[int]:
+    """Meld value of each rank (1-13) in a set."""
+    values = _SET_VALUES.get(ace_high_value)
+    if values is None:
+        rules = RuleSet(ace_high_value=ace_high_value)
+        values = _SET_VALUES[ace_high_value] = [0] + [card_value(Rank(r), rules)
+                                                      for r in range(1, 14)]
+    return values
+
+
+def _window_table(ace_high_value: int) -> list[list[int]]:
+    """values[start][n]: meld value of a run of n places from start (1-13)."""
+    table = _TABLES.get(ace_high_value)
+    if table is None:
+        rules = RuleSet(ace_high_value=ace_high_value)
+        table = [[0] * 14 for _ in range(14)]
+        for start in range(1, 14):
+            for n in range(1, 14):
+                table[start][n] = _window_value(start, n, rules)
+        _TABLES[ace_high_value] = table
+    return table
+
+
 def _window_value(start: int, n: int, rules: RuleSet) -> int:
     """Meld value of a run over these positions (a joker counts as its card)."""
-    return sum(card_value(rank_at(p), rules, low_ace=p == 1) for p in range(start, start + n))
+    key = (start, n, rules.ace_high_value)
+    value = _WINDOW_VALUES.get(key)
+    if value is None:
+        value = _WINDOW_VALUES[key] = sum(card_value(rank_at(p), rules, low_ace=p == 1)
+                                          for p in range(start, start + n))
+    return value
 
 
 def _gap_choices(options: list[tuple[int, ...]]) -> list[tuple[int | None, ...]]:

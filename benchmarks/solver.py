@@ -1,0 +1,314 @@
+"""Benchmark of the `romme best` solver, next to two public solvers in the same process.
+
+    python benchmarks/solver.py            # the full corpus
+    HANDS=300 python benchmarks/solver.py  # a quicker look
+
+Corpus: hands dealt from a seeded shuffle of each preset's pack (13, 14 and 15
+cards, 0-6 jokers), plus a fixed list of hard hands. Each question is timed
+on its own, building the solver afresh, so the figures include all set-up:
+
+  (a) the highest meld value     (b) the lowest penalty left     (c) can it go out
+
+Anchors (optional: `pip install -e '.[bench]'`), each answer compared:
+
+- rummikub-solver (integer programming over all sets) on the hands with at most
+  four jokers, translated to Rummikub (ace low, no wraparound). Its TOTAL_VALUE
+  mode maximises tile count, so both are compared on the number of cards
+  placed (its TILE_COUNT mode). Its set list also has rules of its own, which
+  our solver copies in a compatibility mode so that the answers must match:
+  three jokers may form a set alone; a group of four and the ends of a run of
+  four or five are natural cards; no run is longer than five.
+- OpenSpiel's gin rummy `min_deadwood` (C++) on hands from one pack without
+  jokers (ace low, card values capped at 10, ace 1): 10 cards as in gin, and
+  13 and 15 as in Rommé; dealt, and dense (four neighbouring ranks in all
+  suits, so every card is in sets and runs); our lowest penalty left must
+  equal its deadwood.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from romme_score.cards import SUITS, Card, Rank, full_deck, parse_cards
+from romme_score.melds import MeldKind
+from romme_score.rules import PRESETS, RuleSet, find_preset
+from romme_score.solver import Solver
+
+HANDS = int(os.environ.get("HANDS", "3000"))
+SEED = 20261130
+
+
+# --- the corpus -----------------------------------------------------------------------
+
+def corpus(count: int) -> list[tuple[str, list[Card], RuleSet]]:
+    rnd = random.Random(SEED)
+    presets = sorted(PRESETS)
+    hands = []
+    for n in range(count):
+        rules = find_preset(presets[n % len(presets)])
+        size = 13 + n % 3
+        jokers = rnd.randint(0, rules.jokers) if rules.jokers else 0
+        naturals = full_deck(rules.packs, 0)
+        rnd.shuffle(naturals)
+        hands.append((f"dealt/{rules_name(rules)}",
+                      naturals[:size - jokers] + [Card.joker()] * jokers, rules))
+    return hands
+
+
+def rules_name(rules: RuleSet) -> str:
+    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+
+
+HARD = [
+    ("one suit A-9 + 6 jokers", "HA H2 H3 H4 H5 H6 H7 H8 H9 J J J J J J", "standard"),
+    ("one suit A-9 + 6 jokers, wiki-51", "HA H2 H3 H4 H5 H6 H7 H8 H9 J J J J J J", "wiki-51"),
+    ("one suit A-9 + 6 jokers, wraparound", "HA H2 H3 H4 H5 H6 H7 H8 H9 J J J J J J", "classic"),
+    ("3x3 grid 5-7 ♣♠♥ + 4 jokers", "T5 T6 T7 P5 P6 P7 H5 H6 H7 J J J J", "standard"),
+    ("3x3 grid 5-7 ♣♠♥ + 6 jokers", "T5 T6 T7 P5 P6 P7 H5 H6 H7 J J J J J J", "standard"),
+    ("3x3 grid D-A ♣♠♥ + 5 jokers", "TD TK TA PD PK PA HD HK HA J J J J J", "standard"),
+    ("3x3 grid twice 8-10", "T8 T9 T10 P8 P9 P10 T8 T9 T10 P8 P9 P10 J J", "standard"),
+    ("doubled run ♥4-♥9 + 3 jokers", "H4 H5 H6 H7 H8 H9 H4 H5 H6 H7 H8 H9 J J J", "standard"),
+    ("doubled run ♠A-♠6 + 3 jokers", "PA P2 P3 P4 P5 P6 PA P2 P3 P4 P5 P6 J J J", "standard"),
+    ("doubled run ♦9-♦A, ace high", "K9 K10 KB KD KK KA K9 K10 KB KD KK KA J J", "standard"),
+    ("ace high D-K-A + jokers", "TD TK TA PD PK PA KD KK KA J J J J J", "speedromme"),
+    ("wraparound D-K-A-2-3 twice", "HD HK HA H2 H3 HD HK HA H2 H3 J J J J", "classic"),
+    ("wraparound all ♣ + jokers", "TB TD TK TA T2 T3 T4 T5 J J J J J J", "classic"),
+    ("four suits 2-4 + 3 jokers", "T2 T3 T4 P2 P3 P4 H2 H3 H4 K2 K3 K4 J J J", "standard"),
+    ("joker limits: adjacent 1", "HA H2 H3 H4 H5 H6 H7 H8 H9 J J J J J J", "speedromme:adj1"),
+    ("joker limits: one per meld", "T5 T6 T7 P5 P6 P7 H5 H6 H7 J J J J J J", "speedromme:one"),
+    ("sets galore", "T9 P9 H9 K9 T9 P9 H9 K9 TK PK HK KK J J J", "standard"),
+    ("long suit 13 cards + 2 jokers", "PA P2 P3 P4 P5 P6 P7 P8 P9 P10 PB PD PK J J", "standard"),
+]
+
+
+def hard_hands() -> list[tuple[str, list[Card], RuleSet]]:
+    out = []
+    for label, text, preset in HARD:
+        name, _, tweak = preset.partition(":")
+        rules = find_preset(name)
+        if tweak == "adj1":
+            rules = rules.replace(max_adjacent_jokers=1)
+        elif tweak == "one":
+            rules = rules.replace(max_jokers_per_meld=1)
+        out.append((f"hard/{label}", parse_cards(text), rules))
+    return out
+
+
+# --- timing --------------------------------------------------------------------------
+
+QUESTIONS: dict[str, Callable[[Solver], object]] = {
+    "(a) highest meld value": lambda s: s.max_meld_value(),
+    "(b) lowest penalty left": lambda s: s.min_leftover_penalty(),
+    "(c) can go out": lambda s: s.leftover_options(),
+}
+
+
+def timed(func: Callable[..., Any], *args: Any) -> tuple[float, Any]:
+    """Milliseconds taken by ``func(*args)``, and its result."""
+    start = time.perf_counter()
+    result = func(*args)
+    return (time.perf_counter() - start) * 1000, result
+
+
+def ask_fresh(ask: Callable[[Solver], object], hand: list[Card], rules: RuleSet) -> object:
+    """One question with a solver built for it alone (set-up included in the time)."""
+    return ask(Solver(hand, rules))
+
+
+def progress(done: int, total: int, label: str) -> None:
+    if not sys.stderr.isatty() and done not in (total,) and done % max(1, total // 10):
+        return
+    width = 30
+    filled = width * done // max(1, total)
+    sys.stderr.write(f"\r{label:28} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def stats(times: Sequence[float]) -> tuple[float, float, float]:
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return statistics.median(ordered), p99, ordered[-1]
+
+
+def row(label: str, times: Sequence[float]) -> str:
+    med, p99, top = stats(times)
+    return f"{label:34} {len(times):6} {med:9.3f} {p99:9.3f} {top:9.3f}"
+
+
+HEADER = f"{'':34} {'hands':>6} {'median':>9} {'p99':>9} {'max':>9}   (ms per hand)"
+
+
+# --- anchor: rummikub-solver ------------------------------------------------------------
+
+def rummikub_filter(kind: MeldKind, flags: tuple[bool, ...]) -> bool:
+    """The melds rummikub-solver generates: groups of four and the ends of runs of
+    four or five are natural; no run is longer than five."""
+    if kind == MeldKind.SET:
+        return len(flags) == 3 or not any(flags)
+    if len(flags) > 5:
+        return False
+    return len(flags) == 3 or not (flags[0] or flags[-1])
+
+
+RUMMIKUB_RULES = find_preset("standard").replace(ace_high_runs=False, wraparound=False,
+                                                 max_jokers_per_meld=None, max_adjacent_jokers=None)
+
+
+def run_rummikub(hands: list[tuple[str, list[Card], RuleSet]]) -> list[str]:
+    try:
+        import rummikub_solver as rk
+    except ImportError:
+        return ["rummikub-solver: not installed (pip install -e '.[bench]'); skipped"]
+    usable = [(name, hand) for name, hand, rules in hands
+              if rules.packs == 2 and sum(c.is_joker for c in hand) <= 4]
+    ruleset = rk.RuleSet(jokers=4)
+    tiles = ruleset.tiles
+
+    def tile(card: Card) -> Any:
+        if card.is_joker:
+            return tiles[-1]
+        assert card.suit is not None and card.rank is not None
+        return tiles[card.suit.index * 13 + int(card.rank) - 1]
+
+    ours: list[float] = []
+    theirs: list[float] = []
+    mismatches = []
+    ruleset.solve(ruleset.new_game(), rk.SolverMode.TILE_COUNT)  # warm its model once
+    def mine(hand: list[Card]) -> int:
+        solver = Solver(hand, RUMMIKUB_RULES, meld_filter=rummikub_filter, joker_only_melds=True)
+        options = solver.leftover_options()
+        return len(hand) - ((options & -options).bit_length() - 1)
+
+    def anchor(hand: list[Card]) -> int:
+        state = ruleset.new_game()
+        state.add_rack(*(tile(c) for c in hand))
+        solution = ruleset.solve(state, rk.SolverMode.TILE_COUNT)
+        return len(solution.tiles) if solution else 0
+
+    for n, (name, hand) in enumerate(usable, 1):
+        ms, placed = timed(mine, hand)
+        ours.append(ms)
+        ms, their_placed = timed(anchor, hand)
+        theirs.append(ms)
+        if placed != their_placed:
+            mismatches.append((name, " ".join(map(str, hand)), placed, their_placed))
+        progress(n, len(usable), "vs rummikub-solver")
+    ratio = statistics.median(theirs) / statistics.median(ours)
+    lines = [row("romme-score, Rummikub mode", ours), row("rummikub-solver (HiGHS MILP)", theirs),
+             f"cards placed: {len(usable) - len(mismatches)} of {len(usable)} hands identical; "
+             f"romme-score {ratio:.0f}x faster at the median"]
+    lines += [f"  MISMATCH {name}: {hand}: ours {a}, theirs {b}" for name, hand, a, b in mismatches[:10]]
+    return lines
+
+
+# --- anchor: OpenSpiel gin rummy deadwood ----------------------------------------------------
+
+GIN_RULES = find_preset("basic").replace(ace_penalty=1, out_without_discard=False)
+
+
+def gin_hands(count: int) -> list[tuple[str, int, list[Card]]]:
+    """10-card gin hands and the 13- and 15-card hands of Rommé, dealt and dense
+    (drawn from four neighbouring ranks in all suits: every card in sets and runs)."""
+    rnd = random.Random(SEED + 1)
+    deck = full_deck(1, 0)
+    hands = []
+    for n in range(count):
+        size = (10, 13, 15)[n % 3]
+        if n % 2:
+            low = rnd.randint(1, 10)
+            pool = [c for c in deck if c.rank is not None and low <= int(c.rank) < low + 4]
+            hands.append(("dense", size, rnd.sample(pool, size)))
+        else:
+            hands.append(("dealt", size, rnd.sample(deck, size)))
+    return hands
+
+
+def gin_ours(hand: list[Card]) -> int:
+    return Solver(hand, GIN_RULES).min_leftover_penalty()
+
+
+def run_openspiel(count: int) -> list[str]:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return ["OpenSpiel: not installed (pip install -e '.[bench]'); skipped"]
+    utils = {size: pyspiel.gin_rummy.GinRummyUtils(13, 4, size) for size in (10, 13, 15)}
+    suit_letter = {SUITS[0]: "c", SUITS[1]: "s", SUITS[2]: "h", SUITS[3]: "d"}
+    rank_letter = {Rank.ACE: "A", Rank.TEN: "T", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
+
+    def gin_card(card: Card) -> str:
+        assert card.rank is not None and card.suit is not None
+        return rank_letter.get(card.rank, str(int(card.rank))) + suit_letter[card.suit]
+
+    hands = gin_hands(count)
+    times: dict[tuple[str, int], tuple[list[float], list[float]]] = {}
+    mismatches = []
+    for n, (kind, size, hand) in enumerate(hands, 1):
+        ours_t, theirs_t = times.setdefault((kind, size), ([], []))
+        ms, ours = timed(gin_ours, hand)
+        ours_t.append(ms)
+        ints = utils[size].card_strings_to_card_ints([gin_card(c) for c in hand])
+        ms, theirs = timed(utils[size].min_deadwood, ints)
+        theirs_t.append(ms)
+        if ours != theirs:
+            mismatches.append((" ".join(map(str, hand)), ours, theirs))
+        progress(n, len(hands), "vs OpenSpiel gin rummy")
+    lines = []
+    for key in sorted(times, key=lambda k: (k[0] != "dense", k[1])):
+        kind, size = key
+        lines.append(row(f"romme-score, gin mode, {kind} {size}", times[key][0]))
+        lines.append(row(f"OpenSpiel min_deadwood, {kind} {size}", times[key][1]))
+    lines.append(f"deadwood: {len(hands) - len(mismatches)} of {len(hands)} hands identical")
+    lines += [f"  MISMATCH {hand}: ours {a}, theirs {b}" for hand, a, b in mismatches[:10]]
+    return lines
+
+
+# --- main ----------------------------------------------------------------------------
+
+def main() -> None:
+    hands = corpus(HANDS) + hard_hands()
+    results: dict[str, list[float]] = {q: [] for q in QUESTIONS}
+    hard: dict[str, list[float]] = {q: [] for q in QUESTIONS}
+    slowest: dict[str, tuple[float, str]] = {q: (0.0, "") for q in QUESTIONS}
+    order = list(QUESTIONS.items())
+    for n, (name, hand, rules) in enumerate(hands, 1):
+        # Rotate which question comes first: the first one for a new kind of hand
+        # also fills the per-process memo of run shapes that the others then use.
+        for question, ask in order[n % 3:] + order[:n % 3]:
+            ms, _ = timed(ask_fresh, ask, hand, rules)
+            results[question].append(ms)
+            if name.startswith("hard/"):
+                hard[question].append(ms)
+            if ms > slowest[question][0]:
+                slowest[question] = (ms, name)
+        progress(n, len(hands), "romme-score corpus")
+    print(f"romme-score solver, {len(hands)} hands ({HANDS} dealt with 13-15 cards and 0-6 "
+          f"jokers over the five presets, {len(HARD)} hard hands), CPython "
+          f"{sys.version.split()[0]}")
+    print(HEADER)
+    for question in QUESTIONS:
+        print(row(question, results[question]))
+    print("hard hands only:")
+    for question in QUESTIONS:
+        print(row(question, hard[question]))
+    for question, (ms, name) in slowest.items():
+        print(f"slowest {question}: {ms:.1f} ms, {name}")
+    print()
+    print("Anchors, same process, same hands:")
+    print(HEADER)
+    for line in run_rummikub(hands):
+        print(line)
+    for line in run_openspiel(max(300, HANDS // 2)):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
