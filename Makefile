@@ -22,7 +22,10 @@ test: $(BIN)/.installed
 	$(BIN)/mypy --strict romme_score
 
 bench: $(BIN)/.installed
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python benchmarks/solver.py
 	$(BIN)/python benchmarks/startup.py
+	$(BIN)/python benchmarks/sessions.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
