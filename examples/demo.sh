@@ -7,9 +7,17 @@ here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export ROMME_DB="$work/demo.sqlite3"   # never the user's real data
+cd "$work"
 
 if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
-step() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain"; "$@"; echo "(exit code $?)"; }
+show() {  # the command as one would type it, quoting arguments with spaces
+  local out="" arg
+  for arg in "$@"; do
+    case "$arg" in *" "*|"") out+=" \"$arg\"" ;; *) out+=" $arg" ;; esac
+  done
+  printf '%s' "${out# }"
+}
+step() { printf '\n%s$ %s%s\n' "$bold" "$(show "$@")" "$plain"; "$@"; echo "(exit code $?)"; }
 
 echo "=== The referee ==="
 step romme check "HK KK PK" "T9 T10 TB"
@@ -25,6 +33,9 @@ step romme check --onto "TB J TK TA" "TD"                # 000: swap the joker
 step romme check --rules-file "$here/house-rules/family.toml" "♠K ♠A ♠2"
 step romme check "HK HX"                                 # a typo: exit code 2
 step romme value "HK K10 J"
+step romme best "P3 P4 P5 TB PB HB H9 K2"             # could I have come out? what is left?
+step romme best "H2 H3 H4 P2 K2 T2 PK"                # a Hand-Rommé is possible
+step romme best --came-out --table "♥2 ♥3 ♥4" --table "HK KK PK" "♥A ♥5 TK P9"
 
 echo
 echo "=== A game ==="
@@ -38,6 +49,8 @@ step romme undo --yes
 step romme edit 3 Ben="P10 P9"
 step romme standings
 step romme settle
-step romme export -o "$work/friday.json"
-step romme import "$work/friday.json" --name Friday-copy
+step romme export -o friday.json
+step romme import friday.json --name Friday-copy
 step romme sessions
+step romme settle A=220 B=360 C=140 D=490 --rate 0.001 --currency EUR   # 002's example
+step romme settle A=220 B=360 C=140 D=490 --rate 0.001 --currency EUR --notation en
