@@ -372,7 +372,12 @@ def undo(yes: bool, session: str | None, db: Path | None, out: Output) -> None:
         rec = last[0]
         summary = ", ".join(f"{p} {rec.hands[p].points}" for p in info.players)
         if not yes:
-            if not click.confirm(f"Remove round {rec.number} ({summary})?", default=False):
+            try:
+                agreed = click.confirm(f"Remove round {rec.number} ({summary})?", default=False)
+            except click.Abort:  # no answer (end of input): nothing is removed
+                raise Refused(f"romme undo asks before removing round {rec.number}; "
+                              "without a terminal, give --yes") from None
+            if not agreed:
                 out.echo("Nothing removed.")
                 return
         store.undo_last(info)

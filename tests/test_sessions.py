@@ -316,3 +316,10 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
     con.close()
     code, _, err = run("standings", "--db", str(path))
     assert code == 1 and "newer romme-score" in err
+
+
+def test_undo_without_an_answer_removes_nothing(friday: None) -> None:
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
+    code, _, err = run("undo", input="")
+    assert code == 1 and "--yes" in err
+    assert len(standings()["rounds"]) == 1
