@@ -210,6 +210,8 @@ def check(melds: tuple[str, ...], first: bool, onto: str | None, rules: RuleSet,
     """
     from romme_score import referee
 
+    if onto is not None and first:
+        fail_input("--first judges melds laid from the hand, --onto a lay-off: give one of them")
     if onto is not None:
         table = read_cards(onto, out, "--onto: ")
         added = [c for i, m in enumerate(melds, 1) for c in read_cards(m, out, f"argument {i}: ")]

@@ -368,14 +368,17 @@ class Store:
         db.execute("INSERT INTO totals (session_id, player, total, leaderboard) "
                    + TOTALS_SELECT.format(where="p.session_id = ?"), (session_id,))
 
+    @staticmethod
+    def _recent(session: SessionInfo, last: int | None) -> tuple[str, list[Any]]:
+        """SQL condition and parameters for a session's active rounds (the last N)."""
+        if last is None:
+            return "", [session.id]
+        return ("AND r.number > (SELECT COALESCE(MAX(number), 0) - ? FROM rounds "
+                "WHERE session_id = ? AND status = 'active')", [session.id, last, session.id])
+
     def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]:
         """The active rounds in order; ``last`` limits to the most recent ones."""
-        params: list[Any] = [session.id]
-        limit = ""
-        if last is not None:
-            limit = "AND r.number > (SELECT COALESCE(MAX(number), 0) - ? FROM rounds " \
-                    "WHERE session_id = ? AND status = 'active')"
-            params += [last, session.id]
+        limit, params = self._recent(session, last)
         rows = self.query(
             "SELECT r.number, r.winner, r.hand_romme, r.stalemate, r.recorded_at, h.player, "
             "h.cards, h.typed_points, h.never_out, h.points, h.bonus, h.leaderboard "
@@ -394,12 +397,7 @@ class Store:
             tuple[int, str | None, bool, bool, dict[str, int], dict[str, int], dict[str, int | None]]]:
         """The scoresheet only (no cards): per active round its number, winner, marks,
         points, bonus and leaderboard points per player. Lean, for the standings."""
-        params: list[Any] = [session.id]
-        limit = ""
-        if last is not None:
-            limit = "AND r.number > (SELECT COALESCE(MAX(number), 0) - ? FROM rounds " \
-                    "WHERE session_id = ? AND status = 'active')"
-            params += [last, session.id]
+        limit, params = self._recent(session, last)
         rows = self.query(
             "SELECT r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, h.bonus, "
             "h.leaderboard FROM rounds r JOIN hands h ON h.round_id = r.id "

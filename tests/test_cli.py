@@ -208,3 +208,8 @@ def test_best_with_table_and_hand_romme() -> None:
 def test_best_bad_input(args: tuple[str, ...], fragment: str) -> None:
     code, _, err = run(*args)
     assert code == 2 and fragment in err
+
+
+def test_check_first_and_onto_together_is_a_usage_error() -> None:
+    code, _, err = run("check", "--first", "--onto", "♥2 ♥3 ♥4", "♥5")
+    assert code == 2 and "give one of them" in err
