@@ -472,12 +472,20 @@ def standings(show_all: bool, session: str | None, db: Path | None, out: Output)
         info = get_session(store, session)
         last = None if (show_all or out.json) else SHOWN_ROUNDS
         result = build_standings(store, info, last=last)
+        corrections = store.history(info)
     if out.json:
-        out.dump(standings_json(result))
+        data = standings_json(result)
+        data["corrections"] = [{"round": number, "change": "edited" if status == "replaced"
+                                else status, "at": at} for number, status, at in corrections]
+        out.dump(data)
         return
     first_shown = result.rounds[0].number if result.rounds else None
     out.echo(f"Session '{info.name}'")
     out.echo(render_standings(result, first_shown))
+    if corrections:
+        out.echo("Corrections kept in the history: " + "; ".join(
+            f"round {number} {'edited' if status == 'replaced' else status} {at or ''}".rstrip()
+            for number, status, at in corrections))
 
 
 @click.command()

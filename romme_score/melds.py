@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from romme_score.cards import SUITS, Card, Profile, Rank, Suit, format_cards
+from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.rules import RuleSet
 
 
@@ -498,7 +498,3 @@ def judge_first_meld(melds: Sequence[Meld | None], rules: RuleSet) -> FirstMeld:
                          "the first meld must include a run without jokers "
                          "(first_meld_pure_run=true)")
     return FirstMeld(required, total, True, None, None)
-
-
-def describe_cards(cards: Sequence[Card], profile: Profile = "de", ascii: bool = False) -> str:
-    return format_cards(list(cards), profile, ascii)

@@ -13,7 +13,7 @@ melds that contain it, or (after coming out) it is laid off onto a table meld.
 - (c) whether the hand can go out now (everything laid, one card kept to
   discard unless ``out_without_discard``), and whether that is a Hand-Rommé.
 
-Runs longer than five cards that split into two legal runs are not generated:
+Runs of six or more cards that split into two legal runs are not generated:
 the search finds the two halves instead, with the same cards and value.
 
 >>> from romme_score.cards import parse_cards
@@ -129,10 +129,9 @@ class Solver:
                      rules.max_jokers_per_meld, rules.max_adjacent_jokers, meld_filter,
                      joker_only_melds)
         self._rules_key = rules_key
-        caches = _LEGAL_CACHES.setdefault(rules_key, ({}, {}, {}))
+        caches = _LEGAL_CACHES.setdefault(rules_key, ({}, {}))
         self._legal_cache: dict[tuple[MeldKind, tuple[bool, ...]], bool] = caches[0]
-        self._split_cache: dict[tuple[bool, ...], bool] = caches[1]
-        self._run_cache: dict[tuple[int, int], bool] = caches[2]
+        self._run_cache: dict[tuple[int, int], bool] = caches[1]
         self._window_values = _window_table(rules.ace_high_value)
         naturals = Counter(c for c in hand if not c.is_joker)
         self.hand_jokers = sum(1 for c in hand if c.is_joker)
@@ -192,18 +191,6 @@ class Solver:
         elif rules.max_adjacent_jokers is not None and _adjacent(flags) > rules.max_adjacent_jokers:
             return False
         return self.meld_filter is None or self.meld_filter(kind, flags)
-
-    def _splits(self, flags: tuple[bool, ...]) -> bool:
-        """A run that splits into two legal runs is found by the search as two melds."""
-        known = self._split_cache.get(flags)
-        if known is None:
-            known = self._split_cache[flags] = self._check_splits(flags)
-        return known
-
-    def _check_splits(self, flags: tuple[bool, ...]) -> bool:
-        n = len(flags)
-        return any(self._legal(MeldKind.RUN, flags[:t]) and self._legal(MeldKind.RUN, flags[t:])
-                   for t in range(3, n - 2))
 
     def _templates_for(self, i: int) -> list[Template]:
         suit, rank = self.suit_of[i], self.rank_of[i]
@@ -877,7 +864,6 @@ _WINDOW_VALUES: dict[tuple[int, int, int], int] = {}
 # Per-process memos keyed by the rules that matter: legality of joker patterns, and
 # run shapes by rank (the same few recur from hand to hand).
 _LEGAL_CACHES: dict[tuple[object, ...], tuple[dict[tuple[MeldKind, tuple[bool, ...]], bool],
-                                              dict[tuple[bool, ...], bool],
                                               dict[tuple[int, int], bool]]] = {}
 _SHAPES: dict[tuple[object, ...], list[tuple[tuple[int, ...], int, int, int, int,
                                              tuple[int, ...]]]] = {}
@@ -926,20 +912,6 @@ def _gap_choices(options: list[tuple[int, ...]]) -> list[tuple[int | None, ...]]
     return result
 
 
-_WINDOWS: dict[tuple[int, bool, bool], list[int]] = {}
-
-
-def _run_windows_cached(n: int, wraparound: bool, ace_high: bool) -> list[int]:
-    key = (n, wraparound, ace_high)
-    if key not in _WINDOWS:
-        if n > 13:
-            _WINDOWS[key] = []
-        elif wraparound:
-            _WINDOWS[key] = list(range(1, 14))
-        else:
-            top = 14 if ace_high else 13
-            _WINDOWS[key] = list(range(1, top - n + 2))
-    return _WINDOWS[key]
 
 
 def solve(hand: Sequence[Card], rules: RuleSet, table: Sequence[Meld] = (),

@@ -144,6 +144,9 @@ def test_edit_recomputes_later_bonus_002i(friday: None, isolated_data_dir: Path)
     assert {p["name"]: p["total"] for p in data["players"]} == {"A": 0, "B": 5}
     db = sqlite3.connect(isolated_data_dir)
     assert db.execute("SELECT count(*) FROM rounds WHERE status = 'replaced'").fetchone()[0] == 2
+    assert [c["change"] for c in data.get("corrections", standings()["corrections"])] == \
+        ["edited", "edited"]
+    assert "Corrections kept in the history: round 1 edited" in ok("standings")
 
 
 def test_edit_winner(friday: None) -> None:
