@@ -509,6 +509,10 @@ class Solver:
         return moves
 
     # -- (a) the highest meld value -------------------------------------------------------
+    # _value, _place_free and the fast path of _counts_left repeat the same few lines
+    # (take the lowest card, then each template the state allows) on purpose: a shared
+    # helper that lists those moves per state was measured 20 % slower per question
+    # (benchmarks/solver.py) and saved nothing when solve() answers all three.
 
     def _value(self, state: int, jokers: int) -> tuple[int, int, Template | None, Template | None]:
         """Best meld value from the remaining cards: (any, including a pure run, and
