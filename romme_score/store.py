@@ -9,6 +9,7 @@ written to.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sqlite3
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
+
+import platformdirs
 
 from romme_score.cards import Card, parse_cards
 from romme_score.rules import RuleSet
@@ -169,8 +172,6 @@ def default_path() -> Path:
     env = os.environ.get("ROMME_DB")
     if env:
         return Path(env)
-    import platformdirs
-
     return Path(platformdirs.user_data_dir("romme-score", appauthor=False)) / "romme.sqlite3"
 
 
@@ -319,8 +320,6 @@ class Store:
         rows = self.query("SELECT id, name, rules, rate, currency, first_dealer, created_at "
                           "FROM sessions WHERE name = ?", (name,))
         if not rows:
-            import difflib
-
             names = self.session_names()
             close = difflib.get_close_matches(name, names, n=1)
             hint = f"; did you mean {close[0]}?" if close else ""

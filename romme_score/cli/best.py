@@ -1,0 +1,53 @@
+"""``romme best``: the best arrangement of a hand, by the exact solver."""
+
+from __future__ import annotations
+
+import click
+
+from romme_score.cli.options import Output, fail_input, output_options, read_cards, rule_options
+from romme_score.melds import IllegalMeldError, Meld, check_supply, interpret
+from romme_score.rules import RuleSet
+from romme_score.solver import solve
+from romme_score.views.best import best_json, render_best
+
+
+@click.command()
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--table", "table_melds", multiple=True, metavar="MELD",
+              help="A meld on the table that cards may be laid off onto (repeatable).")
+@click.option("--came-out", is_flag=True,
+              help="The player has already come out: lay-offs count, no first-meld minimum.")
+@rule_options
+@output_options
+def best(hand: tuple[str, ...], table_melds: tuple[str, ...], came_out: bool, rules: RuleSet,
+         out: Output) -> None:
+    """The best arrangement of a hand: could it come out, what is the most it can
+    lay down, what would be left, can it go out now.
+
+    Several arguments are joined into one hand.
+
+    \b
+    Examples:
+      romme best "P3 P4 P5 TB PB HB H9 K2"
+      romme best --came-out --table "♥2 ♥3 ♥4" --table "HK KK PK" "♥A ♥5 TK P9"
+      romme best --preset wiki-51 "TA PA J H3 H4 H5 H9"
+    """
+    cards = read_cards(" ".join(hand), out)
+    table: list[Meld] = []
+    for n, text in enumerate(table_melds, 1):
+        table_cards = read_cards(text, out, f"--table {n}: ")
+        try:
+            table.append(interpret(table_cards, rules))
+        except IllegalMeldError as exc:
+            fail_input(f"--table {n} ('{text}') is not a legal meld: {exc}")
+    try:
+        check_supply(cards + [c for m in table for c in m.cards], rules)
+    except IllegalMeldError as exc:
+        fail_input(f"the hand and table do not add up: {exc}")
+    if not cards:
+        fail_input("the hand is empty")
+    result = solve(cards, rules, table, came_out)
+    if out.json:
+        out.dump(best_json(result, table, rules, out.profile, out.ascii))
+    else:
+        out.echo(render_best(result, cards, table, rules, came_out, out.profile, out.ascii))

@@ -1,0 +1,51 @@
+"""``romme check``: is a meld legal, why not, what is it worth; first meld; lay-off and swap."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from romme_score import referee
+from romme_score.cli.options import Output, fail_input, output_options, read_cards, rule_options
+from romme_score.rules import RuleSet
+from romme_score.views.referee import render_verdict, verdict_json
+
+
+@click.command()
+@click.argument("melds", nargs=-1, required=True)
+@click.option("--first", is_flag=True, help="Judge the melds together as a first meld (§4).")
+@click.option("--onto", metavar="MELD",
+              help="A meld on the table: judge the given cards as a lay-off or joker swap onto it.")
+@rule_options
+@output_options
+def check(melds: tuple[str, ...], first: bool, onto: str | None, rules: RuleSet,
+          out: Output) -> None:
+    """Say whether melds are legal, why not, and what they are worth.
+
+    One argument per meld. Exit code 0 when everything is legal, 1 when not.
+
+    \b
+    Examples:
+      romme check "HK KK PK" "T9 T10 TB"
+      romme check --first "P3 P4 P5" "TB PB HB"
+      romme check --preset wiki-51 "♠3 J J ♠6"
+      romme check --onto "♥2 ♥3 ♥4" "♥A ♥5"
+      romme check --notation en "KH KD KS"
+    """
+    if onto is not None and first:
+        fail_input("--first judges melds laid from the hand, --onto a lay-off: give one of them")
+    if onto is not None:
+        table = read_cards(onto, out, "--onto: ")
+        added = [c for i, m in enumerate(melds, 1) for c in read_cards(m, out, f"argument {i}: ")]
+        verdict = referee.judge_onto(onto, table, added, rules)
+    else:
+        parsed = [read_cards(m, out, f"meld {i} ('{m}'): " if len(melds) > 1 else "")
+                  for i, m in enumerate(melds, 1)]
+        verdict = referee.judge_melds(list(melds), parsed, rules, first=first)
+    if out.json:
+        out.dump(verdict_json(verdict, out.profile, out.ascii))
+    else:
+        out.echo(render_verdict(verdict, out.profile, out.ascii))
+    if not verdict.valid:
+        sys.exit(1)

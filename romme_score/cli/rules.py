@@ -1,0 +1,42 @@
+"""``romme rules``: the house rules of a preset, one line of explanation each."""
+
+from __future__ import annotations
+
+import click
+
+from romme_score.cli.options import Output, fail_input, output_options, rule_options
+from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
+from romme_score.views.rules import presets_json, render_presets, render_rules
+
+
+@click.command()
+@click.argument("preset_name", required=False, metavar="[PRESET]")
+@click.option("--list", "list_presets", is_flag=True, help="List the presets.")
+@rule_options
+@output_options
+def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Output) -> None:
+    """Show the house rules of a preset, one line of explanation each.
+
+    \b
+    Examples:
+      romme rules                      the standard preset
+      romme rules wiki-51
+      romme rules --list
+      romme rules --preset classic --rule first_meld_min=30
+    """
+    if list_presets:
+        if out.json:
+            out.dump(presets_json(PRESETS))
+        else:
+            out.echo(render_presets(PRESETS))
+        return
+    shown = rules
+    if preset_name is not None:
+        try:
+            shown = build_rules(preset_name)
+        except RuleError as exc:
+            fail_input(str(exc))
+    if out.json:
+        out.dump(shown.to_dict())
+    else:
+        out.echo(render_rules(shown))

@@ -1,0 +1,384 @@
+"""Session commands of ``romme``: new, round, undo, edit, standings, sessions, use,
+export, import. Each parses its arguments, calls the session service and prints a view."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from romme_score.cards import NotationError, parse_cards
+from romme_score.cli.options import (
+    InputError,
+    Output,
+    Refused,
+    db_option,
+    fail_input,
+    output_options,
+    rule_options,
+    session_option,
+)
+from romme_score.cli.service import open_service, parse_rate
+from romme_score.rules import GameEnd, RuleError, RuleSet
+from romme_score.scoring import Hand, RoundError, RoundInput, unknown_player_message
+from romme_score.sessions import ExportError, SessionExport, SessionInfo, find_player
+from romme_score.views import session as views
+
+SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
+
+
+# --- parsing hands ----------------------------------------------------------------
+
+def parse_hand_text(name: str, text: str, out: Output, never_out: bool = False) -> Hand:
+    """One player's hand as typed: cards in notation, or a number of points counted by hand."""
+    value = text.strip()
+    if value.lstrip("-").isdigit():
+        points = int(value)
+        if points < 0:
+            fail_input(f"{name}={value}: points left in hand cannot be negative")
+        return Hand(points=points, never_out=never_out)
+    if not value:
+        fail_input(f"{name}= has nothing after '=': give the cards left in hand, or 0")
+    try:
+        return Hand(cards=tuple(parse_cards(value, out.profile)), never_out=never_out)
+    except NotationError as exc:
+        fail_input(f"{name}: {exc}")
+
+
+def resolve_player(name: str, players: Sequence[str], what: str) -> str:
+    found = find_player(name, players)
+    if found is None:
+        fail_input(f"{what}: " + unknown_player_message(name, players))
+    return found
+
+
+def parse_hands(items: Sequence[str], players: Sequence[str], never_out: Sequence[str],
+                out: Output) -> dict[str, Hand]:
+    """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player."""
+    marked = {resolve_player(n, players, "--never-out") for n in never_out}
+    hands: dict[str, Hand] = {}
+    for item in items:
+        if "=" not in item:
+            fail_input(f"'{item}' needs the form NAME=CARDS or NAME=POINTS, "
+                       f"e.g. {players[0]}=\"HK K10 J\"")
+        raw, _, text = item.partition("=")
+        name = find_player(raw, players)
+        if name is None:
+            fail_input(unknown_player_message(raw.strip(), players))
+        if name in hands:
+            fail_input(f"{name} is given twice in this round")
+        hands[name] = parse_hand_text(name, text, out, name in marked)
+    for name in marked - set(hands):
+        hands[name] = Hand(points=None, never_out=True)
+    return hands
+
+
+# --- commands ---------------------------------------------------------------------
+
+@click.command()
+@click.argument("name")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--until", help="When the game ends: 500, 1000, any number of points, rounds:N, "
+                              "or open (default: the rules' game_end).")
+@click.option("--rate", help="Money per penalty point for the settlement, e.g. 0.01.")
+@click.option("--currency", help="Currency code, e.g. EUR.")
+@click.option("--dealer", metavar="PLAYER", help="Who deals the first round (default: the first).")
+@rule_options
+@db_option
+@output_options
+def new(name: str, players: tuple[str, ...], until: str | None, rate: str | None,
+        currency: str | None, dealer: str | None, rules: RuleSet, db: Path | None,
+        out: Output) -> None:
+    """Start a session (a game) and make it current.
+
+    Players are given in seating order, the order in which the deal passes.
+    The session keeps the full rule set it was created with.
+
+    \b
+    Examples:
+      romme new Friday Anna Ben Carl Dora
+      romme new Club --preset wiki-51 --until 1000 --rate 0.01 --currency EUR Anna Ben Carl
+      romme new Quick --until rounds:5 --dealer Ben Anna Ben
+    """
+    if until is not None:
+        try:
+            rules = rules.replace(game_end=GameEnd.parse(until))
+        except RuleError as exc:
+            fail_input(f"--until: {exc}")
+    rate_value = parse_rate(rate)
+    with open_service(db) as service:
+        info = service.create(name, players, rules, rate_value, currency, dealer)
+    if out.json:
+        out.dump(views.created_json(info, rules))
+    else:
+        out.echo(views.render_created(info))
+
+
+@click.command("round")
+@click.argument("hands", nargs=-1)
+@click.option("--winner", metavar="PLAYER", help="Who went out.")
+@click.option("--hand-romme", is_flag=True, help="The winner went out with a Hand-Rommé.")
+@click.option("--stalemate", is_flag=True, help="The stock ran out: the round ends without a winner.")
+@click.option("--never-out", multiple=True, metavar="PLAYER",
+              help="This player never came out this round (for never_out_doubles; repeatable).")
+@click.option("--interactive", "-i", is_flag=True,
+              help="Ask for the round step by step (the default on a terminal without hands).")
+@click.option("--yes", "-y", is_flag=True, help="Save without asking (interactive mode).")
+@session_option
+@db_option
+@output_options
+def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalemate: bool,
+           never_out: tuple[str, ...], interactive: bool, yes: bool, session: str | None,
+           db: Path | None, out: Output) -> None:
+    """Record one round: the cards each player had left, in card notation.
+
+    Give each other player as NAME="CARDS", or NAME=POINTS when the table
+    counted by hand. The winner may be given cards too (002 e/f: shown for
+    control, not counted).
+
+    \b
+    Examples:
+      romme round --winner Anna Ben="HK K10 J" Carl="P7 P8" Dora=23
+      romme round --winner Ben --hand-romme Anna="TA T2" Carl=0 Dora="J J"
+      romme round --stalemate Anna=12 Ben=30 Carl="HK" Dora=5
+      romme round                     (on a terminal: asks step by step)
+    """
+    with open_service(db) as service:
+        info = service.session(session)
+        ask = interactive or (not hands and winner is None and not stalemate
+                              and sys.stdin.isatty())
+        if ask:
+            rnd = _ask_round(info, out)
+        else:
+            parsed = parse_hands(hands, info.players, never_out, out)
+            found = resolve_player(winner, info.players, "--winner") if winner is not None else None
+            rnd = RoundInput(found, parsed, hand_romme, stalemate)
+        preview = service.preview(info, rnd)
+        if ask and not yes:
+            out.echo(views.describe_round(info.players, rnd, preview, out.cards))
+            if not click.confirm(views.SAVE_QUESTION, default=True):
+                out.echo(views.NOT_SAVED)
+                return
+        recorded = service.record(info, rnd)
+    if out.json:
+        out.dump(views.recorded_json(recorded))
+    else:
+        out.echo(views.render_recorded(recorded, out.cards))
+
+
+def _ask_round(info: SessionInfo, out: Output) -> RoundInput:
+    players = info.players
+    while True:
+        answer = click.prompt(views.WINNER_QUESTION.format(players=", ".join(players)))
+        if answer.strip().lower() in ("none", "-", "stalemate"):
+            winner = None
+            break
+        winner = find_player(answer, players)
+        if winner is not None:
+            break
+        click.echo(unknown_player_message(answer.strip(), players), err=True)
+    hand_romme = winner is not None and click.confirm(views.HAND_ROMME_QUESTION, default=False)
+    hands: dict[str, Hand] = {}
+    for p in players:
+        if p == winner:
+            continue
+        while True:
+            text = click.prompt(views.HAND_QUESTION.format(player=p))
+            try:
+                hands[p] = parse_hand_text(p, text, out)
+                break
+            except InputError as exc:
+                click.echo(f"Error: {exc.message}", err=True)
+    return RoundInput(winner, hands, hand_romme, winner is None)
+
+
+@click.command()
+@click.option("--yes", "-y", is_flag=True, help="Do not ask.")
+@session_option
+@db_option
+@output_options
+def undo(yes: bool, session: str | None, db: Path | None, out: Output) -> None:
+    """Remove the last round (kept in the history).
+
+    \b
+    Examples:
+      romme undo
+      romme undo --yes --session Friday
+    """
+    with open_service(db) as service:
+        info = service.session(session)
+        rec = service.last_round(info)
+        if not yes:
+            summary = views.undo_summary(info.players, {p: h.points for p, h in rec.hands.items()})
+            try:
+                agreed = click.confirm(views.undo_question(rec.number, summary), default=False)
+            except click.Abort:  # no answer (end of input): nothing is removed
+                raise Refused(f"romme undo asks before removing round {rec.number}; "
+                              "without a terminal, give --yes") from None
+            if not agreed:
+                out.echo(views.NOTHING_REMOVED)
+                return
+        undone = service.undo(info)
+    if out.json:
+        out.dump(views.undone_json(undone))
+    else:
+        out.echo(views.render_undone(undone, info.players))
+
+
+@click.command()
+@click.argument("round_number", metavar="ROUND", type=int)
+@click.argument("hands", nargs=-1)
+@click.option("--winner", metavar="PLAYER", help="Change who went out.")
+@click.option("--hand-romme/--no-hand-romme", default=None, help="Change the Hand-Rommé mark.")
+@click.option("--stalemate/--no-stalemate", default=None, help="Change the stalemate mark.")
+@click.option("--never-out", multiple=True, metavar="PLAYER",
+              help="Mark a player as never out in this round (repeatable).")
+@session_option
+@db_option
+@output_options
+def edit(round_number: int, hands: tuple[str, ...], winner: str | None,
+         hand_romme: bool | None, stalemate: bool | None, never_out: tuple[str, ...],
+         session: str | None, db: Path | None, out: Output) -> None:
+    """Correct a recorded round; every later total is recomputed.
+
+    Only what is given changes. The old version stays in the history.
+
+    \b
+    Examples:
+      romme edit 3 Ben="HK K10"
+      romme edit 3 --winner Carl Anna="P7 P8"
+      romme edit 5 --no-hand-romme
+    """
+    with open_service(db) as service:
+        info = service.session(session)
+        changed = parse_hands(hands, info.players, never_out, out)
+        new_winner = resolve_player(winner, info.players, "--winner") if winner else None
+        edited = service.edit(info, round_number, changed, new_winner, hand_romme, stalemate)
+    if out.json:
+        out.dump(views.edited_json(edited))
+    else:
+        out.echo(views.render_edited(edited, info.players, out.cards))
+
+
+@click.command()
+@click.option("--all", "show_all", is_flag=True, help=f"Show every round (default: the last "
+                                                       f"{SHOWN_ROUNDS}).")
+@session_option
+@db_option
+@output_options
+def standings(show_all: bool, session: str | None, db: Path | None, out: Output) -> None:
+    """The scoresheet: points per round and player, totals, who deals next.
+
+    \b
+    Examples:
+      romme standings
+      romme standings --session Friday --json
+    """
+    with open_service(db) as service:
+        info = service.session(session)
+        last = None if (show_all or out.json) else SHOWN_ROUNDS
+        result = service.standings(info, last=last)
+    if out.json:
+        out.dump(views.standings_with_corrections_json(result))
+    else:
+        out.echo(views.render_standings(result))
+
+
+@click.command()
+@db_option
+@output_options
+def sessions(db: Path | None, out: Output) -> None:
+    """List the sessions: players, rounds, date, finished.
+
+    \b
+    Example:
+      romme sessions
+    """
+    with open_service(db) as service:
+        rows = service.overview()
+    if out.json:
+        out.dump(views.sessions_json(rows))
+    else:
+        out.echo(views.render_sessions(rows))
+
+
+@click.command()
+@click.argument("name")
+@db_option
+@output_options
+def use(name: str, db: Path | None, out: Output) -> None:
+    """Make a session the current one.
+
+    \b
+    Example:
+      romme use Friday
+    """
+    with open_service(db) as service:
+        service.use(name)
+    out.echo(views.now_current(name))
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file (default: standard output).")
+@session_option
+@db_option
+def export(fmt: str, output: Path | None, session: str | None, db: Path | None) -> None:
+    """Export a session: JSON (complete, for 'romme import') or CSV (a scoresheet).
+
+    \b
+    Examples:
+      romme export -o friday.json
+      romme export --format csv --session Friday -o friday.csv
+    """
+    with open_service(db) as service:
+        data = service.export(service.session(session))
+    text = views.export_json_text(data) if fmt == "json" else views.export_csv_text(data)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise Refused(f"cannot write {output}: {exc.strerror}") from None
+    click.echo(views.exported(data.name, str(output)))
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True))
+@click.option("--name", help="Import under this session name.")
+@click.option("--replace", is_flag=True, help="Overwrite a session of the same name.")
+@db_option
+@output_options
+def import_(file: Path, name: str | None, replace: bool, db: Path | None, out: Output) -> None:
+    """Import a session exported as JSON; checks everything before writing anything.
+
+    \b
+    Examples:
+      romme import friday.json
+      romme import friday.json --name Friday-copy
+      romme import friday.json --replace
+    """
+    try:
+        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail_input(f"cannot read {file}: {exc.strerror}")
+    except UnicodeDecodeError:
+        fail_input(f"{file} is not a text file")
+    try:
+        data = SessionExport.from_json(json.loads(text))
+    except json.JSONDecodeError as exc:
+        fail_input(f"{file} is not valid JSON: {exc.msg} at line {exc.lineno}")
+    except ExportError as exc:
+        fail_input(f"{file}: {exc}")
+    with open_service(db) as service:
+        try:
+            sname, count = service.import_(data, name, replace)
+        except RoundError as exc:  # a round that does not add up under the export's rules
+            fail_input(f"{file}: {exc}")
+    out.echo(views.imported(sname, count))

@@ -1,0 +1,93 @@
+"""``romme settle``: who pays whom how much at the end of the evening (002 section 6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import click
+
+from romme_score import settlement
+from romme_score.cli.options import (
+    Output,
+    db_option,
+    fail_input,
+    output_options,
+)
+from romme_score.cli.service import open_service, parse_decimal, parse_rate
+from romme_score.sessions import DEFAULT_RATE
+from romme_score.views.settle import render_settlement, settlement_json
+
+
+@click.command()
+@click.argument("totals", nargs=-1)
+@click.option("--session", "sessions", multiple=True, metavar="NAME",
+              help="Settle these sessions together (repeatable); default: the current session.")
+@click.option("--rate", help="Money per penalty point, e.g. 0.001 (default: the session's rate, "
+                             "else 0.01).")
+@click.option("--unit", default="0.01", show_default=True,
+              help="Smallest unit of the currency; amounts are rounded to it.")
+@click.option("--currency", help="Currency code, e.g. EUR (default: the session's).")
+@db_option
+@output_options
+def settle(totals: tuple[str, ...], sessions: tuple[str, ...], rate: str | None, unit: str,
+           currency: str | None, db: Path | None, out: Output) -> None:
+    """Settle the evening: who pays whom how much (002 section 6).
+
+    Every pair of players settles the difference of their totals; the money is
+    rounded to the unit so that it sums to zero, and paid in the fewest
+    transfers possible.
+
+    \b
+    Examples:
+      romme settle A=220 B=360 C=140 D=490 --rate 0.001 --currency EUR
+      romme settle                      the current session
+      romme settle --session Friday --session Saturday
+    """
+    unit_value = parse_decimal(unit, "--unit")
+    if unit_value <= 0:
+        fail_input(f"--unit '{unit}' must be more than 0")
+    rate_value = parse_rate(rate)
+    leaderboard: dict[str, int] | None = None
+    if totals:
+        if sessions:
+            fail_input("give either NAME=POINTS totals or --session, not both")
+        games: Sequence[Mapping[str, int]] = [paper_totals(totals)]
+        rates = [rate_value if rate_value is not None else DEFAULT_RATE]
+    else:
+        with open_service(db, create=False) as service:
+            found = service.settlement_inputs(sessions)
+        games, leaderboard = found.games, found.leaderboard
+        rates = [rate_value if rate_value is not None else r for r in found.rates]
+        currency = currency or found.currency
+    try:
+        result = settlement.settle_games(games, rates, unit_value)
+    except settlement.SettlementError as exc:
+        fail_input(str(exc))
+    if out.json:
+        out.dump(settlement_json(result, leaderboard))
+    else:
+        out.echo(render_settlement(result, currency, out.profile, leaderboard))
+
+
+def paper_totals(items: Sequence[str]) -> dict[str, int]:
+    """Totals typed as NAME=POINTS (from a paper scoresheet)."""
+    totals: dict[str, int] = {}
+    for item in items:
+        if "=" not in item:
+            fail_input(f"'{item}' needs the form NAME=POINTS, e.g. Anna=220")
+        name, _, points = item.partition("=")
+        name = name.strip()
+        if not name:
+            fail_input(f"'{item}' has no name before '='")
+        if name in totals:
+            fail_input(f"{name} is given twice")
+        text = points.strip()
+        if not text.lstrip("-").isdigit():
+            fail_input(f"{name}={text}: a total is a whole number of points, e.g. {name}=220")
+        if int(text) < 0:
+            fail_input(f"{name}={text}: a total cannot be negative")
+        totals[name] = int(text)
+    if len(totals) < 2:
+        fail_input("a settlement needs at least two players, e.g. A=220 B=360")
+    return totals

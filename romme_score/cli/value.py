@@ -1,0 +1,33 @@
+"""``romme value``: penalty points of the cards left in a hand."""
+
+from __future__ import annotations
+
+import click
+
+from romme_score.cli.options import Output, output_options, read_cards, rule_options
+from romme_score.melds import penalty_value
+from romme_score.rules import RuleSet
+from romme_score.views.referee import render_value, value_json
+
+
+@click.command()
+@click.argument("hand", nargs=-1, required=True)
+@rule_options
+@output_options
+def value(hand: tuple[str, ...], rules: RuleSet, out: Output) -> None:
+    """Penalty points of the cards left in a hand, with a breakdown.
+
+    Several arguments are joined into one hand.
+
+    \b
+    Examples:
+      romme value "HK K10 J"
+      romme value --rule joker_penalty=25 HK K10 J
+      romme value --notation en "KH 10D JK"
+    """
+    cards = read_cards(" ".join(hand), out)
+    rows = [(card, penalty_value(card, rules)) for card in cards]
+    if out.json:
+        out.dump(value_json(rows, out.profile, out.ascii))
+    else:
+        out.echo(render_value(rows, out.profile, out.ascii))

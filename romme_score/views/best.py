@@ -1,0 +1,83 @@
+"""Views of ``romme best``: the best arrangement of a hand, as text and JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from romme_score.cards import Card, Profile, format_cards
+from romme_score.melds import Meld
+from romme_score.rules import RuleSet
+from romme_score.solver import Best, LayOffMove
+
+
+def _slots(meld: Meld, profile: Profile, ascii: bool) -> list[str]:
+    return [s.format(profile, ascii) for s in meld.slots]
+
+
+def _layoff_text(move: LayOffMove, table: Sequence[Meld], profile: Profile, ascii: bool) -> str:
+    cards = format_cards(list(move.cards), profile, ascii)
+    jokers = Card.joker().format(profile, ascii)
+    what = " ".join(x for x in (cards, " ".join([jokers] * move.jokers)) if x)
+    return f"{what} onto {table[move.table].format(profile, ascii)}"
+
+
+def best_json(b: Best, table: Sequence[Meld], rules: RuleSet, profile: Profile = "de",
+              ascii: bool = False) -> dict[str, Any]:
+    def layoffs(moves: Sequence[LayOffMove]) -> list[dict[str, Any]]:
+        return [{"onto": _slots(table[m.table], profile, ascii),
+                 "cards": [c.format(profile, ascii) for c in m.cards], "jokers": m.jokers}
+                for m in moves]
+
+    return {
+        "max_meld_value": b.max_meld_value,
+        "first_meld_ok": b.first_meld_ok,
+        "first_meld_min": rules.first_meld_min,
+        "value_melds": [_slots(m, profile, ascii) for m in b.value_melds],
+        "melds": [_slots(m, profile, ascii) for m in b.melds],
+        "layoffs": layoffs(b.layoffs),
+        "leftover": [c.format(profile, ascii) for c in b.leftover],
+        "leftover_penalty": b.leftover_penalty,
+        "can_go_out": b.can_go_out,
+        "hand_romme": b.hand_romme,
+        "out_melds": [_slots(m, profile, ascii) for m in b.out_melds],
+        "out_layoffs": layoffs(b.out_layoffs),
+        "discard": b.discard.format(profile, ascii) if b.discard is not None else None,
+    }
+
+
+def render_best(b: Best, hand: Sequence[Card], table: Sequence[Meld], rules: RuleSet,
+                came_out: bool, profile: Profile = "de", ascii: bool = False) -> str:
+    def melds(ms: Sequence[Meld]) -> str:
+        return " | ".join(m.format(profile, ascii) for m in ms) or "nothing"
+
+    count = len(hand)
+    lines = [f"Hand: {format_cards(list(hand), profile, ascii)} ({count} card{'s' * (count != 1)})"]
+    minimum = rules.first_meld_min
+    need = f"{minimum} needed" + (", with a run without jokers" if rules.first_meld_pure_run else "")
+    verdict = "enough to come out" if b.first_meld_ok else "NOT enough to come out"
+    if came_out:
+        lines.append(f"Most to lay down as melds: {b.max_meld_value} points")
+    else:
+        lines.append(f"Most to lay down: {b.max_meld_value} points ({verdict}; {need})")
+    if b.value_melds:
+        lines.append(f"  {melds(b.value_melds)}")
+    lines.append(f"Least left in hand: {b.leftover_penalty} points"
+                 + (f" ({format_cards(list(b.leftover), profile, ascii)})" if b.leftover else ""))
+    if b.melds:
+        lines.append(f"  melds: {melds(b.melds)}")
+    for move in b.layoffs:
+        lines.append(f"  lay off: {_layoff_text(move, table, profile, ascii)}")
+    if not b.melds and not b.layoffs:
+        if not came_out and b.leftover:
+            lines.append("  nothing can be laid yet: no first meld reaches the minimum")
+    if b.can_go_out:
+        kind = "a Hand-Rommé" if b.hand_romme else "going out"
+        how = melds(b.out_melds)
+        for move in b.out_layoffs:
+            how += f" | lay off {_layoff_text(move, table, profile, ascii)}"
+        discard = f", discard {b.discard.format(profile, ascii)}" if b.discard is not None else ""
+        lines.append(f"Can go out now: yes, {kind}: {how}{discard}")
+    else:
+        lines.append("Can go out now: no")
+    return "\n".join(lines)

@@ -1,0 +1,108 @@
+"""Views of the referee: verdicts of ``romme check`` and the breakdown of ``romme value``.
+No tabulate and no solver here: ``check`` must start fast."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from romme_score.cards import Card, Profile, format_cards
+from romme_score.melds import Meld
+from romme_score.referee import OntoVerdict, Verdict
+
+
+def _slots(meld: Meld, profile: Profile, ascii: bool) -> list[str]:
+    return [s.format(profile, ascii) for s in meld.slots]
+
+
+# --- romme check ----------------------------------------------------------------
+
+def verdict_json(v: Verdict, profile: Profile = "de", ascii: bool = False) -> dict[str, Any]:
+    data: dict[str, Any] = {"valid": v.valid, "total": v.total, "melds": []}
+    for m in v.melds:
+        data["melds"].append({
+            "input": m.input,
+            "valid": m.valid,
+            "kind": m.meld.kind.value if m.meld else None,
+            "value": m.meld.value if m.meld else None,
+            "cards": (_slots(m.meld, profile, ascii) if m.meld
+                      else [c.format(profile, ascii) for c in m.cards]),
+            "reason": m.reason.value if m.reason else None,
+            "message": m.message,
+            "alternatives": [{"kind": a.kind.value, "value": a.value,
+                              "cards": _slots(a, profile, ascii)} for a in m.alternatives],
+        })
+    if v.supply_error is not None:
+        data["error"] = {"reason": v.supply_error.reason.value, "message": str(v.supply_error)}
+    if v.first is not None:
+        data["first_meld"] = {"required": v.first.required, "total": v.first.total,
+                              "ok": v.first.ok,
+                              "reason": v.first.reason.value if v.first.reason else None,
+                              "message": v.first.message}
+    if v.onto is not None:
+        o = v.onto
+        data["onto"] = {"valid": o.valid, "reason": o.reason.value if o.reason else None,
+                        "message": o.message,
+                        "result": _slots(o.result, profile, ascii) if o.result else [],
+                        "value": o.result.value if o.result else None,
+                        "freed_jokers": o.freed_jokers, "note": o.note,
+                        "alternative": o.alternative}
+    return data
+
+
+def render_verdict(v: Verdict, profile: Profile = "de", ascii: bool = False) -> str:
+    if v.onto is not None:
+        return _render_onto(v.onto, v.added, v.table, profile, ascii)
+    lines = []
+    for i, m in enumerate(v.melds, 1):
+        head = f"{i}. {format_cards(m.cards, profile, ascii)}"
+        if m.meld is not None:
+            lines.append(f"{head}: legal {m.meld.kind.value}, {m.meld.value} points")
+            if any(s.is_joker for s in m.meld.slots):
+                lines.append(f"   as {m.meld.format(profile, ascii)}")
+            for alt in m.alternatives:
+                lines.append(f"   also legal as {alt.kind.value} {alt.format(profile, ascii)} "
+                             f"({alt.value} points); the highest value counts")
+        else:
+            lines.append(f"{head}: NOT legal: {m.message}")
+    if len(v.melds) > 1 or v.first is not None:
+        lines.append(f"Total: {v.total} points")
+    if v.supply_error is not None:
+        lines.append(f"NOT possible: {v.supply_error}")
+    if v.first is not None:
+        if v.first.ok:
+            lines.append(f"First meld: enough ({v.first.total} of {v.first.required} needed)")
+        else:
+            lines.append(f"First meld: NOT enough: {v.first.message}")
+    return "\n".join(lines)
+
+
+def _render_onto(o: OntoVerdict, added_cards: Sequence[Card], table_cards: Sequence[Card],
+                 profile: Profile, ascii: bool) -> str:
+    added = format_cards(added_cards, profile, ascii)
+    table = format_cards(table_cards, profile, ascii)
+    if not o.valid or o.result is None:
+        return f"{added} onto {table}: NOT allowed: {o.message}"
+    lines = [f"{added} onto {table}: allowed ({o.note})",
+             f"   the meld becomes {o.result.kind.value} {o.result.format(profile, ascii)} "
+             f"({o.result.value} points)"]
+    if o.alternative:
+        lines.append(f"   {o.alternative}")
+    return "\n".join(lines)
+
+
+# --- romme value ----------------------------------------------------------------
+
+def value_json(rows: Sequence[tuple[Card, int]], profile: Profile, ascii: bool) -> dict[str, Any]:
+    return {"points": sum(p for _, p in rows),
+            "cards": [{"card": c.format(profile, ascii), "points": p} for c, p in rows]}
+
+
+def render_value(rows: Sequence[tuple[Card, int]], profile: Profile, ascii: bool) -> str:
+    # Two columns by hand: importing tabulate would double this command's start-up time.
+    shown = [(c.format(profile, ascii), p) for c, p in rows]
+    width = max([4, *(len(c) for c, _ in shown)])
+    lines = [f"{'card':<{width}}  points"]
+    lines += [f"{c:<{width}}  {p:>6}" for c, p in shown]
+    lines.append(f"Total: {sum(p for _, p in rows)} points")
+    return "\n".join(lines)

@@ -1,0 +1,36 @@
+"""Views of ``romme rules``: the house rules of a preset, one line of explanation each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tabulate import tabulate
+
+from romme_score.rules import OPTION_NAMES, PRESET_SOURCES, RuleSet, allowed_values, option_doc
+
+
+def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
+    return {name: {"description": PRESET_SOURCES[name], "rules": rules.to_dict()}
+            for name, rules in presets.items()}
+
+
+def render_presets(presets: Mapping[str, RuleSet]) -> str:
+    return tabulate([[name, PRESET_SOURCES[name]] for name in presets],
+                    headers=["preset", "what it is"])
+
+
+def show_value(value: Any) -> str:
+    """An option's value as typed on the command line (``none``, ``true``, ``500``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def render_rules(rules: RuleSet) -> str:
+    data = rules.to_dict()
+    rows = [[name, show_value(data[name]), allowed_values(name), option_doc(name)]
+            for name in OPTION_NAMES]
+    return tabulate(rows, headers=["option", "value", "allowed", "meaning"])

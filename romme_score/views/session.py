@@ -1,0 +1,263 @@
+"""Views of the session commands: the scoresheet, a round's summary, the session list,
+and the one-line messages of new, round, undo, edit, use, export and import."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+from romme_score.cards import Card
+from romme_score.rules import RuleSet
+from romme_score.scoring import GameState, RoundInput, RoundScore, places
+from romme_score.sessions import (
+    Edited,
+    Recorded,
+    RoundRow,
+    SessionExport,
+    SessionInfo,
+    SessionSummary,
+    Standings,
+    Undone,
+)
+
+CardsText = Callable[[Sequence[Card]], str]
+
+
+# --- the state of a game ------------------------------------------------------------
+
+def game_over_line(state: GameState, totals: Mapping[str, int]) -> str:
+    """``Game over: Anna won with 120 points.`` (or the tie)."""
+    if state.winner:
+        return f"Game over: {state.winner} won with {totals[state.winner]} points."
+    return f"Game over: a tie between {', '.join(state.tied)}."
+
+
+def state_line(state: GameState, totals: Mapping[str, int], next_dealer: str) -> str:
+    """Who deals next, or how the game ended."""
+    return game_over_line(state, totals) if state.finished else f"Next to deal: {next_dealer}"
+
+
+def totals_line(players: Sequence[str], totals: Mapping[str, int]) -> str:
+    return "Totals: " + ", ".join(f"{p} {totals[p]}" for p in players)
+
+
+# --- standings ------------------------------------------------------------------------
+
+def standings_json(s: Standings) -> dict[str, Any]:
+    board = s.leaderboard
+    return {
+        "session": s.session,
+        "players": [{"name": p, "total": s.totals[p],
+                     "leaderboard": board[p] if board is not None else None} for p in s.players],
+        "rounds": [{"number": r.number, "winner": r.winner, "hand_romme": r.hand_romme,
+                    "stalemate": r.stalemate,
+                    "points": dict(r.points), "bonus": {k: v for k, v in r.bonus.items() if v}}
+                   for r in s.rounds],
+        "finished": s.state.finished,
+        "game_winner": s.state.winner,
+        "tied": list(s.state.tied) if s.state.finished and s.state.winner is None else [],
+        "next_dealer": s.next_dealer,
+        "game_end": str(s.rules.game_end),
+    }
+
+
+def standings_with_corrections_json(s: Standings) -> dict[str, Any]:
+    data = standings_json(s)
+    data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at}
+                           for c in s.corrections]
+    return data
+
+
+def _cell(row: RoundRow, player: str) -> str:
+    if row.winner == player:
+        text = "0 *"
+        if row.hand_romme:
+            text = "0 *HR"
+        bonus = row.bonus.get(player, 0)
+        if bonus:
+            text += f" -{bonus}"
+        return text
+    return str(row.points.get(player, 0))
+
+
+def render_scoresheet(s: Standings) -> str:
+    """The table of rounds with running totals, totals, places and the game's state."""
+    headers = ["round", *s.players]
+    table: list[list[str]] = []
+    running = dict(s.totals)
+    # Running totals: walk back from the final totals over the rounds shown.
+    after: dict[int, dict[str, int]] = {}
+    for row in reversed(s.rounds):
+        after[row.number] = dict(running)
+        for p in s.players:
+            running[p] -= row.points.get(p, 0) - row.bonus.get(p, 0)
+    for row in s.rounds:
+        label = str(row.number) + (" (stalemate)" if row.stalemate else "")
+        table.append([label] + [f"{_cell(row, p)}  = {after[row.number][p]}" for p in s.players])
+    lines = []
+    shown_from = s.rounds[0].number if s.rounds else None
+    if shown_from is not None and shown_from > 1:
+        lines.append(f"(rounds 1-{shown_from - 1} not shown; use --all)")
+    table.append(["total"] + [str(s.totals[p]) for p in s.players])
+    ranks = places({p: s.totals[p] for p in s.players})
+    table.append(["place"] + [str(ranks[p]) for p in s.players])
+    if s.leaderboard is not None:
+        table.append(["leaderboard"] + [str(s.leaderboard[p]) for p in s.players])
+    lines.append(tabulate(table, headers=headers, tablefmt="simple",
+                          colalign=("left",) + ("right",) * len(s.players)))
+    lines.append("* went out, HR Hand-Rommé, -N winner bonus struck; '= N' is the running total")
+    lines.append(f"Rounds played: {s.rounds_played}; game ends at: {s.rules.game_end}")
+    lines.append(state_line(s.state, s.totals, s.next_dealer))
+    return "\n".join(lines)
+
+
+def render_standings(s: Standings) -> str:
+    """``romme standings``: the session's name, the scoresheet, the corrections kept."""
+    lines = [f"Session '{s.session}'", render_scoresheet(s)]
+    if s.corrections:
+        lines.append("Corrections kept in the history: " + "; ".join(
+            f"round {c.round} {c.change} {c.at or ''}".rstrip() for c in s.corrections))
+    return "\n".join(lines)
+
+
+# --- a round --------------------------------------------------------------------------
+
+def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore,
+                   cards: CardsText) -> str:
+    """A round's summary: every player's cards left, points and marks."""
+    rows = []
+    for p in players:
+        hand = rnd.hands.get(p)
+        shown = ""
+        if hand is not None and hand.cards is not None:
+            shown = cards(hand.cards)
+        elif hand is not None and hand.points is not None:
+            shown = f"({hand.points} counted)"
+        note = ""
+        if p == rnd.winner:
+            note = "went out" + (" (Hand-Rommé)" if rnd.hand_romme else "")
+            if hand is not None and hand.cards:
+                note += ", cards shown for control, not counted"
+            if score.bonus.get(p):
+                note += f"; bonus -{score.bonus[p]}"
+        elif score.multiplier.get(p, 1) > 1:
+            note = f"{score.base[p]} x {score.multiplier[p]}"
+        rows.append([p, shown, score.points[p], note])
+    return tabulate(rows, headers=["player", "cards left", "points", ""], tablefmt="simple")
+
+
+def recorded_json(r: Recorded) -> dict[str, Any]:
+    data = standings_json(r.standings)
+    data["round"] = {"number": r.number, "points": r.score.points, "bonus": r.score.bonus}
+    return data
+
+
+def render_recorded(r: Recorded, cards: CardsText) -> str:
+    s = r.standings
+    return "\n".join([f"Round {r.number} of '{s.session}':",
+                      describe_round(s.players, r.round, r.score, cards), "",
+                      totals_line(s.players, s.totals),
+                      state_line(s.state, s.totals, s.next_dealer)])
+
+
+SAVE_QUESTION = "Save this round?"
+NOT_SAVED = "Not saved."
+WINNER_QUESTION = "Who went out? ({players}, or 'none' for a stalemate)"
+HAND_ROMME_QUESTION = "Hand-Rommé?"
+HAND_QUESTION = "{player}'s cards left (or points)"
+
+
+def undo_question(record_number: int, summary: str) -> str:
+    return f"Remove round {record_number} ({summary})?"
+
+
+def undo_summary(players: Sequence[str], points: Mapping[str, int]) -> str:
+    return ", ".join(f"{p} {points[p]}" for p in players)
+
+
+NOTHING_REMOVED = "Nothing removed."
+
+
+def undone_json(u: Undone) -> dict[str, Any]:
+    return {"undone": u.record.number, "totals": dict(u.totals)}
+
+
+def render_undone(u: Undone, players: Sequence[str]) -> str:
+    return f"Round {u.record.number} removed. " + totals_line(players, u.totals)
+
+
+def edited_json(e: Edited) -> dict[str, Any]:
+    return {"edited": e.number, "points": e.score.points, "totals": dict(e.totals)}
+
+
+def render_edited(e: Edited, players: Sequence[str], cards: CardsText) -> str:
+    return "\n".join([f"Round {e.number} corrected:", describe_round(players, e.round, e.score, cards),
+                      totals_line(players, e.totals)])
+
+
+# --- sessions -------------------------------------------------------------------------
+
+def created_json(info: SessionInfo, rules: RuleSet) -> dict[str, Any]:
+    return {"session": info.name, "players": list(info.players), "rules": rules.to_dict(),
+            "next_dealer": info.players[info.first_dealer]}
+
+
+def render_created(info: SessionInfo) -> str:
+    return (f"Session '{info.name}' started with {', '.join(info.players)}; game ends at "
+            f"{info.rules.game_end}.\n"
+            f"{info.players[info.first_dealer]} deals first. Record rounds with: romme round "
+            f"--winner NAME {info.players[-1]}=\"CARDS\" ...")
+
+
+def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
+    return [{"name": r.info.name, "players": list(r.info.players), "rounds": r.rounds,
+             "created": r.info.created_at, "finished": r.state.finished, "winner": r.state.winner,
+             "current": r.current} for r in rows]
+
+
+def render_sessions(rows: Sequence[SessionSummary]) -> str:
+    if not rows:
+        return "No sessions yet: start one with 'romme new NAME PLAYER PLAYER ...'."
+    return tabulate([[("* " if r.current else "  ") + r.info.name, ", ".join(r.info.players),
+                      r.rounds, r.info.created_at[:10],
+                      ("yes, " + r.state.winner if r.state.winner else "yes")
+                      if r.state.finished else "no"] for r in rows],
+                    headers=["session", "players", "rounds", "date", "finished"])
+
+
+def now_current(name: str) -> str:
+    return f"'{name}' is now the current session."
+
+
+# --- export and import ----------------------------------------------------------------
+
+def export_json_text(export: SessionExport) -> str:
+    return json.dumps(export.to_json(), ensure_ascii=False, indent=2) + "\n"
+
+
+def export_csv_text(export: SessionExport) -> str:
+    """The scoresheet as CSV: one row per round, points and cards per player."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    players = export.players
+    writer.writerow(["round", "winner", "hand_romme", "stalemate", *players,
+                     *(f"{p} cards" for p in players)])
+    for r in export.rounds:
+        hands = {p: r.hands.get(p) for p in players}
+        writer.writerow([r.number, r.winner or "", int(r.hand_romme), int(r.stalemate),
+                         *(r.points[p] - r.bonus.get(p, 0) for p in players),
+                         *((h.cards or "") if h is not None else "" for h in hands.values())])
+    return buffer.getvalue()
+
+
+def exported(name: str, path: str) -> str:
+    return f"Session '{name}' written to {path}."
+
+
+def imported(name: str, rounds: int) -> str:
+    return f"Session '{name}' imported with {rounds} rounds; it is now current."

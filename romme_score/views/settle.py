@@ -1,0 +1,69 @@
+"""Views of ``romme settle``: the pairwise table, nets, money and transfers (002 section 6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tabulate import tabulate
+
+from romme_score.settlement import Settlement, format_money
+
+
+def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "players": [{"name": p.name, "total": p.total, "net": p.net, "amount": str(p.amount),
+                     "place": p.place} for p in s.players],
+        "pairs": [{"winner": p.winner, "loser": p.loser, "points": p.points} for p in s.pairs],
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": str(t.amount)}
+                      for t in s.transfers],
+        "rate": str(s.rate) if s.rate is not None else None,
+        "unit": str(s.unit),
+        "rounding": s.rounding_note,
+    }
+    if leaderboard is not None:
+        for p in data["players"]:
+            p["leaderboard"] = leaderboard.get(p["name"])
+    return data
+
+
+def render_settlement(s: Settlement, currency: str | None, profile: str,
+                      leaderboard: Mapping[str, int] | None = None) -> str:
+    names = [p.name for p in s.players]
+    money = {p.name: format_money(p.amount, currency, profile, s.unit) for p in s.players}
+    by_pair = {(p.winner, p.loser): p.points for p in s.pairs}
+
+    def vs(row: str, col: str) -> str:
+        if row == col:
+            return ""
+        if (col, row) in by_pair:  # the column player receives from the row player
+            return f"+{by_pair[(col, row)]}" if by_pair[(col, row)] else "0"
+        return f"-{by_pair[(row, col)]}" if by_pair[(row, col)] else "0"
+
+    lines = []
+    rate = f"{s.rate}" if s.rate is not None else "each session's rate"
+    lines.append(f"Settlement at {rate} per point" + (f" ({currency})" if currency else ""))
+    lines.append("")
+    table = [["total"] + [str(p.total) for p in s.players]]
+    for other in names:
+        table.append([f"vs {other}"] + [vs(other, col) for col in names])
+    table.append(["net"] + [f"{p.net:+d}" for p in s.players])
+    table.append(["money"] + [money[p.name] for p in s.players])
+    table.append(["place"] + [str(p.place) for p in s.players])
+    if leaderboard is not None:
+        table.append(["leaderboard"] + [str(leaderboard.get(n, "")) for n in names])
+    lines.append(tabulate(table, headers=["player", *names], tablefmt="simple",
+                          colalign=("left",) + ("right",) * len(names)))
+    lines.append("")
+    lines.append("'vs X' is what the column's player receives (+) from or pays (-) to X.")
+    if s.rounding_note:
+        lines.append(f"Rounding: {s.rounding_note}.")
+    lines.append("")
+    if not s.transfers:
+        lines.append("Nobody owes anybody anything.")
+    else:
+        count = len(s.transfers)
+        lines.append(f"To settle ({count} transfer{'s' if count != 1 else ''}, the fewest possible):")
+        for t in s.transfers:
+            lines.append(f"  {t.payer} pays {t.payee} {format_money(t.amount, currency, profile, s.unit)}")
+    return "\n".join(lines)
