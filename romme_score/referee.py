@@ -52,7 +52,6 @@ class Verdict(NamedTuple):
     supply_error: IllegalMeldError | None = None
     first: FirstMeld | None = None
     onto: OntoVerdict | None = None
-    onto_input: str | None = None
     added: Sequence[Card] = ()
     table: Sequence[Card] = ()
 
@@ -93,7 +92,7 @@ def judge_melds(texts: list[str], parsed: list[list[Card]], rules: RuleSet,
     return Verdict(verdicts, supply_error, first_verdict)
 
 
-def judge_onto(table_text: str, table: list[Card], added: list[Card], rules: RuleSet) -> Verdict:
+def judge_onto(table: list[Card], added: list[Card], rules: RuleSet) -> Verdict:
     """The cards in ``added`` laid off onto (or swapped into) the table meld."""
     melds: Sequence[MeldVerdict] = []
     try:
@@ -101,6 +100,6 @@ def judge_onto(table_text: str, table: list[Card], added: list[Card], rules: Rul
         move = lay_off(table, added, rules)
     except IllegalMeldError as exc:
         return Verdict(melds, onto=OntoVerdict(False, exc.reason, str(exc), None),
-                       onto_input=table_text, added=added, table=table)
+                       added=added, table=table)
     onto = OntoVerdict(True, None, None, move.meld, move.freed_jokers, move.note, move.alternative)
-    return Verdict(melds, onto=onto, onto_input=table_text, added=added, table=table)
+    return Verdict(melds, onto=onto, added=added, table=table)

@@ -399,7 +399,7 @@ class SessionService:
         """Save a round in one transaction; the score is computed from the totals read there."""
         self.check_open(info)
 
-        def compute(before: dict[str, int], played: int) -> RoundScore:
+        def compute(before: dict[str, int], _played: int) -> RoundScore:
             return score_round(info.players, before, rnd, info.rules)
 
         number, score = self.store.record_round(info, rnd, compute, lambda s: s)

@@ -38,7 +38,7 @@ def check(melds: tuple[str, ...], first: bool, onto: str | None, rules: RuleSet,
     if onto is not None:
         table = read_cards(onto, out, "--onto: ")
         added = [c for i, m in enumerate(melds, 1) for c in read_cards(m, out, f"argument {i}: ")]
-        verdict = referee.judge_onto(onto, table, added, rules)
+        verdict = referee.judge_onto(table, added, rules)
     else:
         parsed = [read_cards(m, out, f"meld {i} ('{m}'): " if len(melds) > 1 else "")
                   for i, m in enumerate(melds, 1)]
