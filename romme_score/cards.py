@@ -23,11 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from romme_score.errors import InputProblem
+
 Profile = Literal["de", "en"]
 PROFILES: tuple[Profile, ...] = ("de", "en")
 
 
-class NotationError(ValueError):
+class NotationError(InputProblem):
     """Text that cannot be read as cards. Names the token and its position."""
 
     def __init__(self, message: str, token: str = "", position: int = 0,
@@ -319,6 +321,11 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
         joker_part = match.group("joker").strip()
         if _is_joker_word(joker_part, profile):
             inner = (match.group("eq") or match.group("par") or "").strip()
+            nested = _DECLARATION.match(_normalise(inner))
+            if nested and _is_joker_word(nested.group("joker").strip(), profile):
+                # J=J=...: refused here, before reading on (no recursion however deep)
+                raise NotationError(
+                    f"a joker cannot stand for another joker in '{raw}' {where}", raw, position)
             try:
                 declared = parse_card(inner, profile, position)
             except NotationError as exc:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit
+from romme_score.errors import Refusal
 from romme_score.rules import RuleSet
 
 
@@ -59,7 +60,7 @@ class Reason(enum.StrEnum):
     TABLE_MELD_ILLEGAL = "table-meld-illegal"
 
 
-class IllegalMeldError(ValueError):
+class IllegalMeldError(Refusal):
     """A meld, first meld or lay-off that breaks a rule; ``reason`` names which."""
 
     def __init__(self, reason: Reason, message: str) -> None:

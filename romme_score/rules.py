@@ -15,13 +15,15 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from romme_score.errors import InputProblem
+
 SetJokerSwap = Literal["missing-suit", "declared", "complete"]
 SwappedJoker = Literal["meld-now", "to-hand"]
 Stalemate = Literal["everyone-counts", "nobody-scores"]
 JokerLayoff = Literal["clear-place", "with-natural"]
 
 
-class RuleError(ValueError):
+class RuleError(InputProblem):
     """An unknown option, a value out of range, or a rules file that cannot be read."""
 
 

@@ -12,11 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from romme_score.cards import Card
+from romme_score.errors import InputProblem
 from romme_score.melds import IllegalMeldError, check_supply, penalty_value
 from romme_score.rules import RuleSet
 
 
-class RoundError(ValueError):
+class RoundError(InputProblem):
     """A round that cannot be recorded as given (unknown player, a card too often, ...)."""
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from romme_score.cards import NotationError, parse_cards
+from romme_score.errors import InputProblem
+from romme_score.inputs import clean_name, clean_names
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import (
     GameState,
@@ -38,7 +40,7 @@ class SessionRefused(StoreError):
     """A session action that is refused as asked (the game is over, nothing to undo, ...)."""
 
 
-class SessionInputError(ValueError):
+class SessionInputError(InputProblem):
     """Input to a session action that cannot be used (a bad name, a round that is not there)."""
 
 
@@ -353,19 +355,10 @@ class SessionService:
 
     def create(self, name: str, players: Sequence[str], rules: RuleSet, rate: Decimal | None,
                currency: str | None, dealer: str | None = None) -> SessionInfo:
-        """Start a session and make it current. Names are trimmed, non-empty, without '=',
-        and unique ignoring case."""
-        name = name.strip()
-        if not name:
-            raise SessionInputError("a session needs a name")
-        names = [p.strip() for p in players]
-        if any(not p or "=" in p for p in names):
-            raise SessionInputError("player names must be non-empty and must not contain '='")
-        seen: set[str] = set()
-        for p in names:
-            if p.lower() in seen:
-                raise SessionInputError(f"the player name {p} is given twice: names must be unique")
-            seen.add(p.lower())
+        """Start a session and make it current; names as :func:`~romme_score.inputs.clean_names`
+        wants them (trimmed, non-empty, without '=', unique ignoring case)."""
+        name = clean_name(name, "a session's name")
+        names = clean_names(players)
         if not 2 <= len(names) <= rules.max_players:
             raise SessionInputError(f"{len(names)} players, but these rules seat 2 to "
                                     f"{rules.max_players} (max_players={rules.max_players})")

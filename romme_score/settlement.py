@@ -17,8 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 
+from romme_score.errors import InputProblem
 
-class SettlementError(ValueError):
+
+class SettlementError(InputProblem):
     """Totals or a rate that cannot be settled."""
 
 

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import platformdirs
 
 from romme_score.cards import Card, parse_cards
+from romme_score.errors import Refusal
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore
 
@@ -31,7 +32,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 T = TypeVar("T")
 
 
-class StoreError(Exception):
+class StoreError(Refusal):
     """The database cannot be used: not ours, damaged, newer, or busy."""
 
 

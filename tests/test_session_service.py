@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from romme_score.cards import parse_cards
+from romme_score.errors import InputProblem
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundError, RoundInput
 from romme_score.sessions import (
@@ -58,7 +59,7 @@ def test_create_makes_the_session_current_with_upper_case_currency(service: Sess
 def test_create_refuses_bad_player_names(tmp_path: Path, players: tuple[str, ...],
                                          fragment: str) -> None:
     with SessionService(tmp_path / "x.sqlite3") as svc:
-        with pytest.raises(SessionInputError, match=fragment):
+        with pytest.raises(InputProblem, match=fragment):
             svc.create("X", players, find_preset("standard"), None, None)
         assert svc.overview() == []
 

@@ -10,8 +10,14 @@ result to a view (:mod:`romme_score.views`).
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import click
+
+from romme_score.cli.options import InputError, Refused
+from romme_score.errors import InputProblem, Refusal
+
+INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug of ours, never the user's input
 
 # command name -> "module:attribute", relative to this package
 COMMANDS = {
@@ -52,6 +58,25 @@ class LazyGroup(click.Group):
                 raise TypeError(f"{module_name}:{attr} is not a Click command")
             return command
         return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; every error becomes one sentence, never a traceback."""
+        try:
+            return super().invoke(ctx)
+        except InputProblem as exc:
+            raise InputError(str(exc)) from None
+        except Refusal as exc:
+            raise Refused(str(exc)) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except RecursionError:
+            raise InputError("the input is nested too deeply to be read") from None
+        except MemoryError:
+            raise Refused("this needs more memory than the machine has") from None
+        except Exception as exc:  # the last resort: a bug, said in one line
+            click.echo(f"internal error: {type(exc).__name__}: {exc} — please report it",
+                       err=True)
+            ctx.exit(INTERNAL_ERROR)
 
 
 @click.group(cls=LazyGroup, lazy_subcommands=COMMANDS,

@@ -21,7 +21,8 @@ from romme_score.cli.options import (
     rule_options,
     session_option,
 )
-from romme_score.cli.service import open_service, parse_rate
+from romme_score.cli.service import open_service
+from romme_score.inputs import InputValueError, looks_like_number, parse_points, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, unknown_player_message
 from romme_score.sessions import ExportError, SessionExport, SessionInfo, find_player
@@ -35,11 +36,11 @@ SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
 def parse_hand_text(name: str, text: str, out: Output, never_out: bool = False) -> Hand:
     """One player's hand as typed: cards in notation, or a number of points counted by hand."""
     value = text.strip()
-    if value.lstrip("-").isdigit():
-        points = int(value)
-        if points < 0:
-            fail_input(f"{name}={value}: points left in hand cannot be negative")
-        return Hand(points=points, never_out=never_out)
+    if looks_like_number(value):
+        try:
+            return Hand(points=parse_points(value, f"{name}={value}"), never_out=never_out)
+        except InputValueError as exc:
+            fail_input(str(exc))
     if not value:
         fail_input(f"{name}= has nothing after '=': give the cards left in hand, or 0")
     try:
@@ -108,7 +109,7 @@ def new(name: str, players: tuple[str, ...], until: str | None, rate: str | None
             rules = rules.replace(game_end=GameEnd.parse(until))
         except RuleError as exc:
             fail_input(f"--until: {exc}")
-    rate_value = parse_rate(rate)
+    rate_value = parse_rate(rate) if rate is not None else None
     with open_service(db) as service:
         info = service.create(name, players, rules, rate_value, currency, dealer)
     if out.json:

@@ -14,7 +14,8 @@ from romme_score.cli.options import (
     fail_input,
     output_options,
 )
-from romme_score.cli.service import open_service, parse_decimal, parse_rate
+from romme_score.cli.service import open_service
+from romme_score.inputs import clean_name, parse_rate, parse_total, parse_unit
 from romme_score.sessions import DEFAULT_RATE
 from romme_score.views.settle import render_settlement, settlement_json
 
@@ -44,10 +45,8 @@ def settle(totals: tuple[str, ...], sessions: tuple[str, ...], rate: str | None,
       romme settle                      the current session
       romme settle --session Friday --session Saturday
     """
-    unit_value = parse_decimal(unit, "--unit")
-    if unit_value <= 0:
-        fail_input(f"--unit '{unit}' must be more than 0")
-    rate_value = parse_rate(rate)
+    unit_value = parse_unit(unit)
+    rate_value = parse_rate(rate) if rate is not None else None
     leaderboard: dict[str, int] | None = None
     if totals:
         if sessions:
@@ -76,18 +75,13 @@ def paper_totals(items: Sequence[str]) -> dict[str, int]:
     for item in items:
         if "=" not in item:
             fail_input(f"'{item}' needs the form NAME=POINTS, e.g. Anna=220")
-        name, _, points = item.partition("=")
-        name = name.strip()
-        if not name:
+        raw, _, points = item.partition("=")
+        if not raw.strip():
             fail_input(f"'{item}' has no name before '='")
-        if name in totals:
+        name = clean_name(raw, "a player's name")
+        if name.casefold() in {n.casefold() for n in totals}:
             fail_input(f"{name} is given twice")
-        text = points.strip()
-        if not text.lstrip("-").isdigit():
-            fail_input(f"{name}={text}: a total is a whole number of points, e.g. {name}=220")
-        if int(text) < 0:
-            fail_input(f"{name}={text}: a total cannot be negative")
-        totals[name] = int(text)
+        totals[name] = parse_total(points, f"{name}={points.strip()}")
     if len(totals) < 2:
         fail_input("a settlement needs at least two players, e.g. A=220 B=360")
     return totals

@@ -1,0 +1,157 @@
+"""The one input layer for numbers and names typed by a user, used by every command,
+the table mode and import. Pure: text in, a value or one clear sentence out.
+
+Numbers: digits are the decimal digits of any script (Unicode category Nd: ``0-9``,
+full-width ``０-９``, Arabic-Indic ``٠-٩`` ...), read as their value. Superscripts,
+fractions, Roman numerals, a doubled sign (``--5``), thousands separators and
+anything else are refused, as are numbers outside the range each field allows
+(named in the message). Decimals take ``.`` or ``,`` as the decimal mark, never an
+exponent, ``NaN`` or ``Infinity``.
+
+Names (players, sessions): trimmed; non-empty; at most :data:`MAX_NAME` characters;
+no ``=`` (it separates name and cards in ``NAME=CARDS``) and no control characters;
+unique ignoring case within a session.
+
+>>> parse_int("٣٥", "Ben", 0, 9999)
+35
+>>> parse_int("²", "Ben", 0, 9999)
+Traceback (most recent call last):
+romme_score.inputs.InputValueError: Ben: '²' is not a whole number (use the digits 0-9)
+>>> str(parse_decimal("0,001", "--rate", 0, 1000, places=8))
+'0.001'
+>>> clean_name("  Anna ")
+'Anna'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from decimal import Decimal
+
+from romme_score.errors import InputProblem
+
+MAX_NAME = 40
+MAX_POINTS = 9999  # points left in one hand, counted by hand
+MAX_TOTAL = 10**9  # a total typed from a paper scoresheet
+
+
+class InputValueError(InputProblem):
+    """A number or name as typed cannot be used: one sentence naming the field and the rule."""
+
+
+def _digits(text: str) -> str | None:
+    """The ASCII digits of a string of decimal digits of any script, or None."""
+    if not text:
+        return None
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) != "Nd":
+            return None
+        out.append(str(unicodedata.digit(ch)))
+    return "".join(out)
+
+
+def looks_like_number(text: str) -> bool:
+    """Whether typed text is meant as a number rather than cards: signs and digits of any
+    kind (superscripts too), so that :func:`parse_int` can refuse it with the right sentence."""
+    body = text.strip().lstrip("+-")
+    return bool(body) and all(unicodedata.category(ch) in ("Nd", "No", "Nl") for ch in body)
+
+
+def parse_int(text: str, what: str, lo: int, hi: int) -> int:
+    """A whole number from ``lo`` to ``hi``, as typed; else :class:`InputValueError`."""
+    body = text.strip()
+    sign = 1
+    if body[:1] in ("+", "-"):
+        sign = -1 if body[0] == "-" else 1
+        body = body[1:]
+    digits = _digits(body)
+    if digits is None:
+        raise InputValueError(f"{what}: '{text.strip()}' is not a whole number (use the digits 0-9)")
+    if len(digits) > 18:  # far beyond every range; int() of a huge string is slow
+        raise InputValueError(f"{what}: {text.strip()} is out of range: allowed {lo} to {hi}")
+    value = sign * int(digits)
+    if not lo <= value <= hi:
+        if value < 0 <= lo:
+            raise InputValueError(f"{what}: {value} cannot be negative (allowed {lo} to {hi})")
+        raise InputValueError(f"{what}: {value} is out of range: allowed {lo} to {hi}")
+    return value
+
+
+def parse_decimal(text: str, what: str, lo: Decimal | int, hi: Decimal | int, *,
+                  places: int, above: bool = False) -> Decimal:
+    """A decimal number (``0.01`` or ``0,01``) from ``lo`` (exclusive when ``above``) to ``hi``
+    with at most ``places`` decimal places; else :class:`InputValueError`."""
+    body = text.strip().replace(",", ".")
+    sign = ""
+    if body[:1] in ("+", "-"):
+        sign, body = body[0], body[1:]
+    whole, dot, frac = body.partition(".")
+    whole_digits = _digits(whole) if whole else ""
+    frac_digits = _digits(frac) if frac else ""
+    if whole_digits is None or frac_digits is None or not (whole_digits or frac_digits) \
+            or "." in frac or len(whole_digits) > 18:
+        raise InputValueError(f"{what} '{text.strip()}' is not a decimal number (e.g. 0.01)")
+    number = Decimal(f"{sign}{whole_digits or '0'}" + (f".{frac_digits}" if frac_digits else ""))
+    if len(frac_digits.rstrip("0")) > places:
+        raise InputValueError(f"{what} '{text.strip()}' has more than {places} decimal places")
+    low_ok = number > lo if above else number >= lo
+    if not low_ok or number > hi:
+        bound = f"more than {lo}" if above else f"from {lo}"
+        if number < 0 <= lo:
+            raise InputValueError(f"{what} '{text.strip()}' must not be negative")
+        raise InputValueError(f"{what} '{text.strip()}' is out of range: allowed {bound} to {hi}")
+    return number
+
+
+def clean_name(text: str, what: str = "a name") -> str:
+    """A player's or session's name: trimmed, non-empty, short, without '=' or control characters."""
+    name = text.strip()
+    if not name:
+        raise InputValueError(f"{what} must not be empty")
+    if "=" in name:
+        raise InputValueError(f"{what} '{name}' must not contain '=' (it separates name and cards)")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        raise InputValueError(f"{what} {name!r} must not contain control characters")
+    if len(name) > MAX_NAME:
+        raise InputValueError(f"{what} '{name[:MAX_NAME]}…' is longer than {MAX_NAME} characters")
+    return name
+
+
+def clean_names(names: Iterable[str], what: str = "player name") -> list[str]:
+    """Player names for one session: each clean, and unique ignoring case."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for raw in names:
+        name = clean_name(raw, what)
+        if name.casefold() in seen:
+            raise InputValueError(f"the {what} {name} is given twice: names must be unique "
+                                  "(ignoring case)")
+        seen.add(name.casefold())
+        out.append(name)
+    return out
+
+
+MAX_RATE = Decimal(1000)  # money per penalty point
+MONEY_PLACES = 8  # decimal places of a rate or a unit (a tenth of a Pfennig needs 3)
+
+
+def parse_points(text: str, what: str) -> int:
+    """Points left in one hand, counted by hand: 0 to :data:`MAX_POINTS`."""
+    return parse_int(text, what, 0, MAX_POINTS)
+
+
+def parse_total(text: str, what: str) -> int:
+    """A player's total from a paper scoresheet: 0 to :data:`MAX_TOTAL`."""
+    return parse_int(text, what, 0, MAX_TOTAL)
+
+
+def parse_rate(text: str, what: str = "--rate") -> Decimal:
+    """Money per penalty point: 0 to :data:`MAX_RATE`, at most 8 decimal places."""
+    return parse_decimal(text, what, 0, MAX_RATE, places=MONEY_PLACES)
+
+
+def parse_unit(text: str, what: str = "--unit") -> Decimal:
+    """The currency's smallest unit: more than 0, at most 1000, at most 8 decimal places."""
+    return parse_decimal(text, what, 0, 1000, places=MONEY_PLACES, above=True)
