@@ -54,7 +54,7 @@ def test_create_makes_the_session_current_with_upper_case_currency(service: Sess
     (("Anna",), "2 to 6"),
     (("Anna", " anna "), "given twice"),
     (("Anna", "B=n"), "must not contain '='"),
-    (("Anna", "  "), "non-empty"),
+    (("Anna", "  "), "must not be empty"),
 ])
 def test_create_refuses_bad_player_names(tmp_path: Path, players: tuple[str, ...],
                                          fragment: str) -> None:
