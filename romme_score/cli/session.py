@@ -50,6 +50,8 @@ def parse_hand_text(name: str, text: str, out: Output, never_out: bool = False) 
 
 
 def resolve_player(name: str, players: Sequence[str], what: str) -> str:
+    if not name.strip():
+        fail_input(f"{what} needs a player's name ({', '.join(players)})")
     found = find_player(name, players)
     if found is None:
         fail_input(f"{what}: " + unknown_player_message(name, players))
@@ -256,7 +258,7 @@ def edit(round_number: int, hands: tuple[str, ...], winner: str | None,
     with open_service(db) as service:
         info = service.session(session)
         changed = parse_hands(hands, info.players, never_out, out)
-        new_winner = resolve_player(winner, info.players, "--winner") if winner else None
+        new_winner = resolve_player(winner, info.players, "--winner") if winner is not None else None
         edited = service.edit(info, round_number, changed, new_winner, hand_romme, stalemate)
     if out.json:
         out.dump(views.edited_json(edited))
