@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test bench clean
+.PHONY: demo test fuzz bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: $(BIN)/.installed
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check romme_score tests benchmarks
 	$(BIN)/mypy --strict romme_score tests
+
+# The long form of the hostile-input harness (make test runs a quick form of it).
+fuzz: $(BIN)/.installed
+	ROMME_FUZZ_EXAMPLES=$${ROMME_FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_hostile.py
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m pip install -q -e '.[bench]'

@@ -7,6 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export ROMME_DB="$work/demo.sqlite3"   # never the user's real data
+cp "$here/house-rules/family.toml" "$work/"  # so the output names no path of this machine
 cd "$work"
 
 if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
@@ -30,7 +31,7 @@ step romme check --preset classic "HD HK HA H2 H3"       # 002: D K A 2 3 is fin
 step romme check --notation en "KH KD KS" "10S JS QS"
 step romme check --onto "♥2 ♥3 ♥4" "♥A ♥5"               # 000: lay-off at both ends
 step romme check --onto "TB J TK TA" "TD"                # 000: swap the joker
-step romme check --rules-file "$here/house-rules/family.toml" "♠K ♠A ♠2"
+step romme check --rules-file family.toml "♠K ♠A ♠2"       # examples/house-rules/family.toml
 step romme check "HK HX"                                 # a typo: exit code 2
 step romme value "HK K10 J"
 step romme best "P3 P4 P5 TB PB HB H9 K2"             # could I have come out? what is left?

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
-from romme_score.inputs import clean_name, clean_names
+from romme_score.inputs import MAX_POINTS, InputValueError, clean_name, clean_names, parse_rate
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import (
     GameState,
@@ -236,34 +236,46 @@ class SessionExport:
                               f"(this romme-score reads version {EXPORT_VERSION})")
         name = data.get("name")
         players = data.get("players")
-        if not isinstance(name, str) or not name.strip():
-            raise ExportError("the export has no session name")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-            raise ExportError("the export's players must be a list of names")
-        if len(set(players)) != len(players):
-            raise ExportError("the export names a player twice")
+        if not isinstance(name, str):
+            raise ExportError("the export's session name must be text")
         try:
-            rules = RuleSet.from_dict(data.get("rules") or {})
+            name = clean_name(name, "the export's session name")
+            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+                raise ExportError("the export's players must be a list of names")
+            players = clean_names(players, "player name")
+        except InputValueError as exc:
+            raise ExportError(str(exc)) from None
+        rules_data = data.get("rules") or {}
+        if not isinstance(rules_data, dict):
+            raise ExportError("the export's rules must be an object of option names and values")
+        try:
+            rules = RuleSet.from_dict(rules_data)
         except (RuleError, TypeError) as exc:
             raise ExportError(f"the export's rules: {exc}") from None
         if not 2 <= len(players) <= rules.max_players:
             raise ExportError(f"{len(players)} players do not fit max_players={rules.max_players}")
         rate = data.get("rate")
         if rate is not None:
+            if isinstance(rate, bool) or not isinstance(rate, (str, int, float)):
+                raise ExportError(f"the export's rate {rate!r} is not a decimal")
             try:
-                rate = str(Decimal(str(rate)))
-            except (ArithmeticError, InvalidOperation):
-                raise ExportError(f"the export's rate {rate!r} is not a decimal") from None
+                rate = str(parse_rate(str(rate), "the export's rate"))
+            except InputValueError as exc:
+                raise ExportError(str(exc)) from None
         dealer = data.get("first_dealer", players[0])
-        if dealer not in players:
+        if not isinstance(dealer, str) or dealer not in players:
             raise ExportError(f"the export's first dealer {dealer!r} is not a player")
         currency = data.get("currency")
         if currency is not None and not isinstance(currency, str):
             raise ExportError(f"the export's currency {currency!r} is not a currency code")
-        rounds = tuple(_export_round(i, r, players)
-                       for i, r in enumerate(data.get("rounds") or [], 1))
-        return cls(name.strip(), tuple(players), rules, rate, currency, str(dealer),
-                   str(data.get("created") or ""), rounds)
+        created = data.get("created") or ""
+        if not isinstance(created, str):
+            raise ExportError(f"the export's creation time {created!r} is not text")
+        rounds_data = data.get("rounds") or []
+        if not isinstance(rounds_data, list):
+            raise ExportError("the export's rounds must be a list")
+        rounds = tuple(_export_round(i, r, players) for i, r in enumerate(rounds_data, 1))
+        return cls(name, tuple(players), rules, rate, currency, dealer, created, rounds)
 
     def inputs(self) -> list[RoundInput]:
         return [r.to_input() for r in self.rounds]
@@ -272,25 +284,39 @@ class SessionExport:
 def _export_round(i: int, r: Any, players: Sequence[str]) -> ExportRound:
     if not isinstance(r, dict):
         raise ExportError(f"round {i} of the export is not an object")
+    winner = r.get("winner")
+    if winner is not None and (not isinstance(winner, str) or winner not in players):
+        raise ExportError(f"round {i}: the winner {winner!r} is not a player")
+    for key in ("hand_romme", "stalemate"):
+        if not isinstance(r.get(key, False), bool):
+            raise ExportError(f"round {i}: {key} must be true or false")
+    hands_data = r.get("hands") or {}
+    if not isinstance(hands_data, dict):
+        raise ExportError(f"round {i}: hands must be an object of player names")
     hands: dict[str, ExportHand] = {}
-    for p, h in (r.get("hands") or {}).items():
+    for p, h in hands_data.items():
         if p not in players:
             raise ExportError(f"round {i}: {unknown_player_message(p, players)}")
         if not isinstance(h, dict):
             raise ExportError(f"round {i}: the hand of {p} is not an object")
         cards = None
         if h.get("cards") is not None:
+            if not isinstance(h["cards"], str):
+                raise ExportError(f"round {i}, {p}: cards must be text in card notation")
             try:
-                cards = " ".join(c.format("de", ascii=True) for c in parse_cards(str(h["cards"])))
+                cards = " ".join(c.format("de", ascii=True) for c in parse_cards(h["cards"]))
             except NotationError as exc:
                 raise ExportError(f"round {i}, {p}: {exc}") from None
         points = h.get("points")
         if points is not None and (not isinstance(points, int) or isinstance(points, bool)
-                                   or points < 0):
-            raise ExportError(f"round {i}, {p}: points must be a whole number >= 0")
-        hands[p] = ExportHand(cards, points, bool(h.get("never_out", False)))
-    return ExportRound(i, r.get("winner"), bool(r.get("hand_romme")), bool(r.get("stalemate")),
-                       hands)
+                                   or not 0 <= points <= MAX_POINTS):
+            raise ExportError(f"round {i}, {p}: points must be a whole number from 0 to "
+                              f"{MAX_POINTS}")
+        never_out = h.get("never_out", False)
+        if not isinstance(never_out, bool):
+            raise ExportError(f"round {i}, {p}: never_out must be true or false")
+        hands[p] = ExportHand(cards, points, never_out)
+    return ExportRound(i, winner, r.get("hand_romme", False), r.get("stalemate", False), hands)
 
 
 # --- the service ----------------------------------------------------------------------
@@ -414,9 +440,13 @@ class SessionService:
                                     f"(rounds 1-{len(records)})")
         inputs = [r.to_input(info.players) for r in records]
         old = inputs[number - 1]
-        new_winner = winner if winner else old.winner
-        new_stalemate = old.stalemate if stalemate is None else stalemate
-        if new_stalemate and winner is None and stalemate:
+        if winner is not None and stalemate:
+            raise SessionInputError("a stalemate round has no winner: give --winner NAME "
+                                    "(with --no-stalemate if it was a stalemate) or --stalemate")
+        new_winner = winner if winner is not None else old.winner
+        # A winner given for a stalemate round means nobody ran out of stock after all.
+        new_stalemate = (winner is None and old.stalemate) if stalemate is None else stalemate
+        if new_stalemate:
             new_winner = None
         merged = {**old.hands, **hands}
         if new_winner is not None and new_winner not in hands:
@@ -449,6 +479,13 @@ class SessionService:
         """Write an exported session (scored again under its rules) and make it current."""
         inputs = export.inputs()
         scores = replay(export.players, export.rules, inputs)
+        running = dict.fromkeys(export.players, 0)
+        for number, score in enumerate(scores, 1):
+            if number > 1 and game_state(export.players, running, number - 1, export.rules).finished:
+                raise ExportError(f"round {number} comes after the game had ended in round "
+                                  f"{number - 1} (game_end={export.rules.game_end})")
+            for p in export.players:
+                running[p] += score.points[p] - score.bonus.get(p, 0)
         sname = name or export.name
         self.store.import_session(sname, export.players, export.rules, export.rate,
                                   export.currency, export.players.index(export.first_dealer),

@@ -129,6 +129,22 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def change_time() -> str:
+    """When a round was undone or replaced, to the microsecond: the history lists changes
+    in the order they were made, even two in the same second."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def to_seconds(stamp: str | None) -> str | None:
+    """A stored time as shown: to the second."""
+    if not stamp:
+        return stamp
+    try:
+        return datetime.fromisoformat(stamp).isoformat(timespec="seconds")
+    except ValueError:
+        return stamp
+
+
 @dataclass(frozen=True)
 class SessionInfo:
     id: int
@@ -523,7 +539,7 @@ class Store:
                 raise NotFound(f"session '{session.name}' has no rounds to undo")
             record = self.rounds(session, last=1)[0]
             db.execute("UPDATE rounds SET status = 'undone', changed_at = ? WHERE id = ?",
-                       (now(), row[0]))
+                       (change_time(), row[0]))
             self._refresh_totals(db, session.id)
         return record
 
@@ -541,7 +557,7 @@ class Store:
                     raise NotFound(f"round {number} is not in session '{session.name}'")
                 if number in changed:
                     db.execute("UPDATE rounds SET status = 'replaced', changed_at = ? WHERE id = ?",
-                               (now(), old[0]))
+                               (change_time(), old[0]))
                     new_id = self._insert_round(db, session, number, rnd, score)
                     db.execute("UPDATE rounds SET replaced_by = ? WHERE id = ?", (new_id, old[0]))
                 else:
@@ -554,7 +570,7 @@ class Store:
 
     def history(self, session: SessionInfo) -> list[tuple[int, str, str | None]]:
         """Corrections: (round number, status, when) of undone and replaced rounds."""
-        return [(r[0], r[1], r[2]) for r in self.query(
+        return [(r[0], r[1], to_seconds(r[2])) for r in self.query(
             "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
             "status != 'active' ORDER BY changed_at, id", (session.id,))]
 

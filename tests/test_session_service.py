@@ -168,6 +168,17 @@ def test_export_import_round_trip_is_identical(service: SessionService) -> None:
     assert service.current_name() == "Copy"
 
 
+def test_import_refuses_rounds_after_the_game_ended(service: SessionService) -> None:
+    data: dict[str, object] = {
+        "format": "romme-score session", "version": 1, "name": "S", "players": ["A", "B"],
+        "rules": {"game_end": "rounds:1"},
+        "rounds": [{"winner": "A", "hands": {"B": {"points": 5}}},
+                   {"winner": "B", "hands": {"A": {"points": 5}}}]}
+    with pytest.raises(ExportError, match="round 2 comes after the game had ended in round 1"):
+        service.import_(SessionExport.from_json(data))
+    assert [s.info.name for s in service.overview()] == ["Friday"]
+
+
 @pytest.mark.parametrize("change, fragment", [
     ({"format": "other"}, "not a romme-score session export"),
     ({"version": 9}, "version 9"),
@@ -176,7 +187,28 @@ def test_export_import_round_trip_is_identical(service: SessionService) -> None:
     ({"currency": 5}, "currency"),
     ({"rounds": [{"hands": {"Zed": {}}}]}, "unknown player 'Zed'"),
     ({"rounds": [{"hands": {"A": {"cards": "HX"}}}]}, "round 1, A"),
-    ({"rounds": [{"hands": {"A": {"points": -1}}}]}, ">= 0"),
+    ({"rounds": [{"hands": {"A": {"points": -1}}}]}, "from 0 to"),
+    ({"name": 5}, "name must be text"),
+    ({"name": "  "}, "must not be empty"),
+    ({"players": "A B"}, "list of names"),
+    ({"players": ["A", 7]}, "list of names"),
+    ({"players": ["A", "a "]}, "given twice"),
+    ({"players": ["A", "B=C"]}, "must not contain '='"),
+    ({"players": ["A", "  "]}, "must not be empty"),
+    ({"rules": [1, 2]}, "rules must be an object"),
+    ({"rules": {"packs": "many"}}, "packs"),
+    ({"rate": "NaN"}, "not a decimal"),
+    ({"rate": "Infinity"}, "not a decimal"),
+    ({"rate": -1}, "must not be negative"),
+    ({"rate": [1]}, "not a decimal"),
+    ({"created": 5}, "creation time"),
+    ({"rounds": {"1": {}}}, "rounds must be a list"),
+    ({"rounds": [{"winner": 3, "hands": {}}]}, "winner 3 is not a player"),
+    ({"rounds": [{"winner": "A", "hand_romme": "yes"}]}, "hand_romme must be true or false"),
+    ({"rounds": [{"hands": ["A"]}]}, "hands must be an object"),
+    ({"rounds": [{"hands": {"A": {"cards": 12}}}]}, "cards must be text"),
+    ({"rounds": [{"hands": {"A": {"points": "5"}}}]}, "whole number"),
+    ({"rounds": [{"hands": {"A": {"never_out": 1}}}]}, "never_out must be true or false"),
 ])
 def test_export_reader_refuses_with_one_sentence(change: dict[str, object], fragment: str) -> None:
     data: dict[str, object] = {"format": "romme-score session", "version": 1, "name": "S",

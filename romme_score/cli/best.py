@@ -44,8 +44,6 @@ def best(hand: tuple[str, ...], table_melds: tuple[str, ...], came_out: bool, ru
         check_supply(cards + [c for m in table for c in m.cards], rules)
     except IllegalMeldError as exc:
         fail_input(f"the hand and table do not add up: {exc}")
-    if not cards:
-        fail_input("the hand is empty")
     result = solve(cards, rules, table, came_out)
     if out.json:
         out.dump(best_json(result, table, rules, out.profile, out.ascii))

@@ -23,7 +23,8 @@ def check(melds: tuple[str, ...], first: bool, onto: str | None, rules: RuleSet,
           out: Output) -> None:
     """Say whether melds are legal, why not, and what they are worth.
 
-    One argument per meld. Exit code 0 when everything is legal, 1 when not.
+    One argument per meld. Exit code 0 when everything is legal, 1 when not,
+    2 when the input cannot be read (a mistyped card, an unknown option).
 
     \b
     Examples:

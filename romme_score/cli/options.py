@@ -85,17 +85,31 @@ def _terminal_can_show_symbols() -> bool:
 
 
 def output_options(func: F) -> F:
-    """``--notation``, ``--ascii`` and ``--json``, shared by every command."""
+    """``--notation``, ``--ascii`` and ``--json``: for the commands that read or print cards."""
 
     @click.option("--notation", type=click.Choice(["de", "en"]), default="de", show_default=True,
                   envvar="ROMME_NOTATION",
                   help="How letters are read: de = suit letter first (HK, K10, J joker); "
                        "en = rank first (KH, 10D, JK joker).")
-    @click.option("--ascii", "ascii_", is_flag=True, help="Print cards as letters (HK), not ♥K.")
+    @click.option("--ascii", "ascii_", is_flag=True,
+                  help="Print plain ASCII: cards as letters (HK, not ♥K), EUR for €.")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
     @functools.wraps(func)
     def wrapper(*args: Any, notation: str, ascii_: bool, as_json: bool, **kwargs: Any) -> Any:
         out = Output(cast(Profile, notation), ascii_ or not _terminal_can_show_symbols(), as_json)
+        return func(*args, out=out, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def plain_output_options(func: F) -> F:
+    """``--ascii`` and ``--json``: for the commands that print no cards."""
+
+    @click.option("--ascii", "ascii_", is_flag=True, help="Print plain ASCII (EUR for €).")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+    @functools.wraps(func)
+    def wrapper(*args: Any, ascii_: bool, as_json: bool, **kwargs: Any) -> Any:
+        out = Output("de", ascii_ or not _terminal_can_show_symbols(), as_json)
         return func(*args, out=out, **kwargs)
 
     return cast(F, wrapper)
@@ -149,8 +163,11 @@ def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | 
 
 
 def read_cards(text: str, out: Output, what: str = "") -> list[Card]:
-    """Cards from an argument; an unreadable one is an input error naming ``what``."""
+    """Cards from an argument; an unreadable or empty one is an input error naming ``what``."""
     try:
-        return parse_cards(text, out.profile)
+        cards = parse_cards(text, out.profile)
     except NotationError as exc:
         fail_input(f"{what}{exc}")
+    if not cards:
+        fail_input(f"{what}no cards given: type cards like HK K10 J")
+    return cards

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from romme_score.cli.options import Output, fail_input, output_options, rule_options
+from romme_score.cli.options import Output, fail_input, plain_output_options, rule_options
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 from romme_score.views.rules import presets_json, render_presets, render_rules
 
@@ -13,7 +13,7 @@ from romme_score.views.rules import presets_json, render_presets, render_rules
 @click.argument("preset_name", required=False, metavar="[PRESET]")
 @click.option("--list", "list_presets", is_flag=True, help="List the presets.")
 @rule_options
-@output_options
+@plain_output_options
 def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Output) -> None:
     """Show the house rules of a preset, one line of explanation each.
 

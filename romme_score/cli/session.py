@@ -18,6 +18,7 @@ from romme_score.cli.options import (
     db_option,
     fail_input,
     output_options,
+    plain_output_options,
     rule_options,
     session_option,
 )
@@ -91,7 +92,7 @@ def parse_hands(items: Sequence[str], players: Sequence[str], never_out: Sequenc
 @click.option("--dealer", metavar="PLAYER", help="Who deals the first round (default: the first).")
 @rule_options
 @db_option
-@output_options
+@plain_output_options
 def new(name: str, players: tuple[str, ...], until: str | None, rate: str | None,
         currency: str | None, dealer: str | None, rules: RuleSet, db: Path | None,
         out: Output) -> None:
@@ -202,7 +203,7 @@ def _ask_round(info: SessionInfo, out: Output) -> RoundInput:
 @click.option("--yes", "-y", is_flag=True, help="Do not ask.")
 @session_option
 @db_option
-@output_options
+@plain_output_options
 def undo(yes: bool, session: str | None, db: Path | None, out: Output) -> None:
     """Remove the last round (kept in the history).
 
@@ -271,7 +272,7 @@ def edit(round_number: int, hands: tuple[str, ...], winner: str | None,
                                                        f"{SHOWN_ROUNDS}).")
 @session_option
 @db_option
-@output_options
+@plain_output_options
 def standings(show_all: bool, session: str | None, db: Path | None, out: Output) -> None:
     """The scoresheet: points per round and player, totals, who deals next.
 
@@ -292,7 +293,7 @@ def standings(show_all: bool, session: str | None, db: Path | None, out: Output)
 
 @click.command()
 @db_option
-@output_options
+@plain_output_options
 def sessions(db: Path | None, out: Output) -> None:
     """List the sessions: players, rounds, date, finished.
 
@@ -311,7 +312,7 @@ def sessions(db: Path | None, out: Output) -> None:
 @click.command()
 @click.argument("name")
 @db_option
-@output_options
+@plain_output_options
 def use(name: str, db: Path | None, out: Output) -> None:
     """Make a session the current one.
 
@@ -357,7 +358,7 @@ def export(fmt: str, output: Path | None, session: str | None, db: Path | None) 
 @click.option("--name", help="Import under this session name.")
 @click.option("--replace", is_flag=True, help="Overwrite a session of the same name.")
 @db_option
-@output_options
+@plain_output_options
 def import_(file: Path, name: str | None, replace: bool, db: Path | None, out: Output) -> None:
     """Import a session exported as JSON; checks everything before writing anything.
 
@@ -377,6 +378,8 @@ def import_(file: Path, name: str | None, replace: bool, db: Path | None, out: O
         data = SessionExport.from_json(json.loads(text))
     except json.JSONDecodeError as exc:
         fail_input(f"{file} is not valid JSON: {exc.msg} at line {exc.lineno}")
+    except RecursionError:
+        fail_input(f"{file} is nested too deeply to be a romme-score export")
     except ExportError as exc:
         fail_input(f"{file}: {exc}")
     with open_service(db) as service:

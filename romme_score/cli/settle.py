@@ -66,7 +66,7 @@ def settle(totals: tuple[str, ...], sessions: tuple[str, ...], rate: str | None,
     if out.json:
         out.dump(settlement_json(result, leaderboard))
     else:
-        out.echo(render_settlement(result, currency, out.profile, leaderboard))
+        out.echo(render_settlement(result, currency, out.profile, leaderboard, out.ascii))
 
 
 def paper_totals(items: Sequence[str]) -> dict[str, int]:

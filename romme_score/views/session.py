@@ -157,9 +157,15 @@ def recorded_json(r: Recorded) -> dict[str, Any]:
     return data
 
 
+def round_heading(number: int, rnd: RoundInput) -> str:
+    """``Round 3``, with the stalemate named: a round the stock ended has no winner."""
+    return f"Round {number}" + (" (stalemate: the stock ran out, nobody went out)"
+                                if rnd.stalemate else "")
+
+
 def render_recorded(r: Recorded, cards: CardsText) -> str:
     s = r.standings
-    return "\n".join([f"Round {r.number} of '{s.session}':",
+    return "\n".join([f"{round_heading(r.number, r.round)} of '{s.session}':",
                       describe_round(s.players, r.round, r.score, cards), "",
                       totals_line(s.players, s.totals),
                       state_line(s.state, s.totals, s.next_dealer)])
@@ -196,7 +202,8 @@ def edited_json(e: Edited) -> dict[str, Any]:
 
 
 def render_edited(e: Edited, players: Sequence[str], cards: CardsText) -> str:
-    return "\n".join([f"Round {e.number} corrected:", describe_round(players, e.round, e.score, cards),
+    return "\n".join([f"{round_heading(e.number, e.round)} corrected:",
+                      describe_round(players, e.round, e.score, cards),
                       totals_line(players, e.totals)])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from tabulate import tabulate
@@ -27,10 +28,20 @@ def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None)
     return data
 
 
+def money_text(amount: Decimal, currency: str | None, profile: str, unit: Decimal,
+               ascii: bool = False) -> str:
+    """An amount as printed; in plain ASCII the currency code stands for its symbol
+    (``0,33 EUR``)."""
+    text = format_money(amount, currency, profile, unit)
+    if ascii and not text.isascii():
+        text = format_money(amount, None, profile, unit) + (f" {currency.upper()}" if currency else "")
+    return text
+
+
 def render_settlement(s: Settlement, currency: str | None, profile: str,
-                      leaderboard: Mapping[str, int] | None = None) -> str:
+                      leaderboard: Mapping[str, int] | None = None, ascii: bool = False) -> str:
     names = [p.name for p in s.players]
-    money = {p.name: format_money(p.amount, currency, profile, s.unit) for p in s.players}
+    money = {p.name: money_text(p.amount, currency, profile, s.unit, ascii) for p in s.players}
     by_pair = {(p.winner, p.loser): p.points for p in s.pairs}
 
     def vs(row: str, col: str) -> str:
@@ -65,5 +76,6 @@ def render_settlement(s: Settlement, currency: str | None, profile: str,
         count = len(s.transfers)
         lines.append(f"To settle ({count} transfer{'s' if count != 1 else ''}, the fewest possible):")
         for t in s.transfers:
-            lines.append(f"  {t.payer} pays {t.payee} {format_money(t.amount, currency, profile, s.unit)}")
+            lines.append(f"  {t.payer} pays {t.payee} "
+                         f"{money_text(t.amount, currency, profile, s.unit, ascii)}")
     return "\n".join(lines)

@@ -1,0 +1,111 @@
+"""Every README promise is true: its command blocks run as written, its printed output is the
+program's, and examples/demo-output.txt is what `make demo` prints (issue: hardening)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from romme_score.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def mask_clock(text: str) -> str:
+    """As `make demo` writes examples/demo-output.txt: the run's dates and times masked."""
+    text = re.sub(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00", "YYYY-MM-DDThh:mm:ss+00:00", text)
+    return re.sub(r"\d{4}-\d{2}-\d{2}", "YYYY-MM-DD", text)
+
+
+def block_after(heading: str, fence: str = "```sh") -> str:
+    start = README.index(fence, README.index(heading)) + len(fence)
+    return README[start:README.index("```", start)]
+
+
+def romme(args: list[str], input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, args, input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_keeping_score_block_runs_top_to_bottom_as_written(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    ran = 0
+    for line in block_after("## Keeping score").strip().splitlines():
+        command = line.split("#", 1)[0].strip()
+        args = shlex.split(command)
+        assert args[0] == "romme", line
+        if args[1:] == ["round"]:  # asks on a terminal; here: what a person would answer there
+            args = ["romme", "round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5"]
+        answers = "y\n" if args[1:] == ["undo"] else None
+        code, out, err = romme(args[1:], input=answers)
+        assert code == 0, f"{line}: {err}"
+        ran += 1
+    assert ran >= 12 and (tmp_path / "friday.json").exists()
+
+
+def test_settle_example_prints_what_the_readme_shows() -> None:
+    console = README[README.index("## Settling the evening"):]
+    console = console[console.index("```console") + len("```console\n"):]
+    console = console[:console.index("```")]
+    first, _, shown = console.partition("\n")
+    args = shlex.split(first.removeprefix("$ "))
+    code, out, _ = romme(args[1:])
+    assert code == 0 and out == shown
+
+
+def test_check_help_names_exit_code_2() -> None:
+    code, out, _ = romme(["check", "--help"])
+    assert code == 0 and "2 when the input cannot be read" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("args", [["--ascii"], ["--ascii", "--notation", "en"]])
+def test_money_in_plain_ascii_says_eur(args: list[str]) -> None:
+    code, out, _ = romme(["settle", "A=220", "B=360", "--rate", "0.01", "--currency", "EUR", *args])
+    assert code == 0 and "€" not in out and "EUR" in out and out.isascii()
+
+
+def test_commands_that_print_no_cards_offer_no_notation() -> None:
+    for name in ("new", "undo", "standings", "sessions", "use", "import", "rules"):
+        code, out, _ = romme([name, "--help"])
+        assert code == 0 and "--notation" not in out, name
+    for name in ("check", "value", "best", "round", "edit"):
+        assert "--notation" in romme([name, "--help"])[1], name
+
+
+def test_stalemate_is_labelled_in_the_round_summary() -> None:
+    romme(["new", "S", "A", "B"])
+    code, out, _ = romme(["round", "--stalemate", "A=5", "B=7"])
+    assert code == 0 and "Round 1 (stalemate" in out
+
+
+def test_edit_of_a_stalemate_round_takes_a_winner_and_names_no_stalemate() -> None:
+    romme(["new", "S", "A", "B"])
+    romme(["round", "--stalemate", "A=5", "B=7"])
+    code, _, err = romme(["edit", "1", "--winner", "A", "--stalemate"])
+    assert code == 2 and "--no-stalemate" in err
+    code, out, err = romme(["edit", "1", "--winner", "A"])
+    assert code == 0, err
+    assert "(stalemate" not in out and "went out" in out
+
+
+def test_demo_output_is_what_make_demo_prints_and_names_no_path(tmp_path: Path) -> None:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("ROMME_DB", None)
+    result = subprocess.run(["bash", str(ROOT / "examples" / "demo.sh")], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT,
+                            text=True, env=env, cwd=tmp_path, timeout=600)
+    printed = mask_clock(result.stdout)
+    kept = (ROOT / "examples" / "demo-output.txt").read_text(encoding="utf-8")
+    assert printed == kept, "examples/demo-output.txt is stale: run make demo"
+    for path in (str(ROOT), str(Path.home()), "/tmp/"):
+        assert path not in kept
