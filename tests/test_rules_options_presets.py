@@ -130,3 +130,13 @@ def test_seed_options_stored_with_session(tmp_path: Path) -> None:
 def test_every_preset_keeps_the_new_options_valid() -> None:
     for rules in PRESETS.values():
         assert RuleSet.from_dict(rules.to_dict()) == rules
+
+
+def test_example_house_rules_files_state_the_seed_options() -> None:
+    examples = Path(__file__).parent.parent / "examples" / "house-rules"
+    for path in sorted(examples.glob("*.toml")):
+        build_rules(None, [], path.read_text(encoding="utf-8"), path.name)
+    classic = build_rules(None, [], (examples / "classic-variants.toml").read_text(encoding="utf-8"))
+    assert (classic.call_out_max, classic.color_romme, classic.hand_romme_layoff) == (10, 10, True)
+    strict = build_rules(None, [], (examples / "strict-speed.toml").read_text(encoding="utf-8"))
+    assert strict.discard_joker is False
