@@ -42,9 +42,12 @@ class LayOff(NamedTuple):
     alternative: str | None = None
 
 
-def lay_off(table_cards: Sequence[Card], added: Sequence[Card], rules: RuleSet) -> LayOff:
+def lay_off(table_cards: Sequence[Card], added: Sequence[Card], rules: RuleSet,
+            came_out: bool = True) -> LayOff:
     """Lay ``added`` onto the table meld, swapping jokers where a card takes their place.
 
+    ``came_out=False`` judges a player who has not come out yet (§4, §5): a
+    lay-off then needs ``first_meld_layoff`` and a joker swap ``joker_swap=anytime``.
     Raises :class:`IllegalMeldError` with the reason the move is not allowed.
     """
     try:
@@ -54,9 +57,33 @@ def lay_off(table_cards: Sequence[Card], added: Sequence[Card], rules: RuleSet) 
                                f"the meld on the table is not legal: {exc}") from None
     if not added:
         raise IllegalMeldError(Reason.NOTHING_TO_ADD, "no cards to lay off")
+    refusal = _swap_refusal(rules, came_out)
+    may_lay_off = came_out or rules.first_meld_layoff
     if table.kind == MeldKind.RUN:
-        return _onto_run(table, list(added), rules)
-    return _onto_set(table, list(added), rules)
+        move = _onto_run(table, list(added), rules, refusal)
+    else:
+        move = _onto_set(table, list(added), rules, refusal, may_lay_off)
+    if not may_lay_off and len(move.meld.slots) > len(table.slots):
+        raise IllegalMeldError(Reason.NOT_OUT_YET, _not_out_message(rules))
+    return move
+
+
+def _swap_refusal(rules: RuleSet, came_out: bool) -> tuple[Reason, str] | None:
+    """Why no joker may be swapped now (003 lobby "Joker tauschen"), or None."""
+    if rules.joker_swap == "never":
+        return (Reason.JOKER_SWAP_FORBIDDEN,
+                "a joker on the table may not be swapped (joker_swap=never)")
+    if not came_out and rules.joker_swap == "after-out":
+        return (Reason.SWAP_NOT_OUT_YET,
+                "only a player who has come out may swap a joker (joker_swap=after-out)")
+    return None
+
+
+def _not_out_message(rules: RuleSet) -> str:
+    text = "a player who has not come out yet may not lay cards off (first_meld_layoff=false)"
+    if rules.hand_romme_layoff:
+        text += ", except when going out at once in a Hand-Rommé (hand_romme_layoff=true)"
+    return text
 
 
 def _joker_note(freed: int, rules: RuleSet) -> str:
@@ -74,7 +101,8 @@ def _check_limits(meld: Meld, rules: RuleSet) -> None:
         raise IllegalMeldError(*violation)
 
 
-def _onto_run(table: Meld, added: list[Card], rules: RuleSet) -> LayOff:
+def _onto_run(table: Meld, added: list[Card], rules: RuleSet,
+              refusal: tuple[Reason, str] | None) -> LayOff:
     suit = table.slots[0].stands_for.suit
     assert suit is not None
     by_rank = {slot.stands_for.rank: i for i, slot in enumerate(table.slots)}
@@ -94,6 +122,9 @@ def _onto_run(table: Meld, added: list[Card], rules: RuleSet) -> LayOff:
             raise IllegalMeldError(Reason.DUPLICATE_RANK,
                                    f"{card} is already in the run: a run holds each rank once")
         # The card the joker stands for takes its fixed place (002 c, 003, 004).
+        if refusal is not None:
+            raise IllegalMeldError(refusal[0], f"{card} would take the joker's place, but "
+                                               f"{refusal[1]}")
         slots[index] = Slot(card, card, slots[index].value)
         freed += 1
     base = Meld(MeldKind.RUN, tuple(slots), start=table.start)
@@ -222,7 +253,20 @@ def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card],
     return legal
 
 
-def _onto_set(table: Meld, added: list[Card], rules: RuleSet) -> LayOff:
+def _pinned_suit(slot: Slot, rules: RuleSet) -> Suit | None:
+    """The suit a table joker in a set is fixed to: declared (002 b, 004), by its place
+    in Skat order (004) or as the only suit missing; None while it may stand for any
+    missing suit. Under set_joker_swap=complete only a written declaration fixes it:
+    000 lets any single card join a pair and its joker."""
+    if slot.card.declared is not None:
+        return slot.card.declared.suit
+    if rules.set_joker_swap != "complete" and len(slot.options) == 1:
+        return slot.options[0]
+    return None
+
+
+def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
+              refusal: tuple[Reason, str] | None, may_lay_off: bool) -> LayOff:
     rank = table.slots[0].stands_for.rank
     assert rank is not None
     natural_suits = {s.card.suit for s in table.slots if not s.is_joker}
@@ -246,50 +290,73 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet) -> LayOff:
     all_naturals = sorted({*natural_suits, *(c.suit for c in new_naturals)} - {None},
                           key=lambda s: s.index if s else 0)
     new_suits = {c.suit for c in new_naturals}
+    pins = [_pinned_suit(slot, rules) for slot in table_jokers]
 
-    # Which table jokers a new natural frees, by the house rule set_joker_swap.
+    # Which table jokers (by index) a new natural frees, by the house rule set_joker_swap:
+    # ``forced`` must give way, ``optional`` may (003: any missing suit frees a joker).
+    optional: list[int] = []
     if rules.set_joker_swap == "complete":
-        freeable = table_jokers if len(all_naturals) == 4 else []
-        forced = freeable
-    elif rules.set_joker_swap == "declared":
-        forced = [s for s in table_jokers if len(s.options) == 1 and s.options[0] in new_suits
-                  or (s.card.declared is not None and s.card.declared.suit in new_suits)]
-        freeable = forced
+        forced = list(range(len(table_jokers))) if len(all_naturals) == 4 else []
     else:
-        freeable = table_jokers[:len(new_naturals)]
-        forced = []
-    # A joker declared for a suit that now arrives must give way.
-    for slot in table_jokers:
+        forced = [k for k, pin in enumerate(pins) if pin is not None and pin in new_suits]
+        if rules.set_joker_swap == "missing-suit":
+            spare = len(new_naturals) - len(forced)
+            optional = [k for k in range(len(table_jokers)) if k not in forced][:max(0, spare)]
+    for k, slot in enumerate(table_jokers):
         declared = slot.card.declared
-        if declared is not None and declared.suit in new_suits and slot not in freeable:
+        if declared is not None and declared.suit in new_suits and k not in forced:
             raise IllegalMeldError(
                 Reason.DUPLICATE_SUIT,
                 f"{declared} is already in the set as a joker, and set_joker_swap="
                 f"{rules.set_joker_swap} does not let it be swapped here")
-    kept_jokers = [s for s in table_jokers if s not in freeable] + \
-                  [Slot(j, j.declared or Card(rank, SUITS[0]), value) for j in new_jokers]
-    size = len(all_naturals) + len(kept_jokers)
+    if refusal is not None and forced:
+        taken = [c for c in new_naturals if c.suit == pins[forced[0]]]
+        what = (f"{taken[0]} would take the joker's place" if taken else
+                f"{' '.join(str(c) for c in new_naturals)} would complete the set and free the joker")
+        raise IllegalMeldError(refusal[0], f"{what}, but {refusal[1]}")
+    could_swap = bool(optional)
+    if refusal is not None:
+        optional = []
+    freeable = forced + optional
+    kept = [(slot, pins[k]) for k, slot in enumerate(table_jokers) if k not in freeable]
+    size = len(all_naturals) + len(kept) + len(new_jokers)
     if size > 4:
         if rules.set_joker_swap == "complete" and table_jokers:
             raise IllegalMeldError(
                 Reason.SET_TOO_LARGE,
                 f"a set has at most 4 cards; the joker is freed only when all four natural "
                 f"{rank.letter()}s are complete (set_joker_swap=complete)")
+        if refusal is not None and could_swap:
+            raise IllegalMeldError(refusal[0], f"the set has room only if a joker is swapped, "
+                                               f"but {refusal[1]}")
         raise IllegalMeldError(Reason.SET_TOO_LARGE, f"a set has at most 4 cards, this would have {size}")
-    missing = tuple(s for s in SUITS if s not in all_naturals)
+    missing = [s for s in SUITS if s not in all_naturals]
     slots = [Slot(Card(rank, s), Card(rank, s), value) for s in all_naturals]
-    for joker in kept_jokers:
-        declared = joker.card.declared
-        if declared is not None:
-            slots.append(Slot(joker.card, declared, value, (declared.suit,) if declared.suit else ()))
-        else:
-            slots.append(Slot(joker.card, Card(rank, missing[0]), value, missing))
+    fixed = [(slot.card, pin) for slot, pin in kept if pin is not None]
+    for joker in new_jokers:
+        declared = joker.declared
+        if declared is None:
+            continue
+        if declared.rank != rank:
+            raise IllegalMeldError(Reason.WRONG_RANK,
+                                   f"{joker} does not fit a set of {rank.letter()}s")
+        if declared.suit not in missing or declared.suit in {pin for _, pin in fixed}:
+            raise IllegalMeldError(Reason.DUPLICATE_SUIT,
+                                   f"{declared} is already in the set: a set holds each suit once")
+        fixed.append((joker, declared.suit))
+    for card, suit in fixed:
+        slots.append(Slot(card, Card(rank, suit), value, (suit,)))
+    free = tuple(s for s in missing if s not in {suit for _, suit in fixed})
+    loose = [slot.card for slot, pin in kept if pin is None] + \
+        [j for j in new_jokers if j.declared is None]
+    slots += [Slot(card, Card(rank, free[0]), value, free) for card in loose]
     slots.sort(key=lambda slot: slot.stands_for.sort_key())
     meld = Meld(MeldKind.SET, tuple(slots))
     _check_limits(meld, rules)
     freed = len(freeable)
     alternative = None
-    if freed and not forced and len(all_naturals) + len(table_jokers) + len(new_jokers) <= 4:
+    if optional and not forced and may_lay_off and \
+            len(all_naturals) + len(table_jokers) + len(new_jokers) <= 4:
         alternative = "or lay the cards off and leave the joker in the set"
     elif table_jokers and not freed and new_naturals and rules.set_joker_swap == "declared":
         alternative = ("the joker stays: it was not declared for "

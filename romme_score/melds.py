@@ -58,6 +58,9 @@ class Reason(enum.StrEnum):
     JOKER_NEEDS_NATURAL = "joker-needs-natural"
     NOTHING_TO_ADD = "nothing-to-add"
     TABLE_MELD_ILLEGAL = "table-meld-illegal"
+    JOKER_SWAP_FORBIDDEN = "joker-swap-forbidden"
+    SWAP_NOT_OUT_YET = "joker-swap-before-coming-out"
+    NOT_OUT_YET = "layoff-before-coming-out"
 
 
 class IllegalMeldError(Refusal):
@@ -240,27 +243,34 @@ def _infer_set_suits(cards: Sequence[Card]) -> dict[int, Suit]:
     """004: a set laid in Skat order (♣ ♠ ♥ ♦) declares its jokers by their place.
 
     Returns the suit of each undeclared joker (by index in ``cards``) where the
-    written order determines it.
+    written order determines it: the cards written in Skat order, and each run
+    of jokers between two cards either filling the suits between them exactly
+    or standing at its own place in Skat order ("Liegt also der Joker an zweiter
+    Stelle, so ersetzt er die Pik-Karte"; 002 b's ``C9, J, K9`` is ♠9).
+
+    >>> from romme_score.cards import parse_cards
+    >>> {i: s.symbol for i, s in _infer_set_suits(parse_cards("T9 J K9")).items()}
+    {1: '♠'}
     """
     jokers = [i for i, c in enumerate(cards) if c.is_joker and c.declared is None]
-    if not jokers:
+    if not jokers or len(cards) > 4:
         return {}
     suits = [c.suit if not c.is_joker else (c.declared.suit if c.declared else None)
              for c in cards]
-    # Absolute places: the card at place k is the k-th suit in Skat order.
-    if all(s is None or s == SUITS[i] for i, s in enumerate(suits)) and len(cards) <= 4:
-        return {i: SUITS[i] for i in jokers}
-    # Otherwise a unique order-preserving assignment of the missing suits.
     known = [(i, s) for i, s in enumerate(suits) if s is not None]
-    if [s.index for _, s in known] != sorted(s.index for _, s in known):
-        return {}
+    if [s.index for _, s in known] != sorted({s.index for _, s in known}):
+        return {}  # not laid in Skat order
     result: dict[int, Suit] = {}
     bounds = [(-1, -1)] + [(i, s.index) for i, s in known] + [(len(cards), 4)]
     for (left_i, left_s), (right_i, right_s) in zip(bounds, bounds[1:], strict=False):
         gap = [i for i in range(left_i + 1, right_i) if i in jokers]
         room = list(range(left_s + 1, right_s))
-        if gap and len(room) == len(gap):
+        if not gap:
+            continue
+        if len(room) == len(gap):  # the suits between fill the gap in order
             result.update({i: SUITS[s] for i, s in zip(gap, room, strict=True)})
+        elif len(room) > len(gap) and all(i in room for i in gap):  # each at its own place
+            result.update({i: SUITS[i] for i in gap})
     return result
 
 

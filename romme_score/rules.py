@@ -21,6 +21,7 @@ SetJokerSwap = Literal["missing-suit", "declared", "complete"]
 SwappedJoker = Literal["meld-now", "to-hand"]
 Stalemate = Literal["everyone-counts", "nobody-scores"]
 JokerLayoff = Literal["clear-place", "with-natural"]
+JokerSwap = Literal["after-out", "anytime", "never"]
 
 
 class RuleError(InputProblem):
@@ -108,6 +109,24 @@ class RuleSet:
     game_end: GameEnd = _opt(GameEnd("points", 500),
                              "when the game ends: N points, rounds:N, or open (003: 500)")
     leaderboard: bool = _opt(False, "keep 003's leaderboard points (Bestenliste) as a second ranking")
+    joker_swap: JokerSwap = _opt(
+        "after-out", "who may swap a joker from the table: after-out (003: only a player who has "
+        "come out), anytime (also within the first meld), or never (003 lobby 'Joker tauschen')",
+        choices=("after-out", "anytime", "never"))
+    discard_joker: bool = _opt(
+        True, "a joker may be discarded, also as the last card when going out (003 'Joker abwerfen')")
+    hand_romme_empty_table: bool = _opt(
+        False, "a Hand-Rommé counts only while no other player has melded; after that, going out "
+        "at once needs the first-meld minimum and doubles nothing (000)")
+    hand_romme_layoff: bool = _opt(
+        False, "a Hand-Rommé may also lay cards off onto the melds on the table "
+        "(002 'aus- oder anlegt'; not first_meld_layoff)")
+    call_out_max: int | None = _opt(
+        None, "a player may end the round holding at most N points, shown and not counted "
+        "(none, or 10 in 002 e 'Rommé mit 10')", lo=1)
+    color_romme: int | None = _opt(
+        None, "a player holding at least N cards of one suit may end the round, shown and not "
+        "counted (none, or 10 in 002 f 'Farbenrommé')", lo=1)
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -245,9 +264,10 @@ PRESETS: dict[str, RuleSet] = {
     "standard": RuleSet(),
     "wiki-51": RuleSet(first_meld_min=51, ace_high_value=10, ace_penalty=10, min_naturals=2,
                        max_adjacent_jokers=2, set_joker_swap="complete", winner_bonus=0,
-                       winner_bonus_hand_romme=0, game_end=GameEnd("open")),
+                       winner_bonus_hand_romme=0, game_end=GameEnd("open"),
+                       hand_romme_empty_table=True),
     "classic": RuleSet(wraparound=True, set_joker_swap="declared", swapped_joker="to-hand",
-                       game_end=GameEnd("open")),
+                       game_end=GameEnd("open"), hand_romme_layoff=True),
     "speedromme": RuleSet(max_players=4, winner_bonus=0, winner_bonus_hand_romme=0,
                           leaderboard=True),
     "basic": RuleSet(packs=1, jokers=0, max_players=4, first_meld_min=0, first_meld_layoff=True,

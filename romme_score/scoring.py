@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -92,6 +93,44 @@ def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> N
     for name, hand in rnd.hands.items():
         if hand.points is not None and hand.points < 0:
             raise RoundError(f"{name}={hand.points}: points left in hand cannot be negative")
+    if rnd.winner is not None and rnd.winner in rnd.hands:
+        check_winner_hand(rnd.winner, rnd.hands[rnd.winner], rules)
+
+
+def check_winner_hand(name: str, hand: Hand, rules: RuleSet) -> None:
+    """Cards entered for the winner: allowed only by 002 e/f, and then checked (§6).
+
+    ``call_out_max`` (002 e "Rommé mit 10"): the cards count at most that many
+    points; ``color_romme`` (002 f "Farbenrommé"): at least that many cards of one
+    suit (jokers belong to no suit). Either one suffices; the cards never count.
+    """
+    if hand.cards is None and not hand.points or hand.cards == ():
+        return  # nothing held: the usual going out
+    if rules.call_out_max is None and rules.color_romme is None:
+        raise RoundError(f"{name} went out and holds no cards: cards entered for the winner "
+                         "need a rule that ends the round with cards in hand (call_out_max "
+                         "or color_romme, both none here)")
+    points = hand.base_points(rules)
+    if rules.call_out_max is not None and points <= rules.call_out_max:
+        return
+    failures = []
+    if rules.call_out_max is not None:
+        failures.append(f"{name}'s cards count {points} points, but call_out_max="
+                        f"{rules.call_out_max} allows at most {rules.call_out_max}")
+    if rules.color_romme is not None:
+        if hand.cards is None:
+            failures.append(f"color_romme={rules.color_romme} is checked on the cards, so "
+                            f"give {name}'s cards rather than points")
+        else:
+            suits = Counter(c.suit for c in hand.cards if c.suit is not None)
+            suit, most = suits.most_common(1)[0] if suits else (None, 0)
+            if most >= rules.color_romme:
+                return
+            of = f" ({suit.symbol})" if suit is not None and most > 1 else ""
+            failures.append(f"{name} holds no more than {most} card{'s' if most != 1 else ''} "
+                            f"of one suit{of}, but color_romme={rules.color_romme} needs "
+                            f"{rules.color_romme}")
+    raise RoundError("; and ".join(failures))
 
 
 def unknown_player_message(name: str, players: Sequence[str]) -> str:
