@@ -92,12 +92,14 @@ def judge_melds(texts: list[str], parsed: list[list[Card]], rules: RuleSet,
     return Verdict(verdicts, supply_error, first_verdict)
 
 
-def judge_onto(table: list[Card], added: list[Card], rules: RuleSet) -> Verdict:
-    """The cards in ``added`` laid off onto (or swapped into) the table meld."""
+def judge_onto(table: list[Card], added: list[Card], rules: RuleSet,
+               came_out: bool = True) -> Verdict:
+    """The cards in ``added`` laid off onto (or swapped into) the table meld, by a player
+    who has come out (or not yet: then ``first_meld_layoff`` and ``joker_swap`` decide)."""
     melds: Sequence[MeldVerdict] = []
     try:
         check_supply(table + added, rules)
-        move = lay_off(table, added, rules)
+        move = lay_off(table, added, rules, came_out=came_out)
     except IllegalMeldError as exc:
         return Verdict(melds, onto=OntoVerdict(False, exc.reason, str(exc), None),
                        added=added, table=table)

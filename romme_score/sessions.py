@@ -23,8 +23,10 @@ from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import (
     GameState,
     Hand,
+    RoundError,
     RoundInput,
     RoundScore,
+    check_winner_hand,
     game_state,
     place_bonus,
     replay,
@@ -321,6 +323,22 @@ def _export_round(i: int, r: Any, players: Sequence[str]) -> ExportRound:
 
 # --- the service ----------------------------------------------------------------------
 
+def _as_now_judged(rnd: RoundInput, rules: RuleSet) -> RoundInput:
+    """A stored round as the rules judge it today. Before call_out_max and color_romme
+    existed, cards typed for the winner were kept 'for control' and never counted; where
+    the rules now refuse them, they are dropped, so that correcting another round does
+    not fail on them (the points stay what they were)."""
+    hand = rnd.hands.get(rnd.winner) if rnd.winner else None
+    if hand is None or rnd.winner is None:
+        return rnd
+    try:
+        check_winner_hand(rnd.winner, hand, rules)
+    except RoundError:
+        return RoundInput(rnd.winner, {p: h for p, h in rnd.hands.items() if p != rnd.winner},
+                          rnd.hand_romme, rnd.stalemate)
+    return rnd
+
+
 class SessionService:
     """Sessions and rounds of one database file. Every write is one transaction."""
 
@@ -438,7 +456,7 @@ class SessionService:
         if not 1 <= number <= len(records):
             raise SessionInputError(f"there is no round {number} in session '{info.name}' "
                                     f"(rounds 1-{len(records)})")
-        inputs = [r.to_input(info.players) for r in records]
+        inputs = [_as_now_judged(r.to_input(info.players), info.rules) for r in records]
         old = inputs[number - 1]
         if winner is not None and stalemate:
             raise SessionInputError("a stalemate round has no winner: give --winner NAME "

@@ -12,7 +12,7 @@ import pytest
 from romme_score.cards import parse_cards
 from romme_score.errors import InputProblem
 from romme_score.rules import GameEnd, find_preset
-from romme_score.scoring import Hand, RoundError, RoundInput
+from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
 from romme_score.sessions import (
     ExportError,
     SessionExport,
@@ -216,3 +216,17 @@ def test_export_reader_refuses_with_one_sentence(change: dict[str, object], frag
     data.update(change)
     with pytest.raises(ExportError, match=fragment):
         SessionExport.from_json(data)
+
+
+def test_winner_cards_stored_before_002_e_f_options_do_not_block_an_edit(
+        service: SessionService) -> None:
+    """Rounds recorded when winner cards were 'shown for control, not counted' (002 e/f)
+    still load and replay; the cards are dropped where today's rules refuse them."""
+    info = service.session()
+    rnd = RoundInput("Anna", {"Anna": cards("HK H3"), "Ben": points(5), "Carl": points(5),
+                              "Dora": points(5)})
+    score = RoundScore({"Anna": 0, "Ben": 5, "Carl": 5, "Dora": 5}, {}, {})
+    service.store.record_round(info, rnd, lambda before, played: score, lambda s: s)
+    service.record(info, RoundInput("Ben", {p: points(2) for p in ("Anna", "Carl", "Dora")}))
+    edited = service.edit(info, 2, {"Anna": points(4)})
+    assert edited.totals == {"Anna": 4, "Ben": 0, "Carl": 7, "Dora": 7}

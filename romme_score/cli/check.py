@@ -17,9 +17,12 @@ from romme_score.views.referee import render_verdict, verdict_json
 @click.option("--first", is_flag=True, help="Judge the melds together as a first meld (§4).")
 @click.option("--onto", metavar="MELD",
               help="A meld on the table: judge the given cards as a lay-off or joker swap onto it.")
+@click.option("--not-out", is_flag=True,
+              help="With --onto: the player has not come out yet (first_meld_layoff and "
+                   "joker_swap decide).")
 @rule_options
 @output_options
-def check(melds: tuple[str, ...], first: bool, onto: str | None, rules: RuleSet,
+def check(melds: tuple[str, ...], first: bool, onto: str | None, not_out: bool, rules: RuleSet,
           out: Output) -> None:
     """Say whether melds are legal, why not, and what they are worth.
 
@@ -32,14 +35,17 @@ def check(melds: tuple[str, ...], first: bool, onto: str | None, rules: RuleSet,
       romme check --first "P3 P4 P5" "TB PB HB"
       romme check --preset wiki-51 "♠3 J J ♠6"
       romme check --onto "♥2 ♥3 ♥4" "♥A ♥5"
+      romme check --onto "♥9 J ♥B" "♥10" --not-out --rule joker_swap=anytime
       romme check --notation en "KH KD KS"
     """
     if onto is not None and first:
         fail_input("--first judges melds laid from the hand, --onto a lay-off: give one of them")
+    if not_out and onto is None:
+        fail_input("--not-out goes with --onto: it judges a lay-off or swap before coming out")
     if onto is not None:
         table = read_cards(onto, out, "--onto: ")
         added = [c for i, m in enumerate(melds, 1) for c in read_cards(m, out, f"argument {i}: ")]
-        verdict = referee.judge_onto(table, added, rules)
+        verdict = referee.judge_onto(table, added, rules, came_out=not not_out)
     else:
         parsed = [read_cards(m, out, f"meld {i} ('{m}'): " if len(melds) > 1 else "")
                   for i, m in enumerate(melds, 1)]

@@ -140,8 +140,9 @@ def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalema
     """Record one round: the cards each player had left, in card notation.
 
     Give each other player as NAME="CARDS", or NAME=POINTS when the table
-    counted by hand. The winner may be given cards too (002 e/f: shown for
-    control, not counted).
+    counted by hand. Cards for the winner only where call_out_max (002 e) or
+    color_romme (002 f) lets a player end the round holding cards: they are
+    checked against that rule, shown for control, and never counted.
 
     \b
     Examples:
