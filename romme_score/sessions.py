@@ -10,7 +10,8 @@ store's :class:`~romme_score.store.StoreError`) for an action that is refused,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -33,8 +34,20 @@ from romme_score.scoring import (
     score_round,
     unknown_player_message,
 )
-from romme_score.store import NotFound, RoundRecord, SessionInfo, Store, StoreError, default_path
+from romme_score.store import (
+    HandRecord,
+    Note,
+    NotFound,
+    Rename,
+    RoundRecord,
+    SessionInfo,
+    Store,
+    StoredRound,
+    StoreError,
+    default_path,
+)
 
+MAX_NOTE = 500  # characters in one note
 DEFAULT_RATE = Decimal("0.01")  # money per point when neither the session nor --rate says
 
 
@@ -48,6 +61,20 @@ class SessionInputError(InputProblem):
 
 class ExportError(SessionInputError):
     """A session export that cannot be imported: one sentence saying what is wrong."""
+
+
+def _check_points(rnd: ExportRound, score: RoundScore, players: Sequence[str]) -> None:
+    """Refuse an imported round whose points are not what its cards and the rules give
+    (a round written without points, by hand, is scored and taken as it is)."""
+    if not rnd.points:
+        return
+    for p in players:
+        for what, got, want in (("points", rnd.points.get(p), score.points[p]),
+                                ("bonus", rnd.bonus.get(p, 0), score.bonus.get(p, 0))):
+            if got is not None and got != want:
+                raise ExportError(f"round {rnd.number}, {p}: the export says {got} {what}, but "
+                                  f"the hand and the rules give {want} (a difference of "
+                                  f"{got - want:+d}); nothing was imported")
 
 
 def find_player(name: str, players: Sequence[str]) -> str | None:
@@ -97,6 +124,8 @@ class Standings:
     state: GameState
     next_dealer: str
     corrections: Sequence[Correction] = ()
+    notes: Sequence[Note] = ()
+    renames: Sequence[Rename] = ()
 
 
 @dataclass(frozen=True)
@@ -160,7 +189,8 @@ def leaderboard_with_bonus(players: Sequence[str], board: Mapping[str, int],
 # --- export -------------------------------------------------------------------------
 
 EXPORT_FORMAT = "romme-score session"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: the history, notes, renames and every time; version 1 is still read
+STATUSES = ("active", "undone", "replaced")
 
 
 @dataclass(frozen=True)
@@ -178,8 +208,10 @@ class ExportHand:
 
 @dataclass(frozen=True)
 class ExportRound:
-    """A round as exported: what the table reported, and the points it scored."""
+    """A round row as exported: what the table reported, what it scored, when, and (for
+    the history) how it was taken back or replaced."""
 
+    row: int
     number: int
     winner: str | None
     hand_romme: bool
@@ -187,15 +219,65 @@ class ExportRound:
     hands: dict[str, ExportHand]
     points: dict[str, int] = field(default_factory=dict)
     bonus: dict[str, int] = field(default_factory=dict)
+    leaderboard: dict[str, int] = field(default_factory=dict)
+    recorded_at: str = ""
+    status: str = "active"
+    changed_at: str | None = None
+    replaced_by: int | None = None
 
     def to_input(self) -> RoundInput:
         return RoundInput(self.winner, {p: h.to_hand() for p, h in self.hands.items()},
                           self.hand_romme, self.stalemate)
 
+    def to_json(self) -> dict[str, Any]:
+        hands: dict[str, Any] = {}
+        for p, h in self.hands.items():
+            entry: dict[str, Any] = {}
+            if h.cards is not None:
+                entry["cards"] = h.cards
+            if h.points is not None:
+                entry["points"] = h.points
+            if h.never_out:
+                entry["never_out"] = True
+            hands[p] = entry
+        data: dict[str, Any] = {"row": self.row, "number": self.number}
+        if self.status != "active":
+            data.update({"status": self.status, "changed_at": self.changed_at,
+                         "replaced_by": self.replaced_by})
+        data.update({"winner": self.winner, "hand_romme": self.hand_romme,
+                     "stalemate": self.stalemate, "recorded_at": self.recorded_at,
+                     "hands": hands, "points": dict(self.points), "bonus": dict(self.bonus),
+                     "leaderboard": dict(self.leaderboard)})
+        return data
+
+    @classmethod
+    def from_stored(cls, rec: StoredRound) -> ExportRound:
+        hands = {p: ExportHand(h.cards, h.typed_points, h.never_out)
+                 for p, h in rec.hands.items()
+                 if h.cards is not None or h.typed_points is not None or h.never_out}
+        return cls(rec.row, rec.number, rec.winner, rec.hand_romme, rec.stalemate, hands,
+                   {p: h.points for p, h in rec.hands.items()},
+                   {p: h.bonus for p, h in rec.hands.items() if h.bonus},
+                   {p: h.leaderboard for p, h in rec.hands.items() if h.leaderboard is not None},
+                   rec.recorded_at, rec.status, rec.changed_at, rec.replaced_by)
+
+    def to_stored(self, players: Sequence[str]) -> StoredRound:
+        hands = {}
+        for p in players:
+            h = self.hands.get(p, ExportHand())
+            hands[p] = HandRecord(h.cards, h.points, h.never_out, self.points.get(p, 0),
+                                  self.bonus.get(p, 0), self.leaderboard.get(p))
+        return StoredRound(self.row, self.number, self.status, self.winner, self.hand_romme,
+                           self.stalemate, self.recorded_at, self.changed_at, self.replaced_by,
+                           hands)
+
 
 @dataclass(frozen=True)
 class SessionExport:
-    """A whole session, as written by ``romme export`` and read by ``romme import``."""
+    """A whole session, as written by ``romme export`` and read by ``romme import``:
+    rules, players in seating order, the first dealer, every round with its time, the
+    corrections history, notes and renames. ``rounds`` and ``history`` may be iterators
+    (a long session streams out); :meth:`from_json` gives tuples."""
 
     name: str
     players: tuple[str, ...]
@@ -204,28 +286,24 @@ class SessionExport:
     currency: str | None
     first_dealer: str
     created: str
-    rounds: tuple[ExportRound, ...]
+    rounds: Iterable[ExportRound]
+    history: Iterable[ExportRound] = ()
+    notes: tuple[Note, ...] = ()
+    renames: tuple[Rename, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        rounds = []
-        for r in self.rounds:
-            hands: dict[str, Any] = {}
-            for p, h in r.hands.items():
-                entry: dict[str, Any] = {}
-                if h.cards is not None:
-                    entry["cards"] = h.cards
-                if h.points is not None:
-                    entry["points"] = h.points
-                if h.never_out:
-                    entry["never_out"] = True
-                hands[p] = entry
-            rounds.append({"number": r.number, "winner": r.winner, "hand_romme": r.hand_romme,
-                           "stalemate": r.stalemate, "hands": hands, "points": dict(r.points),
-                           "bonus": dict(r.bonus)})
+    def header(self) -> dict[str, Any]:
+        """Everything but the rounds, history, notes and renames, in the export's key order."""
         return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "name": self.name,
                 "players": list(self.players), "rules": self.rules.to_dict(), "rate": self.rate,
                 "currency": self.currency, "first_dealer": self.first_dealer,
-                "created": self.created, "rounds": rounds}
+                "created": self.created}
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole export as one dict (consumes ``rounds`` and ``history``)."""
+        return {**self.header(), "rounds": [r.to_json() for r in self.rounds],
+                "history": [r.to_json() for r in self.history],
+                "notes": [{"round": n.round, "text": n.text, "at": n.at} for n in self.notes],
+                "renames": [{"from": r.old, "to": r.new, "at": r.at} for r in self.renames]}
 
     @classmethod
     def from_json(cls, data: Any) -> SessionExport:
@@ -233,9 +311,10 @@ class SessionExport:
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise ExportError("this is not a romme-score session export (no \"format\": "
                               f"\"{EXPORT_FORMAT}\")")
-        if data.get("version") != EXPORT_VERSION:
-            raise ExportError(f"export version {data.get('version')} is not supported "
-                              f"(this romme-score reads version {EXPORT_VERSION})")
+        version = data.get("version")
+        if version not in (1, EXPORT_VERSION) or isinstance(version, bool):
+            raise ExportError(f"export version {version} is not supported "
+                              f"(this romme-score reads versions 1 and {EXPORT_VERSION})")
         name = data.get("name")
         players = data.get("players")
         if not isinstance(name, str):
@@ -270,55 +349,136 @@ class SessionExport:
         currency = data.get("currency")
         if currency is not None and not isinstance(currency, str):
             raise ExportError(f"the export's currency {currency!r} is not a currency code")
-        created = data.get("created") or ""
-        if not isinstance(created, str):
-            raise ExportError(f"the export's creation time {created!r} is not text")
-        rounds_data = data.get("rounds") or []
-        if not isinstance(rounds_data, list):
-            raise ExportError("the export's rounds must be a list")
-        rounds = tuple(_export_round(i, r, players) for i, r in enumerate(rounds_data, 1))
-        return cls(name, tuple(players), rules, rate, currency, dealer, created, rounds)
+        created = _text(data.get("created") or "", "the export's creation time")
+        rounds = tuple(_export_round(i, r, players, history=False)
+                       for i, r in enumerate(_list(data, "rounds"), 1))
+        history = tuple(_export_round(i, r, players, history=True)
+                        for i, r in enumerate(_list(data, "history"), 1))
+        if version == 1:  # rows in the order of the rounds, as version 1 had no history
+            rounds = tuple(dataclasses.replace(r, row=i) for i, r in enumerate(rounds, 1))
+        _check_rows(rounds, history)
+        notes = tuple(_note(i, n) for i, n in enumerate(_list(data, "notes"), 1))
+        renames = tuple(_rename(i, r) for i, r in enumerate(_list(data, "renames"), 1))
+        return cls(name, tuple(players), rules, rate, currency, dealer, created, rounds, history,
+                   notes, renames)
 
-    def inputs(self) -> list[RoundInput]:
-        return [r.to_input() for r in self.rounds]
+
+def _list(data: dict[str, Any], key: str) -> list[Any]:
+    value = data.get(key) or []
+    if not isinstance(value, list):
+        raise ExportError(f"the export's {key} must be a list")
+    return value
 
 
-def _export_round(i: int, r: Any, players: Sequence[str]) -> ExportRound:
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise ExportError(f"{what} {value!r} is not text")
+    return value
+
+
+def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) -> dict[str, int]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ExportError(f"{what} must be an object of player names and numbers")
+    for p, v in value.items():
+        if p not in players:
+            raise ExportError(f"{what}: {unknown_player_message(p, players)}")
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            raise ExportError(f"{what}, {p}: {v!r} is not a whole number from {lo} to {hi}")
+    return dict(value)
+
+
+def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> ExportRound:
+    where = f"history entry {i}" if history else f"round {i}"
     if not isinstance(r, dict):
-        raise ExportError(f"round {i} of the export is not an object")
+        raise ExportError(f"{where} of the export is not an object")
+    number = r.get("number", i)
+    row = r.get("row", i)
+    for key, value in (("number", number), ("row", row)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ExportError(f"{where}: {key} must be a whole number from 1")
+    if not history and number != i:
+        raise ExportError(f"{where} has the number {number}: rounds are numbered 1, 2, 3 ...")
     winner = r.get("winner")
     if winner is not None and (not isinstance(winner, str) or winner not in players):
-        raise ExportError(f"round {i}: the winner {winner!r} is not a player")
+        raise ExportError(f"{where}: the winner {winner!r} is not a player")
     for key in ("hand_romme", "stalemate"):
         if not isinstance(r.get(key, False), bool):
-            raise ExportError(f"round {i}: {key} must be true or false")
+            raise ExportError(f"{where}: {key} must be true or false")
     hands_data = r.get("hands") or {}
     if not isinstance(hands_data, dict):
-        raise ExportError(f"round {i}: hands must be an object of player names")
+        raise ExportError(f"{where}: hands must be an object of player names")
     hands: dict[str, ExportHand] = {}
     for p, h in hands_data.items():
         if p not in players:
-            raise ExportError(f"round {i}: {unknown_player_message(p, players)}")
+            raise ExportError(f"{where}: {unknown_player_message(p, players)}")
         if not isinstance(h, dict):
-            raise ExportError(f"round {i}: the hand of {p} is not an object")
+            raise ExportError(f"{where}: the hand of {p} is not an object")
         cards = None
         if h.get("cards") is not None:
             if not isinstance(h["cards"], str):
-                raise ExportError(f"round {i}, {p}: cards must be text in card notation")
+                raise ExportError(f"{where}, {p}: cards must be text in card notation")
             try:
                 cards = " ".join(c.format("de", ascii=True) for c in parse_cards(h["cards"]))
             except NotationError as exc:
-                raise ExportError(f"round {i}, {p}: {exc}") from None
+                raise ExportError(f"{where}, {p}: {exc}") from None
         points = h.get("points")
         if points is not None and (not isinstance(points, int) or isinstance(points, bool)
                                    or not 0 <= points <= MAX_POINTS):
-            raise ExportError(f"round {i}, {p}: points must be a whole number from 0 to "
+            raise ExportError(f"{where}, {p}: points must be a whole number from 0 to "
                               f"{MAX_POINTS}")
         never_out = h.get("never_out", False)
         if not isinstance(never_out, bool):
-            raise ExportError(f"round {i}, {p}: never_out must be true or false")
+            raise ExportError(f"{where}, {p}: never_out must be true or false")
         hands[p] = ExportHand(cards, points, never_out)
-    return ExportRound(i, winner, r.get("hand_romme", False), r.get("stalemate", False), hands)
+    big = 10**9
+    scored = _int_map(r.get("points"), players, f"{where}: points", 0, big)
+    bonus = _int_map(r.get("bonus"), players, f"{where}: bonus", 0, big)
+    board = _int_map(r.get("leaderboard"), players, f"{where}: leaderboard", 0, big)
+    recorded_at = _text(r.get("recorded_at") or "", f"{where}: recorded_at")
+    status, changed_at, replaced_by = "active", None, None
+    if history:
+        given = r.get("status")
+        if given not in ("undone", "replaced"):
+            raise ExportError(f"{where}: status must be undone or replaced, not {given!r}")
+        status = str(given)
+        changed_at = _text(r.get("changed_at") or "", f"{where}: changed_at") or None
+        replaced_by = r.get("replaced_by")
+        if replaced_by is not None and (not isinstance(replaced_by, int)
+                                        or isinstance(replaced_by, bool)):
+            raise ExportError(f"{where}: replaced_by must be the row of a round")
+    return ExportRound(row, number, winner, r.get("hand_romme", False), r.get("stalemate", False),
+                       hands, scored, bonus, board, recorded_at, status, changed_at, replaced_by)
+
+
+def _check_rows(rounds: Sequence[ExportRound], history: Sequence[ExportRound]) -> None:
+    rows = [r.row for r in (*rounds, *history)]
+    if len(set(rows)) != len(rows):
+        raise ExportError("the export names a round row twice")
+    known = set(rows)
+    for r in history:
+        if r.replaced_by is not None and (r.replaced_by not in known or r.replaced_by <= r.row):
+            raise ExportError(f"history row {r.row} is replaced by row {r.replaced_by}, "
+                              "which is not a later round of the export")
+
+
+def _note(i: int, n: Any) -> Note:
+    if not isinstance(n, dict):
+        raise ExportError(f"note {i} of the export is not an object")
+    round_number = n.get("round")
+    if round_number is not None and (not isinstance(round_number, int)
+                                     or isinstance(round_number, bool) or round_number < 1):
+        raise ExportError(f"note {i}: round must be a round number or null")
+    text = _text(n.get("text"), f"note {i}: the text")
+    return Note(round_number, text, _text(n.get("at") or "", f"note {i}: at"))
+
+
+def _rename(i: int, r: Any) -> Rename:
+    if not isinstance(r, dict):
+        raise ExportError(f"rename {i} of the export is not an object")
+    return Rename(_text(r.get("from"), f"rename {i}: from"), _text(r.get("to"), f"rename {i}: to"),
+                  _text(r.get("at") or "", f"rename {i}: at"))
 
 
 # --- the service ----------------------------------------------------------------------
@@ -381,7 +541,7 @@ class SessionService:
         corrections = [Correction(number, "edited" if status == "replaced" else status, at)
                        for number, status, at in self.store.history(info)]
         return Standings(info.name, info.players, info.rules, rows, count, totals, board, state,
-                         dealer, corrections)
+                         dealer, corrections, self.store.notes(info), self.store.renames(info))
 
     def overview(self) -> list[SessionSummary]:
         current = self.store.current_name()
@@ -481,34 +641,65 @@ class SessionService:
     # -- export and import ----------------------------------------------------------
 
     def export(self, info: SessionInfo) -> SessionExport:
-        rounds = []
-        for rec in self.store.rounds(info):
-            hands = {p: ExportHand(h.cards, h.typed_points, h.never_out)
-                     for p, h in rec.hands.items()
-                     if h.cards is not None or h.typed_points is not None or h.never_out}
-            rounds.append(ExportRound(rec.number, rec.winner, rec.hand_romme, rec.stalemate, hands,
-                                      {p: h.points for p, h in rec.hands.items()},
-                                      {p: h.bonus for p, h in rec.hands.items() if h.bonus}))
+        """Everything the database knows of a session; rounds and history stream."""
+        rounds = (ExportRound.from_stored(r) for r in self.store.all_rounds(info, active=True))
+        history = (ExportRound.from_stored(r) for r in self.store.all_rounds(info, active=False))
         return SessionExport(info.name, info.players, info.rules, info.rate, info.currency,
-                             info.players[info.first_dealer], info.created_at, tuple(rounds))
+                             info.players[info.first_dealer], info.created_at, rounds, history,
+                             tuple(self.store.notes(info)), tuple(self.store.renames(info)))
 
     def import_(self, export: SessionExport, name: str | None = None,
                 replace: bool = False) -> tuple[str, int]:
-        """Write an exported session (scored again under its rules) and make it current."""
-        inputs = export.inputs()
-        scores = replay(export.players, export.rules, inputs)
+        """Write an exported session exactly as it was, and make it current. The rounds are
+        scored again under its rules: points that do not match are refused, not recomputed."""
+        rounds = list(export.rounds)
+        history = list(export.history)
+        scores = replay(export.players, export.rules, [r.to_input() for r in rounds])
         running = dict.fromkeys(export.players, 0)
-        for number, score in enumerate(scores, 1):
-            if number > 1 and game_state(export.players, running, number - 1, export.rules).finished:
-                raise ExportError(f"round {number} comes after the game had ended in round "
-                                  f"{number - 1} (game_end={export.rules.game_end})")
+        stored = []
+        for rnd, score in zip(rounds, scores, strict=True):
+            if rnd.number > 1 and game_state(export.players, running, rnd.number - 1,
+                                             export.rules).finished:
+                raise ExportError(f"round {rnd.number} comes after the game had ended in round "
+                                  f"{rnd.number - 1} (game_end={export.rules.game_end})")
+            _check_points(rnd, score, export.players)
             for p in export.players:
                 running[p] += score.points[p] - score.bonus.get(p, 0)
-        sname = name or export.name
-        self.store.import_session(sname, export.players, export.rules, export.rate,
-                                  export.currency, export.players.index(export.first_dealer),
-                                  inputs, scores, overwrite=replace)
-        return sname, len(inputs)
+            stored.append(dataclasses.replace(
+                rnd, points=dict(score.points), bonus={p: b for p, b in score.bonus.items() if b},
+                leaderboard=dict(score.leaderboard)).to_stored(export.players))
+        stored += [r.to_stored(export.players) for r in history]
+        stored.sort(key=lambda r: r.row)
+        sname = clean_name(name, "--name") if name is not None else export.name
+        self.store.write_session(sname, export.created, export.players, export.rules,
+                                 export.rate, export.currency,
+                                 export.players.index(export.first_dealer), stored,
+                                 export.notes, export.renames, overwrite=replace)
+        return sname, len(rounds)
+
+    # -- notes, renames, deletion ----------------------------------------------------
+
+    def add_note(self, info: SessionInfo, text: str, round_number: int | None = None) -> Note:
+        """A note in the session's history, about one round or the whole game."""
+        body = text.strip()
+        if not body:
+            raise SessionInputError("a note needs some text")
+        if len(body) > MAX_NOTE:
+            raise SessionInputError(f"a note holds at most {MAX_NOTE} characters")
+        if round_number is not None:
+            played = self.store.round_count(info)
+            if not 1 <= round_number <= played:
+                raise SessionInputError(f"there is no round {round_number} in session "
+                                        f"'{info.name}' (rounds 1-{played})")
+        return self.store.add_note(info, round_number, body)
+
+    def rename(self, old: str, new: str) -> str:
+        name = clean_name(new, "the new name")
+        self.store.rename_session(old, name)
+        return name
+
+    def delete(self, name: str) -> None:
+        self.store.delete_session(name)
 
     # -- settlement -----------------------------------------------------------------
 

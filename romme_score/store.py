@@ -121,6 +121,22 @@ MIGRATIONS: list[list[str]] = [
         "INSERT INTO totals (session_id, player, total, leaderboard) "
         + TOTALS_SELECT.format(where="1"),
     ],
+    [  # 3: notes and renames, kept with the session's history
+        """CREATE TABLE notes (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            round INTEGER,
+            text TEXT NOT NULL,
+            at TEXT NOT NULL
+        )""",
+        """CREATE TABLE renames (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            old_name TEXT NOT NULL,
+            new_name TEXT NOT NULL,
+            at TEXT NOT NULL
+        )""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -184,6 +200,42 @@ class RoundRecord:
         hands = {name: rec.to_hand() for name, rec in self.hands.items()
                  if rec.cards is not None or rec.typed_points is not None}
         return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
+
+
+@dataclass(frozen=True)
+class StoredRound:
+    """A round row as the database keeps it, active or in the history."""
+
+    row: int  # its place among the session's round rows, first written first
+    number: int
+    status: str  # active, undone, replaced
+    winner: str | None
+    hand_romme: bool
+    stalemate: bool
+    recorded_at: str
+    changed_at: str | None
+    replaced_by: int | None  # the row that replaced this one
+    hands: dict[str, HandRecord]
+
+    def to_input(self) -> RoundInput:
+        return RoundRecord(self.number, self.winner, self.hand_romme, self.stalemate,
+                           self.hands, self.recorded_at).to_input(list(self.hands))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note written to a session's history, about one round or the whole game."""
+
+    round: int | None
+    text: str
+    at: str
+
+
+@dataclass(frozen=True)
+class Rename:
+    old: str
+    new: str
+    at: str
 
 
 def canonical(cards: Sequence[Card] | None) -> str | None:
@@ -574,34 +626,127 @@ class Store:
             "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
             "status != 'active' ORDER BY changed_at, id", (session.id,))]
 
-    def import_session(self, name: str, players: Sequence[str], rules: RuleSet, rate: str | None,
-                       currency: str | None, first_dealer: int, inputs: Sequence[RoundInput],
-                       scores: Sequence[RoundScore], overwrite: bool) -> None:
+    def all_rounds(self, session: SessionInfo, *, active: bool) -> Iterator[StoredRound]:
+        """A session's active rounds by number (``active``), or its history in the order
+        written; each with its row among all round rows. Read with one cursor, so that a
+        long session streams in constant memory."""
+        order = "r.number" if active else "r.id"
+        try:
+            cursor = self.db.execute(
+                "WITH numbered AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS row "
+                "FROM rounds WHERE session_id = :sid) "
+                "SELECT r.id, n.row, r.number, r.status, r.winner, r.hand_romme, r.stalemate, "
+                "r.recorded_at, r.changed_at, nb.row, h.player, h.cards, h.typed_points, "
+                "h.never_out, h.points, h.bonus, h.leaderboard "
+                "FROM rounds r JOIN numbered n ON n.id = r.id "
+                "LEFT JOIN numbered nb ON nb.id = r.replaced_by "
+                "JOIN hands h ON h.round_id = r.id "
+                "JOIN players p ON p.session_id = r.session_id AND p.name = h.player "
+                f"WHERE r.session_id = :sid AND (r.status = 'active') = :active "
+                f"ORDER BY {order}, p.seat", {"sid": session.id, "active": active})
+            current: StoredRound | None = None
+            for (_rid, row, number, status, winner, hr, sm, at, changed, by, player, cards, typed,
+                 never_out, points, bonus, board) in cursor:
+                if current is None or current.row != row:
+                    if current is not None:
+                        yield current
+                    current = StoredRound(row, number, status, winner, bool(hr), bool(sm), at,
+                                          changed, by, {})
+                current.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus,
+                                                   board)
+            if current is not None:
+                yield current
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc) from None
+
+    def notes(self, session: SessionInfo) -> list[Note]:
+        return [Note(r[0], r[1], r[2]) for r in self.query(
+            "SELECT round, text, at FROM notes WHERE session_id = ? ORDER BY id", (session.id,))]
+
+    def renames(self, session: SessionInfo) -> list[Rename]:
+        return [Rename(r[0], r[1], r[2]) for r in self.query(
+            "SELECT old_name, new_name, at FROM renames WHERE session_id = ? ORDER BY id",
+            (session.id,))]
+
+    def add_note(self, session: SessionInfo, round_number: int | None, text: str) -> Note:
+        at = now()
+        with self.write() as db:
+            db.execute("INSERT INTO notes (session_id, round, text, at) VALUES (?, ?, ?, ?)",
+                       (session.id, round_number, text, at))
+        return Note(round_number, text, at)
+
+    def rename_session(self, old: str, new: str) -> None:
+        info = self.session(old)
+        with self.write() as db:
+            if db.execute("SELECT 1 FROM sessions WHERE name = ?", (new,)).fetchone():
+                raise StoreError(f"a session named '{new}' exists already: choose another name")
+            db.execute("UPDATE sessions SET name = ? WHERE id = ?", (new, info.id))
+            db.execute("INSERT INTO renames (session_id, old_name, new_name, at) "
+                       "VALUES (?, ?, ?, ?)", (info.id, info.name, new, now()))
+            db.execute("UPDATE state SET value = ? WHERE key = 'current' AND value = ?",
+                       (new, info.name))
+
+    def delete_session(self, name: str) -> None:
+        info = self.session(name)
+        with self.write() as db:
+            self._delete_session(db, info.id)
+            db.execute("DELETE FROM state WHERE key = 'current' AND value = ?", (info.name,))
+
+    @staticmethod
+    def _delete_session(db: sqlite3.Connection, sid: int) -> None:
+        db.execute("DELETE FROM hands WHERE round_id IN (SELECT id FROM rounds WHERE session_id = ?)",
+                   (sid,))
+        db.execute("UPDATE rounds SET replaced_by = NULL WHERE session_id = ?", (sid,))
+        for table in ("rounds", "players", "totals", "notes", "renames"):
+            db.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
+        db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+
+    def write_session(self, name: str, created: str, players: Sequence[str], rules: RuleSet,
+                      rate: str | None, currency: str | None, first_dealer: int,
+                      rounds: Sequence[StoredRound], notes: Sequence[Note],
+                      renames: Sequence[Rename], overwrite: bool) -> None:
+        """Write a whole session as exported (rounds with their history, notes, renames,
+        times) in one transaction, and make it current."""
         with self.write() as db:
             existing = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
             if existing:
                 if not overwrite:
                     raise StoreError(f"a session named '{name}' exists already: use --replace to "
                                      "overwrite it, or --name to import under another name")
-                db.execute("DELETE FROM hands WHERE round_id IN "
-                           "(SELECT id FROM rounds WHERE session_id = ?)", (existing[0],))
-                db.execute("UPDATE rounds SET replaced_by = NULL WHERE session_id = ?",
-                           (existing[0],))
-                db.execute("DELETE FROM rounds WHERE session_id = ?", (existing[0],))
-                db.execute("DELETE FROM players WHERE session_id = ?", (existing[0],))
-                db.execute("DELETE FROM totals WHERE session_id = ?", (existing[0],))
-                db.execute("DELETE FROM sessions WHERE id = ?", (existing[0],))
+                self._delete_session(db, existing[0])
             cur = db.execute(
                 "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer))
+                (name, created or now(), json.dumps(rules.to_dict()), rate, currency, first_dealer))
             sid = cur.lastrowid
             assert sid is not None
             db.executemany("INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
                            [(sid, seat, p) for seat, p in enumerate(players)])
-            db.executemany("INSERT INTO totals (session_id, player) VALUES (?, ?)",
-                           [(sid, p) for p in players])
-            info = SessionInfo(sid, name, tuple(players), rules, rate, currency, first_dealer, "")
-            for number, (rnd, score) in enumerate(zip(inputs, scores, strict=True), 1):
-                self._insert_round(db, info, number, rnd, score)
+            ids: dict[int, int] = {}
+            for rec in rounds:
+                cur = db.execute(
+                    "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, "
+                    "recorded_at, status, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (sid, rec.number, rec.winner, int(rec.hand_romme), int(rec.stalemate),
+                     rec.recorded_at or now(), rec.status, rec.changed_at))
+                assert cur.lastrowid is not None
+                ids[rec.row] = cur.lastrowid
+                db.executemany(
+                    "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, "
+                    "bonus, leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(cur.lastrowid, p, rec.hands[p].cards if p in rec.hands else None,
+                      rec.hands[p].typed_points if p in rec.hands else None,
+                      int(rec.hands[p].never_out) if p in rec.hands else 0,
+                      rec.hands[p].points if p in rec.hands else 0,
+                      rec.hands[p].bonus if p in rec.hands else 0,
+                      rec.hands[p].leaderboard if p in rec.hands else None) for p in players])
+            for rec in rounds:
+                if rec.replaced_by is not None:
+                    db.execute("UPDATE rounds SET replaced_by = ? WHERE id = ?",
+                               (ids[rec.replaced_by], ids[rec.row]))
+            db.executemany("INSERT INTO notes (session_id, round, text, at) VALUES (?, ?, ?, ?)",
+                           [(sid, n.round, n.text, n.at) for n in notes])
+            db.executemany("INSERT INTO renames (session_id, old_name, new_name, at) "
+                           "VALUES (?, ?, ?, ?)", [(sid, r.old, r.new, r.at) for r in renames])
+            self._refresh_totals(db, sid)
             db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))

@@ -35,6 +35,7 @@ COMMANDS = {
     "use": "session:use",
     "export": "session:export",
     "import": "session:import_",
+    "note": "session:note",
 }
 
 

@@ -4,6 +4,7 @@ export, import. Each parses its arguments, calls the session service and prints 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -292,22 +293,98 @@ def standings(show_all: bool, session: str | None, db: Path | None, out: Output)
         out.echo(views.render_standings(result))
 
 
-@click.command()
+@click.group(invoke_without_command=True)
 @db_option
 @plain_output_options
-def sessions(db: Path | None, out: Output) -> None:
-    """List the sessions: players, rounds, date, finished.
+@click.pass_context
+def sessions(ctx: click.Context, db: Path | None, out: Output) -> None:
+    """List the sessions: players, rounds, date, finished; rename or delete one.
 
     \b
-    Example:
+    Examples:
       romme sessions
+      romme sessions rename Friday "Friday 28 Nov"
+      romme sessions delete Test --yes
     """
+    ctx.obj = db
+    if ctx.invoked_subcommand is not None:
+        return
     with open_service(db) as service:
         rows = service.overview()
     if out.json:
         out.dump(views.sessions_json(rows))
     else:
         out.echo(views.render_sessions(rows))
+
+
+@sessions.command()
+@click.argument("old")
+@click.argument("new")
+@db_option
+@click.pass_context
+def rename(ctx: click.Context, old: str, new: str, db: Path | None) -> None:
+    """Rename a session; the old name stays in its history.
+
+    \b
+    Example:
+      romme sessions rename Friday "Friday 28 Nov"
+    """
+    with open_service(db or ctx.obj) as service:
+        name = service.rename(old, new)
+    click.echo(views.renamed(old, name))
+
+
+@sessions.command()
+@click.argument("name")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask.")
+@db_option
+@click.pass_context
+def delete(ctx: click.Context, name: str, yes: bool, db: Path | None) -> None:
+    """Delete a session with all its rounds, history and notes (asks first).
+
+    \b
+    Example:
+      romme sessions delete Test --yes
+    """
+    with open_service(db or ctx.obj) as service:
+        info = service.session(name)
+        if not yes:
+            try:
+                agreed = click.confirm(views.delete_question(info.name), default=False)
+            except click.Abort:  # no answer (end of input): nothing is deleted
+                raise Refused(f"romme sessions delete asks before deleting '{info.name}'; "
+                              "without a terminal, give --yes") from None
+            if not agreed:
+                click.echo(views.NOTHING_DELETED)
+                return
+        service.delete(info.name)
+    click.echo(views.deleted(info.name))
+
+
+@click.command()
+@click.argument("text")
+@click.option("--round", "round_number", type=int, metavar="N",
+              help="The round the note is about (default: the whole game).")
+@session_option
+@db_option
+@plain_output_options
+def note(text: str, round_number: int | None, session: str | None, db: Path | None,
+         out: Output) -> None:
+    """Write a note into the session's history (shown by standings and kept by export).
+
+    \b
+    Examples:
+      romme note "Ben dealt 11 cards, redealt"
+      romme note "counted twice, agreed on 35" --round 3
+    """
+    with open_service(db) as service:
+        info = service.session(session)
+        written = service.add_note(info, text, round_number)
+    if out.json:
+        out.dump({"session": info.name, "round": written.round, "text": written.text,
+                  "at": written.at})
+    else:
+        out.echo(views.noted(info.name, written.round))
 
 
 @click.command()
@@ -343,14 +420,21 @@ def export(fmt: str, output: Path | None, session: str | None, db: Path | None) 
     """
     with open_service(db) as service:
         data = service.export(service.session(session))
-    text = views.export_json_text(data) if fmt == "json" else views.export_csv_text(data)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise Refused(f"cannot write {output}: {exc.strerror}") from None
+        chunks = views.export_json_chunks(data) if fmt == "json" else views.export_csv_chunks(data)
+        if output is None:
+            for chunk in chunks:
+                sys.stdout.write(chunk)
+            sys.stdout.flush()
+            return
+        partial = output.with_name(output.name + ".partial")
+        try:  # written beside the target and renamed: a failed export leaves no half file
+            with partial.open("w", encoding="utf-8", newline="") as f:
+                for chunk in chunks:
+                    f.write(chunk)
+            os.replace(partial, output)
+        except OSError as exc:
+            partial.unlink(missing_ok=True)
+            raise Refused(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(views.exported(data.name, str(output)))
 
 

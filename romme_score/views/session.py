@@ -4,9 +4,8 @@ and the one-line messages of new, round, undo, edit, use, export and import."""
 from __future__ import annotations
 
 import csv
-import io
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from tabulate import tabulate
@@ -70,6 +69,8 @@ def standings_with_corrections_json(s: Standings) -> dict[str, Any]:
     data = standings_json(s)
     data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at}
                            for c in s.corrections]
+    data["notes"] = [{"round": n.round, "text": n.text, "at": n.at} for n in s.notes]
+    data["renames"] = [{"from": r.old, "to": r.new, "at": r.at} for r in s.renames]
     return data
 
 
@@ -122,6 +123,11 @@ def render_standings(s: Standings) -> str:
     if s.corrections:
         lines.append("Corrections kept in the history: " + "; ".join(
             f"round {c.round} {c.change} {c.at or ''}".rstrip() for c in s.corrections))
+    for n in s.notes:
+        about = f"round {n.round}" if n.round is not None else "the game"
+        lines.append(f"Note on {about} ({n.at}): {n.text}")
+    for r in s.renames:
+        lines.append(f"Renamed from '{r.old}' to '{r.new}' ({r.at})")
     return "\n".join(lines)
 
 
@@ -243,23 +249,96 @@ def now_current(name: str) -> str:
 
 # --- export and import ----------------------------------------------------------------
 
-def export_json_text(export: SessionExport) -> str:
-    return json.dumps(export.to_json(), ensure_ascii=False, indent=2) + "\n"
+def _nested(value: Any, level: int) -> str:
+    """``json.dumps(value, indent=2)`` as it stands at nesting ``level`` of a larger dump."""
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + "  " * level)
 
 
-def export_csv_text(export: SessionExport) -> str:
-    """The scoresheet as CSV: one row per round, points and cards per player."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
+def _stream_list(items: Iterable[Any], level: int) -> Iterator[str]:
+    """A JSON list written item by item, exactly as ``json.dumps(indent=2)`` writes it."""
+    first = True
+    for item in items:
+        yield ("[\n" if first else ",\n") + "  " * (level + 1) + _nested(item, level + 1)
+        first = False
+    yield "[]" if first else "\n" + "  " * level + "]"
+
+
+def export_json_chunks(export: SessionExport) -> Iterator[str]:
+    """``romme export`` as JSON, streamed: memory stays the same however long the session.
+    The text is what ``json.dumps(export.to_json(), indent=2)`` gives, plus a newline."""
+    yield "{"
+    for key, value in export.header().items():
+        yield f"\n  {json.dumps(key)}: {_nested(value, 1)},"
+    parts: list[tuple[str, Iterable[Any]]] = [
+        ("rounds", (r.to_json() for r in export.rounds)),
+        ("history", (r.to_json() for r in export.history)),
+        ("notes", ({"round": n.round, "text": n.text, "at": n.at} for n in export.notes)),
+        ("renames", ({"from": r.old, "to": r.new, "at": r.at} for r in export.renames)),
+    ]
+    for i, (key, items) in enumerate(parts):
+        yield f"\n  {json.dumps(key)}: "
+        yield from _stream_list(items, 1)
+        yield "," if i < len(parts) - 1 else ""
+    yield "\n}\n"
+
+
+class _Line:
+    """A file-like sink for csv.writer that hands back the last row written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text = text
+        return len(text)
+
+
+def export_csv_chunks(export: SessionExport) -> Iterator[str]:
+    """The scoresheet as CSV, streamed: per round its winner, marks, points and cards per
+    player, who dealt and when; then the totals and places."""
+    line = _Line()
+    writer = csv.writer(line)
     players = export.players
+    seats = len(players)
+    first = players.index(export.first_dealer)
     writer.writerow(["round", "winner", "hand_romme", "stalemate", *players,
-                     *(f"{p} cards" for p in players)])
+                     *(f"{p} cards" for p in players), "dealer", "time"])
+    yield line.text
+    totals = dict.fromkeys(players, 0)
     for r in export.rounds:
-        hands = {p: r.hands.get(p) for p in players}
+        for p in players:
+            totals[p] += r.points.get(p, 0) - r.bonus.get(p, 0)
+        hands = [r.hands.get(p) for p in players]
         writer.writerow([r.number, r.winner or "", int(r.hand_romme), int(r.stalemate),
-                         *(r.points[p] - r.bonus.get(p, 0) for p in players),
-                         *((h.cards or "") if h is not None else "" for h in hands.values())])
-    return buffer.getvalue()
+                         *(r.points.get(p, 0) - r.bonus.get(p, 0) for p in players),
+                         *((h.cards or "") if h is not None else "" for h in hands),
+                         players[(first + r.number - 1) % seats], r.recorded_at])
+        yield line.text
+    writer.writerow(["total", "", "", "", *(totals[p] for p in players)])
+    yield line.text
+    ranks = places(totals)
+    writer.writerow(["place", "", "", "", *(ranks[p] for p in players)])
+    yield line.text
+
+
+def renamed(old: str, new: str) -> str:
+    return f"Session '{old}' is now called '{new}'."
+
+
+def delete_question(name: str) -> str:
+    return f"Delete session '{name}' with all its rounds, history and notes?"
+
+
+NOTHING_DELETED = "Nothing deleted."
+
+
+def deleted(name: str) -> str:
+    return f"Session '{name}' deleted."
+
+
+def noted(session: str, round_number: int | None) -> str:
+    about = f"round {round_number}" if round_number is not None else "the game"
+    return f"Note on {about} written to the history of '{session}'."
 
 
 def exported(name: str, path: str) -> str:
