@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import pytest
 from click.testing import CliRunner
 
@@ -52,6 +53,9 @@ def test_tests_never_touch_real_data_dir(isolated_data_dir: Path, tmp_path: Path
     # without ROMME_DB the platform's data directory is used: conftest points it into tmp_path too
     monkeypatch.delenv("ROMME_DB")
     assert tmp_path in store_module.default_path().parents
+    for where in (platformdirs.user_data_dir, platformdirs.user_config_dir,
+                  platformdirs.user_state_dir, platformdirs.user_cache_dir):
+        assert tmp_path in Path(where("romme-score")).parents
 
 
 @pytest.mark.parametrize("args, fragment", [
