@@ -118,12 +118,12 @@ def env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
-def ask(server: subprocess.Popen[str], line: str) -> int:
+def ask(server: subprocess.Popen[str], line: str, errors: Path) -> int:
     assert server.stdin is not None and server.stdout is not None
     server.stdin.write(line + "\n")
     server.stdin.flush()
     answer = server.stdout.readline()
-    assert answer, "the recorder server died"
+    assert answer, f"the recorder server died: {errors.read_text()}"
     return int(answer)
 
 
@@ -139,11 +139,11 @@ def test_kill_9_while_recording_leaves_whole_rounds_only(tmp_path: Path) -> None
     alive: int | None = None
     try:
         for _ in range(KILLS):
-            alive = ask(server, "fork")
+            alive = ask(server, "fork", errors)
             # a round takes a few tens of ms: this lands the kill anywhere in one
             time.sleep(rnd.uniform(0.02, 0.15))
             os.kill(alive, signal.SIGKILL)
-            status = ask(server, "wait")
+            status = ask(server, "wait", errors)
             alive = None
             # killed while recording, not stopped by an error of its own
             assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, \
