@@ -15,6 +15,10 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    # config, state (e.g. a prompt history) and cache too, for whatever comes to use them
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     db = tmp_path / "romme.sqlite3"
     monkeypatch.setenv("ROMME_DB", str(db))
     monkeypatch.delenv("ROMME_NOTATION", raising=False)

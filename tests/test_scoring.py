@@ -125,8 +125,13 @@ def test_stalemate_everyone_counts_003() -> None:
 
 
 def test_stalemate_nobody_scores_001() -> None:
-    s = score_round(PLAYERS, ZERO, round_(None, stalemate=True), find_preset("basic"))
-    assert set(s.points.values()) == {0}
+    rules = find_preset("basic")
+    s = score_round(PLAYERS, ZERO, round_(None, stalemate=True, Anna=Hand(points=3),
+                                          Ben=cards("HK H5"), Carl=Hand(points=1),
+                                          Dora=Hand(points=1)), rules)
+    assert s.points == ZERO  # the hands are there, and still count nothing
+    # the hands may be left out
+    assert score_round(PLAYERS, ZERO, round_(None, stalemate=True), rules).points == ZERO
 
 
 @pytest.mark.parametrize("rnd, fragment", [

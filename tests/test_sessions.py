@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
+import platformdirs
 import pytest
 from click.testing import CliRunner
 
+from romme_score import store as store_module
 from romme_score.cli import main
 
 
@@ -25,8 +28,10 @@ def ok(*args: str, input: str | None = None) -> str:
     return out
 
 
-def standings() -> dict:  # type: ignore[type-arg]
-    return json.loads(ok("standings", "--json"))
+def standings() -> dict[str, Any]:
+    data = json.loads(ok("standings", "--json"))
+    assert isinstance(data, dict)
+    return data
 
 
 @pytest.fixture
@@ -42,10 +47,15 @@ def test_new_session_is_current_and_stores_rules(friday: None, isolated_data_dir
     assert rules["first_meld_min"] == 40 and rules["game_end"] == "500"
 
 
-def test_tests_never_touch_real_data_dir(isolated_data_dir: Path) -> None:
-    from romme_score.store import default_path
-
-    assert default_path() == isolated_data_dir
+def test_tests_never_touch_real_data_dir(isolated_data_dir: Path, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert store_module.default_path() == isolated_data_dir
+    # without ROMME_DB the platform's data directory is used: conftest points it into tmp_path too
+    monkeypatch.delenv("ROMME_DB")
+    assert tmp_path in store_module.default_path().parents
+    for where in (platformdirs.user_data_dir, platformdirs.user_config_dir,
+                  platformdirs.user_state_dir, platformdirs.user_cache_dir):
+        assert tmp_path in Path(where("romme-score")).parents
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -104,8 +114,9 @@ def test_stalemate_modes_003_001() -> None:
     ok("round", "--stalemate", "A=5", "B=HK")
     assert standings()["rounds"][0]["points"] == {"A": 5, "B": 10}
     ok("new", "T", "A", "B", "--preset", "basic")
-    ok("round", "--stalemate")
-    assert standings()["rounds"][0]["points"] == {"A": 0, "B": 0}
+    ok("round", "--stalemate", "A=5", "B=HK")  # 001: the hands count nothing
+    ok("round", "--stalemate")  # and may be left out
+    assert [r["points"] for r in standings()["rounds"]] == [{"A": 0, "B": 0}] * 2
 
 
 def test_game_over_at_target_names_winner(friday: None) -> None:
@@ -122,7 +133,7 @@ def test_undo_keeps_history(friday: None, isolated_data_dir: Path) -> None:
     ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
     ok("round", "--winner", "Ben", "Anna=7", "Carl=5", "Dora=5")
     code, out, _ = run("undo", input="n\n")
-    assert "Nothing removed" in out and len(standings()["rounds"]) == 2
+    assert code == 0 and "Nothing removed" in out and len(standings()["rounds"]) == 2
     ok("undo", "--yes")
     assert len(standings()["rounds"]) == 1
     db = sqlite3.connect(isolated_data_dir)
@@ -144,8 +155,7 @@ def test_edit_recomputes_later_bonus_002i(friday: None, isolated_data_dir: Path)
     assert {p["name"]: p["total"] for p in data["players"]} == {"A": 0, "B": 5}
     db = sqlite3.connect(isolated_data_dir)
     assert db.execute("SELECT count(*) FROM rounds WHERE status = 'replaced'").fetchone()[0] == 2
-    assert [c["change"] for c in data.get("corrections", standings()["corrections"])] == \
-        ["edited", "edited"]
+    assert [c["change"] for c in data["corrections"]] == ["edited", "edited"]
     assert "Corrections kept in the history: round 1 edited" in ok("standings")
 
 
@@ -190,7 +200,10 @@ def test_export_import_round_trip(friday: None, tmp_path: Path) -> None:
     for data in (first, second):
         data.pop("name"), data.pop("created")
     assert first == second
-    ok("import", str(path), "--replace")
+    ok("use", "Friday")
+    ok("round", "--winner", "Anna", "Ben=1", "Carl=1", "Dora=1")
+    ok("import", str(path), "--replace")  # Friday as exported: without the third round
+    assert standings()["session"] == "Friday" and standings()["rounds"] == before["rounds"]
 
 
 def test_import_validates_everything_first(friday: None, tmp_path: Path) -> None:
@@ -225,7 +238,8 @@ def test_interactive_round_reasks_on_bad_input(friday: None) -> None:
 
 
 def test_interactive_round_can_be_declined(friday: None) -> None:
-    run("round", "-i", input="Anna\nn\n1\n2\n3\nn\n")
+    code, out, _ = run("round", "-i", input="Anna\nn\n1\n2\n3\nn\n")
+    assert code == 0 and "Not saved" in out
     assert standings()["rounds"] == []
 
 
@@ -288,8 +302,6 @@ def test_leaderboard_003() -> None:
 
 
 def test_migration_from_schema_1_keeps_data(tmp_path: Path) -> None:
-    from romme_score import store as store_module
-
     path = tmp_path / "old.sqlite3"
     con = sqlite3.connect(path, isolation_level=None)
     for statement in store_module.MIGRATIONS[0]:
