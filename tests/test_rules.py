@@ -34,6 +34,12 @@ TABLE = {
     "game_end": ("500", "open", "open", "500", "open"),
     "leaderboard": (False, False, False, True, False),
     "joker_layoff": ("clear-place",) * 5,
+    "joker_swap": ("after-out",) * 5,
+    "discard_joker": (True,) * 5,
+    "hand_romme_empty_table": (False, True, False, False, False),
+    "hand_romme_layoff": (False, False, True, False, False),
+    "call_out_max": (None,) * 5,
+    "color_romme": (None,) * 5,
 }
 PRESET_ORDER = ("standard", "wiki-51", "classic", "speedromme", "basic")
 
