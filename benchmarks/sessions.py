@@ -1,13 +1,16 @@
-"""Recording a round and printing standings: an empty session vs one of 10,000 rounds.
+"""Recording a round, the standings, settlement and export: an empty session vs a long one.
 
 Each figure is the median wall time of several whole `romme` invocations (a new
-process each time, as at the table). Run: `python benchmarks/sessions.py`.
+process each time, as at the table), with the child's peak memory (max RSS). The
+last column is the cost per round of the long session: (long - empty) / rounds.
+Run: `python benchmarks/sessions.py` (ROUNDS=100000 RUNS=5 by default).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -18,11 +21,18 @@ from pathlib import Path
 from romme_score.cards import full_deck
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundInput, replay
-from romme_score.store import Store
+from romme_score.store import HandRecord, Store, StoredRound, canonical
 
-ROUNDS = int(os.environ.get("ROUNDS", "10000"))
-RUNS = int(os.environ.get("RUNS", "11"))
+ROUNDS = int(os.environ.get("ROUNDS", "100000"))
+RUNS = int(os.environ.get("RUNS", "5"))
 PLAYERS = ("Anna", "Ben", "Carl", "Dora")
+# Runs romme in this process and reports its own peak memory on stderr's last line.
+PROBE = ("import resource, sys\n"
+         "from romme_score.cli import main\n"
+         "try:\n"
+         "    main(sys.argv[1:], prog_name='romme')\n"
+         "finally:\n"
+         "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
 
 
 def make_rounds(n: int) -> list[RoundInput]:
@@ -40,44 +50,68 @@ def make_rounds(n: int) -> list[RoundInput]:
     return inputs
 
 
-def median_ms(args: list[str], env: dict[str, str]) -> float:
-    times = []
+def stored(inputs: list[RoundInput]) -> list[StoredRound]:
+    scores = replay(PLAYERS, RULES, inputs)
+    out = []
+    for number, (rnd, score) in enumerate(zip(inputs, scores, strict=True), 1):
+        hands = {p: HandRecord(canonical(rnd.hands[p].cards) if p in rnd.hands else None, None,
+                               False, score.points[p], score.bonus.get(p, 0), None)
+                 for p in PLAYERS}
+        out.append(StoredRound(number, number, "active", rnd.winner, rnd.hand_romme, False,
+                               "2026-11-30T20:00:00+00:00", None, None, hands))
+    return out
+
+
+RULES = find_preset("standard").replace(game_end=GameEnd("open"))
+
+
+def measure(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Median wall time in ms and the largest peak memory in MB of RUNS runs."""
+    times, peaks = [], []
     for _ in range(RUNS):
         start = time.perf_counter()
-        done = subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True, check=False)
+        done = subprocess.run([sys.executable, "-c", PROBE, *args], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              check=False)
         times.append((time.perf_counter() - start) * 1000)
         if done.returncode:
-            raise SystemExit(f"{' '.join(args)} failed: {done.stderr}")
-    return statistics.median(times)
+            raise SystemExit(f"romme {' '.join(args)} failed: {done.stderr}")
+        peaks.append(int(done.stderr.strip().splitlines()[-1]) / 1024)
+    return statistics.median(times), max(peaks)
 
 
 def main() -> None:
     folder = Path(tempfile.mkdtemp())
     db = folder / "bench.sqlite3"
-    rules = find_preset("standard").replace(game_end=GameEnd("open"))
-    inputs = make_rounds(ROUNDS)
     print(f"building a session of {ROUNDS} rounds ...", flush=True)
-    scores = replay(PLAYERS, rules, inputs)
     with Store(db) as store:
-        store.import_session("big", PLAYERS, rules, None, None, 0, inputs, scores, overwrite=False)
-        store.import_session("empty", PLAYERS, rules, None, None, 0, [], [], overwrite=False)
+        store.write_session("big", "2026-11-30T20:00:00+00:00", PLAYERS, RULES, None, None, 0,
+                            stored(make_rounds(ROUNDS)), (), (), overwrite=False)
+        store.write_session("empty", "2026-11-30T20:00:00+00:00", PLAYERS, RULES, None, None, 0,
+                            [], (), (), overwrite=False)
     env = {**os.environ, "ROMME_DB": str(db)}
-    romme = [sys.executable, "-m", "romme_score"]
     record = ["round", "--winner", "Anna", "Ben=HK K10 J", "Carl=P7 P8", "Dora=23"]
+    out = str(folder / "out")
     cases = [
         ("romme round", record),
         ("romme standings", ["standings"]),
         ("romme standings --json (all rounds)", ["standings", "--json"]),
+        ("romme export (JSON)", ["export", "-o", out]),
+        ("romme export --format csv", ["export", "--format", "csv", "-o", out]),
         ("romme settle", ["settle"]),
     ]
-    print(f"median wall time of {RUNS} runs each, in ms")
-    print(f"{'command':38} {'empty':>8} {f'{ROUNDS} rounds':>14} {'difference':>11}")
+    print(f"median wall time of {RUNS} runs each (ms), peak memory (MB); "
+          f"per round = (long - empty) / {ROUNDS}")
+    print(f"{'command':38} {'empty':>8} {f'{ROUNDS} rounds':>14} {'per round':>10} "
+          f"{'MB empty':>9} {'MB long':>8}")
     for label, args in cases:
-        empty = median_ms([*romme, *args, "--session", "empty"], env)
-        big = median_ms([*romme, *args, "--session", "big"], env)
-        print(f"{label:38} {empty:8.1f} {big:14.1f} {big - empty:11.1f}")
+        empty, empty_mb = measure([*args, "--session", "empty"], env)
+        big, big_mb = measure([*args, "--session", "big"], env)
+        per_round = (big - empty) / ROUNDS * 1000
+        print(f"{label:38} {empty:8.1f} {big:14.1f} {per_round:8.2f}µs {empty_mb:9.1f} "
+              f"{big_mb:8.1f}", flush=True)
 
 
 if __name__ == "__main__":
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     main()

@@ -520,27 +520,32 @@ class Store:
             rec.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
         return list(records.values())
 
-    def round_points(self, session: SessionInfo, last: int | None = None) -> list[
+    def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[
             tuple[int, str | None, bool, bool, dict[str, int], dict[str, int], dict[str, int | None]]]:
         """The scoresheet only (no cards): per active round its number, winner, marks,
-        points, bonus and leaderboard points per player. Lean, for the standings."""
+        points, bonus and leaderboard points per player. Lean, for the standings; read with
+        one cursor, so that all rounds of a long session stream."""
         limit, params = self._recent(session, last)
-        rows = self.query(
-            "SELECT r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, h.bonus, "
-            "h.leaderboard FROM rounds r JOIN hands h ON h.round_id = r.id "
-            f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number", params)
-        out: list[tuple[int, str | None, bool, bool, dict[str, int], dict[str, int],
-                        dict[str, int | None]]] = []
-        current = -1
-        for number, winner, hr, sm, player, points, bonus, board in rows:
-            if number != current:
-                current = number
-                out.append((number, winner, bool(hr), bool(sm), {}, {}, {}))
-            entry = out[-1]
-            entry[4][player] = points
-            entry[5][player] = bonus
-            entry[6][player] = board
-        return out
+        try:
+            cursor = self.db.execute(
+                "SELECT r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, "
+                "h.bonus, h.leaderboard FROM rounds r JOIN hands h ON h.round_id = r.id "
+                f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number",
+                params)
+            entry: tuple[int, str | None, bool, bool, dict[str, int], dict[str, int],
+                         dict[str, int | None]] | None = None
+            for number, winner, hr, sm, player, points, bonus, board in cursor:
+                if entry is None or number != entry[0]:
+                    if entry is not None:
+                        yield entry
+                    entry = (number, winner, bool(hr), bool(sm), {}, {}, {})
+                entry[4][player] = points
+                entry[5][player] = bonus
+                entry[6][player] = board
+            if entry is not None:
+                yield entry
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc) from None
 
     def _insert_round(self, db: sqlite3.Connection, session: SessionInfo, number: int,
                       rnd: RoundInput, score: RoundScore) -> int:

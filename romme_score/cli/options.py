@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar, cast
 
@@ -68,11 +68,28 @@ class Output:
         click.echo(self.text(text))
 
     def dump(self, data: Any) -> None:
-        import json  # only the commands that print JSON pay for it
+        """JSON: indented for a person at a terminal, compact (and much faster) for scripts;
+        lists given as iterators stream, so a long session needs no more memory."""
+        from romme_score.views.stream import stream_json  # only JSON output pays for it
 
-        # Indented for a person at a terminal; compact (and much faster) for scripts.
         indent = 2 if sys.stdout.isatty() else None
-        click.echo(json.dumps(data, ensure_ascii=False, indent=indent))
+        echo_chunks(stream_json(data, indent))
+        click.echo()
+
+
+def echo_chunks(chunks: Iterable[str], size: int = 1 << 16) -> None:
+    """Print text given in pieces, some 64 KiB at a time: memory stays flat, and Click
+    deals with the terminal's encoding as it does for every other line."""
+    buffer: list[str] = []
+    held = 0
+    for chunk in chunks:
+        buffer.append(chunk)
+        held += len(chunk)
+        if held >= size:
+            click.echo("".join(buffer), nl=False)
+            buffer, held = [], 0
+    if buffer:
+        click.echo("".join(buffer), nl=False)
 
 
 def _terminal_can_show_symbols() -> bool:

@@ -17,6 +17,7 @@ from romme_score.cli.options import (
     Output,
     Refused,
     db_option,
+    echo_chunks,
     fail_input,
     output_options,
     plain_output_options,
@@ -285,12 +286,11 @@ def standings(show_all: bool, session: str | None, db: Path | None, out: Output)
     """
     with open_service(db) as service:
         info = service.session(session)
-        last = None if (show_all or out.json) else SHOWN_ROUNDS
-        result = service.standings(info, last=last)
-    if out.json:
-        out.dump(views.standings_with_corrections_json(result))
-    else:
-        out.echo(views.render_standings(result))
+        if out.json:  # every round, streamed while the database is open
+            out.dump(views.standings_with_corrections_json(service.standings(info, stream=True)))
+            return
+        result = service.standings(info, last=None if show_all else SHOWN_ROUNDS)
+    out.echo(views.render_standings(result))
 
 
 @click.group(invoke_without_command=True)
@@ -422,9 +422,7 @@ def export(fmt: str, output: Path | None, session: str | None, db: Path | None) 
         data = service.export(service.session(session))
         chunks = views.export_json_chunks(data) if fmt == "json" else views.export_csv_chunks(data)
         if output is None:
-            for chunk in chunks:
-                sys.stdout.write(chunk)
-            sys.stdout.flush()
+            echo_chunks(chunks)
             return
         partial = output.with_name(output.name + ".partial")
         try:  # written beside the target and renamed: a failed export leaves no half file

@@ -4,8 +4,7 @@ and the one-line messages of new, round, undo, edit, use, export and import."""
 from __future__ import annotations
 
 import csv
-import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from tabulate import tabulate
@@ -23,6 +22,7 @@ from romme_score.sessions import (
     Standings,
     Undone,
 )
+from romme_score.views.stream import stream_json
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -53,10 +53,10 @@ def standings_json(s: Standings) -> dict[str, Any]:
         "session": s.session,
         "players": [{"name": p, "total": s.totals[p],
                      "leaderboard": board[p] if board is not None else None} for p in s.players],
-        "rounds": [{"number": r.number, "winner": r.winner, "hand_romme": r.hand_romme,
+        "rounds": ({"number": r.number, "winner": r.winner, "hand_romme": r.hand_romme,
                     "stalemate": r.stalemate,
                     "points": dict(r.points), "bonus": {k: v for k, v in r.bonus.items() if v}}
-                   for r in s.rounds],
+                   for r in s.rounds),
         "finished": s.state.finished,
         "game_winner": s.state.winner,
         "tied": list(s.state.tied) if s.state.finished and s.state.winner is None else [],
@@ -93,15 +93,16 @@ def render_scoresheet(s: Standings) -> str:
     running = dict(s.totals)
     # Running totals: walk back from the final totals over the rounds shown.
     after: dict[int, dict[str, int]] = {}
-    for row in reversed(s.rounds):
+    rounds = list(s.rounds)
+    for row in reversed(rounds):
         after[row.number] = dict(running)
         for p in s.players:
             running[p] -= row.points.get(p, 0) - row.bonus.get(p, 0)
-    for row in s.rounds:
+    for row in rounds:
         label = str(row.number) + (" (stalemate)" if row.stalemate else "")
         table.append([label] + [f"{_cell(row, p)}  = {after[row.number][p]}" for p in s.players])
     lines = []
-    shown_from = s.rounds[0].number if s.rounds else None
+    shown_from = rounds[0].number if rounds else None
     if shown_from is not None and shown_from > 1:
         lines.append(f"(rounds 1-{shown_from - 1} not shown; use --all)")
     table.append(["total"] + [str(s.totals[p]) for p in s.players])
@@ -159,6 +160,7 @@ def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore,
 
 def recorded_json(r: Recorded) -> dict[str, Any]:
     data = standings_json(r.standings)
+    data["rounds"] = list(data["rounds"])
     data["round"] = {"number": r.number, "points": r.score.points, "bonus": r.score.bonus}
     return data
 
@@ -249,37 +251,16 @@ def now_current(name: str) -> str:
 
 # --- export and import ----------------------------------------------------------------
 
-def _nested(value: Any, level: int) -> str:
-    """``json.dumps(value, indent=2)`` as it stands at nesting ``level`` of a larger dump."""
-    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + "  " * level)
-
-
-def _stream_list(items: Iterable[Any], level: int) -> Iterator[str]:
-    """A JSON list written item by item, exactly as ``json.dumps(indent=2)`` writes it."""
-    first = True
-    for item in items:
-        yield ("[\n" if first else ",\n") + "  " * (level + 1) + _nested(item, level + 1)
-        first = False
-    yield "[]" if first else "\n" + "  " * level + "]"
-
-
 def export_json_chunks(export: SessionExport) -> Iterator[str]:
     """``romme export`` as JSON, streamed: memory stays the same however long the session.
     The text is what ``json.dumps(export.to_json(), indent=2)`` gives, plus a newline."""
-    yield "{"
-    for key, value in export.header().items():
-        yield f"\n  {json.dumps(key)}: {_nested(value, 1)},"
-    parts: list[tuple[str, Iterable[Any]]] = [
-        ("rounds", (r.to_json() for r in export.rounds)),
-        ("history", (r.to_json() for r in export.history)),
-        ("notes", ({"round": n.round, "text": n.text, "at": n.at} for n in export.notes)),
-        ("renames", ({"from": r.old, "to": r.new, "at": r.at} for r in export.renames)),
-    ]
-    for i, (key, items) in enumerate(parts):
-        yield f"\n  {json.dumps(key)}: "
-        yield from _stream_list(items, 1)
-        yield "," if i < len(parts) - 1 else ""
-    yield "\n}\n"
+    whole = {**export.header(),
+             "rounds": (r.to_json() for r in export.rounds),
+             "history": (r.to_json() for r in export.history),
+             "notes": iter([{"round": n.round, "text": n.text, "at": n.at} for n in export.notes]),
+             "renames": iter([{"from": r.old, "to": r.new, "at": r.at} for r in export.renames])}
+    yield from stream_json(whole, indent=2)
+    yield "\n"
 
 
 class _Line:
