@@ -29,6 +29,7 @@ COMMANDS = {
     "use": "session:use",
     "export": "session:export",
     "import": "session:import_",
+    "stats": "stats:stats",
 }
 
 
