@@ -29,6 +29,7 @@ COMMANDS = {
     "use": "session:use",
     "export": "session:export",
     "import": "session:import_",
+    "chart": "chart:chart",
     "stats": "stats:stats",
 }
 
