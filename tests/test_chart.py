@@ -194,7 +194,7 @@ def test_ticks_are_whole_round_numbers() -> None:
 def test_plotext_is_imported_by_chart_only(friday: None) -> None:
     code = ("import sys\n"
             "from romme_score.cli import main\n"
-            "for args in (['check', 'HK KK PK'], ['standings'], ['stats'], "
+            "for args in (['check', 'HK KK PK'], ['standings'], ['stats'], ['report'], "
             "['settle']):\n"
             "    try:\n"
             "        main(args, standalone_mode=False)\n"

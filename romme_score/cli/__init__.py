@@ -31,6 +31,7 @@ COMMANDS = {
     "import": "session:import_",
     "chart": "chart:chart",
     "stats": "stats:stats",
+    "report": "report:report",
 }
 
 
