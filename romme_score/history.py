@@ -278,6 +278,12 @@ class History:
         if player is not None:
             wanted = [self._find(player, tallies)]
         opponent = self._find(vs, tallies) if vs is not None else None
+        against: dict[str, tuple[int, int, int]] = {}
+        if opponent is not None:
+            for spelling, count, fewer, more in self.store.head_to_head_rounds(
+                    sorted(tallies[opponent].spellings), since.isoformat() if since else None):
+                rounds, lower, higher = against.get(name_key(spelling), (0, 0, 0))
+                against[name_key(spelling)] = (rounds + count, lower + fewer, higher + more)
         results = []
         for key in sorted(wanted, key=lambda k: (tallies[k].name.casefold(), k)):
             t = tallies[key]
@@ -285,7 +291,7 @@ class History:
                 continue
             h2h = None
             if opponent is not None and opponent != key:
-                h2h = self._head_to_head(t, tallies[opponent], since)
+                h2h = self._head_to_head(t, tallies[opponent], against.get(key, (0, 0, 0)))
             results.append(PlayerStats(t.name, t.games, t.games_won, t.rounds, t.rounds_won,
                                        t.hand_rommes, t.points, t.worst_round, t.money,
                                        tuple(dict.fromkeys(t.currencies)), h2h))
@@ -308,17 +314,12 @@ class History:
             if game.currency:
                 tally.currencies.append(game.currency)
 
-    def _head_to_head(self, me: _Tally, other: _Tally, since: date | None) -> HeadToHead:
-        rounds = lower = higher = 0
-        for _, count, fewer, more in self.store.head_to_head_rounds(
-                sorted(me.spellings), sorted(other.spellings),
-                since.isoformat() if since else None):
-            rounds, lower, higher = rounds + count, lower + fewer, higher + more
+    @staticmethod
+    def _head_to_head(me: _Tally, other: _Tally, rounds: tuple[int, int, int]) -> HeadToHead:
         together = [sid for sid in me.totals if sid in other.totals]
         games_lower = sum(1 for sid in together if me.totals[sid] < other.totals[sid])
         games_higher = sum(1 for sid in together if me.totals[sid] > other.totals[sid])
-        return HeadToHead(other.name, rounds, lower, higher, len(together), games_lower,
-                          games_higher)
+        return HeadToHead(other.name, *rounds, len(together), games_lower, games_higher)
 
     @staticmethod
     def _find(name: str, tallies: dict[str, _Tally]) -> str:

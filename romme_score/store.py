@@ -570,22 +570,21 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
 
-    def head_to_head_rounds(self, players: Sequence[str], opponents: Sequence[str],
+    def head_to_head_rounds(self, opponents: Sequence[str],
                             since: str | None = None) -> list[tuple[str, int, int, int]]:
-        """Rounds in which a player (any of the spellings in ``players``) and an
-        opponent (a spelling in ``opponents``) both played, grouped by the
-        player's spelling: (spelling, rounds, rounds the player scored fewer
-        penalty points, rounds the opponent did)."""
-        if not players or not opponents:
+        """Every player against one opponent (any of the spellings in ``opponents``): per
+        player's spelling, (spelling, rounds both played, rounds the player scored
+        fewer penalty points, rounds the opponent did)."""
+        if not opponents:
             return []
-        mine = ", ".join("?" * len(players))
         theirs = ", ".join("?" * len(opponents))
         rows = self.query(
             "SELECT a.player, COUNT(*), COALESCE(SUM(a.points < b.points), 0), "
             "COALESCE(SUM(a.points > b.points), 0) "
-            "FROM sessions s JOIN rounds r ON r.session_id = s.id AND r.status = 'active' "
-            "JOIN hands a ON a.round_id = r.id JOIN hands b ON b.round_id = r.id "
-            f"WHERE a.player IN ({mine}) AND b.player IN ({theirs}) AND a.player != b.player "
+            "FROM hands b CROSS JOIN rounds r ON r.id = b.round_id AND r.status = 'active' "
+            "JOIN sessions s ON s.id = r.session_id "
+            "JOIN hands a ON a.round_id = r.id AND a.player != b.player "
+            f"WHERE b.player IN ({theirs}) "
             "AND (? IS NULL OR date(s.created_at, 'localtime') >= ?) "
-            "GROUP BY a.player", [*players, *opponents, since, since])
+            "GROUP BY a.player", [*opponents, since, since])
         return [(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]

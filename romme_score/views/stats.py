@@ -9,12 +9,13 @@ from tabulate import tabulate
 from romme_score.history import HeadToHead, PlayerStats, Stats
 from romme_score.settlement import format_money
 
-HEADERS = ["player", "games", "won", "rounds", "went out", "Hand-Rommés", "avg penalty",
-           "worst round", "money"]
+HEADERS = ["player", "games", "won", "rounds", "out", "HR", "avg", "worst", "money"]
+KEY = ("won: games won; out: rounds gone out; HR: Hand-Rommés; avg: penalty points per\n"
+       "round; worst: the most in one round; money: settled in the sessions with a rate.")
 NO_GAMES = "No games yet: the statistics count sessions with at least one round."
 SINCE = "Sessions started on or after {since}: {count}."
 ALL = "All sessions: {count}."
-SAME_PERSON = ("A player is the same person in every session where the name matches, "
+SAME_PERSON = ("A player is the same person in every session where the name matches,\n"
                "ignoring case and surrounding spaces.")
 MIXED_CURRENCIES = "money adds up sessions in different currencies ({currencies})"
 
@@ -58,7 +59,7 @@ def _vs_line(p: PlayerStats, h: HeadToHead) -> str:
     rounds = (f"{p.name} vs {h.opponent}: {h.rounds} round{'s' if h.rounds != 1 else ''} "
               f"together, fewer points: {p.name} {h.rounds_lower}, {h.opponent} "
               f"{h.rounds_higher}, equal {h.rounds_equal}")
-    games = (f"; {h.games} game{'s' if h.games != 1 else ''} together, lower total: "
+    games = (f";\n  {h.games} game{'s' if h.games != 1 else ''} together, lower total: "
              f"{p.name} {h.games_lower}, {h.opponent} {h.games_higher}, equal {h.games_equal}")
     return rounds + games
 
@@ -79,5 +80,6 @@ def render_stats(s: Stats, profile: str = "de") -> str:
     mixed = sorted({c for p in s.players for c in p.currencies})
     if len(mixed) > 1:
         lines.append(MIXED_CURRENCIES.format(currencies=", ".join(mixed)))
+    lines.append(KEY)
     lines.append(SAME_PERSON)
     return "\n".join(lines)
