@@ -71,7 +71,11 @@ def median_ms(call: Callable[[], object]) -> float:
 
 
 def main() -> None:
-    db = Path(tempfile.mkdtemp()) / "stats.sqlite3"
+    with tempfile.TemporaryDirectory() as folder:
+        measure(Path(folder) / "stats.sqlite3")
+
+
+def measure(db: Path) -> None:
     print(f"building {SESSIONS} sessions of {ROUNDS} rounds (4 of {len(PEOPLE)} people each) ...",
           flush=True)
     build(db)

@@ -98,8 +98,7 @@ def test_chart_width_and_height_are_kept(friday: None) -> None:
     out = ok("chart", "--width", "50", "--height", "14")
     lines = out.rstrip("\n").split("\n")
     assert len(lines) <= 13
-    plot_lines = lines[:-2]  # the legend may be wider than a narrow chart
-    assert max(len(line) for line in plot_lines) <= 50
+    assert max(len(line) for line in lines) <= 50  # the legend wraps too
 
 
 def test_chart_sizes_below_the_minimum_are_refused(friday: None) -> None:
@@ -186,6 +185,7 @@ def test_chart_letters_fall_back_to_digits_when_initials_repeat() -> None:
 
 def test_ticks_are_whole_round_numbers() -> None:
     assert round_ticks(3) == [1, 2, 3]
+    assert round_ticks(20) == [1, 3, 5, 7, 9, 11, 13, 15, 17, 19]
     assert round_ticks(40) == [1, 5, 10, 15, 20, 25, 30, 35, 40]
     assert value_ticks(107) == [0, 25, 50, 75, 100, 125]
     assert value_ticks(500) == [0, 100, 200, 300, 400, 500]
@@ -206,3 +206,20 @@ def test_plotext_is_imported_by_chart_only(friday: None) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stderr.split() == ["before", "False", "after", "True"]
+
+
+def test_chart_legend_wraps_long_names_and_counts_many_hand_rommes(tmp_path: Path) -> None:
+    names = ["Annemarie-Luise", "Bartholomäus", "Clementine", "Dorothea-Sophie"]
+    rules = find_preset("standard").replace(game_end=find_preset("standard").game_end.parse("open"))
+    with SessionService(tmp_path / "romme.sqlite3") as service:
+        info = service.create("Names", names, rules, None, None)
+        for i in range(5):
+            winner = names[i % 4]
+            service.record(info, RoundInput(winner, {p: Hand(points=7) for p in names
+                                                     if p != winner}, hand_romme=True))
+        chart = chart_of(service.standings(info))
+    out = render_chart(chart, 60, 24, colour=False)
+    lines = out.split("\n")
+    assert len(lines) <= 23 and max(len(line) for line in lines) <= 60
+    assert "★ 5 Hand-Rommés" in out and "round 1" not in out
+    assert all(f"{n} " in out for n in names)

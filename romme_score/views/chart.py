@@ -22,6 +22,8 @@ MIN_WIDTH, MIN_HEIGHT = 30, 10
 TITLE = "{session}: running totals by round"
 NO_ROUNDS = "No rounds in '{session}' yet: nothing to draw."
 HAND_ROMME = "Hand-Rommé"
+HAND_ROMMES = "{count} Hand-Rommés"
+MAX_LISTED = 3  # Hand-Rommés named in the legend; more are only counted
 END_AT = "game ends at {limit}"
 END_ABOVE = "game ends at {limit} (above the chart)"
 END_AFTER = "game ends after round {limit}"
@@ -48,7 +50,9 @@ def round_ticks(last: int) -> list[int]:
         step = candidate
         if last // candidate <= 10:
             break
-    return [1, *range(step, last + 1, step)] if step > 1 else list(range(1, last + 1))
+    if step < 5:  # 1, 3, 5 ...: a tick at 2 would crowd the one at 1
+        return list(range(1, last + 1, step))
+    return [1, *range(step, last + 1, step)]
 
 
 def value_ticks(top: int, count: int = 5) -> list[int]:
@@ -71,13 +75,16 @@ def _paint(text: str, colour: int, colour_on: bool) -> str:
     return f"\x1b[38;5;{colour}m{text}\x1b[0m" if colour_on else text
 
 
-def legend_lines(chart: Chart, colour: bool) -> list[str]:
-    """The players with their letters and totals, then what the marks mean."""
-    marks = letters(chart.players)
-    first = "  ".join(_paint(f"{m} {p} {chart.final(p)}", PALETTE[i % len(PALETTE)], colour)
-                      for i, (m, p) in enumerate(zip(marks, chart.players, strict=True)))
-    notes = []
-    if chart.hand_rommes:
+def legend_lines(chart: Chart, colour: bool, width: int = 80) -> list[str]:
+    """The players with their letters and totals, then what the marks mean, wrapped
+    to ``width`` columns."""
+    items: list[tuple[str, int | None]] = [
+        (f"{m} {p} {chart.final(p)}", PALETTE[i % len(PALETTE)])
+        for i, (m, p) in enumerate(zip(letters(chart.players), chart.players, strict=True))]
+    notes: list[str] = []
+    if len(chart.hand_rommes) > MAX_LISTED:
+        notes.append("★ " + HAND_ROMMES.format(count=len(chart.hand_rommes)))
+    elif chart.hand_rommes:
         notes.append("★ " + HAND_ROMME + " (" + ", ".join(
             f"{ROUND_LABEL} {number}: {who}" for number, who in chart.hand_rommes) + ")")
     end = chart.game_end
@@ -88,7 +95,18 @@ def legend_lines(chart: Chart, colour: bool) -> list[str]:
         notes.append("┊ " + END_AFTER.format(limit=end.limit))
     if chart.finished:
         notes.append(GAME_OVER.format(winner=chart.winner) if chart.winner else GAME_OVER_TIE)
-    return [first, "   ".join(notes)] if notes else [first]
+    lines: list[str] = []
+    for group, gap in ((items, "  "), ([(n, None) for n in notes], "   ")):
+        line, used = "", 0
+        for text, paint in group:
+            if used and used + len(gap) + len(text) > width:
+                lines.append(line)
+                line, used = "", 0
+            shown = _paint(text, paint, colour) if paint is not None else text
+            line, used = (line + gap + shown, used + len(gap) + len(text)) if used else (shown, len(text))
+        if used:
+            lines.append(line)
+    return lines
 
 
 def render_chart(chart: Chart, width: int = 80, height: int = 24, colour: bool = True,
@@ -100,7 +118,7 @@ def render_chart(chart: Chart, width: int = 80, height: int = 24, colour: bool =
     import plotext  # only this command draws: plotext costs about 0.3 s to import
 
     width, height = max(width, MIN_WIDTH), max(height, MIN_HEIGHT)
-    legend = legend_lines(chart, colour)
+    legend = legend_lines(chart, colour, width)
     fig: Any = plotext.figure
     fig.clear()
     fig.theme("simple" if colour else "colorless")

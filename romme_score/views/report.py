@@ -50,8 +50,9 @@ GAME_OVER = "Game over: {player} won with {points} points."
 GAME_OVER_TIE = "Game over: a tie between {players}."
 NO_ROUNDS = "No rounds played yet."
 SETTLEMENT = "Settlement"
-SETTLEMENT_RATE = "At {rate} per point{currency}, each game settled among its own players."
-SETTLEMENT_RATES = "At each game's own rate per point, each game settled among its own players."
+SETTLEMENT_RATE = "At {rate} per point{currency}."
+SETTLEMENT_RATES = "At each game's own rate per point."
+SETTLEMENT_GAMES = "Each game is settled among its own players; the amounts add up."
 SETTLEMENT_HEADERS = ("player", "points", "net", "amount", "place")
 LEADERBOARD = "leaderboard"
 WHO_PAYS = "Who pays whom"
@@ -117,7 +118,8 @@ tfoot td { font-weight: 600; }
   @page { margin: 14mm; }
   body { max-width: none; padding: 0; font-size: 10.5pt; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-  h2 { break-after: avoid; }
+  h2, h3 { break-after: avoid; }
+  tr { break-inside: avoid; }
   figure, .cards, .settlement table, .transfers { break-inside: avoid; }
   figure svg { max-height: none; }
   .scroll { overflow: visible; }
@@ -194,7 +196,8 @@ def svg_chart(chart: Chart) -> str:
         y = _num(y_of(end))
         out.append(f'<g class="game-end"><line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}" '
                    'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
-                   f'<text x="{WIDTH - RIGHT}" y="{_num(y_of(end) - 5)}" text-anchor="end">'
+                   # at the left, where running totals start low, so no line runs through it
+                   f'<text x="{LEFT + 6}" y="{_num(y_of(end) - 5)}" text-anchor="start">'
                    f"{escape(GAME_END.format(limit=end))}</text></g>")
     if chart.game_end.kind == "rounds":
         x = _num(x_of(chart.game_end.limit))
@@ -346,6 +349,8 @@ def _settlement(report: Report, profile: str) -> str:
         intro = SETTLEMENT_RATE.format(rate=s.rate, currency=f" ({currency})" if currency else "")
     else:
         intro = SETTLEMENT_RATES
+    if len(report.games) > 1:
+        intro += " " + SETTLEMENT_GAMES
     board: Mapping[str, int] | None = report.leaderboard
     headers = [*SETTLEMENT_HEADERS, *([LEADERBOARD] if board is not None else [])]
     rows = []
