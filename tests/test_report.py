@@ -214,6 +214,11 @@ def test_report_writes_the_file_and_says_so(friday: None, tmp_path: Path) -> Non
     assert target.read_text(encoding="utf-8") == report()
 
 
+def test_report_that_cannot_be_written_is_refused(friday: None, tmp_path: Path) -> None:
+    code, _, err = run("report", "-o", str(tmp_path / "no-such-folder" / "f.html"))
+    assert code == 1 and "cannot write" in err and "No such file or directory" in err
+
+
 def test_report_of_an_unknown_session_is_refused(friday: None) -> None:
     code, _, err = run("report", "--session", "Fridya")
     assert code == 1 and "did you mean Friday?" in err

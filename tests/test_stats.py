@@ -123,7 +123,7 @@ def test_stats_player_is_matched_ignoring_case_and_spaces(table: None) -> None:
 
 def test_stats_unknown_player_is_refused_with_the_closest_name(table: None) -> None:
     code, _, err = run("stats", "--player", "Ana")
-    assert code == 2 and "no player named 'Ana'" in err and "did you mean Anna?" in err
+    assert code == 2 and "--player: no player named 'Ana'" in err and "did you mean Anna?" in err
     code, _, err = run("stats", "--vs", "Zed")
     assert code == 2 and err.startswith("Error: --vs: no player named 'Zed'")
 

@@ -46,6 +46,6 @@ def report(sessions: tuple[str, ...], output: Path | None, db: Path | None, out:
     try:
         output.write_text(page, encoding="utf-8")
     except OSError as exc:
-        raise Refused(f"cannot write {output}: {exc.strerror}") from None
+        raise Refused(views.cannot_write(str(output), exc.strerror or str(exc))) from None
     out.echo(views.written([g.standings.session for g in result.games], str(output),
                            len(page.encode("utf-8"))))

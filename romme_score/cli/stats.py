@@ -40,13 +40,13 @@ def stats(player: str | None, since: str | None, vs: str | None, db: Path | None
         try:
             day = date.fromisoformat(since.strip())
         except ValueError:
-            fail_input(f"--since '{since}' is not a date: give YYYY-MM-DD, e.g. 2026-01-31")
+            fail_input(views.not_a_date("--since", since))
     with open_service(db, create=False) as service:
         try:
             result = History(service).stats(player, day, vs)
         except UnknownPlayer as exc:
-            fail_input(("--vs: " if vs is not None and exc.name == vs.strip() else "")
-                       + views.unknown_player(exc.name, exc.close, exc.names))
+            option = "--vs" if vs is not None and exc.name == vs.strip() else "--player"
+            fail_input(views.unknown_player(exc.name, exc.close, exc.names, option))
     if out.json:
         out.dump(views.stats_json(result))
     else:

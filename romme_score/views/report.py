@@ -404,3 +404,7 @@ def render_report(report: Report, profile: str, version: str, day: str) -> str:
 
 def written(names: Sequence[str], path: str, size: int) -> str:
     return f"Report of {', '.join(names)} written to {path} ({size / 1024:.1f} KB)."
+
+
+def cannot_write(path: str, reason: str) -> str:
+    return f"cannot write {path}: {reason}"

@@ -20,10 +20,15 @@ SAME_PERSON = ("A player is the same person in every session where the name matc
 MIXED_CURRENCIES = "money adds up sessions in different currencies ({currencies})"
 
 
-def unknown_player(name: str, close: str | None, names: tuple[str, ...]) -> str:
+def unknown_player(name: str, close: str | None, names: tuple[str, ...],
+                   option: str = "--player") -> str:
     hint = f"; did you mean {close}?" if close else ""
-    return (f"no player named '{name}' in any session{hint} "
+    return (f"{option}: no player named '{name}' in any session{hint} "
             f"(players: {', '.join(names) or 'none yet'})")
+
+
+def not_a_date(option: str, text: str) -> str:
+    return f"{option} '{text}' is not a date: give YYYY-MM-DD, e.g. 2026-01-31"
 
 
 def _vs_json(h: HeadToHead) -> dict[str, Any]:
