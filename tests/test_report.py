@@ -300,3 +300,23 @@ def test_report_screenshot_in_headless_chromium_is_not_blank(friday: None, tmp_p
     # the chart is drawn: pixels in the first player's colour (#0072B2) are on the page
     blue = bytes.fromhex(COLOURS[0][1:])
     assert any(all(abs(a - b) < 24 for a, b in zip(p, blue, strict=True)) for p in pixels)
+
+
+def test_report_shows_the_leaderboard_where_the_rules_keep_one() -> None:
+    ok("new", "Speed", "Anna", "Ben", "Carl", "--preset", "speedromme", "--rate", "0.01")
+    ok("round", "--winner", "Anna", "Ben=35", "Carl=HK")
+    settled = json.loads(ok("settle", "--json"))
+    html = report()
+    for p in settled["players"]:
+        row = re.search(rf'<tr data-player="{p["name"]}"[^>]*>(.*?)</tr>', html)
+        assert row is not None
+        assert row.group(1).endswith(f"<td>{p['leaderboard']}</td>")
+    assert "<th>leaderboard</th>" in html
+
+
+def test_report_of_a_session_without_rounds() -> None:
+    ok("new", "Zero", "Anna", "Ben")
+    page = parse(report())
+    text = " ".join(page.text)
+    assert "No rounds played yet." in text and "Nobody owes anybody anything." in text
+    assert page.lines == []
