@@ -183,6 +183,10 @@ def test_report_amounts_and_transfers_equal_the_settlement(friday: None) -> None
                  if "data-from" in a]
     assert transfers == [(t["from"], t["to"], t["amount"]) for t in settled["transfers"]]
     assert "Dora pays Carl <b>1,68 €</b>" in html
+    # and once more at the top, before the first game
+    top = html.split('<section class="game"')[0]
+    assert "Who pays whom:</strong> Dora pays Carl 1,68 €; Dora pays Anna 0,40 €; " \
+           "Dora pays Ben 0,32 €." in top
     assert sum(Decimal(a) for _, _, a in rows.values()) == 0
 
 

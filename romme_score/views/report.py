@@ -81,6 +81,7 @@ h2 { font-size: 1.3rem; margin: 1.6rem 0 .4rem; border-bottom: 2px solid var(--f
 h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 .meta, .note, footer { color: var(--muted); font-size: .9rem; }
 .state { font-weight: 600; }
+.pay { background: var(--band); border-radius: 6px; padding: .5rem .75rem; margin: .6rem 0 0; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(8.5rem, 1fr)); gap: .5rem;
   padding: 0; margin: .5rem 0; list-style: none; }
 .cards li { border: 1px solid var(--rule); border-left: 6px solid var(--c); border-radius: 6px;
@@ -381,6 +382,17 @@ def _settlement(report: Report, profile: str) -> str:
     return "".join(parts)
 
 
+def _pay_summary(report: Report, profile: str) -> str:
+    """Who pays whom, once more at the top: what the table asks first."""
+    s = report.settlement
+    if not s.transfers:
+        return f'<p class="pay">{escape(NOBODY_PAYS)}</p>'
+    items = "; ".join(PAYS.format(payer=t.payer, payee=t.payee,
+                                  amount=format_money(t.amount, report.currency, profile, s.unit))
+                      for t in s.transfers)
+    return f'<p class="pay"><strong>{escape(WHO_PAYS)}:</strong> {escape(items)}.</p>'
+
+
 def render_report(report: Report, profile: str, version: str, day: str) -> str:
     """The whole page."""
     names = [g.standings.session for g in report.games]
@@ -389,6 +401,7 @@ def render_report(report: Report, profile: str, version: str, day: str) -> str:
     body = [f"<header><h1>{escape(', '.join(names))}</h1>"]
     if several:
         body.append(f'<p class="meta">{escape(EVENING.format(count=len(names)))}</p>')
+    body.append(_pay_summary(report, profile))
     body.append("</header><main>")
     body.extend(_game(g, several) for g in report.games)
     body.append(_settlement(report, profile))
