@@ -218,6 +218,12 @@ def test_report_writes_the_file_and_says_so(friday: None, tmp_path: Path) -> Non
     assert target.read_text(encoding="utf-8") == report()
 
 
+def test_report_writes_amounts_in_the_notation_asked(friday: None) -> None:
+    assert "Dora pays Carl <b>€1.68</b>" in report("--notation", "en")
+    code, _, err = run("report", "--json")
+    assert code == 2 and "--json" in err  # a page, not data: there is no --json
+
+
 def test_report_that_cannot_be_written_is_refused(friday: None, tmp_path: Path) -> None:
     code, _, err = run("report", "-o", str(tmp_path / "no-such-folder" / "f.html"))
     assert code == 1 and "cannot write" in err and "No such file or directory" in err

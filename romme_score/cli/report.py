@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from romme_score import __version__
-from romme_score.cli.options import Output, Refused, db_option, output_options
+from romme_score.cli.options import Refused, db_option
 from romme_score.cli.service import open_service
 from romme_score.history import History
 from romme_score.settlement import SettlementError
@@ -20,9 +20,10 @@ from romme_score.views import report as views
               help="The sessions of the evening (repeatable); default: the current session.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the page to this file (default: standard output).")
+@click.option("--notation", type=click.Choice(["de", "en"]), default="de", show_default=True,
+              envvar="ROMME_NOTATION", help="How amounts are written: de 0,40 €, en €0.40.")
 @db_option
-@output_options
-def report(sessions: tuple[str, ...], output: Path | None, db: Path | None, out: Output) -> None:
+def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: Path | None) -> None:
     """Write the evening as one HTML page: standings, a chart of each game,
     Hand-Rommés and bonuses, and the settlement with who pays whom.
 
@@ -39,7 +40,7 @@ def report(sessions: tuple[str, ...], output: Path | None, db: Path | None, out:
             result = History(service).report(sessions)
         except SettlementError as exc:
             raise Refused(str(exc)) from None
-    page = views.render_report(result, out.profile, __version__, date.today().isoformat())
+    page = views.render_report(result, notation, __version__, date.today().isoformat())
     if output is None:
         click.echo(page, nl=False)
         return
@@ -47,5 +48,5 @@ def report(sessions: tuple[str, ...], output: Path | None, db: Path | None, out:
         output.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise Refused(views.cannot_write(str(output), exc.strerror or str(exc))) from None
-    out.echo(views.written([g.standings.session for g in result.games], str(output),
-                           len(page.encode("utf-8"))))
+    click.echo(views.written([g.standings.session for g in result.games], str(output),
+                             len(page.encode("utf-8"))))
