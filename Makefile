@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test fuzz bench clean
+.PHONY: demo test fuzz bench browser clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,18 @@ demo: $(BIN)/.installed
 	       -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}/YYYY-MM-DD/g' examples/.demo-output.tmp > examples/demo-output.txt; \
 	rm -f examples/.demo-output.tmp; exit $$status
 
-test: $(BIN)/.installed
+# The report's screenshot test (tests/test_report.py) needs Chromium. On CI (CI=true,
+# root, apt) it is installed from Debian's packages; anywhere else nothing is installed
+# and the test skips, saying why.
+browser:
+	@if [ "$${CI:-}" = true ] && ! command -v chromium >/dev/null 2>&1 \
+	    && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing chromium for the report screenshot test"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	    >/dev/null) || echo "chromium could not be installed: the screenshot test will skip"; \
+	fi
+
+test: $(BIN)/.installed browser
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check romme_score tests benchmarks
 	$(BIN)/mypy --strict romme_score tests
@@ -36,6 +47,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/solver.py
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/sessions.py
+	$(BIN)/python benchmarks/stats.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

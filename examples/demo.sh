@@ -55,3 +55,7 @@ step romme import friday.json --name Friday-copy
 step romme sessions
 step romme settle A=220 B=360 C=140 D=490 --rate 0.001 --currency EUR   # 002's example
 step romme settle A=220 B=360 C=140 D=490 --rate 0.001 --currency EUR --notation en
+step romme chart --session Friday --width 80 --height 24         # the evening at a glance
+step romme stats                                                  # every session: Friday and its copy
+step romme stats --player anna --vs Dora                          # names match ignoring case
+step romme report --session Friday -o friday.html                 # one page: standings, chart, who pays whom

@@ -11,7 +11,7 @@ store's :class:`~romme_score.store.StoreError`) for an action that is refused,
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -117,7 +117,7 @@ class Standings:
     session: str
     players: tuple[str, ...]
     rules: RuleSet
-    rounds: Iterable[RoundRow]  # a list, or an iterator when streamed
+    rounds: Sequence[RoundRow]
     rounds_played: int
     totals: Mapping[str, int]
     leaderboard: Mapping[str, int] | None  # 003 points, with the place bonus once finished
@@ -527,14 +527,14 @@ class SessionService:
         return game_state(info.players, self.store.totals(info), self.store.round_count(info),
                           info.rules)
 
-    def standings(self, info: SessionInfo, last: int | None = None,
-                  stream: bool = False) -> Standings:
-        """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state.
-        With ``stream`` the rounds are an iterator read as it is consumed (a long session's
-        JSON), so the database must stay open until then."""
-        rows: Iterable[RoundRow] = (RoundRow(*r) for r in self.store.round_points(info, last=last))
-        if not stream:
-            rows = list(rows)
+    def round_rows(self, info: SessionInfo, last: int | None = None) -> Iterator[RoundRow]:
+        """The scoresheet's rounds (the last ``last``, all when None), read as they are
+        consumed: a long session streams, so the database must stay open until then."""
+        return (RoundRow(*r) for r in self.store.round_points(info, last=last))
+
+    def standings(self, info: SessionInfo, last: int | None = None) -> Standings:
+        """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state."""
+        rows = list(self.round_rows(info, last))
         count = self.store.round_count(info)
         totals = self.store.totals(info)
         state = game_state(info.players, totals, count, info.rules)

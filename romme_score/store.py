@@ -755,3 +755,62 @@ class Store:
                            "VALUES (?, ?, ?, ?)", [(sid, r.old, r.new, r.at) for r in renames])
             self._refresh_totals(db, sid)
             db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
+
+    # -- statistics across sessions (romme stats) -----------------------------------
+    # Added for ``romme stats``: aggregates only, so the rows read grow with the
+    # number of sessions and players, never with the number of rounds.
+
+    def player_session_stats(self, since: str | None = None) -> list[sqlite3.Row]:
+        """One row per player seated in a session (started on or after ``since``, a
+        ``YYYY-MM-DD`` local date): the session's id, name, rules (JSON), rate,
+        currency and rounds played, the player's seat, name and total, and over
+        the session's active rounds: rounds won, Hand-Rommés made, the sum and
+        the maximum of the penalty points scored in a round."""
+        try:
+            cursor = self.db.cursor()
+            cursor.row_factory = sqlite3.Row
+            # One pass over the hands (CROSS JOIN keeps that order: each round found by
+            # its id, twice as fast as walking the rounds and looking up their hands),
+            # grouped by session and player, then joined to the seats.
+            return cursor.execute(
+                "WITH chosen AS (SELECT id FROM sessions "
+                "                WHERE ? IS NULL OR date(created_at, 'localtime') >= ?), "
+                "per_player AS (SELECT r.session_id, h.player, COUNT(*) AS rounds, "
+                "    SUM(r.winner = h.player) AS rounds_won, "
+                "    SUM(r.winner = h.player AND r.hand_romme) AS hand_rommes, "
+                "    SUM(h.points) AS points, MAX(h.points) AS worst_round "
+                "  FROM hands h CROSS JOIN rounds r ON r.id = h.round_id "
+                "  WHERE r.status = 'active' AND r.session_id IN (SELECT id FROM chosen) "
+                "  GROUP BY r.session_id, h.player) "
+                "SELECT s.id AS session_id, s.name AS session, s.rules AS rules, s.rate AS rate, "
+                "s.currency AS currency, s.created_at AS created_at, p.seat AS seat, "
+                "p.name AS player, COALESCE(t.total, 0) AS total, "
+                "COALESCE(a.rounds, 0) AS rounds, COALESCE(a.rounds_won, 0) AS rounds_won, "
+                "COALESCE(a.hand_rommes, 0) AS hand_rommes, COALESCE(a.points, 0) AS points, "
+                "COALESCE(a.worst_round, 0) AS worst_round "
+                "FROM sessions s JOIN players p ON p.session_id = s.id "
+                "LEFT JOIN totals t ON t.session_id = s.id AND t.player = p.name "
+                "LEFT JOIN per_player a ON a.session_id = s.id AND a.player = p.name "
+                "WHERE s.id IN (SELECT id FROM chosen) "
+                "ORDER BY s.id, p.seat", (since, since)).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc) from None
+
+    def head_to_head_rounds(self, opponents: Sequence[str],
+                            since: str | None = None) -> list[tuple[str, int, int, int]]:
+        """Every player against one opponent (any of the spellings in ``opponents``): per
+        player's spelling, (spelling, rounds both played, rounds the player scored
+        fewer penalty points, rounds the opponent did)."""
+        if not opponents:
+            return []
+        theirs = ", ".join("?" * len(opponents))
+        rows = self.query(
+            "SELECT a.player, COUNT(*), COALESCE(SUM(a.points < b.points), 0), "
+            "COALESCE(SUM(a.points > b.points), 0) "
+            "FROM hands b CROSS JOIN rounds r ON r.id = b.round_id AND r.status = 'active' "
+            "JOIN sessions s ON s.id = r.session_id "
+            "JOIN hands a ON a.round_id = r.id AND a.player != b.player "
+            f"WHERE b.player IN ({theirs}) "
+            "AND (? IS NULL OR date(s.created_at, 'localtime') >= ?) "
+            "GROUP BY a.player", [*opponents, since, since])
+        return [(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]

@@ -36,6 +36,9 @@ COMMANDS = {
     "export": "session:export",
     "import": "session:import_",
     "note": "session:note",
+    "chart": "chart:chart",
+    "stats": "stats:stats",
+    "report": "report:report",
 }
 
 

@@ -4,7 +4,7 @@ and the one-line messages of new, round, undo, edit, use, export and import."""
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from tabulate import tabulate
@@ -47,7 +47,7 @@ def totals_line(players: Sequence[str], totals: Mapping[str, int]) -> str:
 
 # --- standings ------------------------------------------------------------------------
 
-def standings_json(s: Standings) -> dict[str, Any]:
+def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> dict[str, Any]:
     board = s.leaderboard
     return {
         "session": s.session,
@@ -56,7 +56,7 @@ def standings_json(s: Standings) -> dict[str, Any]:
         "rounds": ({"number": r.number, "winner": r.winner, "hand_romme": r.hand_romme,
                     "stalemate": r.stalemate,
                     "points": dict(r.points), "bonus": {k: v for k, v in r.bonus.items() if v}}
-                   for r in s.rounds),
+                   for r in (s.rounds if rounds is None else rounds)),
         "finished": s.state.finished,
         "game_winner": s.state.winner,
         "tied": list(s.state.tied) if s.state.finished and s.state.winner is None else [],
@@ -65,8 +65,10 @@ def standings_json(s: Standings) -> dict[str, Any]:
     }
 
 
-def standings_with_corrections_json(s: Standings) -> dict[str, Any]:
-    data = standings_json(s)
+def standings_with_corrections_json(s: Standings,
+                                    rounds: Iterator[RoundRow] | None = None) -> dict[str, Any]:
+    """``romme standings --json``: with ``rounds`` given as an iterator, they stream."""
+    data = standings_json(s, rounds)
     data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at}
                            for c in s.corrections]
     data["notes"] = [{"round": n.round, "text": n.text, "at": n.at} for n in s.notes]
@@ -93,7 +95,7 @@ def render_scoresheet(s: Standings) -> str:
     running = dict(s.totals)
     # Running totals: walk back from the final totals over the rounds shown.
     after: dict[int, dict[str, int]] = {}
-    rounds = list(s.rounds)
+    rounds = s.rounds
     for row in reversed(rounds):
         after[row.number] = dict(running)
         for p in s.players:

@@ -16,7 +16,6 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-
 _ENCODERS: dict[int | None, json.JSONEncoder] = {}
 
 

@@ -1,0 +1,52 @@
+"""``romme report``: a game or an evening as one self-contained HTML page."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import click
+
+from romme_score import __version__
+from romme_score.cli.options import Refused, db_option
+from romme_score.cli.service import open_service
+from romme_score.history import History
+from romme_score.settlement import SettlementError
+from romme_score.views import report as views
+
+
+@click.command()
+@click.option("--session", "sessions", multiple=True, metavar="NAME",
+              help="The sessions of the evening (repeatable); default: the current session.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the page to this file (default: standard output).")
+@click.option("--notation", type=click.Choice(["de", "en"]), default="de", show_default=True,
+              envvar="ROMME_NOTATION", help="How amounts are written: de 0,40 €, en €0.40.")
+@db_option
+def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: Path | None) -> None:
+    """Write the evening as one HTML page: standings, a chart of each game,
+    Hand-Rommés and bonuses, and the settlement with who pays whom.
+
+    The page holds everything it shows (no network, no scripts), reads well on
+    a phone and prints on paper.
+
+    \b
+    Examples:
+      romme report -o friday.html
+      romme report --session Friday --session Saturday -o weekend.html
+    """
+    with open_service(db, create=False) as service:
+        try:
+            result = History(service).report(sessions)
+        except SettlementError as exc:
+            raise Refused(str(exc)) from None
+    page = views.render_report(result, notation, __version__, date.today().isoformat())
+    if output is None:
+        click.echo(page, nl=False)
+        return
+    try:
+        output.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise Refused(views.cannot_write(str(output), exc.strerror or str(exc))) from None
+    click.echo(views.written([g.standings.session for g in result.games], str(output),
+                             len(page.encode("utf-8"))))

@@ -1,0 +1,53 @@
+"""``romme stats``: each player across every session of the database."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import click
+
+from romme_score.cli.options import Output, db_option, fail_input, output_options
+from romme_score.cli.service import open_service
+from romme_score.history import History, UnknownPlayer
+from romme_score.views import stats as views
+
+
+@click.command()
+@click.option("--player", metavar="NAME", help="Only this player.")
+@click.option("--since", metavar="YYYY-MM-DD",
+              help="Only sessions started on or after this day (local time).")
+@click.option("--vs", metavar="NAME",
+              help="Head-to-head against NAME: rounds and games both played, who finished lower.")
+@db_option
+@output_options
+def stats(player: str | None, since: str | None, vs: str | None, db: Path | None,
+          out: Output) -> None:
+    """Statistics per player across all sessions: games and rounds won,
+    Hand-Rommés, average and worst penalty, money.
+
+    The same person is recognised in every session by name, ignoring case and
+    surrounding spaces ("Anna" and " anna" are one player).
+
+    \b
+    Examples:
+      romme stats
+      romme stats --player Anna --vs Ben
+      romme stats --since 2026-01-01 --json
+    """
+    day = None
+    if since is not None:
+        try:
+            day = date.fromisoformat(since.strip())
+        except ValueError:
+            fail_input(views.not_a_date("--since", since))
+    with open_service(db, create=False) as service:
+        try:
+            result = History(service).stats(player, day, vs)
+        except UnknownPlayer as exc:
+            option = "--vs" if vs is not None and exc.name == vs.strip() else "--player"
+            fail_input(views.unknown_player(exc.name, exc.close, exc.names, option))
+    if out.json:
+        out.dump(views.stats_json(result))
+    else:
+        out.echo(views.render_stats(result, out.profile))

@@ -1,0 +1,423 @@
+"""View of ``romme report``: an evening as one self-contained HTML page.
+
+Standings, the course of each game as an inline SVG chart, Hand-Rommés and
+bonuses, and the settlement with who pays whom. Everything is in the file: no
+script, no external style sheet, font or image, so it opens offline, on a
+phone (the layout narrows to one column) and on paper (print styles).
+
+The chart is written by hand rather than with a plotting library: one
+``<polyline>`` per player with one point per round, a dotted game-end line and
+stars for Hand-Rommés come to a few kilobytes, scale with the page (``viewBox``)
+and print sharply; colours are told apart by dash patterns too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from html import escape
+
+from romme_score.history import Chart, GameReport, Report
+from romme_score.scoring import places
+from romme_score.settlement import format_money
+from romme_score.views.chart import round_ticks, value_ticks
+
+# Okabe-Ito colours (told apart with colour blindness), and a dash pattern each for print.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+DASHES = ("", "8 4", "2 3", "10 3 2 3", "14 4", "4 2 4 6")
+
+WIDTH, HEIGHT = 640, 340
+LEFT, RIGHT, TOP, BOTTOM = 46, 18, 16, 40
+
+TITLE = "Rommé: {names}"
+EVENING = "An evening of {count} games"
+GAME_META = "{players} · {rounds} · game ends at {end} · started {day}"
+ROUNDS = {1: "1 round"}
+STANDINGS = "Standings"
+CHART = "The course of the game"
+CHART_TITLE = "Running totals of {session} by round"
+CHART_DESC = "One line per player: the total of penalty points after each round."
+SCORESHEET = "Round by round"
+SCORESHEET_NOTE = ("★ went out, HR Hand-Rommé, −N winner bonus struck; the small number is the "
+                   "running total.")
+MARKS = "Hand-Rommés and bonuses"
+NO_MARKS = "No Hand-Rommé and no bonus in this game."
+HAND_ROMME_LINE = "Round {round}: {player} went out with a Hand-Rommé (everyone else's points ×{times})"
+HAND_ROMME_MARK = "Hand-Rommé: {player}, round {round}"
+BONUS_LINE = "Round {round}: {player} −{points} winner bonus"
+NEXT_DEALER = "Not over yet: {player} deals next."
+GAME_OVER = "Game over: {player} won with {points} points."
+GAME_OVER_TIE = "Game over: a tie between {players}."
+NO_ROUNDS = "No rounds played yet."
+SETTLEMENT = "Settlement"
+SETTLEMENT_RATE = "At {rate} per point{currency}."
+SETTLEMENT_RATES = "At each game's own rate per point."
+SETTLEMENT_GAMES = "Each game is settled among its own players; the amounts add up."
+SETTLEMENT_HEADERS = ("player", "points", "net", "amount", "place")
+LEADERBOARD = "leaderboard"
+WHO_PAYS = "Who pays whom"
+PAYS = "{payer} pays {payee} {amount}"
+NOBODY_PAYS = "Nobody owes anybody anything."
+ROUNDING = "Rounding: {note}."
+SETTLEMENT_NOTE = ("Every pair of players settles the difference of their points: fewer points "
+                   "receive, more pay (002 section 6).")
+FOOTER = "Made with romme-score {version} on {day}."
+GAME_END = "game ends at {limit}"
+GAME_END_ABOVE = "game ends at {limit} (above the chart)"
+GAME_END_ROUNDS = "ends after round {limit}"
+ROUND_AXIS = "round"
+PLAYER = "player"
+ROUND = "round"
+TOTAL = "total"
+PLACE = "place"
+
+CSS = """
+:root { --fg: #1d1d1f; --muted: #5f6368; --rule: #d9d9de; --band: #f4f4f7; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 62rem; padding: 1rem 1.25rem 2rem; color: var(--fg);
+  background: #fff; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+h1 { font-size: 1.7rem; margin: .2rem 0; }
+h2 { font-size: 1.3rem; margin: 1.6rem 0 .4rem; border-bottom: 2px solid var(--fg); }
+h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
+.meta, .note, footer { color: var(--muted); font-size: .9rem; }
+.state { font-weight: 600; }
+.pay { background: var(--band); border-radius: 6px; padding: .5rem .75rem; margin: .6rem 0 0; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(8.5rem, 1fr)); gap: .5rem;
+  padding: 0; margin: .5rem 0; list-style: none; }
+.cards li { border: 1px solid var(--rule); border-left: 6px solid var(--c); border-radius: 6px;
+  padding: .4rem .6rem; }
+.cards .name { display: block; font-weight: 600; }
+.cards .total { font-size: 1.5rem; font-variant-numeric: tabular-nums; }
+.cards .place { color: var(--muted); font-size: .85rem; margin-left: .3rem; }
+figure { margin: .5rem 0; }
+figure svg { display: block; width: 100%; height: auto; max-height: 70vh; }
+svg text { font: 12px system-ui, sans-serif; fill: var(--muted); }
+.legend { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; padding: 0; margin: .3rem 0 0;
+  list-style: none; font-size: .9rem; }
+.legend svg { display: inline-block; width: 2.2rem; height: .8rem; vertical-align: middle; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: .25rem .6rem; text-align: right; border-bottom: 1px solid var(--rule);
+  white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; }
+thead th { border-bottom: 2px solid var(--fg); }
+tbody tr:nth-child(even) { background: var(--band); }
+tfoot td { font-weight: 600; }
+.run { color: var(--muted); font-size: .8rem; margin-left: .25rem; }
+.out { font-weight: 600; }
+.transfers { font-size: 1.1rem; padding-left: 1.4rem; }
+.transfers b { white-space: nowrap; }
+@media (max-width: 36rem) {
+  body { padding: .6rem .7rem 1.5rem; font-size: 15px; }
+  h1 { font-size: 1.4rem; }
+  th, td { padding: .2rem .35rem; }
+  /* The chart shrinks to the screen: its text and lines grow back in its own units. */
+  svg.running-totals text { font-size: 21px; }
+  svg.running-totals polyline { stroke-width: 4; }
+}
+@media print {
+  @page { margin: 14mm; }
+  body { max-width: none; padding: 0; font-size: 10.5pt; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  h2, h3 { break-after: avoid; }
+  tr { break-inside: avoid; }
+  figure, .cards, .settlement table, .transfers { break-inside: avoid; }
+  figure svg { max-height: none; }
+  .scroll { overflow: visible; }
+  tbody tr:nth-child(even) { background: none; }
+}
+"""
+
+
+def _rounds(n: int) -> str:
+    return ROUNDS.get(n, f"{n} rounds")
+
+
+def _colour(i: int) -> str:
+    return COLOURS[i % len(COLOURS)]
+
+
+def _dash(i: int) -> str:
+    dash = DASHES[i % len(DASHES)]
+    return f' stroke-dasharray="{dash}"' if dash else ""
+
+
+def _num(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _star(x: float, y: float, r: float = 8.0) -> str:
+    """The points of a five-pointed star around (x, y)."""
+    import math
+
+    points = []
+    for k in range(10):
+        radius = r if k % 2 == 0 else r * 0.45
+        angle = math.pi / 2 + k * math.pi / 5
+        points.append(f"{_num(x + radius * math.cos(angle))},{_num(y - radius * math.sin(angle))}")
+    return " ".join(points)
+
+
+def svg_chart(chart: Chart) -> str:
+    """The running totals as an inline SVG: one polyline per player, one point per round."""
+    last = max(chart.last_round, 2)
+    end = chart.end_line
+    ticks = value_ticks(max(chart.highest, end or 0, 10))
+    top = ticks[-1]
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x_of(number: float) -> float:
+        return LEFT + (number - 1) / (last - 1) * plot_w
+
+    def y_of(value: float) -> float:
+        return TOP + plot_h - value / top * plot_h
+
+    title = CHART_TITLE.format(session=chart.session)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+           f'aria-label="{escape(title)}" class="running-totals">',
+           f"<title>{escape(title)}</title><desc>{escape(CHART_DESC)}</desc>",
+           '<g class="grid" stroke="#e3e3e8" stroke-width="1">']
+    for value in ticks:
+        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(y_of(value))}" '
+                   f'y2="{_num(y_of(value))}"/>')
+    out.append("</g>")
+    out.append('<g class="axis">')
+    for value in ticks:
+        out.append(f'<text x="{LEFT - 6}" y="{_num(y_of(value) + 4)}" '
+                   f'text-anchor="end">{value}</text>')
+    for number in round_ticks(last):
+        out.append(f'<text x="{_num(x_of(number))}" y="{HEIGHT - BOTTOM + 16}" '
+                   f'text-anchor="middle">{number}</text>')
+    out.append(f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 6}" '
+               f'text-anchor="middle">{escape(ROUND_AXIS)}</text>')
+    out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" '
+               'stroke="#888"/>')
+    out.append("</g>")
+    if end is not None:
+        y = _num(y_of(end))
+        out.append(f'<g class="game-end"><line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}" '
+                   'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
+                   # at the left, where running totals start low, so no line runs through it
+                   f'<text x="{LEFT + 6}" y="{_num(y_of(end) - 5)}" text-anchor="start">'
+                   f"{escape(GAME_END.format(limit=end))}</text></g>")
+    if chart.game_end.kind == "rounds":
+        x = _num(x_of(chart.game_end.limit))
+        out.append(f'<g class="game-end"><line x1="{x}" x2="{x}" y1="{TOP}" y2="{TOP + plot_h}" '
+                   'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
+                   f'<text x="{x}" y="{TOP + 10}" text-anchor="end" dx="-4">'
+                   f"{escape(GAME_END_ROUNDS.format(limit=chart.game_end.limit))}</text></g>")
+    dots = len(chart.rounds) <= 60
+    for i, player in enumerate(chart.players):
+        points = " ".join(f"{_num(x_of(n))},{_num(y_of(v))}"
+                          for n, v in zip(chart.rounds, chart.totals[player], strict=True))
+        out.append(f'<g class="player" data-player="{escape(player)}">'
+                   f"<title>{escape(player)}: {chart.final(player)}</title>"
+                   f'<polyline class="line" points="{points}" fill="none" stroke="{_colour(i)}" '
+                   f'stroke-width="2.5" stroke-linejoin="round"{_dash(i)}/>')
+        if dots:
+            out.extend(f'<circle cx="{_num(x_of(n))}" cy="{_num(y_of(v))}" r="3" '
+                       f'fill="{_colour(i)}"/>'
+                       for n, v in zip(chart.rounds, chart.totals[player], strict=True))
+        out.append("</g>")
+    for number, who in chart.hand_rommes:
+        value = chart.totals[who][chart.rounds.index(number)]
+        out.append(f'<polygon class="hand-romme" points="{_star(x_of(number), y_of(value))}" '
+                   'fill="#ffd400" stroke="#222" stroke-width="1">'
+                   f"<title>{escape(HAND_ROMME_MARK.format(round=number, player=who))}"
+                   "</title></polygon>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _legend(chart: Chart) -> str:
+    items = []
+    for i, player in enumerate(chart.players):
+        items.append(f'<li><svg viewBox="0 0 36 12" aria-hidden="true"><line x1="1" x2="35" y1="6" '
+                     f'y2="6" stroke="{_colour(i)}" stroke-width="3"{_dash(i)}/></svg> '
+                     f"{escape(player)} {chart.final(player)}</li>")
+    if chart.hand_rommes:
+        items.append(f'<li><svg viewBox="0 0 36 12" aria-hidden="true"><polygon points="'
+                     f'{_star(18, 6, 6)}" fill="#ffd400" stroke="#222"/></svg> Hand-Rommé</li>')
+    if chart.end_line is not None or chart.game_end.kind == "rounds":
+        items.append('<li><svg viewBox="0 0 36 12" aria-hidden="true"><line x1="1" x2="35" y1="6" '
+                     'y2="6" stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/></svg> '
+                     f"{escape(_end_text(chart))}</li>")
+    elif chart.game_end.kind == "points":
+        items.append(f"<li>{escape(GAME_END_ABOVE.format(limit=chart.game_end.limit))}</li>")
+    return '<ul class="legend">' + "".join(items) + "</ul>"
+
+
+def _end_text(chart: Chart) -> str:
+    if chart.game_end.kind == "rounds":
+        return GAME_END_ROUNDS.format(limit=chart.game_end.limit)
+    return GAME_END.format(limit=chart.game_end.limit)
+
+
+def _cards(game: GameReport) -> str:
+    s = game.standings
+    ranks = places({p: s.totals[p] for p in s.players})
+    items = []
+    for i, p in enumerate(s.players):
+        items.append(f'<li style="--c: {_colour(i)}" data-player="{escape(p)}" '
+                     f'data-total="{s.totals[p]}"><span class="name">{escape(p)}</span>'
+                     f'<span class="total">{s.totals[p]}</span>'
+                     f'<span class="place">{escape(PLACE)} {ranks[p]}</span></li>')
+    return '<ul class="cards">' + "".join(items) + "</ul>"
+
+
+def _state(game: GameReport) -> str:
+    s = game.standings
+    if not s.state.finished:
+        return NEXT_DEALER.format(player=s.next_dealer)
+    if s.state.winner:
+        return GAME_OVER.format(player=s.state.winner, points=s.totals[s.state.winner])
+    return GAME_OVER_TIE.format(players=", ".join(s.state.tied))
+
+
+def _scoresheet(game: GameReport) -> str:
+    s = game.standings
+    chart = game.chart
+    head = "".join(f"<th>{escape(p)}</th>" for p in s.players)
+    rows = []
+    for index, row in enumerate(s.rounds):
+        cells = []
+        for p in s.players:
+            running = chart.totals[p][index]
+            if row.winner == p:
+                mark = "★ HR" if row.hand_romme else "★"
+                bonus = row.bonus.get(p, 0)
+                text = f'<span class="out">{mark}</span>' + (f" −{bonus}" if bonus else "")
+            else:
+                text = str(row.points.get(p, 0))
+            cells.append(f'<td>{text}<span class="run">{running}</span></td>')
+        rows.append(f'<tr data-round="{row.number}"><td>{row.number}</td>{"".join(cells)}</tr>')
+    foot = "".join(f'<td class="total" data-player="{escape(p)}">{s.totals[p]}</td>'
+                   for p in s.players)
+    return (f'<div class="scroll"><table class="scoresheet"><thead><tr><th>{escape(ROUND)}</th>'
+            f'{head}</tr></thead><tbody>{"".join(rows)}</tbody><tfoot><tr>'
+            f"<td>{escape(TOTAL)}</td>{foot}</tr></tfoot></table></div>"
+            f'<p class="note">{escape(SCORESHEET_NOTE)}</p>')
+
+
+def _marks(game: GameReport) -> str:
+    s = game.standings
+    items = []
+    for row in s.rounds:
+        if row.hand_romme and row.winner:
+            items.append(HAND_ROMME_LINE.format(round=row.number, player=row.winner,
+                                                times=s.rules.hand_romme_multiplier))
+        for p in s.players:
+            if row.bonus.get(p):
+                items.append(BONUS_LINE.format(round=row.number, player=p, points=row.bonus[p]))
+    if not items:
+        return f"<p>{escape(NO_MARKS)}</p>"
+    return '<ul class="marks">' + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>"
+
+
+def _game(game: GameReport, heading: bool) -> str:
+    s = game.standings
+    parts = [f'<section class="game" data-session="{escape(s.session)}">']
+    if heading:
+        parts.append(f"<h2>{escape(s.session)}</h2>")
+    parts.append(f'<p class="meta">{escape(_meta(game))}</p>')
+    parts.append(f'<h3>{escape(STANDINGS)}</h3>{_cards(game)}')
+    parts.append(f'<p class="state">{escape(_state(game))}</p>')
+    if not s.rounds:
+        parts.append(f"<p>{escape(NO_ROUNDS)}</p></section>")
+        return "".join(parts)
+    parts.append(f"<h3>{escape(CHART)}</h3><figure>{svg_chart(game.chart)}"
+                 f"<figcaption>{_legend(game.chart)}</figcaption></figure>")
+    parts.append(f"<h3>{escape(MARKS)}</h3>{_marks(game)}")
+    parts.append(f"<h3>{escape(SCORESHEET)}</h3>{_scoresheet(game)}")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _meta(game: GameReport) -> str:
+    s = game.standings
+    return GAME_META.format(players=", ".join(s.players), rounds=_rounds(s.rounds_played),
+                            end=s.rules.game_end, day=game.created[:10])
+
+
+def _settlement(report: Report, profile: str) -> str:
+    s = report.settlement
+    currency = report.currency
+
+    def money(amount: Decimal) -> str:
+        return format_money(amount, currency, profile, s.unit)
+
+    if s.rate is not None:
+        intro = SETTLEMENT_RATE.format(rate=s.rate, currency=f" ({currency})" if currency else "")
+    else:
+        intro = SETTLEMENT_RATES
+    if len(report.games) > 1:
+        intro += " " + SETTLEMENT_GAMES
+    board: Mapping[str, int] | None = report.leaderboard
+    headers = [*SETTLEMENT_HEADERS, *([LEADERBOARD] if board is not None else [])]
+    rows = []
+    for p in s.players:
+        extra = f"<td>{board.get(p.name, 0)}</td>" if board is not None else ""
+        rows.append(f'<tr data-player="{escape(p.name)}" data-total="{p.total}" data-net="{p.net}" '
+                    f'data-amount="{p.amount}"><td>{escape(p.name)}</td><td>{p.total}</td>'
+                    f"<td>{p.net:+d}</td><td>{escape(money(p.amount))}</td><td>{p.place}</td>"
+                    f"{extra}</tr>")
+    parts = ['<section class="settlement">', f"<h2>{escape(SETTLEMENT)}</h2>",
+             f"<p>{escape(intro)}</p>",
+             '<div class="scroll"><table class="settle"><thead><tr>'
+             + "".join(f"<th>{escape(h)}</th>" for h in headers)
+             + f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>',
+             f"<h3>{escape(WHO_PAYS)}</h3>"]
+    if s.transfers:
+        parts.append('<ol class="transfers">' + "".join(
+            f'<li data-from="{escape(t.payer)}" data-to="{escape(t.payee)}" '
+            f'data-amount="{t.amount}">'
+            + escape(PAYS.format(payer=t.payer, payee=t.payee, amount="\0")).replace(
+                "\0", f"<b>{escape(money(t.amount))}</b>")
+            + "</li>" for t in s.transfers) + "</ol>")
+    else:
+        parts.append(f"<p>{escape(NOBODY_PAYS)}</p>")
+    if s.rounding_note:
+        parts.append(f'<p class="note">{escape(ROUNDING.format(note=s.rounding_note))}</p>')
+    parts.append(f'<p class="note">{escape(SETTLEMENT_NOTE)}</p></section>')
+    return "".join(parts)
+
+
+def _pay_summary(report: Report, profile: str) -> str:
+    """Who pays whom, once more at the top: what the table asks first."""
+    s = report.settlement
+    if not s.transfers:
+        return f'<p class="pay">{escape(NOBODY_PAYS)}</p>'
+    items = "; ".join(PAYS.format(payer=t.payer, payee=t.payee,
+                                  amount=format_money(t.amount, report.currency, profile, s.unit))
+                      for t in s.transfers)
+    return f'<p class="pay"><strong>{escape(WHO_PAYS)}:</strong> {escape(items)}.</p>'
+
+
+def render_report(report: Report, profile: str, version: str, day: str) -> str:
+    """The whole page."""
+    names = [g.standings.session for g in report.games]
+    several = len(report.games) > 1
+    title = TITLE.format(names=", ".join(names))
+    body = [f"<header><h1>{escape(', '.join(names))}</h1>"]
+    if several:
+        body.append(f'<p class="meta">{escape(EVENING.format(count=len(names)))}</p>')
+    body.append(_pay_summary(report, profile))
+    body.append("</header><main>")
+    body.extend(_game(g, several) for g in report.games)
+    body.append(_settlement(report, profile))
+    body.append(f"</main><footer><p>{escape(FOOTER.format(version=version, day=day))}</p></footer>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            # Nothing is fetched from anywhere: the page holds all it shows.
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'unsafe-inline'\">\n"
+            f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def written(names: Sequence[str], path: str, size: int) -> str:
+    return f"Report of {', '.join(names)} written to {path} ({size / 1024:.1f} KB)."
+
+
+def cannot_write(path: str, reason: str) -> str:
+    return f"cannot write {path}: {reason}"

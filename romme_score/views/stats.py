@@ -1,0 +1,90 @@
+"""View of ``romme stats``: each person across every session, as a table or JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabulate import tabulate
+
+from romme_score.history import HeadToHead, PlayerStats, Stats
+from romme_score.settlement import format_money
+
+HEADERS = ["player", "games", "won", "rounds", "out", "HR", "avg", "worst", "money"]
+KEY = ("won: games won; out: rounds gone out; HR: Hand-Rommés; avg: penalty points per\n"
+       "round; worst: the most in one round; money: settled in the sessions with a rate.")
+NO_GAMES = "No games yet: the statistics count sessions with at least one round."
+SINCE = "Sessions started on or after {since}: {count}."
+ALL = "All sessions: {count}."
+SAME_PERSON = ("A player is the same person in every session where the name matches,\n"
+               "ignoring case and surrounding spaces.")
+MIXED_CURRENCIES = "money adds up sessions in different currencies ({currencies})"
+
+
+def unknown_player(name: str, close: str | None, names: tuple[str, ...],
+                   option: str = "--player") -> str:
+    hint = f"; did you mean {close}?" if close else ""
+    return (f"{option}: no player named '{name}' in any session{hint} "
+            f"(players: {', '.join(names) or 'none yet'})")
+
+
+def not_a_date(option: str, text: str) -> str:
+    return f"{option} '{text}' is not a date: give YYYY-MM-DD, e.g. 2026-01-31"
+
+
+def _vs_json(h: HeadToHead) -> dict[str, Any]:
+    return {"name": h.opponent, "rounds": h.rounds, "rounds_lower": h.rounds_lower,
+            "rounds_higher": h.rounds_higher, "rounds_equal": h.rounds_equal, "games": h.games,
+            "games_lower": h.games_lower, "games_higher": h.games_higher,
+            "games_equal": h.games_equal}
+
+
+def player_json(p: PlayerStats) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": p.name, "games": p.games, "games_won": p.games_won, "rounds": p.rounds,
+        "rounds_won": p.rounds_won, "hand_rommes": p.hand_rommes,
+        "average_penalty": float(p.average_penalty), "worst_round": p.worst_round,
+        "money": str(p.money) if p.money else "0",
+        "points": p.points, "currencies": list(p.currencies),
+    }
+    if p.vs is not None:
+        data["vs"] = _vs_json(p.vs)
+    return data
+
+
+def stats_json(s: Stats) -> dict[str, Any]:
+    return {"players": [player_json(p) for p in s.players]}
+
+
+def _money(p: PlayerStats, profile: str) -> str:
+    currency = p.currencies[0] if len(p.currencies) == 1 else None
+    return format_money(p.money, currency, profile)
+
+
+def _vs_line(p: PlayerStats, h: HeadToHead) -> str:
+    rounds = (f"{p.name} vs {h.opponent}: {h.rounds} round{'s' if h.rounds != 1 else ''} "
+              f"together, fewer points: {p.name} {h.rounds_lower}, {h.opponent} "
+              f"{h.rounds_higher}, equal {h.rounds_equal}")
+    games = (f";\n  {h.games} game{'s' if h.games != 1 else ''} together, lower total: "
+             f"{p.name} {h.games_lower}, {h.opponent} {h.games_higher}, equal {h.games_equal}")
+    return rounds + games
+
+
+def render_stats(s: Stats, profile: str = "de") -> str:
+    if not s.players:
+        return NO_GAMES
+    rows = [[p.name, p.games, p.games_won, p.rounds, p.rounds_won, p.hand_rommes,
+             f"{p.average_penalty:.2f}", p.worst_round, _money(p, profile)] for p in s.players]
+    lines = [SINCE.format(since=s.since.isoformat(), count=s.sessions) if s.since
+             else ALL.format(count=s.sessions),
+             tabulate(rows, headers=HEADERS, tablefmt="simple", disable_numparse=True,
+                      colalign=("left",) + ("right",) * (len(HEADERS) - 1))]
+    vs = [_vs_line(p, p.vs) for p in s.players if p.vs is not None]
+    if vs:
+        lines.append("")
+        lines.extend(vs)
+    mixed = sorted({c for p in s.players for c in p.currencies})
+    if len(mixed) > 1:
+        lines.append(MIXED_CURRENCIES.format(currencies=", ".join(mixed)))
+    lines.append(KEY)
+    lines.append(SAME_PERSON)
+    return "\n".join(lines)
