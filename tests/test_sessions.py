@@ -26,7 +26,8 @@ def ok(*args: str, input: str | None = None) -> str:
 
 
 def standings() -> dict:  # type: ignore[type-arg]
-    return json.loads(ok("standings", "--json"))
+    data: dict = json.loads(ok("standings", "--json"))  # type: ignore[type-arg]
+    return data
 
 
 @pytest.fixture

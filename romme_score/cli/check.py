@@ -7,7 +7,15 @@ import sys
 import click
 
 from romme_score import referee
-from romme_score.cli.options import Output, fail_input, output_options, read_cards, rule_options
+from romme_score.cli.options import (
+    Output,
+    RulesFrom,
+    echo_rules_from,
+    fail_input,
+    output_options,
+    read_cards,
+    referee_rule_options,
+)
 from romme_score.rules import RuleSet
 from romme_score.views.referee import render_verdict, verdict_json
 
@@ -17,10 +25,10 @@ from romme_score.views.referee import render_verdict, verdict_json
 @click.option("--first", is_flag=True, help="Judge the melds together as a first meld (§4).")
 @click.option("--onto", metavar="MELD",
               help="A meld on the table: judge the given cards as a lay-off or joker swap onto it.")
-@rule_options
+@referee_rule_options
 @output_options
 def check(melds: tuple[str, ...], first: bool, onto: str | None, rules: RuleSet,
-          out: Output) -> None:
+          rules_from: RulesFrom, out: Output) -> None:
     """Say whether melds are legal, why not, and what they are worth.
 
     One argument per meld. Exit code 0 when everything is legal, 1 when not.
@@ -44,8 +52,9 @@ def check(melds: tuple[str, ...], first: bool, onto: str | None, rules: RuleSet,
                   for i, m in enumerate(melds, 1)]
         verdict = referee.judge_melds(list(melds), parsed, rules, first=first)
     if out.json:
-        out.dump(verdict_json(verdict, out.profile, out.ascii))
+        out.dump({**verdict_json(verdict, out.profile, out.ascii), **rules_from.json()})
     else:
+        echo_rules_from(rules_from, out)
         out.echo(render_verdict(verdict, out.profile, out.ascii))
     if not verdict.valid:
         sys.exit(1)
