@@ -29,6 +29,7 @@ COMMANDS = {
     "use": "session:use",
     "export": "session:export",
     "import": "session:import_",
+    "play": "play:play",
 }
 
 
