@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from romme_score.cli import main
@@ -80,3 +81,24 @@ def test_check_with_a_session_loads_sqlite_only_because_a_database_exists(
     result = subprocess.run(probe, capture_output=True, text=True, check=True)
     assert "rules of session 'Friday'" in result.stdout
     assert "sqlite3" in result.stdout.split() and "prompt_toolkit" not in result.stdout
+
+
+def test_default_database_path_is_platformdirs_answer(monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    from romme_score.cli.options import default_db_path
+    from romme_score.store import default_path
+
+    monkeypatch.delenv("ROMME_DB")
+    assert default_db_path() == default_path()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "elsewhere"))
+    assert default_db_path() == default_path()
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_db_path() == default_path()
+
+
+def test_value_finds_the_session_in_the_default_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ROMME_DB")
+    from romme_score.store import default_path
+
+    run("new", "Home", "--preset", "wiki-51", "Anna", "Ben", "--db", str(default_path()))
+    assert "rules of session 'Home' (wiki-51)" in run("value", "HA")[1]

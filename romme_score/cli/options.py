@@ -9,6 +9,7 @@ or 1 (a negative verdict or a refused action); nothing is written then.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -180,8 +181,13 @@ def referee_rule_options(func: F) -> F:
 
 
 def default_db_path() -> Path:
-    """Where the database is when neither --db nor ROMME_DB says (the user data directory).
-    The same place as :func:`romme_score.store.default_path`, without loading SQLite."""
+    """Where the database is when neither --db nor ROMME_DB says: the user data directory,
+    the same place as :func:`romme_score.store.default_path`. On Linux that is the XDG rule,
+    read here directly, since importing platformdirs costs ``romme check`` more than all
+    the rest of this lookup (a test holds it equal to platformdirs' answer)."""
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
+        return Path(base) / "romme-score" / "romme.sqlite3"
     import platformdirs
 
     return Path(platformdirs.user_data_dir("romme-score", appauthor=False)) / "romme.sqlite3"
@@ -190,20 +196,20 @@ def default_db_path() -> Path:
 def session_rules(db: Path | None, name: str | None) -> tuple[RuleSet, RulesFrom] | None:
     """The rules of session ``name`` (or the current one), or None where there is no
     database file or no current session. A database that cannot be read is an error only
-    when a session was asked for by name."""
+    when a session was asked for by name. The store is opened directly (not the session
+    service), and only where a file exists, so the referee pays for SQLite only then."""
     path = db if db is not None else default_db_path()
     if not path.is_file() or path.stat().st_size == 0:
         if name is not None:
             raise Refused(f"no database at {path}, so no session '{name}'")
         return None
-    from romme_score.sessions import SessionService  # SQLite only where a database exists
-    from romme_score.store import StoreError
+    from romme_score.store import Store, StoreError
 
     try:
-        with SessionService(path, create=False) as service:
-            if name is None and service.current_name() is None:
+        with Store(path, create=False) as store:
+            if name is None and store.current_name() is None:
                 return None
-            info = service.session(name)
+            info = store.session(name)
     except StoreError as exc:
         if name is not None:
             raise Refused(str(exc)) from None
