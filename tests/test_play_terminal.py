@@ -232,3 +232,49 @@ def test_six_players_at_60_columns(isolated_data_dir: Path) -> None:
     assert "Annegret Barthol. Christi. Dorothea     Emil Friedri." in term.text
     term.type(CTRL_D)
     assert term.close() == 0
+
+
+def test_twelve_rounds_at_a_table_of_four_without_leaving_the_window(table: Terminal,
+                                                                     friday: Path) -> None:
+    """Issue 9's 'done': 12 rounds with a Hand-Rommé, a stalemate, a typo, an undo and an
+    edit, all in one ``romme play``."""
+    def round_(n: int, winner: str, *hands: str, keys: str = "") -> None:
+        table.type(winner + "\r")
+        for hand in hands:
+            table.type(hand + "\r")
+        table.wait_for(f"round {n} · Enter saves>")
+        for key in keys:
+            table.type(key + "\r")
+        table.type("\r", f"Round {n} of 'Friday' saved.")
+
+    round_(1, "a", "HK K10", "P7 P8", "T2 T3")
+    round_(2, "b", "J J", "5", "HA", keys="h")                      # a Hand-Rommé
+    table.type("0\r")                                               # 3: a stalemate
+    for hand in ("3", "4", "HX 9"):
+        table.type(hand + "\r")
+    table.wait_for("X is not a rank")                               # the typo, asked again
+    table.type(CTRL_U + "H9\r8\r", "Enter saves>")
+    table.type("\r", "round 4>")
+    for n, winner in enumerate("cdabcdab", 4):
+        round_(n, winner, "2", "3", "4")
+    round_(12, "c", "5", "6", "7")                                  # then taken back
+    table.type("undo\r", "Remove round 12")
+    table.type("y\r", "Round 12 removed")
+    table.type("edit 1\r", "Round 1 of 'Friday': Anna went out")     # correct round 1 ...
+    table.type("2\r", "2 Ben> HK K10")                              # ... Ben's hand
+    table.type(CTRL_U + "HK\r", "Enter saves>")
+    table.type("\r", "Round 1 of 'Friday' corrected")
+    round_(12, "d", "1", "1", "1")
+    table.wait_for("Friday · round 13>")
+    print("\n" + table.text)
+    with SessionService(friday) as service:
+        s = service.standings(service.session("Friday"))
+    assert s.rounds_played == 12
+    assert s.rounds[1].hand_romme and s.rounds[1].points["Carl"] == 80  # J J = 40, doubled
+    assert s.rounds[1].bonus["Ben"] == 10  # 002 i: 20 after a Hand-Rommé, but Ben had only 10
+    # the stalemate: hands from the dealer's (Carl's) left, Ben's typo fixed to H9
+    assert s.rounds[2].stalemate and s.rounds[2].points == {"Anna": 4, "Ben": 9, "Carl": 8,
+                                                             "Dora": 3}
+    assert s.rounds[0].points["Ben"] == 10
+    assert sorted(c.change for c in s.corrections) == ["edited", "undone"]
+    assert f"Anna {s.totals['Anna']} · Ben {s.totals['Ben']}" in table.text

@@ -16,8 +16,8 @@ from pathlib import Path
 import click
 
 from romme_score.cli.options import Output
-from romme_score.scoring import RoundInput, RoundScore
-from romme_score.sessions import SessionInfo, SessionService, Standings
+from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
+from romme_score.sessions import SessionInfo, SessionInputError, SessionService, Standings
 from romme_score.store import StoreError
 from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, run_command, split_line
 from romme_score.table.entry import RoundEntry
@@ -141,6 +141,8 @@ class Table:
             click.echo(views.HELP)
         elif word == "round" and len(words) == 1:
             self.record(None)
+        elif word == "edit" and len(words) == 2 and words[1].isdigit():
+            self.edit(int(words[1]))
         elif word in NOT_INSIDE:
             click.echo(f"Error: {views.not_inside(word)}", err=True)
         elif word in WORDS:
@@ -177,6 +179,35 @@ class Table:
         except StoreError as exc:  # the game ended elsewhere, the database is busy, ...
             click.echo(f"Error: {exc}", err=True)
             self.redraw()
+
+    def edit(self, number: int) -> None:
+        """``edit N`` alone: round N in the same entry, its summary first; Enter saves the
+        correction (every later round is scored again)."""
+        export = self.service.export(self.info)
+        if not 1 <= number <= len(export.rounds):
+            click.echo(f"Error: {views.no_round(number, self.info.name, len(export.rounds))}",
+                       err=True)
+            return
+        rows = self.service.standings(self.info).rounds[:number - 1]
+        before = {p: sum(r.points.get(p, 0) - r.bonus.get(p, 0) for r in rows)
+                  for p in self.info.players}
+        rules, players = self.info.rules, self.info.players
+        entry = RoundEntry(players, rules, lambda r: score_round(players, before, r, rules),
+                           profile=self.out.profile)
+        entry.load(export.rounds[number - 1].to_input())
+        try:
+            rnd = drive(entry, self.asker, self.info.name, number, self.out)
+            self.service.edit(self.info, number, rnd.hands, rnd.winner, rnd.hand_romme,
+                              rnd.stalemate)
+        except (KeyboardInterrupt, EOFError):
+            click.echo(views.edit_discarded(number))
+            return
+        except (StoreError, SessionInputError, RoundError) as exc:
+            click.echo(f"Error: {exc}", err=True)
+            self.redraw()
+            return
+        click.echo(views.edited_line(number, self.info.name))
+        self.redraw()
 
     def save(self, rnd: RoundInput) -> bool:
         """What Enter at the summary does: save the round in one transaction and redraw the

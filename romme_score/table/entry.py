@@ -33,7 +33,7 @@ import difflib
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from romme_score.cards import Card, NotationError, Profile, parse_cards
+from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
@@ -222,6 +222,17 @@ class RoundEntry:
             self._ask(player, self.texts.get(player, ""))
         else:
             self.message = views.unknown_key(text.strip(), self.players, self.winner)
+
+    def load(self, rnd: RoundInput) -> None:
+        """Start from a recorded round (``edit N``): its winner, marks and hands, the
+        cards written back as letters to edit; then the summary, or the hand to fix."""
+        self.winner, self.stalemate, self.hand_romme = rnd.winner, rnd.stalemate, rnd.hand_romme
+        self.never_out = {p for p, h in rnd.hands.items() if h.never_out}
+        self.hands = {p: Hand(h.cards, h.points) for p, h in rnd.hands.items()
+                      if h.cards is not None or h.points is not None}
+        self.texts = {p: format_cards(h.cards, self.profile, ascii=True) if h.cards is not None
+                      else str(h.points) for p, h in self.hands.items()}
+        self.recheck()
 
     def recheck(self) -> None:
         """Check the round again (the session changed meanwhile): summary or back to a hand."""

@@ -235,6 +235,18 @@ def saved_line(number: int, session: str) -> str:
     return f"Round {number} of '{session}' saved."
 
 
+def edited_line(number: int, session: str) -> str:
+    return f"Round {number} of '{session}' corrected; later rounds scored again."
+
+
+def edit_discarded(number: int) -> str:
+    return f"Correction of round {number} discarded: round {number} is as it was."
+
+
+def no_round(number: int, session: str, rounds: int) -> str:
+    return f"there is no round {number} in session '{session}' (rounds 1-{rounds})"
+
+
 def discarded(number: int) -> str:
     return f"Round {number} discarded: nothing was saved."
 
@@ -268,7 +280,8 @@ player N, w another winner. Ctrl-C discards the round being typed.
 
 The rest, with the same words and options as on the command line:
   undo                        take back the last round (asks)
-  edit N NAME="CARDS" ...     correct round N
+  edit N                      open round N: correct a hand by its number, Enter saves
+  edit N NAME="CARDS" ...     correct round N in one line
   check MELD ...              is a meld legal (under this session's rules)
   best HAND [--table MELD]    the best arrangement of a hand
   value HAND                  penalty points of a hand
