@@ -115,3 +115,17 @@ def test_a_question_never_reads_the_next_line_of_the_script(isolated_data_dir: P
     assert result.returncode == 1 and "line 2 failed" in result.stderr
     data = json.loads(result.stdout[result.stdout.index("{\"session\""):])  # after the question
     assert len(data["rounds"]) == 1
+
+
+def test_settle_and_export_are_of_the_played_session_not_the_current_one() -> None:
+    setup_sessions()
+    script = ("round --winner Anna Ben=10 Carl=20 Dora=30\n"
+              "settle --json\n"
+              "export --format csv\n"
+              "settle --json A=1 B=3\n")
+    code, out, err = run("play", "Friday", input=script)
+    assert code == 0, err
+    settled = [json.loads(line) for line in out.splitlines() if line.startswith('{"players"')]
+    assert [p["name"] for p in settled[0]["players"]] == ["Anna", "Ben", "Carl", "Dora"]
+    assert [p["name"] for p in settled[1]["players"]] == ["A", "B"]  # totals typed: no session
+    assert "1,Anna,0,0,0,10,20,30" in out

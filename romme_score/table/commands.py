@@ -36,20 +36,28 @@ def split_line(line: str) -> list[str]:
 
 def with_context(words: list[str], db: Path | None, session: str) -> list[str]:
     """The command line with ``--db`` and ``--session`` added where the command has those
-    options and the line does not give them."""
+    options and the line does not give them (``settle`` with totals typed: no session).
+
+    >>> with_context(["value", "HA"], None, "Friday")
+    ['value', '--session', 'Friday', 'HA']
+    >>> with_context(["settle", "A=1", "B=2"], None, "Friday")
+    ['settle', 'A=1', 'B=2']
+    """
     from romme_score.cli import main
 
-    ctx = click.Context(main)
-    command = main.get_command(ctx, words[0])
+    command = main.get_command(click.Context(main), words[0])
     if command is None:
         return words
-    names = {p.name for p in command.params}
+    flags = {flag for p in command.params for flag in p.opts}
+
+    def given(flag: str) -> bool:
+        return any(w == flag or w.startswith(flag + "=") for w in words)
+
     extra: list[str] = []
-    if "db" in names and db is not None and not any(w == "--db" or w.startswith("--db=")
-                                                    for w in words):
+    if "--db" in flags and db is not None and not given("--db"):
         extra += ["--db", str(db)]
-    if "session" in names and not any(w == "--session" or w.startswith("--session=")
-                                      for w in words):
+    totals_typed = words[0] == "settle" and any("=" in w and not w.startswith("-") for w in words)
+    if "--session" in flags and not given("--session") and not totals_typed:
         extra += ["--session", session]
     return [words[0], *extra, *words[1:]]
 
