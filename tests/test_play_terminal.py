@@ -278,3 +278,20 @@ def test_twelve_rounds_at_a_table_of_four_without_leaving_the_window(table: Term
     assert s.rounds[0].points["Ben"] == 10
     assert sorted(c.change for c in s.corrections) == ["edited", "undone"]
     assert f"Anna {s.totals['Anna']} · Ben {s.totals['Ben']}" in table.text
+
+
+def test_a_finished_game_refuses_a_new_round_before_any_typing(isolated_data_dir: Path) -> None:
+    from romme_score.rules import GameEnd, find_preset
+    from romme_score.scoring import Hand, RoundInput
+
+    with SessionService(isolated_data_dir) as service:
+        info = service.create("Quick", ["Anna", "Ben"],
+                              find_preset("standard").replace(game_end=GameEnd.parse("rounds:1")),
+                              None, None)
+        service.record(info, RoundInput("Anna", {"Ben": Hand(points=12)}))
+    term = Terminal(["play"], isolated_data_dir)
+    term.wait_for("Game over: Anna won with 0 points.")
+    term.type("b\r", "No more rounds; 'settle' settles up.")
+    term.wait_for("Quick · round 2>", count=2)
+    term.type("quit\r")
+    assert term.close() == 0

@@ -3,14 +3,13 @@ and kept in the toolbar, a round recorded by typing its winner, and every other 
 of the evening run in the same window.
 
 Two processes on one database: the table notices a change made elsewhere (another
-``romme play``, or ``romme round`` in another terminal) within a second while it waits
-at its prompt, and redraws; a round typed meanwhile is not saved into a changed session
-without being shown again under its new number.
+``romme play``, or ``romme round`` in another terminal) while it waits at its prompt
+(it polls twice a second) and redraws; a round typed meanwhile is not saved into a
+changed session without being shown again under its new number.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -25,7 +24,7 @@ from romme_score.table.front import PromptAsker, drive, make_completer, terminal
 from romme_score.views import play as views
 
 CHANGED = "\x00changed"  # what the main prompt returns when the session changed elsewhere
-CHANGING = ("undo", "edit", "round", "import")  # in-window commands that change the session
+CHANGING = ("undo", "edit", "round")  # in-window commands that change the session
 WORDS = ("undo", "edit", "check", "best", "value", "settle", "standings", "export", "round",
          "rules", "sessions", "help", "quit")
 POLL_SECONDS = 0.5
@@ -224,8 +223,3 @@ class Table:
     def preview(self, rnd: RoundInput) -> RoundScore:
         return self.service.preview(self.info, rnd)
 
-
-def play(service: SessionService, info: SessionInfo, out: Output, db: Path | None,
-         history_file: str | None = None,
-         table: Callable[..., Table] = Table) -> int:
-    return table(service, info, out, db, history_file).run()

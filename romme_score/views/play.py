@@ -8,7 +8,7 @@ so that six players fit 80 columns and stay readable at 60.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from romme_score.cards import Card
 from romme_score.rules import RuleSet
@@ -74,7 +74,10 @@ def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> s
     if s.leaderboard is not None:
         lines.append("board".ljust(6) + "".join(str(s.leaderboard[p]).rjust(col)
                                                 for p in s.players))
-    lines.append(f"Next to deal: {s.next_dealer} · {distance_line(s)}"[:width])
+    if s.state.finished:
+        lines.append(distance_line(s)[:width])
+    else:
+        lines.append(f"Next to deal: {s.next_dealer} · {distance_line(s)}"[:width])
     lines.append(LEGEND[:width])
     return "\n".join(line.rstrip() for line in lines)
 
@@ -260,15 +263,13 @@ def changed_before_save(session: str, number: int) -> str:
 
 
 def game_over_no_round(line: str) -> str:
-    return f"{line} No more rounds: 'settle' settles, 'quit' leaves."
+    return f"{line} No more rounds; 'settle' settles up."
 
 
 def failed_line(number: int, line: str, code: int) -> str:
     return f"line {number} failed (exit code {code}): {line}"
 
 
-NOT_A_COMMAND = ("'{word}' is neither a player nor a command: type a winner (number or name) "
-                 "to record a round, or 'help'")
 BYE = "Bye."
 
 HELP = """\
@@ -290,10 +291,6 @@ The rest, with the same words and options as on the command line:
   export [-o FILE]            the session as JSON or CSV
   round --winner NAME ...     a round as a command line
   help, quit (or Ctrl-D)"""
-
-
-def summary_players(players: Sequence[str], totals: Mapping[str, int]) -> str:
-    return ", ".join(f"{p} {totals[p]}" for p in players)
 
 
 def not_inside(word: str) -> str:
