@@ -145,6 +145,17 @@ def test_typo_correction_of_an_earlier_hand_up_arrow_and_abbreviation(table: Ter
     assert points(friday) == [{"Anna": 7, "Ben": 0, "Carl": 9, "Dora": 11}]
 
 
+def test_tab_completes_a_winner_and_a_card(table: Terminal, friday: Path) -> None:
+    table.type("Do\t", "round 1> Dora")
+    table.type("\r", "1 Anna>")
+    table.type("H\t", "HA")  # the cards of a suit offered
+    assert "HK" in table.text
+    table.type(CTRL_U + "HK\r", "2 Ben>")
+    table.type("1\r2\r", "Enter saves>")
+    table.type("\r", "round 2>")
+    assert points(friday) == [{"Anna": 10, "Ben": 1, "Carl": 2, "Dora": 0}]
+
+
 def test_ctrl_c_discards_only_the_round_being_typed(table: Terminal, friday: Path) -> None:
     table.type("a\r", "2 Ben>")
     table.type("HK K10\r", "3 Carl>")

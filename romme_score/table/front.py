@@ -113,8 +113,9 @@ class PromptAsker:
                 history = FileHistory(history_file)
             except OSError:
                 pass
-        self.main = PromptSession[str](history=history)
-        self.hands = PromptSession[str](history=InMemoryHistory())
+        # Completion on Tab only: a menu popping up at every letter would cost time and room.
+        self.main = PromptSession[str](history=history, complete_while_typing=False)
+        self.hands = PromptSession[str](history=InMemoryHistory(), complete_while_typing=False)
         self.keys = PromptSession[str](history=InMemoryHistory())
         self.toolbar = toolbar
         self.profile = profile
