@@ -306,3 +306,14 @@ def test_a_finished_game_refuses_a_new_round_before_any_typing(isolated_data_dir
     term.wait_for("Quick · round 2>", count=2)
     term.type("quit\r")
     assert term.close() == 0
+
+
+def test_a_kill_loses_at_most_the_round_being_typed(table: Terminal, friday: Path) -> None:
+    import signal
+
+    table.type("a\r5\r6\r7\r", "Enter saves>")
+    table.type("\r", "round 2>")
+    table.type("b\r1\r2\r", "round 2 · 1 Anna>")  # halfway through round 2
+    table.child.kill(signal.SIGKILL)
+    table.child.wait()
+    assert points(friday) == [{"Anna": 0, "Ben": 5, "Carl": 6, "Dora": 7}]
