@@ -48,6 +48,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/sessions.py
 	$(BIN)/python benchmarks/stats.py
+	$(BIN)/python benchmarks/play.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -554,6 +554,16 @@ class SessionService:
                                info.name == current)
                 for info, count, totals in self.store.session_overview()]
 
+    def round_input(self, info: SessionInfo, number: int) -> RoundInput:
+        """Round ``number`` as the table reported it (for a correction), judged as today's
+        rules judge stored rounds; a round that is not there is an input error."""
+        played = self.store.round_count(info)
+        if not 1 <= number <= played:
+            raise SessionInputError(f"there is no round {number} in session '{info.name}' "
+                                    f"(rounds 1-{played})")
+        record = self.store.rounds(info, last=played - number + 1)[0]
+        return _as_now_judged(record.to_input(info.players), info.rules)
+
     def last_round(self, info: SessionInfo) -> RoundRecord:
         last = self.store.rounds(info, last=1)
         if not last:

@@ -122,5 +122,6 @@ def test_check_loads_no_session_machinery() -> None:
     loaded = set(result.stdout.split())
     assert "romme_score.referee" in loaded  # the probe does see what check loads
     for heavy in ("sqlite3", "tabulate", "decimal", "romme_score.store", "romme_score.sessions",
-                  "romme_score.solver", "romme_score.scoring", "romme_score.cli.session"):
+                  "romme_score.solver", "romme_score.scoring", "romme_score.cli.session",
+                  "prompt_toolkit", "platformdirs", "romme_score.table"):
         assert heavy not in loaded, f"romme check imports {heavy}"

@@ -230,7 +230,7 @@ def test_export_csv(friday: None) -> None:
 
 
 def test_interactive_round_reasks_on_bad_input(friday: None) -> None:
-    answers = "Anne\nAnna\nn\nHX\nHK K10\n0\n5\ny\n"
+    answers = "Anne\nAnna\nHX\nHK K10\n0\n5\n\n"  # the table mode's entry: Enter saves
     code, out, err = run("round", "--interactive", input=answers)
     assert code == 0, err
     assert "did you mean Anna" in err and "cannot read card 'HX'" in err
@@ -238,8 +238,8 @@ def test_interactive_round_reasks_on_bad_input(friday: None) -> None:
 
 
 def test_interactive_round_can_be_declined(friday: None) -> None:
-    code, out, _ = run("round", "-i", input="Anna\nn\n1\n2\n3\nn\n")
-    assert code == 0 and "Not saved" in out
+    code, out, _ = run("round", "-i", input="Anna\n1\n2\n3\n")  # input ends at the summary
+    assert code == 0 and "Not saved." in out
     assert standings()["rounds"] == []
 
 

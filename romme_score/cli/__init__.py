@@ -39,6 +39,7 @@ COMMANDS = {
     "chart": "chart:chart",
     "stats": "stats:stats",
     "report": "report:report",
+    "play": "play:play",
 }
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from romme_score.cli.options import Output, fail_input, output_options, read_cards, rule_options
+from romme_score.cli.options import (
+    Output,
+    RulesFrom,
+    echo_rules_from,
+    fail_input,
+    output_options,
+    read_cards,
+    referee_rule_options,
+)
 from romme_score.melds import IllegalMeldError, Meld, check_supply, interpret
 from romme_score.rules import RuleSet
 from romme_score.solver import solve
@@ -17,10 +25,10 @@ from romme_score.views.best import best_json, render_best
               help="A meld on the table that cards may be laid off onto (repeatable).")
 @click.option("--came-out", is_flag=True,
               help="The player has already come out: lay-offs count, no first-meld minimum.")
-@rule_options
+@referee_rule_options
 @output_options
 def best(hand: tuple[str, ...], table_melds: tuple[str, ...], came_out: bool, rules: RuleSet,
-         out: Output) -> None:
+         rules_from: RulesFrom, out: Output) -> None:
     """The best arrangement of a hand: could it come out, what is the most it can
     lay down, what would be left, can it go out now.
 
@@ -46,6 +54,7 @@ def best(hand: tuple[str, ...], table_melds: tuple[str, ...], came_out: bool, ru
         fail_input(f"the hand and table do not add up: {exc}")
     result = solve(cards, rules, table, came_out)
     if out.json:
-        out.dump(best_json(result, table, rules, out.profile, out.ascii))
+        out.dump({**best_json(result, table, rules, out.profile, out.ascii), **rules_from.json()})
     else:
+        echo_rules_from(rules_from, out)
         out.echo(render_best(result, cards, table, rules, came_out, out.profile, out.ascii))

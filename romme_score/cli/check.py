@@ -7,7 +7,15 @@ import sys
 import click
 
 from romme_score import referee
-from romme_score.cli.options import Output, fail_input, output_options, read_cards, rule_options
+from romme_score.cli.options import (
+    Output,
+    RulesFrom,
+    echo_rules_from,
+    fail_input,
+    output_options,
+    read_cards,
+    referee_rule_options,
+)
 from romme_score.rules import RuleSet
 from romme_score.views.referee import render_verdict, verdict_json
 
@@ -20,10 +28,10 @@ from romme_score.views.referee import render_verdict, verdict_json
 @click.option("--not-out", is_flag=True,
               help="With --onto: the player has not come out yet (first_meld_layoff and "
                    "joker_swap decide).")
-@rule_options
+@referee_rule_options
 @output_options
 def check(melds: tuple[str, ...], first: bool, onto: str | None, not_out: bool, rules: RuleSet,
-          out: Output) -> None:
+          rules_from: RulesFrom, out: Output) -> None:
     """Say whether melds are legal, why not, and what they are worth.
 
     One argument per meld. Exit code 0 when everything is legal, 1 when not,
@@ -51,8 +59,9 @@ def check(melds: tuple[str, ...], first: bool, onto: str | None, not_out: bool, 
                   for i, m in enumerate(melds, 1)]
         verdict = referee.judge_melds(list(melds), parsed, rules, first=first)
     if out.json:
-        out.dump(verdict_json(verdict, out.profile, out.ascii))
+        out.dump({**verdict_json(verdict, out.profile, out.ascii), **rules_from.json()})
     else:
+        echo_rules_from(rules_from, out)
         out.echo(render_verdict(verdict, out.profile, out.ascii))
     if not verdict.valid:
         sys.exit(1)

@@ -9,6 +9,7 @@ or 1 (a negative verdict or a refused action); nothing is written then.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -132,15 +133,22 @@ def plain_output_options(func: F) -> F:
     return cast(F, wrapper)
 
 
+def _rule_choice_options(func: F) -> F:
+    for option in reversed((
+            click.option("--preset", metavar="NAME",
+                         help=f"Rule preset: {', '.join(PRESETS)} (default standard)."),
+            click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
+                         help="Override one house rule, e.g. --rule wraparound=true (repeatable)."),
+            click.option("--rules-file", type=click.Path(dir_okay=False),
+                         help="TOML file: preset = \"NAME\" plus overrides."))):
+        func = option(func)
+    return func
+
+
 def rule_options(func: F) -> F:
     """``--preset``, ``--rule KEY=VALUE`` and ``--rules-file``: the table's house rules."""
 
-    @click.option("--preset", metavar="NAME",
-                  help=f"Rule preset: {', '.join(PRESETS)} (default standard).")
-    @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
-                  help="Override one house rule, e.g. --rule wraparound=true (repeatable).")
-    @click.option("--rules-file", type=click.Path(dir_okay=False),
-                  help="TOML file: preset = \"NAME\" plus overrides.")
+    @_rule_choice_options
     @functools.wraps(func)
     def wrapper(*args: Any, preset: str | None, rule_items: tuple[str, ...],
                 rules_file: str | None, **kwargs: Any) -> Any:
@@ -148,6 +156,107 @@ def rule_options(func: F) -> F:
         return func(*args, rules=rules, **kwargs)
 
     return cast(F, wrapper)
+
+
+class RulesFrom:
+    """Where the referee's rules came from: ``session`` (with its name and the preset it
+    matches), ``options`` (--preset, --rule, --rules-file) or ``default``."""
+
+    __slots__ = ("kind", "session", "label")
+
+    def __init__(self, kind: str, session: str | None = None, label: str | None = None) -> None:
+        self.kind = kind
+        self.session = session
+        self.label = label
+
+    def json(self) -> dict[str, Any]:
+        from romme_score.views.rules_from import rules_from_json
+
+        return rules_from_json(self.kind, self.session, self.label)
+
+
+def echo_rules_from(source: RulesFrom, out: Output) -> None:
+    """One line before the verdict when the rules are a session's."""
+    if source.kind == "session" and source.session is not None and source.label is not None:
+        from romme_score.views.rules_from import rules_from_line
+
+        out.echo(rules_from_line(source.session, source.label))
+
+
+def referee_rule_options(func: F) -> F:
+    """The rule options plus ``--session`` and ``--db``: without --preset, --rule or
+    --rules-file, the referee judges under the rules of the session given or current
+    (issue 9). Without a database file nothing changes: no file is created and SQLite is
+    not even loaded, so ``romme check`` stays fast."""
+
+    @_rule_choice_options
+    @click.option("--session", metavar="NAME",
+                  help="Judge under this session's rules (default: the current session's, "
+                       "unless --preset, --rule or --rules-file is given).")
+    @db_option
+    @functools.wraps(func)
+    def wrapper(*args: Any, preset: str | None, rule_items: tuple[str, ...],
+                rules_file: str | None, session: str | None, db: Path | None,
+                **kwargs: Any) -> Any:
+        if preset is not None or rule_items or rules_file is not None:
+            rules, source = load_rules(preset, rule_items, rules_file), RulesFrom("options")
+        else:
+            found = session_rules(db, session)
+            if found is None:
+                rules, source = load_rules(None, (), None), RulesFrom("default")
+            else:
+                rules, source = found
+        return func(*args, rules=rules, rules_from=source, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def default_db_path() -> Path:
+    """Where the database is when neither --db nor ROMME_DB says: the user data directory,
+    the same place as :func:`romme_score.store.default_path`. On Linux that is the XDG rule,
+    read here directly, since importing platformdirs costs ``romme check`` more than all
+    the rest of this lookup (a test holds it equal to platformdirs' answer)."""
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
+        return Path(base) / "romme-score" / "romme.sqlite3"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("romme-score", appauthor=False)) / "romme.sqlite3"
+
+
+def session_rules(db: Path | None, name: str | None) -> tuple[RuleSet, RulesFrom] | None:
+    """The rules of session ``name`` (or the current one), or None where there is no
+    database file or no current session. A database that cannot be read is an error only
+    when a session was asked for by name. The store is opened directly (not the session
+    service), and only where a file exists, so the referee pays for SQLite only then."""
+    path = db if db is not None else default_db_path()
+    if not path.is_file() or path.stat().st_size == 0:
+        if name is not None:
+            raise Refused(f"no database at {path}, so no session '{name}'")
+        return None
+    from romme_score.store import Store, StoreError
+
+    try:
+        with Store(path, create=False) as store:
+            if name is None and store.current_name() is None:
+                return None
+            info = store.session(name)
+    except StoreError as exc:
+        if name is not None:
+            raise Refused(str(exc)) from None
+        return None
+    return info.rules, RulesFrom("session", info.name, preset_label(info.rules))
+
+
+def preset_label(rules: RuleSet) -> str:
+    """The preset a rule set is (its end of game aside), or the closest one and how many
+    options differ: ``wiki-51``, ``standard with 2 changes``."""
+    def changes(preset: RuleSet) -> int:
+        base = preset.replace(game_end=rules.game_end)
+        return sum(getattr(base, k) != v for k, v in vars(rules).items())
+
+    name, count = min(((n, changes(p)) for n, p in PRESETS.items()), key=lambda nc: nc[1])
+    return name if count == 0 else f"{name} with {count} change{'s' if count > 1 else ''}"
 
 
 def db_option(func: F) -> F:

@@ -13,7 +13,6 @@ import click
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.cli.options import (
-    InputError,
     Output,
     Refused,
     db_option,
@@ -28,7 +27,7 @@ from romme_score.cli.service import open_service
 from romme_score.inputs import InputValueError, looks_like_number, parse_points, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, unknown_player_message
-from romme_score.sessions import ExportError, SessionExport, SessionInfo, find_player
+from romme_score.sessions import ExportError, SessionExport, SessionInfo, SessionService, find_player
 from romme_score.views import session as views
 
 SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
@@ -158,17 +157,15 @@ def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalema
         ask = interactive or (not hands and winner is None and not stalemate
                               and sys.stdin.isatty())
         if ask:
-            rnd = _ask_round(info, out)
+            asked = _ask_round(service, info, out, yes)
+            if asked is None:
+                out.echo(views.NOT_SAVED)
+                return
+            rnd = asked
         else:
             parsed = parse_hands(hands, info.players, never_out, out)
             found = resolve_player(winner, info.players, "--winner") if winner is not None else None
             rnd = RoundInput(found, parsed, hand_romme, stalemate)
-        preview = service.preview(info, rnd)
-        if ask and not yes:
-            out.echo(views.describe_round(info.players, rnd, preview, out.cards))
-            if not click.confirm(views.SAVE_QUESTION, default=True):
-                out.echo(views.NOT_SAVED)
-                return
         recorded = service.record(info, rnd)
     if out.json:
         out.dump(views.recorded_json(recorded))
@@ -176,30 +173,13 @@ def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalema
         out.echo(views.render_recorded(recorded, out.cards))
 
 
-def _ask_round(info: SessionInfo, out: Output) -> RoundInput:
-    players = info.players
-    while True:
-        answer = click.prompt(views.WINNER_QUESTION.format(players=", ".join(players)))
-        if answer.strip().lower() in ("none", "-", "stalemate"):
-            winner = None
-            break
-        winner = find_player(answer, players)
-        if winner is not None:
-            break
-        click.echo(unknown_player_message(answer.strip(), players), err=True)
-    hand_romme = winner is not None and click.confirm(views.HAND_ROMME_QUESTION, default=False)
-    hands: dict[str, Hand] = {}
-    for p in players:
-        if p == winner:
-            continue
-        while True:
-            text = click.prompt(views.HAND_QUESTION.format(player=p))
-            try:
-                hands[p] = parse_hand_text(p, text, out)
-                break
-            except InputError as exc:
-                click.echo(f"Error: {exc.message}", err=True)
-    return RoundInput(winner, hands, hand_romme, winner is None)
+def _ask_round(service: SessionService, info: SessionInfo, out: Output,
+               yes: bool) -> RoundInput | None:
+    """The table mode's round entry, run once (issue 9 item 7); None when discarded."""
+    from romme_score.table.front import ask_round  # prompt_toolkit only when asking
+
+    service.check_open(info)
+    return ask_round(service, info, out, confirm=not yes)
 
 
 @click.command()

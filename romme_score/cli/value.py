@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from romme_score.cli.options import Output, output_options, read_cards, rule_options
+from romme_score.cli.options import (
+    Output,
+    RulesFrom,
+    echo_rules_from,
+    output_options,
+    read_cards,
+    referee_rule_options,
+)
 from romme_score.melds import penalty_value
 from romme_score.rules import RuleSet
 from romme_score.views.referee import render_value, value_json
@@ -12,9 +19,10 @@ from romme_score.views.referee import render_value, value_json
 
 @click.command()
 @click.argument("hand", nargs=-1, required=True)
-@rule_options
+@referee_rule_options
 @output_options
-def value(hand: tuple[str, ...], rules: RuleSet, out: Output) -> None:
+def value(hand: tuple[str, ...], rules: RuleSet, rules_from: RulesFrom,
+          out: Output) -> None:
     """Penalty points of the cards left in a hand, with a breakdown.
 
     Several arguments are joined into one hand.
@@ -28,6 +36,7 @@ def value(hand: tuple[str, ...], rules: RuleSet, out: Output) -> None:
     cards = read_cards(" ".join(hand), out)
     rows = [(card, penalty_value(card, rules)) for card in cards]
     if out.json:
-        out.dump(value_json(rows, out.profile, out.ascii))
+        out.dump({**value_json(rows, out.profile, out.ascii), **rules_from.json()})
     else:
+        echo_rules_from(rules_from, out)
         out.echo(render_value(rows, out.profile, out.ascii))

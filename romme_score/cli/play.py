@@ -1,0 +1,59 @@
+"""``romme play``: the table mode, a whole evening in one window (issue 9)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from romme_score.cli.options import Output, db_option, output_options
+from romme_score.cli.service import open_service
+
+
+@click.command()
+@click.argument("session", required=False)
+@db_option
+@output_options
+def play(session: str | None, db: Path | None, out: Output) -> None:
+    """The table mode: standings always in view, a round in a few keystrokes, and undo,
+    edit, check, best, value, settle, standings and export in the same window.
+
+    Type who went out (a number, a name or its first letters), then each other
+    player's cards left, one line each; Enter at the summary saves. 'help' lists
+    the rest; Ctrl-C discards the round being typed, Ctrl-D or 'quit' leaves.
+
+    Where standard input is not a terminal, each line is a romme command line
+    without the leading 'romme', run against the session; the exit code is 1 if
+    any line failed, else 0.
+
+    \b
+    Examples:
+      romme play
+      romme play Friday
+      printf 'round --winner Anna Ben="HK K10" Carl=5\\nstandings\\n' | romme play Friday
+    """
+    with open_service(db, create=False) as service:
+        info = service.session(session)
+        if not sys.stdin.isatty():
+            from romme_score.table.script import run_script
+
+            code = run_script(sys.stdin, db, info.name)
+        else:
+            from romme_score.table.app import Table
+
+            code = Table(service, info, out, db, history_file()).run()
+    sys.exit(code)
+
+
+def history_file() -> str | None:
+    """The table mode's command history, next to the database (pgcli keeps its own
+    in the user's directories too)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("romme-score", appauthor=False))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder / "play-history")

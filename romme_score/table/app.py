@@ -1,0 +1,225 @@
+"""The table mode at a terminal: the standings redrawn above the prompt after every change
+and kept in the toolbar, a round recorded by typing its winner, and every other command
+of the evening run in the same window.
+
+Two processes on one database: the table notices a change made elsewhere (another
+``romme play``, or ``romme round`` in another terminal) while it waits at its prompt
+(it polls twice a second) and redraws; a round typed meanwhile is not saved into a
+changed session without being shown again under its new number.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from romme_score.cli.options import Output
+from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
+from romme_score.sessions import SessionInfo, SessionInputError, SessionService, Standings
+from romme_score.store import StoreError
+from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, run_command, split_line
+from romme_score.table.entry import RoundEntry
+from romme_score.table.front import PromptAsker, drive, make_completer, terminal_width
+from romme_score.views import play as views
+
+CHANGED = "\x00changed"  # what the main prompt returns when the session changed elsewhere
+CHANGING = ("undo", "edit", "round")  # in-window commands that change the session
+WORDS = ("undo", "edit", "check", "best", "value", "settle", "standings", "export", "round",
+         "rules", "sessions", "help", "quit")
+POLL_SECONDS = 0.5
+
+Fingerprint = tuple[int, tuple[tuple[str, int], ...], int]
+
+
+def fingerprint(s: Standings) -> Fingerprint:
+    """What changes when any round is recorded, undone or corrected."""
+    return s.rounds_played, tuple(s.totals.items()), len(s.corrections)
+
+
+class Table:
+    """One session at the table: the loop of ``romme play``."""
+
+    def __init__(self, service: SessionService, info: SessionInfo, out: Output,
+                 db: Path | None, history_file: str | None = None) -> None:
+        self.service = service
+        self.info = info
+        self.out = out
+        self.db = db
+        self.current = self.service.standings(info, last=views.PANEL_ROUNDS)
+        self.seen = fingerprint(self.current)
+        self.history_file = history_file
+        self._asker: PromptAsker | None = None
+
+    @property
+    def asker(self) -> PromptAsker:
+        """The prompts, made on first use (the benchmark saves rounds without a terminal)."""
+        if self._asker is None:
+            self._asker = PromptAsker(self.toolbar, self.out.profile, self.history_file)
+        return self._asker
+
+    # -- the screen -----------------------------------------------------------------------
+
+    def toolbar(self) -> str:
+        return views.toolbar_text(self.current, terminal_width())
+
+    def refresh(self) -> Standings:
+        self.current = self.service.standings(self.info, last=views.PANEL_ROUNDS)
+        self.seen = fingerprint(self.current)
+        return self.current
+
+    def redraw(self) -> None:
+        """Read the standings again and print the panel."""
+        click.echo(self.out.text(views.render_panel(self.refresh(), terminal_width())))
+
+    def changed_elsewhere(self) -> bool:
+        return fingerprint(self.service.standings(self.info, last=0)) != self.seen
+
+    @property
+    def number(self) -> int:
+        return self.current.rounds_played + 1
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.redraw()
+        while True:
+            try:
+                line = self.asker.main.prompt(
+                    views.main_prompt(self.info.name, self.number),
+                    completer=make_completer(self.words, first_word_only=True),  # type: ignore[arg-type]
+                    bottom_toolbar=self.asker.bottom(views.winner_toolbar(self.info.players)),
+                    pre_run=self._watch)
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                break
+            if line == CHANGED:
+                click.echo(views.changed_elsewhere(self.info.name))
+                self.redraw()
+                continue
+            if not self.dispatch(line):
+                break
+        click.echo(views.BYE)
+        return 0
+
+    def words(self, _typed: str) -> list[str]:
+        return [*self.info.players, *WORDS]
+
+    def _watch(self) -> None:
+        """While the main prompt waits, poll the database; leave the prompt (to redraw)
+        when another process changed the session and nothing is typed yet."""
+        import asyncio
+
+        from prompt_toolkit.application import get_app
+
+        app = get_app()
+
+        async def watch() -> None:
+            while True:
+                await asyncio.sleep(POLL_SECONDS)
+                if not app.current_buffer.text and self.changed_elsewhere():
+                    app.exit(result=CHANGED)
+                    return
+
+        app.create_background_task(watch())
+
+    def dispatch(self, line: str) -> bool:
+        """Run one line typed at the main prompt; False to leave."""
+        try:
+            words = split_line(line)
+        except LineError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            return True
+        if not words:
+            return True
+        word = words[0].lower()
+        if word in QUIT_WORDS:
+            return False
+        if word == "help":
+            click.echo(views.HELP)
+        elif word == "round" and len(words) == 1:
+            self.record(None)
+        elif word == "edit" and len(words) == 2 and words[1].isdigit():
+            self.edit(int(words[1]))
+        elif word in NOT_INSIDE:
+            click.echo(f"Error: {views.not_inside(word)}", err=True)
+        elif word in WORDS:
+            run_command([word, *words[1:]], self.db, self.info.name, ask=True)
+            if word in CHANGING or self.changed_elsewhere():
+                self.redraw()
+        else:
+            self.record(line)
+        return True
+
+    # -- a round ----------------------------------------------------------------------------
+
+    def record(self, first: str | None) -> None:
+        """Enter a round (``first`` is what was typed as its winner) and save it."""
+        self.refresh()
+        if self.current.state.finished:
+            click.echo(views.game_over_no_round(views.distance_line(self.current)))
+            return
+        number = self.number
+        entry = RoundEntry(self.info.players, self.info.rules, self.preview,
+                           profile=self.out.profile, dealer=self.current.next_dealer)
+        if first is not None:
+            entry.answer(first)
+        try:
+            while True:
+                rnd = drive(entry, self.asker, self.info.name, number, self.out)
+                if self.save(rnd):
+                    return
+                number = self.number  # another process saved a round meanwhile: show it again
+                click.echo(views.changed_before_save(self.info.name, number))
+                entry.recheck()
+        except (KeyboardInterrupt, EOFError):
+            click.echo(views.discarded(number))
+        except StoreError as exc:  # the game ended elsewhere, the database is busy, ...
+            click.echo(f"Error: {exc}", err=True)
+            self.redraw()
+
+    def edit(self, number: int) -> None:
+        """``edit N`` alone: round N in the same entry, its summary first; Enter saves the
+        correction (every later round is scored again)."""
+        try:
+            old = self.service.round_input(self.info, number)
+        except SessionInputError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            return
+        rows = self.service.standings(self.info).rounds[:number - 1]
+        before = {p: sum(r.points.get(p, 0) - r.bonus.get(p, 0) for r in rows)
+                  for p in self.info.players}
+        rules, players = self.info.rules, self.info.players
+        entry = RoundEntry(players, rules, lambda r: score_round(players, before, r, rules),
+                           profile=self.out.profile)
+        entry.load(old)
+        try:
+            rnd = drive(entry, self.asker, self.info.name, number, self.out)
+            self.service.edit(self.info, number, rnd.hands, rnd.winner, rnd.hand_romme,
+                              rnd.stalemate)
+        except (KeyboardInterrupt, EOFError):
+            click.echo(views.edit_discarded(number))
+            return
+        except (StoreError, SessionInputError, RoundError) as exc:
+            click.echo(f"Error: {exc}", err=True)
+            self.redraw()
+            return
+        click.echo(views.edited_line(number, self.info.name))
+        self.redraw()
+
+    def save(self, rnd: RoundInput) -> bool:
+        """What Enter at the summary does: save the round in one transaction and redraw the
+        standings; False (nothing saved, standings redrawn) when another process changed
+        the session since they were last drawn."""
+        if self.changed_elsewhere():
+            self.redraw()
+            return False
+        recorded = self.service.record(self.info, rnd)
+        click.echo(views.saved_line(recorded.number, self.info.name))
+        self.redraw()
+        return True
+
+    def preview(self, rnd: RoundInput) -> RoundScore:
+        return self.service.preview(self.info, rnd)
+

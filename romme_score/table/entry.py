@@ -1,0 +1,281 @@
+"""Entering one round, as a pure state machine: no terminal, no database.
+
+The front asks what :attr:`RoundEntry.step` says (with :attr:`RoundEntry.message`, an
+error or notice to show first, and :attr:`RoundEntry.default`, the text to put in the
+line), and feeds each typed line to :meth:`RoundEntry.answer`. The flow:
+
+1. the winner: a seat number, a name or a unique prefix, ``0`` for a stalemate;
+2. each other player's cards left, one line each, in seating order from the winner's
+   left (after a stalemate: from the dealer's left), or a number counted by hand; an
+   unreadable hand is asked again with its message and the text as typed;
+3. cross-hand checks (card supply, jokers in play, then the round as the service would
+   score it: winner rules, game over) send you back to the hand to fix;
+4. the summary: Enter saves, a seat number corrects that hand, ``h`` Hand-Rommé,
+   ``s`` stalemate, ``nN`` never out for player N, ``w`` another winner.
+
+>>> from romme_score.rules import find_preset
+>>> from romme_score.scoring import score_round
+>>> rules = find_preset("standard")
+>>> players = ("Anna", "Ben", "Carl")
+>>> entry = RoundEntry(players, rules, lambda r: score_round(players, {}, r, rules))
+>>> for line in ["b", "HK K10", "5"]:
+...     entry.answer(line)
+>>> entry.step, entry.hand_order()
+(<Step.SUMMARY: 'summary'>, ['Carl', 'Anna'])
+>>> entry.answer("")
+>>> entry.step, entry.round_input().winner, entry.score.points if entry.score else None
+(<Step.DONE: 'done'>, 'Ben', {'Anna': 5, 'Ben': 0, 'Carl': 20})
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from enum import Enum
+
+from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
+from romme_score.melds import IllegalMeldError, check_supply
+from romme_score.rules import RuleSet
+from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
+from romme_score.views import play as views
+
+Preview = Callable[[RoundInput], RoundScore]
+STALEMATE_WORDS = ("0", "-", "stalemate")
+
+
+class Step(Enum):
+    WINNER = "winner"
+    HAND = "hand"
+    SUMMARY = "summary"
+    DONE = "done"
+
+
+class PlayerChoiceError(ValueError):
+    """A typed player that is unknown, ambiguous or not a seat: one sentence."""
+
+
+def choose_player(text: str, players: Sequence[str]) -> str:
+    """The player meant by a seat number, a name or a unique prefix (any case).
+
+    >>> choose_player("b", ["Anna", "Ben", "Carl"]), choose_player("3", ["Anna", "Ben", "Carl"])
+    ('Ben', 'Carl')
+    """
+    typed = text.strip()
+    if typed.isdigit():
+        seat = int(typed)
+        if not 1 <= seat <= len(players):
+            raise PlayerChoiceError(views.no_seat(seat, players))
+        return players[seat - 1]
+    low = typed.lower()
+    for p in players:
+        if p.lower() == low:
+            return p
+    matches = [p for p in players if p.lower().startswith(low)] if low else []
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise PlayerChoiceError(views.ambiguous_player(typed, matches))
+    lowered = {p.lower(): p for p in players}
+    close = difflib.get_close_matches(low, list(lowered), n=1, cutoff=0.5)
+    raise PlayerChoiceError(views.unknown_player(typed, players, lowered[close[0]] if close else None))
+
+
+def read_hand(player: str, text: str, profile: Profile = "de") -> Hand:
+    """A hand as typed: cards in notation, or a whole number of points counted by hand.
+    Raises :class:`ValueError` with one sentence."""
+    typed = text.strip()
+    if not typed:
+        raise ValueError(views.empty_hand(player))
+    if typed.lstrip("-").isdigit():
+        if typed.startswith("-"):
+            raise ValueError(views.negative_points(player, typed))
+        return Hand(points=int(typed))
+    try:
+        return Hand(cards=tuple(parse_cards(typed, profile)))
+    except NotationError as exc:
+        raise ValueError(views.unreadable_hand(player, str(exc))) from None
+
+
+class RoundEntry:
+    """The state of one round being typed. ``preview`` scores a complete round as the
+    service would save it, raising :class:`RoundError` (or the service's refusal)."""
+
+    def __init__(self, players: Sequence[str], rules: RuleSet, preview: Preview, *,
+                 profile: Profile = "de", dealer: str | None = None) -> None:
+        self.players = tuple(players)
+        self.rules = rules
+        self.preview = preview
+        self.profile = profile
+        self.dealer = dealer
+        self.step = Step.WINNER
+        self.winner: str | None = None
+        self.stalemate = False
+        self.hand_romme = False
+        self.never_out: set[str] = set()
+        self.texts: dict[str, str] = {}
+        self.hands: dict[str, Hand] = {}
+        self.current: str | None = None  # whose hand is asked
+        self.message: str | None = None  # to show before the next question
+        self.default = ""  # text to put in the next line
+        self.score: RoundScore | None = None
+
+    # -- what is asked ----------------------------------------------------------------
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player) + 1
+
+    def hand_order(self) -> list[str]:
+        """The players whose hands are asked, in seating order from the winner's left
+        (after a stalemate from the dealer's left, where the rules count the hands)."""
+        if self.stalemate and self.rules.stalemate == "nobody-scores":
+            return []
+        start = self.winner if self.winner is not None else self.dealer
+        first = (self.players.index(start) + 1) if start in self.players else 0
+        order = [self.players[(first + i) % len(self.players)] for i in range(len(self.players))]
+        return [p for p in order if p != self.winner]
+
+    def round_input(self) -> RoundInput:
+        # The winner's hand is never asked here; one left from a stalemate is not theirs now.
+        hands = {p: Hand(h.cards, h.points, p in self.never_out) for p, h in self.hands.items()
+                 if p != self.winner}
+        for p in self.never_out - set(hands):
+            hands[p] = Hand(points=None, never_out=True)
+        return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
+
+    # -- answers ----------------------------------------------------------------------
+
+    def answer(self, text: str) -> None:
+        """Feed one typed line to the step asked."""
+        self.message = None
+        self.default = ""
+        if self.step is Step.WINNER:
+            self._answer_winner(text)
+        elif self.step is Step.HAND:
+            self._answer_hand(text)
+        elif self.step is Step.SUMMARY:
+            self._answer_summary(text)
+
+    def _answer_winner(self, text: str) -> None:
+        typed = text.strip()
+        if not typed:
+            self.message = views.who_went_out()
+            return
+        if typed.lower() in STALEMATE_WORDS:
+            self.winner, self.stalemate, self.hand_romme = None, True, False
+        else:
+            try:
+                self.winner = choose_player(typed, self.players)
+            except PlayerChoiceError as exc:
+                self.message = str(exc)
+                self.default = typed
+                return
+            self.stalemate = False
+        self._advance()
+
+    def _answer_hand(self, text: str) -> None:
+        assert self.current is not None
+        try:
+            hand = read_hand(self.current, text, self.profile)
+        except ValueError as exc:
+            self.message = str(exc)
+            self.default = text.strip()
+            return
+        self.hands[self.current] = hand
+        self.texts[self.current] = text.strip()
+        self._advance()
+
+    def _answer_summary(self, text: str) -> None:
+        typed = text.strip().lower()
+        if not typed:
+            self.step = Step.DONE
+            return
+        if typed == "h":
+            if self.winner is None:
+                self.message = views.hand_romme_needs_winner()
+            else:
+                self.hand_romme = not self.hand_romme
+            self._advance()
+        elif typed == "s":
+            if self.stalemate:
+                self.stalemate = False
+                self.step = Step.WINNER
+            else:
+                self.stalemate, self.winner, self.hand_romme = True, None, False
+                self._advance()
+        elif typed == "w":
+            self.step = Step.WINNER
+        elif typed.startswith("n") and len(typed) > 1:
+            try:
+                player = choose_player(typed[1:], self.players)
+            except PlayerChoiceError as exc:
+                self.message = str(exc)
+                return
+            if player in self.never_out:
+                self.never_out.discard(player)
+            else:
+                self.never_out.add(player)
+            self._advance()
+            self.message = views.never_out_marked(player, player in self.never_out, self.rules)
+        elif typed.isdigit() and 1 <= int(typed) <= len(self.players):
+            player = self.players[int(typed) - 1]
+            if player == self.winner:
+                self.message = views.winner_has_no_hand(int(typed), player)
+                return
+            self._ask(player, self.texts.get(player, ""))
+        else:
+            self.message = views.unknown_key(text.strip(), self.players, self.winner)
+
+    def load(self, rnd: RoundInput) -> None:
+        """Start from a recorded round (``edit N``): its winner, marks and hands, the
+        cards written back as letters to edit; then the summary, or the hand to fix."""
+        self.winner, self.stalemate, self.hand_romme = rnd.winner, rnd.stalemate, rnd.hand_romme
+        self.never_out = {p for p, h in rnd.hands.items() if h.never_out}
+        self.hands = {p: Hand(h.cards, h.points) for p, h in rnd.hands.items()
+                      if h.cards is not None or h.points is not None}
+        self.texts = {p: format_cards(h.cards, self.profile, ascii=True) if h.cards is not None
+                      else str(h.points) for p, h in self.hands.items()}
+        self.recheck()
+
+    def recheck(self) -> None:
+        """Check the round again (the session changed meanwhile): summary or back to a hand."""
+        self.message = None
+        self._advance()
+
+    # -- moving on ------------------------------------------------------------------------
+
+    def _ask(self, player: str, default: str = "") -> None:
+        self.step = Step.HAND
+        self.current = player
+        self.default = default
+
+    def _advance(self) -> None:
+        """Ask the next hand still missing; when none is, check the round as a whole."""
+        for p in self.hand_order():
+            if p not in self.hands:
+                self._ask(p)
+                return
+        self.current = None
+        self._cross_check()
+
+    def _cross_check(self) -> None:
+        """Card supply and jokers hand by hand in the order asked, then the round as the
+        service would score it; a failure sends you back to the hand (or the winner)."""
+        held: list[Card] = []
+        for p in [*self.hand_order(), *(x for x in self.hands if x not in self.hand_order())]:
+            hand = self.hands.get(p)
+            if hand is None or hand.cards is None:
+                continue
+            held.extend(hand.cards)
+            try:
+                check_supply(held, self.rules)
+            except IllegalMeldError as exc:
+                self._ask(p, self.texts.get(p, ""))
+                self.message = views.supply_error(p, str(exc))
+                return
+        try:
+            self.score = self.preview(self.round_input())
+        except RoundError as exc:
+            self.step = Step.WINNER
+            self.message = views.round_refused(str(exc))
+            return
+        self.step = Step.SUMMARY

@@ -1,0 +1,174 @@
+"""Asking a round at a terminal: the loop that shows what the entry says and feeds it
+what is typed, with a prompt_toolkit front (completion, history, toolbar) for terminals
+and a plain line front for anything else. Shared by ``romme play`` and the interactive
+``romme round`` (issue 9 item 7)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol
+
+import click
+
+from romme_score.cards import Profile
+from romme_score.cli.options import Output
+from romme_score.scoring import RoundInput
+from romme_score.sessions import SessionInfo, SessionService
+from romme_score.table.entry import RoundEntry, Step
+from romme_score.views import play as views
+
+if TYPE_CHECKING:
+    from prompt_toolkit.completion import CompleteEvent, Completion
+    from prompt_toolkit.document import Document
+
+DE_SUITS, DE_RANKS = "HKPT", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K")
+EN_SUITS, EN_RANKS = "CSHD", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def terminal_width() -> int:
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+class Asker(Protocol):
+    """How a front asks a line (raising KeyboardInterrupt or EOFError) and says a text."""
+
+    def ask(self, entry: RoundEntry, prompt: str) -> str: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
+
+
+def prompt_for(entry: RoundEntry, session: str, number: int) -> str:
+    if entry.step is Step.HAND and entry.current is not None:
+        return views.hand_prompt(session, number, entry.seat(entry.current), entry.current)
+    if entry.step is Step.SUMMARY:
+        return views.summary_prompt(session, number)
+    return views.main_prompt(session, number)
+
+
+def drive(entry: RoundEntry, asker: Asker, session: str, number: int, out: Output,
+          confirm: bool = True) -> RoundInput:
+    """Ask until the entry is done (Enter at the summary, or the summary shown when not
+    ``confirm``); Ctrl-C and Ctrl-D propagate."""
+    shown_question = False
+    while entry.step is not Step.DONE:
+        if entry.step is Step.SUMMARY and not confirm and not entry.message:
+            entry.answer("")
+            break
+        if entry.message:
+            asker.say(entry.message, error=True)
+        if entry.step is Step.SUMMARY and entry.score is not None:
+            asker.say(views.render_summary(session, number, entry.players, entry.round_input(),
+                                           entry.score, out.cards, terminal_width()))
+        elif entry.step is Step.WINNER and not shown_question:
+            asker.say(views.winner_question(entry.players))
+            shown_question = True
+        entry.answer(asker.ask(entry, prompt_for(entry, session, number)))
+    return entry.round_input()
+
+
+# --- prompt_toolkit -------------------------------------------------------------------
+
+def card_words(profile: Profile, typed: str) -> list[str]:
+    """Cards that complete what is typed of one card: ``H`` gives ``HA``, ``H2`` ... ``HK``."""
+    if profile == "de":
+        if len(typed) == 1 and typed.upper() in DE_SUITS:
+            return [typed.upper() + r for r in DE_RANKS]
+        return []
+    ranks = [r for r in EN_RANKS if r.startswith(typed.upper())] if typed else []
+    return [r + s for r in ranks for s in EN_SUITS] if ranks else []
+
+
+def make_completer(words: Callable[[str], Iterable[str]], first_word_only: bool = False) -> object:
+    """A prompt_toolkit completer over the word before the cursor."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class _Words(Completer):
+        def get_completions(self, document: Document,
+                            complete_event: CompleteEvent) -> Iterable[Completion]:
+            before = document.text_before_cursor
+            if first_word_only and " " in before.strip():
+                return
+            word = document.get_word_before_cursor(WORD=True)
+            for w in words(word):
+                if w.lower().startswith(word.lower()) and w != word:
+                    yield Completion(w, start_position=-len(word))
+
+    return _Words()
+
+
+class PromptAsker:
+    """Prompts with prompt_toolkit: line editing, Up-arrow history (one for hands, one for
+    the rest), Tab completion of names and cards, a toolbar with the totals and the keys."""
+
+    def __init__(self, toolbar: Callable[[], str], profile: Profile,
+                 history_file: str | None = None) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+        history: History = InMemoryHistory()
+        if history_file is not None:
+            try:
+                history = FileHistory(history_file)
+            except OSError:
+                pass
+        # Completion on Tab only: a menu popping up at every letter would cost time and room.
+        self.main = PromptSession[str](history=history, complete_while_typing=False)
+        self.hands = PromptSession[str](history=InMemoryHistory(), complete_while_typing=False)
+        self.keys = PromptSession[str](history=InMemoryHistory())
+        self.toolbar = toolbar
+        self.profile = profile
+
+    def bottom(self, hint: str) -> Callable[[], str]:
+        return lambda: f"{self.toolbar()}\n{hint[:terminal_width()]}"
+
+    def ask(self, entry: RoundEntry, prompt: str) -> str:
+        if entry.step is Step.HAND:
+            return self.hands.prompt(
+                prompt, default=entry.default,
+                completer=make_completer(lambda w: card_words(self.profile, w)),  # type: ignore[arg-type]
+                bottom_toolbar=self.bottom(views.HAND_TOOLBAR))
+        if entry.step is Step.SUMMARY:
+            return self.keys.prompt(prompt, bottom_toolbar=self.bottom(
+                views.summary_keys(entry.players, entry.winner)))
+        players = list(entry.players)
+        return self.main.prompt(prompt, default=entry.default,
+                                completer=make_completer(lambda w: players),  # type: ignore[arg-type]
+                                bottom_toolbar=self.bottom(views.winner_toolbar(players)))
+
+    def say(self, text: str, error: bool = False) -> None:
+        click.echo(("! " if error else "") + text)
+
+
+class LineAsker:
+    """Plain lines from standard input (no terminal): errors on stderr, as before."""
+
+    def ask(self, entry: RoundEntry, prompt: str) -> str:
+        try:
+            line: str = click.prompt(prompt.rstrip("> "), default="", show_default=False)
+        except click.Abort:
+            raise EOFError from None
+        return line
+
+    def say(self, text: str, error: bool = False) -> None:
+        click.echo(text, err=error)
+
+
+def ask_round(service: SessionService, info: SessionInfo, out: Output,
+              confirm: bool = True) -> RoundInput | None:
+    """The interactive ``romme round``: the table mode's round entry, run once. None when
+    it was discarded (Ctrl-C, or the end of input)."""
+    standings = service.standings(info, last=0)
+    number = standings.rounds_played + 1
+    entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r),
+                       profile=out.profile, dealer=standings.next_dealer)
+    asker: Asker
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        asker = PromptAsker(lambda: views.toolbar_text(standings, terminal_width()), out.profile)
+    else:
+        asker = LineAsker()
+    try:
+        return drive(entry, asker, info.name, number, out, confirm)
+    except (KeyboardInterrupt, EOFError):
+        return None

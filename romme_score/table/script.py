@@ -1,0 +1,45 @@
+"""The scriptable table mode: where standard input is not a terminal, ``romme play`` reads
+one ``romme`` command line per line (without the leading ``romme``, shell-style quoting),
+runs each in the same process against the session, goes on after a failing line, and
+exits 1 at the end if any line failed, else 0."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+
+from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, run_command, split_line
+from romme_score.views import play as views
+
+
+def run_script(lines: Iterable[str], db: Path | None, session: str) -> int:
+    """Run every line; the exit code of the whole script (0 or 1)."""
+    failed = False
+    for number, line in enumerate(lines, 1):
+        try:
+            words = split_line(line)
+        except LineError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            words, code = [], 2
+        else:
+            code = 0
+        if not words and not code:
+            continue
+        if words and words[0] in QUIT_WORDS:
+            break
+        if words and words[0] == "help":
+            click.echo(views.HELP)
+            continue
+        if not words:
+            pass
+        elif words[0] in NOT_INSIDE:
+            click.echo(f"Error: {views.not_inside(words[0])}", err=True)
+            code = 2
+        else:
+            code = run_command(words, db, session)
+        if code:
+            failed = True
+            click.echo(views.failed_line(number, line.strip(), code), err=True)
+    return 1 if failed else 0

@@ -1,0 +1,131 @@
+"""The scriptable table mode (issue 9 item 4): where standard input is not a terminal,
+``romme play`` runs one romme command line per line against the session."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from romme_score.cli import main
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def setup_sessions() -> None:
+    assert run("new", "Friday", "--preset", "wiki-51", "Anna", "Ben", "Carl", "Dora")[0] == 0
+    assert run("new", "Other", "Xaver", "Yvonne")[0] == 0  # now current: play names its session
+
+
+def test_each_line_runs_against_the_session_and_prints_what_it_prints() -> None:
+    setup_sessions()
+    script = ('round --winner Anna Ben="HK K10 J" Carl=5 Dora=0\n'
+              "# a comment, and an empty line\n\n"
+              "value HA\n"
+              "standings --json\n")
+    code, out, err = run("play", "Friday", input=script)
+    assert code == 0, err
+    assert "Round 1 of 'Friday':" in out
+    assert "rules of session 'Friday' (wiki-51)" in out and "Total: 10 points" in out
+    data = json.loads(out.splitlines()[-1])
+    assert data["session"] == "Friday" and data["players"][1]["total"] == 40
+
+
+def test_a_failing_line_does_not_stop_the_script_but_the_exit_code_is_1() -> None:
+    setup_sessions()
+    script = ("round --winner Zed Ben=1 Carl=2 Dora=3\n"
+              'round --winner Anna Ben="HX" Carl=2 Dora=3\n'
+              "round --winner Anna Ben=1 Carl=2 Dora=3\n"
+              'round --winner "Anna\n'
+              "undo\n")  # last: under CliRunner a question would read the next line
+    code, out, err = run("play", "Friday", input=script)
+    assert code == 1
+    assert "unknown player 'Zed'" in err and "line 1 failed (exit code 2)" in err
+    assert "cannot read card 'HX'" in err and "line 2 failed" in err
+    assert "Round 1 of 'Friday':" in out
+    assert "line 4 failed (exit code 2)" in err  # an unclosed quote
+    assert "without a terminal, give --yes" in err and "line 5 failed (exit code 1)" in err
+    data = json.loads(run("standings", "--json", "--session", "Friday")[1])
+    assert len(data["rounds"]) == 1  # undo without --yes removed nothing
+
+
+def test_all_lines_good_exit_0_and_quit_stops() -> None:
+    setup_sessions()
+    code, out, err = run("play", "Friday", input="undo --yes\nquit\nfrobnicate\n")
+    assert code == 1 and "has no rounds to undo" in err  # nothing to undo: refused
+    code, out, err = run("play", "Friday", input="round --stalemate Anna=1 Ben=2 Carl=3 Dora=4\n"
+                                                  "quit\nfrobnicate\n")
+    assert code == 0, err
+    assert "frobnicate" not in err
+
+
+def test_play_without_a_session_or_database_refuses(isolated_data_dir: object) -> None:
+    code, _, err = run("play", input="standings\n")
+    assert code == 1 and "no database" in err
+    run("new", "Friday", "Anna", "Ben")
+    code, _, err = run("play", "Frieday", input="standings\n")
+    assert code == 1 and "did you mean Friday" in err
+
+
+def test_the_current_session_is_played_without_a_name() -> None:
+    setup_sessions()
+    code, out, _ = run("play", input="standings\n")
+    assert code == 0 and "Session 'Other'" in out
+
+
+def test_the_twelve_round_evening_of_issue_9() -> None:
+    """Four players, 12 rounds with a Hand-Rommé, a stalemate, a typo, an undo and an edit."""
+    players = ("Anna", "Ben", "Carl", "Dora")
+    run("new", "Friday", *players)
+    lines = ['round --winner Anna Ben="HK K10" Carl="P7 P8" Dora="T2 T3"',
+             "round --winner Ben --hand-romme Anna=10 Carl=20 Dora=5",
+             'round --winner Carl Anna="HX" Ben=3 Dora=4',  # the typo: refused, nothing written
+             'round --winner Carl Anna="H10" Ben=3 Dora=4',
+             "round --stalemate Anna=5 Ben=6 Carl=7 Dora=8",
+             *[f"round --winner {w} " + " ".join(f"{p}={i}" for i, p in enumerate(players, 1)
+                                                  if p != w)
+               for w in ("Dora", "Anna", "Ben", "Carl", "Dora", "Anna", "Ben", "Carl", "Dora")],
+             "undo --yes",
+             "edit 1 Ben=HK",
+             "standings --json"]
+    code, out, err = run("play", "Friday", input="\n".join(lines) + "\n")
+    assert code == 1 and "line 3 failed" in err and err.count("failed") == 1
+    data = json.loads(out.splitlines()[-1])
+    assert len(data["rounds"]) == 12
+    assert data["rounds"][1]["hand_romme"] and data["rounds"][3]["stalemate"]
+    assert data["rounds"][0]["points"]["Ben"] == 10
+    assert sorted(c["change"] for c in data["corrections"]) == ["edited", "undone"]
+
+
+def test_a_question_never_reads_the_next_line_of_the_script(isolated_data_dir: Path) -> None:
+    setup_sessions()
+    env = {**os.environ, "ROMME_DB": str(isolated_data_dir)}
+    script = "round --winner Anna Ben=1 Carl=2 Dora=3\nundo\nstandings --json\n"
+    result = subprocess.run([sys.executable, "-m", "romme_score", "play", "Friday"], input=script,
+                            env=env, capture_output=True, text=True)
+    assert result.returncode == 1 and "line 2 failed" in result.stderr
+    data = json.loads(result.stdout[result.stdout.index("{\"session\""):])  # after the question
+    assert len(data["rounds"]) == 1
+
+
+def test_settle_and_export_are_of_the_played_session_not_the_current_one() -> None:
+    setup_sessions()
+    script = ("round --winner Anna Ben=10 Carl=20 Dora=30\n"
+              "settle --json\n"
+              "export --format csv\n"
+              "settle --json A=1 B=3\n")
+    code, out, err = run("play", "Friday", input=script)
+    assert code == 0, err
+    settled = [json.loads(line) for line in out.splitlines() if line.startswith('{"players"')]
+    assert [p["name"] for p in settled[0]["players"]] == ["Anna", "Ben", "Carl", "Dora"]
+    assert [p["name"] for p in settled[1]["players"]] == ["A", "B"]  # totals typed: no session
+    assert "1,Anna,0,0,0,10,20,30" in out
