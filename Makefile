@@ -26,6 +26,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/solver.py
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/sessions.py
+	$(BIN)/python benchmarks/settle.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

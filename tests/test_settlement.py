@@ -234,6 +234,20 @@ def test_heuristic_proves_minimal_when_it_meets_the_bound() -> None:
     assert (len(plan.transfers), plan.method, plan.minimal) == (41 - 14, "heuristic", True)
 
 
+def test_heuristic_sets_aside_groups_of_four_but_proves_nothing() -> None:
+    # 28 players in 7 zero-sum groups of four: 21 transfers, the fewest, but the bound
+    # (28 // 3 = 9 groups) does not prove it, so it is not called minimal
+    rnd = random.Random(7)
+    values = []
+    for _ in range(7):
+        a, b, c = (rnd.randint(1, 10**6) for _ in range(3))
+        values += [a, b, -c, c - a - b]
+    balances = {f"P{i:02d}": v for i, v in enumerate(values)}
+    plan = plan_transfers(balances)
+    assert_settles(balances, plan)
+    assert (len(plan.transfers), plan.method, plan.minimal) == (28 - 7, "heuristic", False)
+
+
 def test_forty_players_settle_unproven() -> None:
     rnd = random.Random(6)
     totals = {f"P{i:02d}": rnd.randint(0, 600) for i in range(40)}
