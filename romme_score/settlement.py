@@ -13,6 +13,7 @@ rounded to the currency's smallest unit so that the amounts still sum to zero.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -439,6 +440,7 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
     if unit <= 0:
         raise SettlementError(f"the unit {unit} must be more than 0")
     names: list[str] = []
+    position: dict[str, int] = {}  # a player's place in names (first seen first)
     total: dict[str, int] = {}
     net: dict[str, int] = {}
     exact: dict[str, Decimal] = {}
@@ -450,6 +452,7 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
         game_net = nets(totals)
         for name in totals:
             if name not in total:
+                position[name] = len(names)
                 names.append(name)
                 total[name], net[name], exact[name] = 0, 0, Decimal(0)
             total[name] += totals[name]
@@ -458,14 +461,15 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
         keys = list(totals)
         for i, a in enumerate(keys):
             for b in keys[i + 1:]:
-                key = (a, b) if names.index(a) < names.index(b) else (b, a)
+                key = (a, b) if position[a] < position[b] else (b, a)
                 # points the first of the pair receives from the second
                 pair_points[key] = pair_points.get(key, 0) + totals[key[1]] - totals[key[0]]
     amounts, note = round_to_unit(exact, unit)
     in_units = {name: int(amounts[name] / unit) for name in names}
     plan = plan_transfers(in_units)
     transfers = tuple(Transfer(payer, payee, units * unit) for payer, payee, units in plan.transfers)
-    place = {name: 1 + sum(1 for other in names if net[other] > net[name]) for name in names}
+    ascending = sorted(net.values())  # place: 1 + how many have a higher net
+    place = {name: 1 + len(ascending) - bisect.bisect_right(ascending, net[name]) for name in names}
     players = tuple(PlayerResult(name, total[name], net[name], amounts[name], place[name])
                     for name in names)
     pair_list = tuple(Pair(a, b, pts) if pts >= 0 else Pair(b, a, -pts)
