@@ -108,9 +108,10 @@ def round_to_unit(exact: Mapping[str, Decimal], unit: Decimal) -> tuple[dict[str
 EXACT_LIMIT = 22
 """The most players the exact fewest-transfers search takes on, counted after the
 players with a zero balance and the equal-and-opposite pairs are set aside (so
-every settlement of up to this many players is exact). Its cost doubles with each
-player: at 22 it keeps a few sets of 2**22 bits (about 20 MB) and takes well
-under a second; above it :func:`plan_transfers` settles by a heuristic."""
+every settlement of up to 22 players is exact). Its cost doubles with each
+player: at 22 it holds about 17 MB (sets of 2**22 bits) and takes 0.1-0.4 s on
+a busy 2-core machine (``benchmarks/settle.py``); above it :func:`plan_transfers`
+settles by a heuristic in milliseconds."""
 
 SEARCH_BUDGET = 20_000
 """Pairs the heuristic's search for zero-sum groups of three and four may look at."""
@@ -212,19 +213,20 @@ def _max_zero_sum_groups(rest: list[Member]) -> list[list[Member]]:
     zero-sum sets that split into ``j`` zero-sum groups or more; a set is in
     ``level[j+1]`` when it is in ``level[j]`` and, without its last player, still
     holds a set of ``level[j]`` (the group of the last player is the rest). "Holds
-    a set of" is the bitwise zeta transform: ``n`` shifts of the whole integer per
-    level, and there are at most ``n / 3`` levels.
+    a set of" is the bitwise zeta transform, ``n`` shifts of the whole integer.
+    Only half the levels are built: ``a + b`` groups exist when a set of
+    ``level[a]`` leaves a set of ``level[b]`` (the complement of a zero-sum set is
+    zero-sum), and an optimum of ``k <= 2 * half`` groups splits that way.
     """
     n = len(rest)
     if n == 0:
         return []
-    values = [v for _, v in rest]
     size, full = 1 << n, (1 << n) - 1
     keep = [_without_bit(i, n) for i in range(n)]  # keep[i]: the sets without player i
-    levels = [_zero_sum_sets(values) & ~1]  # level 1; the empty set is no group
+    levels = [_zero_sum_sets([v for _, v in rest]) ^ 1]  # level 1; the empty set is no group
     ups: list[int] = []  # ups[j - 1]: the sets that hold a set of level j
     bound = _group_bound(rest)
-    while len(levels) < bound:
+    while len(levels) < (bound + 1) // 2:
         up = levels[-1]
         for i in range(n):
             up |= (up & keep[i]) << (1 << i)
@@ -232,27 +234,45 @@ def _max_zero_sum_groups(rest: list[Member]) -> list[list[Member]]:
         for i in range(n):
             without_last |= (up & ((1 << (1 << i)) - 1)) << (1 << i)
         following = levels[-1] & without_last
-        if following.bit_length() < size:  # the whole table is not in it
+        if not following:
             break
         ups.append(up)
         levels.append(following)
     del keep
-    # Walk down: from the current set of level j, drop the last player, then
-    # players one by one while a set of level j - 1 stays inside, until the set
-    # itself is of level j - 1. What was dropped is one group, and a minimal one
-    # (were it not, the whole would split into more groups than the maximum).
+    complements: dict[int, int] = {}  # level b, mirrored: bit s set when the complement of s is in it
+    for total in range(min(bound, 2 * len(levels)), 1, -1):
+        for a in range(max(1, total - len(levels)), total // 2 + 1):
+            b = total - a
+            if b not in complements:
+                complements[b] = _mirrored(levels[b - 1], size)
+            both = levels[a - 1] & complements[b]
+            if both:
+                first = (both & -both).bit_length() - 1
+                masks = (_groups_of(first, a, levels, ups, size)
+                         + _groups_of(full ^ first, b, levels, ups, size))
+                return [[rest[i] for i in range(n) if mask >> i & 1] for mask in masks]
+    return [rest]
+
+
+def _groups_of(current: int, level: int, levels: list[int], ups: list[int], size: int) -> list[int]:
+    """The ``level`` zero-sum groups that set ``current`` of ``levels[level - 1]`` splits into.
+
+    From a set of level j, drop its last player, then players one by one while a
+    set of level j - 1 stays inside, until the set itself is of level j - 1. What
+    was dropped is one group (a minimal one, or the whole would split into more
+    groups than the most found).
+    """
     groups: list[int] = []
-    current = full
-    for j in range(len(levels) - 1, 0, -1):
-        below = levels[j - 1].to_bytes(size // 8, "little")
-        up_bytes = ups[j - 1].to_bytes(size // 8, "little")
+    for j in range(level, 1, -1):
+        below = levels[j - 2].to_bytes(size // 8, "little")
+        up = ups[j - 2].to_bytes(size // 8, "little")
         inside = current ^ (1 << (current.bit_length() - 1))
         while not below[inside >> 3] >> (inside & 7) & 1:
             bits = inside
             while bits:
                 bit = bits & -bits
                 bits ^= bit
-                if up_bytes[(inside ^ bit) >> 3] >> ((inside ^ bit) & 7) & 1:
+                if up[(inside ^ bit) >> 3] >> ((inside ^ bit) & 7) & 1:
                     inside ^= bit
                     break
             else:  # pragma: no cover - the levels promise a way down
@@ -260,18 +280,27 @@ def _max_zero_sum_groups(rest: list[Member]) -> list[list[Member]]:
         groups.append(current ^ inside)
         current = inside
     groups.append(current)
-    return [[rest[i] for i in range(n) if group >> i & 1] for group in groups]
+    return groups
+
+
+_BIT_REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
+def _mirrored(sets: int, size: int) -> int:
+    """Bit ``s`` of the result is bit ``size - 1 - s`` of ``sets``: each set for its complement."""
+    raw = sets.to_bytes(size // 8, "little")[::-1].translate(_BIT_REVERSED)
+    return int.from_bytes(raw, "little")
 
 
 def _without_bit(i: int, n: int) -> int:
-    """The ``2**n``-bit integer whose bit ``s`` is set when set ``s`` lacks player ``i``."""
+    """The ``2**n``-bit integer whose bit ``s`` is set when set ``s`` lacks player ``i`` (``n >= 3``)."""
     step, size = 1 << i, 1 << n
     if step >= 8:
         raw = (b"\xff" * (step // 8) + bytes(step // 8)) * (size // (2 * step))
     else:
         byte = sum(1 << b for b in range(8) if not b & step)
-        raw = bytes([byte]) * max(1, size // 8)
-    return int.from_bytes(raw, "little") & ((1 << size) - 1)
+        raw = bytes([byte]) * (size // 8)
+    return int.from_bytes(raw, "little")
 
 
 def _zero_sum_sets(values: list[int]) -> int:
@@ -290,7 +319,7 @@ def _zero_sum_sets(values: list[int]) -> int:
     blocks = {total: bits.to_bytes(width, "little") for total, bits in by_sum.items()}
     nothing = bytes(width)
     joined = b"".join(blocks.get(-total, nothing) for total in _subset_sums(values[low_n:]))
-    return int.from_bytes(joined, "little") & ((1 << (1 << n)) - 1)
+    return int.from_bytes(joined, "little")
 
 
 def _subset_sums(values: list[int]) -> list[int]:
