@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 
@@ -353,44 +353,63 @@ def _settle_group(group: list[Member]) -> list[tuple[str, str, int]]:
 
 
 def _small_groups(rest: list[Member], budget: int = SEARCH_BUDGET) -> tuple[list[list[Member]], list[Member]]:
-    """Disjoint zero-sum groups of three, then of four, taken greedily in order;
-    the search looks at no more than ``budget`` pairs of players."""
+    """Disjoint zero-sum groups of three, then of four, taken greedily in order.
+
+    Each of the two searches looks at no more than ``budget`` pairs of players,
+    and at a few candidates for each (used ones leave the lists for good), so
+    time and memory stay bounded whatever the number of players.
+    """
     used = [False] * len(rest)
-    where: dict[int, list[int]] = {}
-    for i, (_, v) in enumerate(rest):
-        where.setdefault(v, []).append(i)
     groups: list[list[int]] = []
-    for i in range(len(rest)):
-        for j in range(i + 1, len(rest)):
-            if used[i] or budget <= 0:
-                break
-            budget -= 1
-            if used[j]:
-                continue
-            third = next((k for k in where.get(-rest[i][1] - rest[j][1], ())
-                          if k != i and k != j and not used[k]), None)
-            if third is not None:
-                groups.append([i, j, third])
-                used[i] = used[j] = used[third] = True
-    pair_sums: dict[int, list[tuple[int, int]]] = {}
-    free = [i for i in range(len(rest)) if not used[i]]
-    for a, i in enumerate(free):
-        for j in free[a + 1:]:
-            if used[i] or budget <= 0:
-                break
-            if used[j]:
-                continue
-            budget -= 1
-            total = rest[i][1] + rest[j][1]
-            other = next(((k, m) for k, m in pair_sums.get(-total, ())
-                          if not (used[k] or used[m] or {k, m} & {i, j})), None)
-            if other is not None:
-                groups.append([other[0], other[1], i, j])
-                used[i] = used[j] = used[other[0]] = used[other[1]] = True
-            else:
-                pair_sums.setdefault(total, []).append((i, j))
+    where: dict[int, list[int]] = {}  # amount: the players who have it
+    for i, (_, v) in enumerate(rest):
+        if v in where:
+            where[v].append(i)
+        else:
+            where[v] = [i]
+    for i, j in _pairs_within(used, budget):
+        players = where.get(-rest[i][1] - rest[j][1])
+        while players and used[players[-1]]:
+            players.pop()
+        third = next((k for k in (players or [])[-3:] if k != i and k != j and not used[k]), None)
+        if third is not None:
+            groups.append([i, j, third])
+            used[i] = used[j] = used[third] = True
+    pair_sums: dict[int, list[tuple[int, int]]] = {}  # sum: the pairs that have it
+    for i, j in _pairs_within(used, budget):
+        total = rest[i][1] + rest[j][1]
+        partners = pair_sums.get(-total)
+        while partners and (used[partners[-1][0]] or used[partners[-1][1]]):
+            partners.pop()
+        other = next((pair for pair in (partners or [])[-8:]
+                      if not ({i, j} & set(pair) or used[pair[0]] or used[pair[1]])), None)
+        if other is not None:
+            groups.append([*other, i, j])
+            used[i] = used[j] = used[other[0]] = used[other[1]] = True
+        elif total in pair_sums:
+            pair_sums[total].append((i, j))
+        else:
+            pair_sums[total] = [(i, j)]
     left = [rest[i] for i in range(len(rest)) if not used[i]]
     return [[rest[i] for i in sorted(group)] for group in groups], left
+
+
+def _pairs_within(used: list[bool], budget: int) -> Iterator[tuple[int, int]]:
+    """Pairs ``i < j`` of players not yet used (checked as they come), at most ``budget``."""
+    free = [i for i, u in enumerate(used) if not u]
+    for a, i in enumerate(free):
+        if used[i]:
+            continue
+        for b in range(a + 1, len(free)):
+            j = free[b]
+            if used[i]:
+                break
+            if used[j]:
+                continue
+            if budget <= 0:
+                return
+            budget -= 1
+            yield i, j
 
 
 def _greedy(members: list[Member]) -> list[tuple[str, str, int]]:
