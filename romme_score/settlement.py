@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
+from typing import Literal
 
 
 class SettlementError(ValueError):
@@ -123,7 +125,7 @@ class TransferPlan:
 
     transfers: tuple[tuple[str, str, int], ...]
     minimal: bool  # proven the fewest possible
-    method: str  # "exact" or "heuristic"
+    method: Literal["exact", "heuristic"]
 
 
 def plan_transfers(balances: Mapping[str, int], exact_limit: int = EXACT_LIMIT) -> TransferPlan:
@@ -147,6 +149,7 @@ def plan_transfers(balances: Mapping[str, int], exact_limit: int = EXACT_LIMIT) 
     transfers: list[tuple[str, str, int]] = []
     for group in pairs_found:
         transfers += _settle_group(group)
+    method: Literal["exact", "heuristic"]
     if len(rest) <= exact_limit:
         for group in _max_zero_sum_groups(rest):
             transfers += _settle_group(group)
@@ -187,14 +190,14 @@ def _cancel_pairs(members: list[Member]) -> tuple[list[list[Member]], list[Membe
     ``G1 - {+a}`` and ``G2 - {-a}`` sum to ``-a`` and ``+a``, so swapping gives
     ``{+a, -a}`` and their union: as many groups. Equal amounts pair in name order.
     """
-    waiting: dict[int, list[Member]] = {}
+    waiting: defaultdict[int, list[Member]] = defaultdict(list)
     found: list[list[Member]] = []
     for member in members:
         partners = waiting.get(-member[1])
         if partners:
             found.append([partners.pop(0), member])
         else:
-            waiting.setdefault(member[1], []).append(member)
+            waiting[member[1]].append(member)
     paired = {name for group in found for name, _ in group}
     return found, [m for m in members if m[0] not in paired]
 
@@ -421,12 +424,12 @@ def _greedy(members: list[Member]) -> list[tuple[str, str, int]]:
     due_heap = [(-a, name) for name, a in due.items()]
     heapq.heapify(owe_heap)
     heapq.heapify(due_heap)
-    owe_at: dict[int, set[str]] = {}
-    due_at: dict[int, set[str]] = {}
+    owe_at: defaultdict[int, set[str]] = defaultdict(set)  # amount: who owes it
+    due_at: defaultdict[int, set[str]] = defaultdict(set)
     for name, a in owe.items():
-        owe_at.setdefault(a, set()).add(name)
+        owe_at[a].add(name)
     for name, a in due.items():
-        due_at.setdefault(a, set()).add(name)
+        due_at[a].add(name)
     transfers: list[tuple[str, str, int]] = []
 
     def largest(heap: list[tuple[int, str]], amounts: dict[str, int]) -> str:
@@ -434,12 +437,12 @@ def _greedy(members: list[Member]) -> list[tuple[str, str, int]]:
             heapq.heappop(heap)  # a stale entry
         return heap[0][1]
 
-    def change(name: str, amounts: dict[str, int], at: dict[int, set[str]],
+    def change(name: str, amounts: dict[str, int], at: defaultdict[int, set[str]],
                heap: list[tuple[int, str]], paid: int) -> None:
         at[amounts[name]].discard(name)
         amounts[name] -= paid
         if amounts[name]:
-            at.setdefault(amounts[name], set()).add(name)
+            at[amounts[name]].add(name)
             heapq.heappush(heap, (-amounts[name], name))
         else:
             del amounts[name]
