@@ -49,6 +49,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/sessions.py
 	$(BIN)/python benchmarks/stats.py
 	$(BIN)/python benchmarks/play.py
+	$(BIN)/python benchmarks/settle.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

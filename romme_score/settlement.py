@@ -13,9 +13,13 @@ rounded to the currency's smallest unit so that the amounts still sum to zero.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import bisect
+import heapq
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
+from typing import Literal
 
 from romme_score.errors import InputProblem
 
@@ -55,6 +59,7 @@ class Settlement:
     rate: Decimal | None  # None when the games were played at different rates
     unit: Decimal
     rounding_note: str | None
+    transfers_minimal: bool  # proven the fewest possible (always, up to EXACT_LIMIT players)
 
 
 def nets(totals: Mapping[str, int]) -> dict[str, int]:
@@ -104,68 +109,362 @@ def round_to_unit(exact: Mapping[str, Decimal], unit: Decimal) -> tuple[dict[str
     return {name: floors[name] * unit for name in exact}, note
 
 
-def min_transfers(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
-    """Fewest transfers that settle integer balances (positive receives) exactly.
+EXACT_LIMIT = 22
+"""The most players the exact fewest-transfers search takes on, counted after the
+players with a zero balance and the equal-and-opposite pairs are set aside (so
+every settlement of up to 22 players is exact). Its cost doubles with each
+player: at 22 it holds about 17 MB (sets of 2**22 bits) and takes 0.1-0.4 s on
+a busy 2-core machine (``benchmarks/settle.py``); above it :func:`plan_transfers`
+settles by a heuristic in milliseconds."""
 
-    The minimum is ``n - k`` where ``k`` is the largest number of disjoint groups
-    that each sum to zero; found by dynamic programming over subsets (exact, and
-    instant for the 12 players of a long evening).
+SEARCH_BUDGET = 20_000
+"""Pairs the heuristic's search for zero-sum groups of three and four may look at."""
+
+
+@dataclass(frozen=True)
+class TransferPlan:
+    """Who pays whom (amounts in whole units), and whether that is proven the fewest."""
+
+    transfers: tuple[tuple[str, str, int], ...]
+    minimal: bool  # proven the fewest possible
+    method: Literal["exact", "heuristic"]
+
+
+def plan_transfers(balances: Mapping[str, int], exact_limit: int = EXACT_LIMIT) -> TransferPlan:
+    """Transfers that settle integer balances (positive receives) exactly, the fewest when provable.
+
+    The fewest is ``n - k`` for the ``n`` non-zero balances, where ``k`` is the
+    largest number of disjoint groups that each sum to zero. Up to
+    ``exact_limit`` players (after :func:`_cancel_pairs`) the search is exact;
+    above it zero-sum groups of two to four are set aside and the rest settled
+    greedily, marked minimal only when it meets the bound of :func:`_group_bound`.
+
+    >>> plan = plan_transfers({"A": 330, "B": -230, "C": 650, "D": -750})
+    >>> plan.transfers, plan.minimal
+    ((('D', 'C', 650), ('B', 'A', 230), ('D', 'A', 100)), True)
     """
     names = sorted(n for n in balances if balances[n] != 0)
-    n = len(names)
-    values = [balances[x] for x in names]
-    if sum(values) != 0:
+    if sum(balances[n] for n in names) != 0:
         raise SettlementError("balances do not sum to zero")
-    size = 1 << n
-    sums = [0] * size
-    for mask in range(1, size):
-        low = (mask & -mask).bit_length() - 1
-        sums[mask] = sums[mask & (mask - 1)] + values[low]
-    # best[mask]: the most zero-sum prefixes of an ordering of mask's members, which
-    # is the most disjoint zero-sum groups mask splits into (O(2^n * n)).
-    best = [0] * size
-    last = [0] * size
-    for mask in range(1, size):
-        top, pick = -1, 0
-        bits = mask
-        while bits:
-            bit = bits & -bits
-            bits ^= bit
-            if best[mask ^ bit] > top:
-                top, pick = best[mask ^ bit], bit
-        best[mask] = top + (1 if sums[mask] == 0 else 0)
-        last[mask] = pick
-    # Walk the ordering back; a zero-sum prefix closes a group.
-    groups = []
-    mask = size - 1
-    group = 0
-    while mask:
-        if sums[mask] == 0 and group:
-            groups.append(group)
-            group = 0
-        bit = last[mask]
-        group |= bit
-        mask ^= bit
-    if group:
-        groups.append(group)
+    members = [(name, balances[name]) for name in names]
+    pairs_found, rest = _cancel_pairs(members)
     transfers: list[tuple[str, str, int]] = []
-    for group in groups:
-        members = [i for i in range(n) if group >> i & 1]
-        payers = sorted(((-values[i], names[i]) for i in members if values[i] < 0), reverse=True)
-        payees = sorted(((values[i], names[i]) for i in members if values[i] > 0), reverse=True)
-        debts = [amt for amt, _ in payers]
-        credits = [amt for amt, _ in payees]
-        i = j = 0
-        while i < len(debts) and j < len(credits):
-            amount = min(debts[i], credits[j])
-            transfers.append((payers[i][1], payees[j][1], amount))
-            debts[i] -= amount
-            credits[j] -= amount
-            if debts[i] == 0:
-                i += 1
-            if credits[j] == 0:
-                j += 1
+    for group in pairs_found:
+        transfers += _settle_group(group)
+    method: Literal["exact", "heuristic"]
+    if len(rest) <= exact_limit:
+        for group in _max_zero_sum_groups(rest):
+            transfers += _settle_group(group)
+        minimal, method = True, "exact"
+    else:
+        groups, left = _small_groups(rest)
+        for group in groups:
+            transfers += _settle_group(group)
+        transfers += _greedy(left)
+        bound = len(pairs_found) + _group_bound(rest)
+        minimal, method = len(transfers) == len(names) - bound, "heuristic"
     transfers.sort(key=lambda t: (-t[2], t[0], t[1]))
+    return TransferPlan(tuple(transfers), minimal, method)
+
+
+def min_transfers(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
+    """The fewest transfers that settle integer balances; refused when that is not proven,
+    which can only happen above :data:`EXACT_LIMIT` players.
+
+    >>> min_transfers({"A": 5, "B": -5, "C": 2, "D": 1, "E": -3})
+    [('B', 'A', 5), ('E', 'C', 2), ('E', 'D', 1)]
+    """
+    plan = plan_transfers(balances)
+    if not plan.minimal:
+        raise SettlementError(f"more than {EXACT_LIMIT} players to settle: the fewest transfers "
+                              f"are not proven")
+    return list(plan.transfers)
+
+
+Member = tuple[str, int]
+
+
+def _cancel_pairs(members: list[Member]) -> tuple[list[list[Member]], list[Member]]:
+    """Set aside equal-and-opposite pairs (``+a`` and ``-a``) as groups of their own.
+
+    Safe: in a best partition with ``+a`` in group ``G1`` and ``-a`` in ``G2``,
+    either ``G1 == G2`` is just the pair (a larger group would split in two), or
+    ``G1 - {+a}`` and ``G2 - {-a}`` sum to ``-a`` and ``+a``, so swapping gives
+    ``{+a, -a}`` and their union: as many groups. Equal amounts pair in name order.
+    """
+    waiting: defaultdict[int, list[Member]] = defaultdict(list)
+    found: list[list[Member]] = []
+    for member in members:
+        partners = waiting.get(-member[1])
+        if partners:
+            found.append([partners.pop(0), member])
+        else:
+            waiting[member[1]].append(member)
+    paired = {name for group in found for name, _ in group}
+    return found, [m for m in members if m[0] not in paired]
+
+
+def _group_bound(rest: list[Member]) -> int:
+    """At most this many zero-sum groups once the pairs are gone: each has three members
+    or more, and at least one payer and one payee."""
+    payers = sum(1 for _, v in rest if v < 0)
+    return min(len(rest) // 3, payers, len(rest) - payers)
+
+
+def _max_zero_sum_groups(rest: list[Member]) -> list[list[Member]]:
+    """The most disjoint zero-sum groups ``rest`` splits into (exact).
+
+    Sets of players are bits of a ``2**n``-bit integer. ``level[j]`` holds the
+    zero-sum sets that split into ``j`` zero-sum groups or more; a set is in
+    ``level[j+1]`` when it is in ``level[j]`` and, without its last player, still
+    holds a set of ``level[j]`` (the group of the last player is the rest). "Holds
+    a set of" is the bitwise zeta transform, ``n`` shifts of the whole integer.
+    Only half the levels are built: ``a + b`` groups exist when a set of
+    ``level[a]`` leaves a set of ``level[b]`` (the complement of a zero-sum set is
+    zero-sum), and an optimum of ``k <= 2 * half`` groups splits that way.
+    """
+    n = len(rest)
+    if n == 0:
+        return []
+    size, full = 1 << n, (1 << n) - 1
+    keep = [_without_bit(i, n) for i in range(n)]  # keep[i]: the sets without player i
+    levels = [_zero_sum_sets([v for _, v in rest]) ^ 1]  # level 1; the empty set is no group
+    ups: list[int] = []  # ups[j - 1]: the sets that hold a set of level j
+    bound = _group_bound(rest)
+    while len(levels) < (bound + 1) // 2:
+        up = levels[-1]
+        for i in range(n):
+            up |= (up & keep[i]) << (1 << i)
+        without_last = 0  # bit s: up holds s without its last (highest) player
+        for i in range(n):
+            without_last |= (up & ((1 << (1 << i)) - 1)) << (1 << i)
+        following = levels[-1] & without_last
+        if not following:
+            break
+        ups.append(up)
+        levels.append(following)
+    del keep
+    complements: dict[int, int] = {}  # level b, mirrored: bit s set when the complement of s is in it
+    for total in range(min(bound, 2 * len(levels)), 1, -1):
+        for a in range(max(1, total - len(levels)), total // 2 + 1):
+            b = total - a
+            if b not in complements:
+                complements[b] = _mirrored(levels[b - 1], size)
+            both = levels[a - 1] & complements[b]
+            if both:
+                first = (both & -both).bit_length() - 1
+                masks = (_groups_of(first, a, levels, ups, size)
+                         + _groups_of(full ^ first, b, levels, ups, size))
+                return [[rest[i] for i in range(n) if mask >> i & 1] for mask in masks]
+    return [rest]
+
+
+def _groups_of(current: int, level: int, levels: list[int], ups: list[int], size: int) -> list[int]:
+    """The ``level`` zero-sum groups that set ``current`` of ``levels[level - 1]`` splits into.
+
+    From a set of level j, drop its last player, then players one by one while a
+    set of level j - 1 stays inside, until the set itself is of level j - 1. What
+    was dropped is one group (a minimal one, or the whole would split into more
+    groups than the most found).
+    """
+    groups: list[int] = []
+    for j in range(level, 1, -1):
+        below = levels[j - 2].to_bytes(size // 8, "little")
+        up = ups[j - 2].to_bytes(size // 8, "little")
+        inside = current ^ (1 << (current.bit_length() - 1))
+        while not below[inside >> 3] >> (inside & 7) & 1:
+            bits = inside
+            while bits:
+                bit = bits & -bits
+                bits ^= bit
+                if up[(inside ^ bit) >> 3] >> ((inside ^ bit) & 7) & 1:
+                    inside ^= bit
+                    break
+            else:  # pragma: no cover - the levels promise a way down
+                raise AssertionError("no zero-sum subset found on the way down")
+        groups.append(current ^ inside)
+        current = inside
+    groups.append(current)
+    return groups
+
+
+_BIT_REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
+def _mirrored(sets: int, size: int) -> int:
+    """Bit ``s`` of the result is bit ``size - 1 - s`` of ``sets``: each set for its complement."""
+    raw = sets.to_bytes(size // 8, "little")[::-1].translate(_BIT_REVERSED)
+    return int.from_bytes(raw, "little")
+
+
+def _without_bit(i: int, n: int) -> int:
+    """The ``2**n``-bit integer whose bit ``s`` is set when set ``s`` lacks player ``i`` (``n >= 3``)."""
+    step, size = 1 << i, 1 << n
+    if step >= 8:
+        raw = (b"\xff" * (step // 8) + bytes(step // 8)) * (size // (2 * step))
+    else:
+        byte = sum(1 << b for b in range(8) if not b & step)
+        raw = bytes([byte]) * (size // 8)
+    return int.from_bytes(raw, "little")
+
+
+def _zero_sum_sets(values: list[int]) -> int:
+    """The ``2**n``-bit integer whose bit ``s`` is set when the players of set ``s`` sum to 0.
+
+    Meet in the middle: the sums of the low half's sets are grouped by value once,
+    then each set of the high half picks the low sets that cancel it.
+    """
+    n = len(values)
+    low_n = min(n, max(3, (n + 1) // 2))
+    low_sums = _subset_sums(values[:low_n])
+    by_sum: dict[int, int] = {}
+    for s, total in enumerate(low_sums):
+        by_sum[total] = by_sum.get(total, 0) | (1 << s)
+    width = (1 << low_n) // 8
+    blocks = {total: bits.to_bytes(width, "little") for total, bits in by_sum.items()}
+    nothing = bytes(width)
+    joined = b"".join(blocks.get(-total, nothing) for total in _subset_sums(values[low_n:]))
+    return int.from_bytes(joined, "little")
+
+
+def _subset_sums(values: list[int]) -> list[int]:
+    """``sums[s]``: the sum of the values in set ``s`` (bit ``i`` = ``values[i]``)."""
+    sums = [0] * (1 << len(values))
+    for s in range(1, len(sums)):
+        low = (s & -s).bit_length() - 1
+        sums[s] = sums[s & (s - 1)] + values[low]
+    return sums
+
+
+def _settle_group(group: list[Member]) -> list[tuple[str, str, int]]:
+    """Largest payer to largest payee within one zero-sum group: ``len(group) - 1``
+    transfers or fewer."""
+    payers = sorted(((-v, name) for name, v in group if v < 0), reverse=True)
+    payees = sorted(((v, name) for name, v in group if v > 0), reverse=True)
+    debts = [amount for amount, _ in payers]
+    credits = [amount for amount, _ in payees]
+    transfers = []
+    i = j = 0
+    while i < len(debts) and j < len(credits):
+        amount = min(debts[i], credits[j])
+        transfers.append((payers[i][1], payees[j][1], amount))
+        debts[i] -= amount
+        credits[j] -= amount
+        if debts[i] == 0:
+            i += 1
+        if credits[j] == 0:
+            j += 1
+    return transfers
+
+
+def _small_groups(rest: list[Member], budget: int = SEARCH_BUDGET) -> tuple[list[list[Member]], list[Member]]:
+    """Disjoint zero-sum groups of three, then of four, taken greedily in order.
+
+    Each of the two searches looks at no more than ``budget`` pairs of players,
+    and at a few candidates for each (used ones leave the lists for good), so
+    time and memory stay bounded whatever the number of players.
+    """
+    used = [False] * len(rest)
+    groups: list[list[int]] = []
+    where: dict[int, list[int]] = {}  # amount: the players who have it
+    for i, (_, v) in enumerate(rest):
+        if v in where:
+            where[v].append(i)
+        else:
+            where[v] = [i]
+    for i, j in _pairs_within(used, budget):
+        players = where.get(-rest[i][1] - rest[j][1])
+        while players and used[players[-1]]:
+            players.pop()
+        third = next((k for k in (players or [])[-3:] if k != i and k != j and not used[k]), None)
+        if third is not None:
+            groups.append([i, j, third])
+            used[i] = used[j] = used[third] = True
+    pair_sums: dict[int, list[tuple[int, int]]] = {}  # sum: the pairs that have it
+    for i, j in _pairs_within(used, budget):
+        total = rest[i][1] + rest[j][1]
+        partners = pair_sums.get(-total)
+        while partners and (used[partners[-1][0]] or used[partners[-1][1]]):
+            partners.pop()
+        other = next((pair for pair in (partners or [])[-8:]
+                      if not ({i, j} & set(pair) or used[pair[0]] or used[pair[1]])), None)
+        if other is not None:
+            groups.append([*other, i, j])
+            used[i] = used[j] = used[other[0]] = used[other[1]] = True
+        elif total in pair_sums:
+            pair_sums[total].append((i, j))
+        else:
+            pair_sums[total] = [(i, j)]
+    left = [rest[i] for i in range(len(rest)) if not used[i]]
+    return [[rest[i] for i in sorted(group)] for group in groups], left
+
+
+def _pairs_within(used: list[bool], budget: int) -> Iterator[tuple[int, int]]:
+    """Pairs ``i < j`` of players not yet used (checked as they come), at most ``budget``."""
+    free = [i for i, u in enumerate(used) if not u]
+    for a, i in enumerate(free):
+        if used[i]:
+            continue
+        for b in range(a + 1, len(free)):
+            j = free[b]
+            if used[i]:
+                break
+            if used[j]:
+                continue
+            if budget <= 0:
+                return
+            budget -= 1
+            yield i, j
+
+
+def _greedy(members: list[Member]) -> list[tuple[str, str, int]]:
+    """Largest payer pays largest payee, settling at once any two whose amounts match
+    exactly; ``len(members) - 1`` transfers or fewer, in ``O(n log n)``."""
+    owe = {name: -v for name, v in members if v < 0}
+    due = {name: v for name, v in members if v > 0}
+    owe_heap = [(-a, name) for name, a in owe.items()]
+    due_heap = [(-a, name) for name, a in due.items()]
+    heapq.heapify(owe_heap)
+    heapq.heapify(due_heap)
+    owe_at: defaultdict[int, set[str]] = defaultdict(set)  # amount: who owes it
+    due_at: defaultdict[int, set[str]] = defaultdict(set)
+    for name, a in owe.items():
+        owe_at[a].add(name)
+    for name, a in due.items():
+        due_at[a].add(name)
+    transfers: list[tuple[str, str, int]] = []
+
+    def largest(heap: list[tuple[int, str]], amounts: dict[str, int]) -> str:
+        while -heap[0][0] != amounts.get(heap[0][1]):
+            heapq.heappop(heap)  # a stale entry
+        return heap[0][1]
+
+    def change(name: str, amounts: dict[str, int], at: defaultdict[int, set[str]],
+               heap: list[tuple[int, str]], paid: int) -> None:
+        at[amounts[name]].discard(name)
+        amounts[name] -= paid
+        if amounts[name]:
+            at[amounts[name]].add(name)
+            heapq.heappush(heap, (-amounts[name], name))
+        else:
+            del amounts[name]
+
+    def pay(payer: str, payee: str, amount: int) -> None:
+        transfers.append((payer, payee, amount))
+        change(payer, owe, owe_at, owe_heap, amount)
+        change(payee, due, due_at, due_heap, amount)
+
+    while owe:
+        payer, payee = largest(owe_heap, owe), largest(due_heap, due)
+        pay(payer, payee, min(owe[payer], due[payee]))
+        for name, amounts, partners in ((payer, owe, due_at), (payee, due, owe_at)):
+            if name in amounts and partners.get(amounts[name]):
+                partner = min(partners[amounts[name]])
+                if amounts is owe:
+                    pay(name, partner, owe[name])
+                else:
+                    pay(partner, name, due[name])
+                break
     return transfers
 
 
@@ -194,6 +493,7 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
     if unit <= 0:
         raise SettlementError(f"the unit {unit} must be more than 0")
     names: list[str] = []
+    position: dict[str, int] = {}  # a player's place in names (first seen first)
     total: dict[str, int] = {}
     net: dict[str, int] = {}
     exact: dict[str, Decimal] = {}
@@ -205,6 +505,7 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
         game_net = nets(totals)
         for name in totals:
             if name not in total:
+                position[name] = len(names)
                 names.append(name)
                 total[name], net[name], exact[name] = 0, 0, Decimal(0)
             total[name] += totals[name]
@@ -213,20 +514,21 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
         keys = list(totals)
         for i, a in enumerate(keys):
             for b in keys[i + 1:]:
-                key = (a, b) if names.index(a) < names.index(b) else (b, a)
+                key = (a, b) if position[a] < position[b] else (b, a)
                 # points the first of the pair receives from the second
                 pair_points[key] = pair_points.get(key, 0) + totals[key[1]] - totals[key[0]]
     amounts, note = round_to_unit(exact, unit)
     in_units = {name: int(amounts[name] / unit) for name in names}
-    transfers = tuple(Transfer(payer, payee, units * unit)
-                      for payer, payee, units in min_transfers(in_units))
-    place = {name: 1 + sum(1 for other in names if net[other] > net[name]) for name in names}
+    plan = plan_transfers(in_units)
+    transfers = tuple(Transfer(payer, payee, units * unit) for payer, payee, units in plan.transfers)
+    ascending = sorted(net.values())  # place: 1 + how many have a higher net
+    place = {name: 1 + len(ascending) - bisect.bisect_right(ascending, net[name]) for name in names}
     players = tuple(PlayerResult(name, total[name], net[name], amounts[name], place[name])
                     for name in names)
     pair_list = tuple(Pair(a, b, pts) if pts >= 0 else Pair(b, a, -pts)
                       for (a, b), pts in pair_points.items())
     return Settlement(players, pair_list, transfers, rates[0] if len(set(rates)) == 1 else None,
-                      unit, note)
+                      unit, note, plan.minimal)
 
 
 CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF", "JPY": "¥", "DKK": "kr",

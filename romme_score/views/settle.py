@@ -21,6 +21,7 @@ def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None)
         "rate": str(s.rate) if s.rate is not None else None,
         "unit": str(s.unit),
         "rounding": s.rounding_note,
+        "transfers_minimal": s.transfers_minimal,
     }
     if leaderboard is not None:
         for p in data["players"]:
@@ -74,7 +75,8 @@ def render_settlement(s: Settlement, currency: str | None, profile: str,
         lines.append("Nobody owes anybody anything.")
     else:
         count = len(s.transfers)
-        lines.append(f"To settle ({count} transfer{'s' if count != 1 else ''}, the fewest possible):")
+        proof = "the fewest possible" if s.transfers_minimal else "not proven minimal"
+        lines.append(f"To settle ({count} transfer{'s' if count != 1 else ''}, {proof}):")
         for t in s.transfers:
             lines.append(f"  {t.payer} pays {t.payee} "
                          f"{money_text(t.amount, currency, profile, s.unit, ascii)}")
