@@ -139,9 +139,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
-            raise ValueError("a card has both a rank and a suit, a joker neither")
+            raise NotationError("a card has both a rank and a suit, a joker neither")
         if self.declared is not None and (self.rank is not None or self.declared.is_joker):
-            raise ValueError("only a joker can be declared, and only as a natural card")
+            raise NotationError("only a joker can be declared, and only as a natural card")
 
     @classmethod
     def joker(cls, declared: Card | None = None) -> Card:

@@ -25,9 +25,11 @@ romme_score.inputs.InputValueError: Ben: '²' is not a whole number (use the dig
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
-from decimal import Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check never needs it
+    from decimal import Decimal
 
 from romme_score.errors import InputProblem
 
@@ -41,22 +43,20 @@ class InputValueError(InputProblem):
 
 
 def _digits(text: str) -> str | None:
-    """The ASCII digits of a string of decimal digits of any script, or None."""
-    if not text:
+    """The ASCII digits of a string of decimal digits of any script (Unicode category Nd,
+    which is what ``str.isdecimal`` tests), or None."""
+    if not text or not text.isdecimal():
         return None
-    out = []
-    for ch in text:
-        if unicodedata.category(ch) != "Nd":
-            return None
-        out.append(str(unicodedata.digit(ch)))
-    return "".join(out)
+    if text.isascii():
+        return text
+    return "".join(str(int(ch)) for ch in text)
 
 
 def looks_like_number(text: str) -> bool:
     """Whether typed text is meant as a number rather than cards: signs and digits of any
     kind (superscripts too), so that :func:`parse_int` can refuse it with the right sentence."""
     body = text.strip().lstrip("+-")
-    return bool(body) and all(unicodedata.category(ch) in ("Nd", "No", "Nl") for ch in body)
+    return body.isnumeric()  # decimal digits of any script, superscripts, fractions, numerals
 
 
 def parse_int(text: str, what: str, lo: int, hi: int) -> int:
@@ -83,6 +83,8 @@ def parse_decimal(text: str, what: str, lo: Decimal | int, hi: Decimal | int, *,
                   places: int, above: bool = False) -> Decimal:
     """A decimal number (``0.01`` or ``0,01``) from ``lo`` (exclusive when ``above``) to ``hi``
     with at most ``places`` decimal places; else :class:`InputValueError`."""
+    from decimal import Decimal
+
     body = text.strip().replace(",", ".")
     sign = ""
     if body[:1] in ("+", "-"):
@@ -107,12 +109,15 @@ def parse_decimal(text: str, what: str, lo: Decimal | int, hi: Decimal | int, *,
 
 def clean_name(text: str, what: str = "a name") -> str:
     """A player's or session's name: trimmed, non-empty, short, without '=' or control characters."""
+    import unicodedata  # only for names: the referee's start-up never needs it
+
     name = text.strip()
     if not name:
         raise InputValueError(f"{what} must not be empty")
     if "=" in name:
         raise InputValueError(f"{what} '{name}' must not contain '=' (it separates name and cards)")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+    if not name.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")
+                                      for ch in name):
         raise InputValueError(f"{what} {name!r} must not contain control characters")
     if len(name) > MAX_NAME:
         raise InputValueError(f"{what} '{name[:MAX_NAME]}…' is longer than {MAX_NAME} characters")
@@ -133,7 +138,7 @@ def clean_names(names: Iterable[str], what: str = "player name") -> list[str]:
     return out
 
 
-MAX_RATE = Decimal(1000)  # money per penalty point
+MAX_RATE = 1000  # money per penalty point
 MONEY_PLACES = 8  # decimal places of a rate or a unit (a tenth of a Pfennig needs 3)
 
 

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from romme_score.cards import Card
-from romme_score.layoff import lay_off
 from romme_score.melds import (
     FirstMeld,
     IllegalMeldError,
@@ -96,6 +95,9 @@ def judge_onto(table: list[Card], added: list[Card], rules: RuleSet,
                came_out: bool = True) -> Verdict:
     """The cards in ``added`` laid off onto (or swapped into) the table meld, by a player
     who has come out (or not yet: then ``first_meld_layoff`` and ``joker_swap`` decide)."""
+    # Imported here, not at the top: plain `romme check` never needs lay-offs (start-up time).
+    from romme_score.layoff import lay_off
+
     melds: Sequence[MeldVerdict] = []
     try:
         check_supply(table + added, rules)

@@ -16,12 +16,26 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from romme_score.errors import InputProblem
+from romme_score.inputs import InputValueError, looks_like_number, parse_int
 
 SetJokerSwap = Literal["missing-suit", "declared", "complete"]
 SwappedJoker = Literal["meld-now", "to-hand"]
 Stalemate = Literal["everyone-counts", "nobody-scores"]
 JokerLayoff = Literal["clear-place", "with-natural"]
 JokerSwap = Literal["after-out", "anytime", "never"]
+
+
+MAX_RULE_NUMBER = 10**6  # far beyond every option's range: the range check names the real one
+MAX_GAME_POINTS = 100_000
+MAX_GAME_ROUNDS = 10_000
+
+
+def _whole(text: str, lo: int, hi: int) -> int | None:
+    """A whole number from ``lo`` to ``hi`` as typed (digits of any script), else None."""
+    try:
+        return parse_int(text, "game_end", lo, hi) if looks_like_number(text) else None
+    except InputValueError:
+        return None
 
 
 class RuleError(InputProblem):
@@ -48,12 +62,13 @@ class GameEnd:
             return cls("open")
         if value.startswith("rounds:"):
             number = value.split(":", 1)[1]
-            if number.isdigit() and int(number) >= 1:
-                return cls("rounds", int(number))
-        elif value.isdigit() and int(value) >= 1:
-            return cls("points", int(value))
+            if _whole(number, 1, MAX_GAME_ROUNDS) is not None:
+                return cls("rounds", _whole(number, 1, MAX_GAME_ROUNDS) or 1)
+        elif _whole(value, 1, MAX_GAME_POINTS) is not None:
+            return cls("points", _whole(value, 1, MAX_GAME_POINTS) or 1)
         raise RuleError(f"game_end '{text}' is not allowed: use a number of points "
-                        "(500, 1000, ...), rounds:N, or open")
+                        f"(500, 1000, ... up to {MAX_GAME_POINTS}), rounds:N (up to "
+                        f"{MAX_GAME_ROUNDS}), or open")
 
     def __str__(self) -> str:
         if self.kind == "open":
@@ -75,18 +90,18 @@ class RuleSet:
     jokers: int = _opt(6, "jokers in play, 0-6 (up to 3 per pack)", lo=0, hi=6)
     max_players: int = _opt(6, "most players at the table (2-6; 003 seats 4)", lo=2, hi=6)
     first_meld_min: int = _opt(40, "points the first meld must reach (000: 51, 002 d: 30, 001: 0)",
-                               lo=0)
+                               lo=0, hi=1000)
     first_meld_pure_run: bool = _opt(False, "the first meld must include a run without jokers (003)")
     first_meld_layoff: bool = _opt(False, "cards may be laid off in the turn of the first meld (003)")
     ace_high_runs: bool = _opt(True, "the ace may end a run above the king, D-K-A (001: no)")
     wraparound: bool = _opt(False, "runs may go around the corner, K-A-2 (002: yes; 000, 003, 004: no)")
-    ace_high_value: int = _opt(11, "meld value of an ace in a set or above the king (000: 10)", lo=0)
-    ace_penalty: int = _opt(11, "penalty of an ace left in hand (000: 10)", lo=0)
-    joker_penalty: int = _opt(20, "penalty of a joker left in hand", lo=0)
+    ace_high_value: int = _opt(11, "meld value of an ace in a set or above the king (000: 10)", lo=0, hi=1000)
+    ace_penalty: int = _opt(11, "penalty of an ace left in hand (000: 10)", lo=0, hi=1000)
+    joker_penalty: int = _opt(20, "penalty of a joker left in hand", lo=0, hi=1000)
     min_naturals: int = _opt(1, "natural cards every meld needs (003: 1; 000: 2)", lo=1, hi=2)
-    max_jokers_per_meld: int | None = _opt(None, "most jokers in one meld (none, or 1 in 003)", lo=1)
+    max_jokers_per_meld: int | None = _opt(None, "most jokers in one meld (none, or 1 in 003)", lo=1, hi=6)
     max_adjacent_jokers: int | None = _opt(
-        None, "most jokers side by side in a run; 1 also means one joker per set (003, 000: 2)", lo=1)
+        None, "most jokers side by side in a run; 1 also means one joker per set (003, 000: 2)", lo=1, hi=6)
     set_joker_swap: SetJokerSwap = _opt(
         "missing-suit", "which card frees a joker in a set: missing-suit (003), declared (002 b, 004), "
         "complete (000: all four naturals)", choices=("missing-suit", "declared", "complete"))
@@ -98,11 +113,11 @@ class RuleSet:
         "natural card that fixes it and never onto a set (with-natural, 004)",
         choices=("clear-place", "with-natural"))
     out_without_discard: bool = _opt(False, "a player may go out without a last discard (001, 003)")
-    hand_romme_multiplier: int = _opt(2, "the others' penalty is multiplied after a Hand-Rommé", lo=1)
+    hand_romme_multiplier: int = _opt(2, "the others' penalty is multiplied after a Hand-Rommé", lo=1, hi=10)
     joker_in_hand_doubles: bool = _opt(False, "a player still holding a joker scores double (002 h)")
     never_out_doubles: bool = _opt(False, "a player who never came out scores double (003)")
-    winner_bonus: int = _opt(10, "points struck from the winner's earlier total (002 i)", lo=0)
-    winner_bonus_hand_romme: int = _opt(20, "the same after a Hand-Rommé (002 i)", lo=0)
+    winner_bonus: int = _opt(10, "points struck from the winner's earlier total (002 i)", lo=0, hi=1000)
+    winner_bonus_hand_romme: int = _opt(20, "the same after a Hand-Rommé (002 i)", lo=0, hi=1000)
     stalemate: Stalemate = _opt(
         "everyone-counts", "a round ended by the stock: everyone-counts (003) or nobody-scores (001)",
         choices=("everyone-counts", "nobody-scores"))
@@ -123,10 +138,10 @@ class RuleSet:
         "(002 'aus- oder anlegt'; not first_meld_layoff)")
     call_out_max: int | None = _opt(
         None, "a player may end the round holding at most N points, shown and not counted "
-        "(none, or 10 in 002 e 'Rommé mit 10')", lo=1)
+        "(none, or 10 in 002 e 'Rommé mit 10')", lo=1, hi=1000)
     color_romme: int | None = _opt(
         None, "a player holding at least N cards of one suit may end the round, shown and not "
-        "counted (none, or 10 in 002 f 'Farbenrommé')", lo=1)
+        "counted (none, or 10 in 002 f 'Farbenrommé')", lo=1, hi=26)
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -255,8 +270,11 @@ def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
         raise RuleError(f"{name}={value} is not allowed: use {allowed_values(name)}")
     if isinstance(text, int):
         return text
-    if text.lstrip("-").isdigit():
-        return int(text)
+    if looks_like_number(text):
+        try:
+            return parse_int(text, name, -MAX_RULE_NUMBER, MAX_RULE_NUMBER)
+        except InputValueError:
+            pass
     raise RuleError(f"{name}={value} is not allowed: use {allowed_values(name)}")
 
 

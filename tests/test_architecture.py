@@ -123,5 +123,5 @@ def test_check_loads_no_session_machinery() -> None:
     assert "romme_score.referee" in loaded  # the probe does see what check loads
     for heavy in ("sqlite3", "tabulate", "decimal", "romme_score.store", "romme_score.sessions",
                   "romme_score.solver", "romme_score.scoring", "romme_score.cli.session",
-                  "prompt_toolkit", "platformdirs", "romme_score.table"):
+                  "prompt_toolkit", "platformdirs", "romme_score.table", "romme_score.layoff"):
         assert heavy not in loaded, f"romme check imports {heavy}"

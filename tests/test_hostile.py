@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -86,6 +87,32 @@ def test_every_command_answers_hostile_arguments_in_one_sentence(hostile_db: Pat
     assert_one_clean_answer([command, *args], hostile_db, input="")
 
 
+def options_of(command: str) -> list[tuple[str, bool]]:
+    """The options of a command: (name, is a flag)."""
+    ctx = main.make_context("romme", [command, "--help"], resilient_parsing=True)
+    cmd = main.get_command(ctx, command)
+    assert cmd is not None
+    return [(o.opts[0], bool(getattr(o, "is_flag", False))) for o in cmd.params
+            if isinstance(o, click.Option) and o.opts[0] not in ("--help", "-o", "--output", "--db")]
+
+
+VALUES = st.one_of(st.sampled_from(NUMBERS), st.sampled_from(CARDS), st.sampled_from(NAMES),
+                   st.sampled_from(RULE_ITEMS), st.text(max_size=10))
+
+
+@SETTINGS
+@given(command=st.sampled_from(COMMANDS), data=st.data())
+def test_every_option_answers_hostile_values_in_one_sentence(hostile_db: Path, command: str,
+                                                             data: st.DataObject) -> None:
+    options = options_of(command)
+    args: list[str] = []
+    for name, flag in data.draw(st.lists(st.sampled_from(options), max_size=4)) if options else []:
+        args += [name] if flag else [name, data.draw(VALUES)]
+    positional = {"check": ["HK KK PK"], "value": ["HK"], "best": ["HK KK PK H2"], "edit": ["1"],
+                  "use": ["Friday"]}.get(command, [])
+    assert_one_clean_answer([command, *args, *positional], hostile_db, input="")
+
+
 @SETTINGS
 @given(data=st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
                          lambda inner: st.lists(inner, max_size=4)
@@ -152,3 +179,18 @@ def test_export_reader_raises_only_export_error(data: Any) -> None:
 def test_empty_cards_are_unreadable_input(args: list[str]) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and "no cards" in result.stderr
+
+
+@pytest.mark.parametrize("option", sorted(__import__("romme_score.rules", fromlist=["x"]).OPTION_NAMES))
+def test_every_rule_option_refuses_hostile_numbers_with_rule_error(option: str) -> None:
+    from romme_score.rules import RuleError, build_rules
+
+    for value in [*NUMBERS, "none", "true", "rounds:²", "rounds:--1", "rounds:" + "9" * 30]:
+        try:
+            build_rules(None, [f"{option}={value}"])
+        except RuleError:
+            pass
+        try:
+            build_rules(None, [], f"{option} = {json.dumps(value)}")
+        except RuleError:
+            pass

@@ -52,7 +52,7 @@ def test_seed_option_documented_with_its_source(option: str, source: str) -> Non
 @pytest.mark.parametrize("option, allowed", [
     ("joker_swap", "after-out, anytime, never"), ("discard_joker", "true or false"),
     ("hand_romme_empty_table", "true or false"), ("hand_romme_layoff", "true or false"),
-    ("call_out_max", "none or a whole number >= 1"), ("color_romme", "none or a whole number >= 1"),
+    ("call_out_max", "none or 1-1000"), ("color_romme", "none or 1-26"),
 ])
 def test_seed_option_allowed_values_section9(option: str, allowed: str) -> None:
     assert allowed_values(option) == allowed
@@ -88,8 +88,8 @@ def test_seed_options_in_house_rules_file_section9() -> None:
 @pytest.mark.parametrize("item, fragment", [
     ("joker_swap=sometimes", "after-out, anytime, never"),
     ("discard_joker=maybe", "use true or false"),
-    ("call_out_max=0", "none or a whole number >= 1"),
-    ("color_romme=ten", "none or a whole number >= 1"),
+    ("call_out_max=0", "none or 1-1000"),
+    ("color_romme=ten", "none or 1-26"),
     ("colour_romme=10", "did you mean color_romme"),
 ])
 def test_seed_option_bad_values_say_what_is_allowed(item: str, fragment: str) -> None:

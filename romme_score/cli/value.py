@@ -14,7 +14,7 @@ from romme_score.cli.options import (
 )
 from romme_score.melds import penalty_value
 from romme_score.rules import RuleSet
-from romme_score.views.referee import render_value, value_json
+from romme_score.views.value import render_value, value_json
 
 
 @click.command()

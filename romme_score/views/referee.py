@@ -1,4 +1,4 @@
-"""Views of the referee: verdicts of ``romme check`` and the breakdown of ``romme value``.
+"""Views of the referee: the verdicts of ``romme check``.
 No tabulate and no solver here: ``check`` must start fast."""
 
 from __future__ import annotations
@@ -88,21 +88,4 @@ def _render_onto(o: OntoVerdict, added_cards: Sequence[Card], table_cards: Seque
              f"({o.result.value} points)"]
     if o.alternative:
         lines.append(f"   {o.alternative}")
-    return "\n".join(lines)
-
-
-# --- romme value ----------------------------------------------------------------
-
-def value_json(rows: Sequence[tuple[Card, int]], profile: Profile, ascii: bool) -> dict[str, Any]:
-    return {"points": sum(p for _, p in rows),
-            "cards": [{"card": c.format(profile, ascii), "points": p} for c, p in rows]}
-
-
-def render_value(rows: Sequence[tuple[Card, int]], profile: Profile, ascii: bool) -> str:
-    # Two columns by hand: importing tabulate would double this command's start-up time.
-    shown = [(c.format(profile, ascii), p) for c, p in rows]
-    width = max([4, *(len(c) for c, _ in shown)])
-    lines = [f"{'card':<{width}}  points"]
-    lines += [f"{c:<{width}}  {p:>6}" for c, p in shown]
-    lines.append(f"Total: {sum(p for _, p in rows)} points")
     return "\n".join(lines)
