@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
+from romme_score.inputs import InputValueError, looks_like_number, parse_points
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
@@ -81,19 +82,20 @@ def choose_player(text: str, players: Sequence[str]) -> str:
 
 
 def read_hand(player: str, text: str, profile: Profile = "de") -> Hand:
-    """A hand as typed: cards in notation, or a whole number of points counted by hand.
-    Raises :class:`ValueError` with one sentence."""
+    """A hand as typed: cards in notation, or a whole number of points counted by hand
+    (read by the one input layer, as on the command line). Raises
+    :class:`~romme_score.inputs.InputValueError` with one sentence."""
     typed = text.strip()
     if not typed:
-        raise ValueError(views.empty_hand(player))
-    if typed.lstrip("-").isdigit():
-        if typed.startswith("-"):
-            raise ValueError(views.negative_points(player, typed))
-        return Hand(points=int(typed))
+        raise InputValueError(views.empty_hand(player))
+    if looks_like_number(typed):
+        if typed.startswith("-") and typed.lstrip("-").isdecimal():
+            raise InputValueError(views.negative_points(player, typed))
+        return Hand(points=parse_points(typed, f"{player}={typed}"))
     try:
         return Hand(cards=tuple(parse_cards(typed, profile)))
     except NotationError as exc:
-        raise ValueError(views.unreadable_hand(player, str(exc))) from None
+        raise InputValueError(views.unreadable_hand(player, str(exc))) from None
 
 
 class RoundEntry:
