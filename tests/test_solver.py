@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterator
 from functools import cache
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +16,7 @@ from romme_score.cards import Card, full_deck, parse_cards
 from romme_score.layoff import lay_off
 from romme_score.melds import IllegalMeldError, interpret, penalty_value
 from romme_score.rules import PRESETS, RuleSet, find_preset
-from romme_score.solver import Solver, solve
+from romme_score.solver import LayOffMove, Solver, solve
 
 RULE_VARIANTS = [find_preset(name) for name in sorted(PRESETS)] + [
     find_preset("standard").replace(max_adjacent_jokers=1),
@@ -61,9 +64,7 @@ def exhaustive(hand: list[Card], rules: RuleSet) -> tuple[int, int, set[int]]:
     return best_value, best_penalty, sizes
 
 
-def _combinations(items: tuple[int, ...], size: int):  # type: ignore[no-untyped-def]
-    from itertools import combinations
-
+def _combinations(items: tuple[int, ...], size: int) -> Iterator[tuple[int, ...]]:
     return combinations(items, size)
 
 
@@ -107,6 +108,8 @@ def test_seeded_corpus_agrees_across_presets() -> None:
         solver = Solver(hand, rules)
         assert solver.max_meld_value()[0] == value, (hand, rules)
         assert solver.min_leftover_penalty() == penalty, (hand, rules)
+        options = solver.leftover_options()
+        assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, (hand, rules)
 
 
 def test_reported_arrangements_are_legal_and_add_up() -> None:
@@ -115,13 +118,21 @@ def test_reported_arrangements_are_legal_and_add_up() -> None:
         rules = rnd.choice(RULE_VARIANTS)
         hand = dense_hand(rnd, rules, rnd.randint(8, 14))
         best = solve(hand, rules, came_out=True)
-        for arrangement, total in ((best.value_melds, best.max_meld_value),):
-            assert sum(interpret(list(m.cards), rules).value for m in arrangement) == total
+        # (a): the melds reported add up to the value reported, each judged by the referee
+        assert sum(interpret(list(m.cards), rules).value for m in best.value_melds) == \
+            best.max_meld_value
+        assert Counter(c for m in best.value_melds for c in m.cards) <= Counter(hand)
+        # (b): melds and leftover are the hand, the penalty is the leftover's
         used = [c for m in best.melds for c in m.cards] + list(best.leftover)
-        assert sorted(map(str, used)) == sorted(map(str, hand))
+        assert Counter(used) == Counter(hand)
         assert best.leftover_penalty == sum(penalty_value(c, rules) for c in best.leftover)
         for m in best.melds:
             interpret(list(m.cards), rules)
+        # (c): going out lays everything but the discard
+        if best.can_go_out:
+            out = [c for m in best.out_melds for c in m.cards]
+            out += [best.discard] if best.discard is not None else []
+            assert Counter(out) == Counter(hand)
 
 
 @st.composite
@@ -217,11 +228,28 @@ def test_layoff_answers_match_the_lay_off_referee(seed: int) -> None:
     rules = find_preset("standard")
     table_texts = ["♥2 ♥3 ♥4", "HK KK PK", "T7 T8 T9 T10", "PA P2 P3"]
     table = [interpret(parse_cards(t), rules) for t in table_texts]
-    pool = parse_cards("♥A ♥5 ♥6 TK ♣6 ♣B ♣D P4 P5 J K9 H9 TA")
+    pool = parse_cards("♥A ♥5 ♥6 TK ♣5 ♣6 ♣B ♣D P4 P5 J K9 H9 TA")
     hand = rnd.sample(pool, 7)
     best = solve(hand, rules, table, came_out=True)
     current = [list(m.cards) for m in table]
+    laid: list[Card] = []
     for move in best.layoffs:
         added = list(move.cards) + [Card.joker()] * move.jokers
         result = lay_off(current[move.table], added, rules)
+        assert result.freed_jokers == 0
         current[move.table] = list(result.meld.cards)
+        laid += added
+    for m in best.melds:
+        interpret(list(m.cards), rules)
+    used = [c for m in best.melds for c in m.cards] + laid + list(best.leftover)
+    assert Counter(used) == Counter(hand)
+    assert best.leftover_penalty == sum(penalty_value(c, rules) for c in best.leftover)
+
+
+def test_layoff_takes_hand_cards_into_the_gap_000() -> None:
+    """♣5 reaches the ♣7-♣10 run only with the ♣6 from the hand between them."""
+    rules = find_preset("standard")
+    table = [interpret(parse_cards("T7 T8 T9 T10"), rules)]
+    best = solve(parse_cards("T5 T6 K2"), rules, table, came_out=True)
+    assert best.layoffs == (LayOffMove(0, tuple(parse_cards("T6 T5")), 0),)
+    assert best.leftover == tuple(parse_cards("K2"))
