@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from romme_score.cards import Card, full_deck, parse_cards
 from romme_score.layoff import lay_off
-from romme_score.melds import IllegalMeldError, interpret, penalty_value
+from romme_score.melds import IllegalMeldError, Meld, interpret, penalty_value
 from romme_score.rules import PRESETS, RuleSet, find_preset
 from romme_score.solver import LayOffMove, Solver, solve
 
@@ -251,5 +252,106 @@ def test_layoff_takes_hand_cards_into_the_gap_000() -> None:
     rules = find_preset("standard")
     table = [interpret(parse_cards("T7 T8 T9 T10"), rules)]
     best = solve(parse_cards("T5 T6 K2"), rules, table, came_out=True)
-    assert best.layoffs == (LayOffMove(0, tuple(parse_cards("T6 T5")), 0),)
+    assert best.layoffs == (LayOffMove(0, tuple(parse_cards("T5 T6")), 0),)
     assert best.leftover == tuple(parse_cards("K2"))
+
+
+# --- the exhaustive search with melds on the table ------------------------------------------
+
+def exhaustive_with_table(hand: list[Card], table: list[Meld], rules: RuleSet) -> tuple[int, set[int]]:
+    """After coming out: every way to meld (melds.interpret), lay off (layoff.lay_off,
+    the lowest card with any others of the hand at once, no joker swapped) or keep each
+    card; the least penalty left and every number of cards left."""
+    cards = sorted(hand, key=Card.sort_key)
+    best_penalty = sum(penalty_value(c, rules) for c in cards)
+    sizes: set[int] = set()
+
+    @cache
+    def legal(group: tuple[int, ...]) -> bool:
+        try:
+            interpret([cards[i] for i in group], rules)
+        except IllegalMeldError:
+            return False
+        return True
+
+    @cache
+    def laid_onto(on: tuple[Card, ...], group: tuple[int, ...]) -> tuple[Card, ...] | None:
+        try:
+            result = lay_off(list(on), [cards[i] for i in group], rules)
+        except IllegalMeldError:
+            return None
+        return result.meld.cards if not result.freed_jokers else None
+
+    seen: set[tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], int, int]] = set()
+
+    def search(rest: tuple[int, ...], melds: tuple[tuple[Card, ...], ...], penalty: int,
+               kept: int) -> None:
+        nonlocal best_penalty
+        if (rest, melds, penalty, kept) in seen:
+            return
+        seen.add((rest, melds, penalty, kept))
+        if not rest:
+            best_penalty = min(best_penalty, penalty)
+            sizes.add(kept)
+            return
+        first, others = rest[0], rest[1:]
+        search(others, melds, penalty + penalty_value(cards[first], rules), kept + 1)
+        for size in range(0, min(12, len(others)) + 1):
+            for combo in combinations(others, size):
+                remaining = tuple(i for i in others if i not in combo)
+                if size >= 2 and legal((first, *combo)):
+                    search(remaining, melds, penalty, kept)
+                for k, on in enumerate(melds):
+                    laid = laid_onto(on, (first, *combo)) if size <= 3 else None
+                    if laid is not None:
+                        search(remaining, melds[:k] + (laid,) + melds[k + 1:], penalty, kept)
+
+    search(tuple(range(len(cards))), tuple(m.cards for m in table), 0, 0)
+    return best_penalty, sizes
+
+
+TABLE_MELDS = ["H2 H3 H4", "HK KK PK", "T7 T8 T9 T10", "PA P2 P3", "K5 J K7", "T4 P4 H4",
+               "HB HD HK", "P10 PB PD PK PA", "TD TK TA", "H8 H9 J", "T9 P9 H9 K9"]
+TABLE_RULES = RULE_VARIANTS + [find_preset("standard").replace(joker_layoff="with-natural")]
+
+
+@pytest.mark.parametrize("seed", range(int(os.environ.get("SOLVER_TABLE_CASES", "80"))))
+def test_solver_with_table_agrees_with_exhaustive_search_000_003(seed: int) -> None:
+    """Lay-offs (§5) onto a few table melds: the least penalty and every number of
+    cards left, against melds.interpret and layoff.lay_off tried every way."""
+    rnd = random.Random(seed)
+    rules = TABLE_RULES[seed % len(TABLE_RULES)]
+    table = []
+    for text in rnd.sample(TABLE_MELDS, rnd.randint(1, 4)):
+        try:
+            table.append(interpret(parse_cards(text), rules))
+        except IllegalMeldError:
+            continue
+    used = Counter(c for m in table for c in m.cards)
+    pool = [c for c in full_deck(rules.packs, rules.jokers) if used[c] == 0 or c.is_joker]
+    near = {c for m in table for c in m.cards if not c.is_joker}
+    close = [c for c in pool if any(c.suit == n.suit and abs(int(c.rank or 0) - int(n.rank or 0)) <= 2
+                                    or c.rank == n.rank for n in near)]
+    hand = rnd.sample(close if len(close) >= 7 else pool, rnd.randint(4, 7))
+    if rules.jokers and seed % 3 == 0:
+        hand[-1] = Card.joker()
+    penalty, sizes = exhaustive_with_table(hand, table, rules)
+    solver = Solver(hand, rules, table, came_out=True)
+    assert solver.min_leftover_penalty() == penalty, (hand, [m.format() for m in table])
+    options = solver.leftover_options()
+    assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, \
+        (hand, [m.format() for m in table])
+
+
+@pytest.mark.parametrize("came_out", [False, True])
+def test_going_out_keeps_the_cheapest_discard_002(came_out: bool) -> None:
+    """♣A ♣2 ♣3 ♣4: either end may stay for the discard; the ♣4 costs 4, the ♣A 11."""
+    best = solve(parse_cards("TA T2 T3 T4 H9 H10 HB"), find_preset("standard"), came_out=came_out)
+    assert best.can_go_out and str(best.discard) == "♣4"
+    if not came_out:  # (b) goes out at once: what is left is the discard alone
+        assert best.leftover == tuple(parse_cards("T4")) and best.leftover_penalty == 4
+
+
+def test_going_out_keeps_a_natural_rather_than_a_joker() -> None:
+    best = solve(parse_cards("H2 H3 H4 J K5"), find_preset("standard"), came_out=True)
+    assert best.can_go_out and str(best.discard) == "♦5"

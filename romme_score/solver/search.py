@@ -8,14 +8,14 @@ a table meld (see table.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from romme_score.cards import Card
 from romme_score.melds import Meld, MeldKind, penalty_value
 from romme_score.rules import RuleSet
 from romme_score.solver.candidates import NEG, Candidates, MeldFilter, Template, take
-from romme_score.solver.table import LayOffMove, Table, TableMoves, table_meld
+from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, View, ViewMove, table_meld
 
 
 class Best(NamedTuple):
@@ -57,13 +57,14 @@ class Solver:
         self.start_state = cands.start_state
         self.templates = cands.templates
         self.meld_of = cands.meld_of
-        self.moves = TableMoves(cands)
         # The table matters only where cards may be laid off onto it.
         usable = came_out or rules.first_meld_layoff
-        self.table: Table = tuple(table_meld(m) for m in table) if usable else ()
+        self.table: tuple[TableMeld, ...] = tuple(table_meld(m) for m in table) if usable else ()
+        self.tables = TableSearch(cands, self.table)
+        self.view: View | None = self.tables.start if self.table else None
         self.track_pure = rules.first_meld_pure_run
         self._value_memo: dict[int, tuple[int, int, Template | None, Template | None]] = {}
-        self._place_memo: dict[tuple[object, ...], tuple[int, Template | LayOffMove | None]] = {}
+        self._place_memo: dict[tuple[object, ...], int] = {}
         self._count_memo: dict[tuple[object, ...], int] = {}
         self._count_fast: dict[int, int] = {}
         self._place_fast: dict[int, tuple[int, Template | None]] = {}
@@ -132,44 +133,48 @@ class Solver:
 
     # -- (b) the lowest penalty left in hand --------------------------------------------------
 
-    def _place(self, state: int, jokers: int, table: Table,
-               need: int, need_pure: bool) -> int:
+    def _place(self, state: int, jokers: int, view: View | None, need: int, need_pure: bool) -> int:
         """Most penalty placed from the remaining cards, with melds worth ``need``
         more points (and a pure run if ``need_pure``); NEG when impossible."""
-        if not table and not need and not need_pure:
+        if view is None and not need and not need_pure:
             return self._place_free(state, jokers)[0]
-        key = (state * 8 + jokers, table, need, need_pure)
-        memo = self._place_memo.get(key)
-        if memo is not None:
-            return memo[0]
         if not state:
             if need > 0 or need_pure:
-                best = NEG
-            else:
-                best = min(jokers, self.moves.joker_capacity(table)) * self.rules.joker_penalty
-            self._place_memo[key] = (best, None)
-            return best
+                return NEG
+            if view is None:
+                return 0
+            return min(jokers, self.tables.capacity(view)) * self.rules.joker_penalty
         i = ((state & -state).bit_length() - 1) >> 1
+        if view is not None:
+            view = self.tables.enter(view, state, i, jokers)
+        key = (state * 8 + jokers, view, need, need_pure)
+        memo = self._place_memo.get(key)
+        if memo is not None:
+            return memo
+        best = NEG
+        for gain, sub_state, sub_jokers, sub_view, sub_need, sub_pure, _ in \
+                self._place_options(i, state, jokers, view, need, need_pure):
+            result = self._place(sub_state, sub_jokers, sub_view, sub_need, sub_pure)
+            if result > NEG and gain + result > best:
+                best = gain + result
+        self._place_memo[key] = best
+        return best
+
+    def _place_options(self, i: int, state: int, jokers: int, view: View | None, need: int,
+                       need_pure: bool) -> Iterator[tuple[int, int, int, View | None, int, bool,
+                                                           Template | ViewMove | None]]:
+        """The moves of the lowest card ``i`` (``view`` entered for it): left in hand,
+        each template, each lay-off; as (penalty placed, what remains, the move)."""
         left = take(state, 1 << (2 * i))
-        best = self._place(left, jokers, table, need, need_pure)
-        choice: Template | LayOffMove | None = None
+        yield 0, left, jokers, view, need, need_pure, None
         for t in self.templates[i]:
             if t.jokers > jokers or left & t.mask != t.mask:
                 continue
-            result = self._place(take(left, t.mask), jokers - t.jokers, table,
-                                 max(0, need - t.value), need_pure and not t.pure_run)
-            if result > NEG and t.penalty + result > best:
-                best, choice = t.penalty + result, t
-        if self.table:
-            jp = self.rules.joker_penalty
-            for k, new, mask, added, laid in self.moves.layoff_moves(i, left, jokers, table):
-                result = self._place(take(left, mask), jokers - added,
-                                     table[:k] + (new,) + table[k + 1:], need, need_pure)
-                gain = sum(self.penalties[self.index[c]] for c in laid) + added * jp
-                if result > NEG and gain + result > best:
-                    best, choice = gain + result, LayOffMove(k, laid, added)
-        self._place_memo[key] = (best, choice)
-        return best
+            yield (t.penalty, take(left, t.mask), jokers - t.jokers, view, max(0, need - t.value),
+                   need_pure and not t.pure_run, t)
+        if view is not None:
+            for gain, mask, added, new_view, move in self.tables.moves(i, left, jokers, view):
+                yield gain, take(left, mask), jokers - added, new_view, need, need_pure, move
 
     def _place_free(self, state: int, jokers: int) -> tuple[int, Template | None]:
         """``_place`` without a table or a first-meld condition: the common case."""
@@ -203,46 +208,39 @@ class Solver:
 
     def _place_arrangement(self, need: int, need_pure: bool) -> tuple[list[Meld], list[LayOffMove],
                                                                       list[Card]]:
-        state, jokers, table = self.start_state, self.hand_jokers, self.table
+        """Replay (b): at each card the first move that keeps the best total."""
+        state, jokers, view = self.start_state, self.hand_jokers, self.view
+        table = list(self.table)
         melds: list[Meld] = []
         layoffs: list[LayOffMove] = []
         leftover: list[Card] = []
         while state:
             i = ((state & -state).bit_length() - 1) >> 1
-            self._place(state, jokers, table, need, need_pure)
-            if not table and not need and not need_pure:
-                choice: Template | LayOffMove | None = self._place_free(state, jokers)[1]
-            else:
-                choice = self._place_memo[(state * 8 + jokers, table, need, need_pure)][1]
-            left = take(state, 1 << (2 * i))
-            if isinstance(choice, Template):
-                state = take(left, choice.mask)
-                jokers -= choice.jokers
-                melds.append(self.meld_of(choice))
-                need = max(0, need - choice.value)
-                need_pure = need_pure and not choice.pure_run
-            elif isinstance(choice, LayOffMove):
-                k, new, mask, added, _ = next(
-                    m for m in self.moves.layoff_moves(i, left, jokers, table)
-                    if m[0] == choice.table and m[4] == choice.cards and m[3] == choice.jokers)
-                state = take(left, mask)
-                jokers -= added
-                table = table[:k] + (new,) + table[k + 1:]
-                layoffs.append(choice)
+            if view is not None:
+                view = self.tables.enter(view, state, i, jokers)
+            best = self._place(state, jokers, view, need, need_pure)
+            option = next(o for o in self._place_options(i, state, jokers, view, need, need_pure)
+                          if best == NEG or self._place(*o[1:6]) > NEG
+                          and o[0] + self._place(*o[1:6]) == best)
+            move = option[6]
+            if isinstance(move, Template):
+                melds.append(self.meld_of(move))
+            elif move is not None:
+                layoffs.append(self.tables.replay(table, move))
             else:
                 leftover.append(self.types[i])
-                state = left
-        laid = min(jokers, self.moves.joker_capacity(table))
-        layoffs += self.moves.joker_layoffs(table, laid)
+            state, jokers, view, need, need_pure = option[1:6]
+        laid = min(jokers, self.tables.capacity(view)) if view is not None else 0
+        layoffs += self.tables.joker_layoffs(table, laid)
         leftover += [Card.joker()] * (jokers - laid)
         return melds, layoffs, leftover
 
     # -- (c) going out -------------------------------------------------------------------
 
-    def _counts_left(self, state: int, jokers: int, table: Table) -> int:
+    def _counts_left(self, state: int, jokers: int, view: View | None) -> int:
         """Bitmask of the numbers of cards that can be left in hand (bit n: n cards)."""
-        if table:
-            return self._counts_left_table(state, jokers, table)
+        if view is not None:
+            return self._counts_left_table(state, jokers, view)
         memo = self._count_fast
         key = state * 8 + jokers
         hit = memo.get(key)
@@ -259,7 +257,7 @@ class Solver:
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
         sub = memo.get(left * 8 + jokers)
-        mask = (sub if sub is not None else self._counts_left(left, jokers, table)) << 1
+        mask = (sub if sub is not None else self._counts_left(left, jokers, None)) << 1
         for t in self.templates[i]:
             t_jokers, t_mask = t.jokers, t.mask
             if t_jokers > jokers or left & t_mask != t_mask:
@@ -268,49 +266,60 @@ class Solver:
             rest = left - ((second << 1) | (t_mask ^ second))
             remaining = jokers - t_jokers
             sub = memo.get(rest * 8 + remaining)
-            mask |= sub if sub is not None else self._counts_left(rest, remaining, table)
+            mask |= sub if sub is not None else self._counts_left(rest, remaining, None)
         memo[key] = mask
         return mask
 
-    def _counts_left_table(self, state: int, jokers: int, table: Table) -> int:
-        """The same with melds on the table (lay-offs change the table's state)."""
-        key = (state * 8 + jokers, table)
-        memo = self._count_memo.get(key)
-        if memo is not None:
-            return memo
+    def _counts_left_table(self, state: int, jokers: int, view: View) -> int:
+        """The same with melds on the table (lay-offs change the table's view)."""
         if not state:
-            capacity = min(jokers, self.moves.joker_capacity(table))
+            capacity = min(jokers, self.tables.capacity(view))
             mask = 0
             for laid in range(capacity + 1):
                 mask |= 1 << (jokers - laid)
             if self.joker_only_melds and jokers >= 3:
                 mask |= 1 << (jokers - 3)
-            self._count_memo[key] = mask
             return mask
         i = ((state & -state).bit_length() - 1) >> 1
+        view = self.tables.enter(view, state, i, jokers)
+        key = (state * 8 + jokers, view)
+        memo = self._count_memo.get(key)
+        if memo is not None:
+            return memo
         left = take(state, 1 << (2 * i))
-        mask = self._counts_left(left, jokers, table) << 1
+        mask = self._counts_left_table(left, jokers, view) << 1
         for t in self.templates[i]:
             if t.jokers > jokers or left & t.mask != t.mask:
                 continue
-            mask |= self._counts_left(take(left, t.mask), jokers - t.jokers, table)
-        if self.table:
-            for k, new, used, added, _ in self.moves.layoff_moves(i, left, jokers, table):
-                mask |= self._counts_left(take(left, used), jokers - added,
-                                          table[:k] + (new,) + table[k + 1:])
+            mask |= self._counts_left_table(take(left, t.mask), jokers - t.jokers, view)
+        for _, used, added, new_view, _ in self.tables.moves(i, left, jokers, view):
+            mask |= self._counts_left_table(take(left, used), jokers - added, new_view)
         self._count_memo[key] = mask
         return mask
 
     def _out_arrangement(self, target: int) -> tuple[list[Meld], list[LayOffMove], list[Card]]:
-        """Melds and lay-offs that leave exactly ``target`` cards in hand."""
-        state, jokers, table = self.start_state, self.hand_jokers, self.table
+        """Melds and lay-offs that leave exactly ``target`` cards in hand; when that is
+        one card (the discard), the one with the lowest penalty (issue 12: ♣4, not ♣A)."""
+        state, jokers, view = self.start_state, self.hand_jokers, self.view
+        table = list(self.table)
         melds: list[Meld] = []
         layoffs: list[LayOffMove] = []
         leftover: list[Card] = []
+        if target == 1:
+            kept = self._cheapest_discard()
+            if kept is None:
+                jokers -= 1
+                leftover.append(Card.joker())
+            else:
+                state = take(state, 1 << (2 * kept))
+                leftover.append(self.types[kept])
+            target = 0
         while state:
             i = ((state & -state).bit_length() - 1) >> 1
+            if view is not None:
+                view = self.tables.enter(view, state, i, jokers)
             left = take(state, 1 << (2 * i))
-            if target > 0 and self._counts_left(left, jokers, table) >> (target - 1) & 1:
+            if target > 0 and self._counts_left(left, jokers, view) >> (target - 1) & 1:
                 leftover.append(self.types[i])
                 state, target = left, target - 1
                 continue
@@ -318,25 +327,41 @@ class Solver:
                 if t.jokers > jokers or left & t.mask != t.mask:
                     continue
                 sub = take(left, t.mask)
-                if self._counts_left(sub, jokers - t.jokers, table) >> target & 1:
+                if self._counts_left(sub, jokers - t.jokers, view) >> target & 1:
                     melds.append(self.meld_of(t))
                     state, jokers = sub, jokers - t.jokers
                     break
             else:
-                for k, new, used, added, laid in self.moves.layoff_moves(i, left, jokers, table):
+                assert view is not None, "the mask promised a way"
+                for _, used, added, new_view, move in self.tables.moves(i, left, jokers, view):
                     sub = take(left, used)
-                    new_table = table[:k] + (new,) + table[k + 1:]
-                    if self._counts_left(sub, jokers - added, new_table) >> target & 1:
-                        layoffs.append(LayOffMove(k, laid, added))
-                        state, jokers, table = sub, jokers - added, new_table
+                    if self._counts_left(sub, jokers - added, new_view) >> target & 1:
+                        layoffs.append(self.tables.replay(table, move))
+                        state, jokers, view = sub, jokers - added, new_view
                         break
                 else:  # pragma: no cover - the mask promised a way
                     raise AssertionError("no arrangement leaves that many cards")
         extra = jokers - target
-        if extra > min(jokers, self.moves.joker_capacity(table)):  # three jokers on their own
+        capacity = self.tables.capacity(view) if view is not None else 0
+        if extra > min(jokers, capacity):  # three jokers on their own
             extra -= 3
-        layoffs += self.moves.joker_layoffs(table, extra)
+        layoffs += self.tables.joker_layoffs(table, extra)
         return melds, layoffs, leftover + [Card.joker()] * target
+
+    def _cheapest_discard(self) -> int | None:
+        """The card type (None: a joker) with the lowest penalty whose keeping lets the
+        rest of the hand be laid out entirely."""
+        state, jokers = self.start_state, self.hand_jokers
+        keep: list[tuple[int, int]] = [(self.penalties[j], j) for j in range(len(self.types))]
+        if jokers:
+            keep.append((self.rules.joker_penalty, len(self.types)))
+        for _, j in sorted(keep):
+            if j == len(self.types):
+                if self._counts_left(state, jokers - 1, self.view) & 1:
+                    return None
+            elif self._counts_left(take(state, 1 << (2 * j)), jokers, self.view) & 1:
+                return j
+        raise AssertionError("no discard lets the hand go out")  # pragma: no cover
 
     # -- all three ------------------------------------------------------------------------
 
@@ -348,13 +373,13 @@ class Solver:
 
     def leftover_options(self) -> int:
         """(c): bit n is set when the hand can be laid down leaving n cards."""
-        return self._counts_left(self.start_state, self.hand_jokers, self.table)
+        return self._counts_left(self.start_state, self.hand_jokers, self.view)
 
     def min_leftover_penalty(self) -> int:
         """(b) without the first-meld condition: the least penalty left in hand."""
         total = sum(self.penalties[i] * n for i, n in enumerate(self.start_counts)) + \
             self.hand_jokers * self.rules.joker_penalty
-        return total - self._place(self.start_state, self.hand_jokers, self.table, 0, False)
+        return total - self._place(self.start_state, self.hand_jokers, self.view, 0, False)
 
     def solve(self) -> Best:
         rules = self.rules
@@ -387,12 +412,12 @@ class Solver:
         if (need == 0 and not need_pure) or first_ok:
             # The unconstrained optimum is also the constrained one when its melds
             # happen to make a first meld; only otherwise search with the minimum.
-            placed = self._place(self.start_state, self.hand_jokers, self.table, 0, False)
+            placed = self._place(self.start_state, self.hand_jokers, self.view, 0, False)
             arrangement = self._place_arrangement(0, False)
             value = sum(m.value for m in arrangement[0])
             pure = any(m.kind == MeldKind.RUN and m.jokers == 0 for m in arrangement[0])
             if value < need or (need_pure and not pure):
-                placed = self._place(self.start_state, self.hand_jokers, self.table, need,
+                placed = self._place(self.start_state, self.hand_jokers, self.view, need,
                                      need_pure)
                 arrangement = self._place_arrangement(need, need_pure)
             if placed > 0:

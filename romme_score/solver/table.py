@@ -2,9 +2,16 @@
 
 A lay-off extends a run at one end or fills a missing suit of a set; a lone
 joker goes where its place is clear (003), never under ``joker_layoff =
-with-natural``. The search keeps each table meld as a small value
-(:class:`TableRun`, :class:`TableSet`) and lists the moves the lowest card of
-the hand has onto them.
+with-natural``.
+
+The searches do not carry the table meld by meld. Cards are placed in Skat
+order, so while the lowest card left is of suit s only the runs of suit s can
+change; runs of earlier suits accept nothing more and runs of later suits are
+still as dealt. A set accepts nothing more once no card left fills a suit it
+lacks. The search's table (:data:`View`) therefore holds the runs of the
+current suit and the sets still open, as plain ints, sorted so that identical
+melds collapse, and one number for everything else: the room it leaves for
+lone jokers at the end, capped at the jokers in hand.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from typing import NamedTuple
 from romme_score.cards import Card, Rank, Suit
 from romme_score.melds import Meld, MeldKind, joker_limit_violation, longest_joker_block
 from romme_score.rules import RuleSet
-from romme_score.solver.candidates import RANK_AT, Candidates
+from romme_score.solver.candidates import Candidates
 
 
 class TableRun(NamedTuple):
@@ -48,13 +55,8 @@ class LayOffMove(NamedTuple):
     """Cards laid off onto one table meld."""
 
     table: int  # index of the table meld
-    cards: tuple[Card, ...]  # natural cards laid: those filling the gap, then the card itself
+    cards: tuple[Card, ...]  # natural cards laid, in the run's order
     jokers: int
-
-
-# One way to lay the branching card off: (table meld index, its new state, mask of the
-# other naturals used, jokers used, the naturals laid).
-Move = tuple[int, TableMeld, int, int, tuple[Card, ...]]
 
 
 def table_meld(meld: Meld) -> TableMeld:
@@ -76,13 +78,94 @@ def table_meld(meld: Meld) -> TableMeld:
     return TableRun(suit, meld.start, meld.end, low, high, jokers, len(flags) - jokers)
 
 
-class TableMoves:
-    """The lay-offs a hand's card types have onto table melds, under one rule set."""
+# The search's view of the table (see the module docstring):
+# (current suit, joker room of what is settled, runs of the current suit, open sets).
+RunState = tuple[int, int, int, int, int, int]  # low, high, low_jokers, high_jokers, jokers, naturals
+SetState = tuple[int, int, int, int, int]  # rank, suits still accepted (bits), size, jokers, naturals
+View = tuple[int, int, tuple[RunState, ...], tuple[SetState, ...]]
+# A lay-off in the view: ("run" or "set", old state, new state, natural types laid, jokers).
+ViewMove = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+# A lay-off option of one card onto one run: new state, types used from the hand (mask),
+# jokers, natural types laid (in run order), penalty placed.
+RunOption = tuple[RunState, int, int, tuple[int, ...], int]
+# A lay-off for the searches: penalty placed, types used (mask), jokers, new view, the move.
+Lay = tuple[int, int, int, View, ViewMove]
 
-    def __init__(self, cands: Candidates) -> None:
+
+def run_state(t: TableRun) -> RunState:
+    return (t.low, t.high, t.low_jokers, t.high_jokers, t.jokers, t.naturals)
+
+
+def set_state(t: TableSet) -> SetState:
+    return (int(t.rank), 15 & ~(t.natural_suits | t.declared_suits), t.size, t.jokers, t.naturals)
+
+
+class TableSearch:
+    """The table as the searches see it, for one hand and rule set (see the module
+    docstring): views, the lay-off moves of a card onto a view, and joker room."""
+
+    def __init__(self, cands: Candidates, table: Table) -> None:
         self.cands = cands
         self.rules: RuleSet = cands.rules
-        self._room: dict[TableMeld, int] = {}
+        self.table = table
+        self.lone_jokers = self.rules.joker_layoff != "with-natural"
+        self._run_room: dict[RunState, int] = {}
+        self._set_room: dict[tuple[int, int, int], int] = {}
+        self._run_options: dict[tuple[int, RunState], list[RunOption]] = {}
+        runs: list[list[RunState]] = [[] for _ in range(4)]
+        sets: list[SetState] = []
+        settled = 0
+        for t in table:
+            if isinstance(t, TableRun):
+                runs[t.suit.index].append(run_state(t))
+            elif t.size < 4 and 15 & ~(t.natural_suits | t.declared_suits):
+                sets.append(set_state(t))
+            else:
+                settled += self.set_room(set_state(t))
+        self.runs_of = [tuple(sorted(r)) for r in runs]
+        # Room of the runs of the suits after s, as dealt; index s + 1 (s = -1: all).
+        self._room_after = [sum(self.run_room(r) for suit in range(s + 1, 4) for r in runs[suit])
+                            for s in range(-1, 4)]
+        self.start: View = (-1, settled, (), tuple(sorted(sets)))
+        # (suit bit, state bit) of each card type of a rank, for the sets still open.
+        self._takers = [[(1 << s, 1 << (2 * cands.by_suit_rank[s][r])) for s in range(4)
+                         if r in cands.by_suit_rank[s]] for r in range(14)]
+
+    # -- joker room (the limits come from melds.joker_limit_violation) -----------------------
+
+    def run_room(self, run: RunState) -> int:
+        """Lone jokers that can still go onto a run: only where their place is clear (003),
+        that is, when the run can grow at one end only."""
+        known = self._run_room.get(run)
+        if known is None:
+            low, high, low_jokers, high_jokers, jokers, naturals = run
+            can_low = self.run_bounds(low - 1, high)
+            can_high = self.run_bounds(low, high + 1)
+            if can_low == can_high:  # both ends open (or none): the place is not clear
+                room = edge = 0
+            else:
+                length = high - low + 1
+                top = self.rules.top_run_position
+                room = min(top - high, 13 - length) if can_high else min(low - 1, 13 - length)
+                edge = high_jokers if can_high else low_jokers
+            known = self._run_room[run] = self._within_limits(MeldKind.RUN, room, naturals, jokers,
+                                                              edge)
+        return known
+
+    def set_room(self, st: SetState) -> int:
+        """Lone jokers that can still go onto a set: up to four cards, within the limits."""
+        key = (st[2], st[3], st[4])
+        known = self._set_room.get(key)
+        if known is None:
+            known = self._set_room[key] = self._within_limits(MeldKind.SET, 4 - st[2], st[4], st[3], 0)
+        return known
+
+    def _within_limits(self, kind: MeldKind, room: int, naturals: int, jokers: int, edge: int) -> int:
+        # The joker limits only tighten as jokers are added: the most that pass.
+        while room > 0 and joker_limit_violation(kind, naturals, jokers + room, edge + room,
+                                                 self.rules) is not None:
+            room -= 1
+        return max(0, room)
 
     def run_bounds(self, low: int, high: int) -> bool:
         """A run may cover the places low..high."""
@@ -92,113 +175,142 @@ class TableMoves:
             return True
         return low >= 1 and high <= self.rules.top_run_position
 
-    def layoff_moves(self, i: int, state: int, jokers: int, table: Table) -> list[Move]:
-        """Ways to lay card type ``i`` (the lowest in ``state``) off onto a table meld,
-        filling the gap to the run with later naturals of ``state`` or jokers."""
-        cands = self.cands
-        card = cands.types[i]
-        assert card.suit is not None
-        rules = self.rules
-        moves: list[Move] = []
-        for k, t in enumerate(table):
-            if isinstance(t, TableSet):
-                bit = 1 << card.suit.index
-                if t.rank == card.rank and not (t.natural_suits & bit) and not (t.declared_suits & bit) \
-                        and t.size < 4:
-                    new_set = t._replace(natural_suits=t.natural_suits | bit, size=t.size + 1,
-                                         naturals=t.naturals + 1)
-                    moves.append((k, new_set, 0, 0, (card,)))
-                continue
-            if t.suit != card.suit:
-                continue
-            for high in (True, False):
-                if high:
-                    p = t.high + 1
-                    while RANK_AT[p] != card.rank and p - t.low < 13:
-                        p += 1
-                    gap = list(range(t.high + 1, p))
-                    low, top = t.low, p
-                else:
-                    p = t.low - 1
-                    while RANK_AT[p] != card.rank and t.high - p < 13:
-                        p -= 1
-                    gap = list(range(p + 1, t.low))
-                    low, top = p, t.high
-                if RANK_AT[p] != card.rank or not self.run_bounds(low, top):
-                    continue
-                options: list[tuple[int, ...]] = []
-                for g in gap:
-                    j = cands.index.get(Card(RANK_AT[g], card.suit))
-                    free = j is not None and j > i and (state >> (2 * j)) & 1
-                    options.append((j,) if free and j is not None else ())
-                for choice in _gap_choices(options):
-                    used = tuple(j for j in choice if j is not None)
-                    added = len(choice) - len(used)
-                    if added > jokers:
-                        continue
-                    flags = [j is None for j in choice]
-                    edge = [True] * t.high_jokers + flags if high else flags + [True] * t.low_jokers
-                    total = t.jokers + added
-                    naturals = t.naturals + 1 + len(used)
-                    if joker_limit_violation(MeldKind.RUN, naturals, total, longest_joker_block(edge),
-                                             rules) is not None:
-                        continue
-                    if high:
-                        new_run = t._replace(high=top, high_jokers=0, jokers=total, naturals=naturals)
-                    else:
-                        new_run = t._replace(low=low, low_jokers=0, jokers=total, naturals=naturals)
-                    mask = sum(1 << (2 * j) for j in used)
-                    laid = tuple(cands.types[j] for j in used) + (card,)
-                    moves.append((k, new_run, mask, added, laid))
-        return moves
-
-    def joker_room(self, t: TableMeld) -> int:
-        """Lone jokers that can still go onto this table meld where their place is
-        clear (003): a set with room, or a run that can grow at one end only."""
-        known = self._room.get(t)
-        if known is not None:
-            return known
-        if isinstance(t, TableSet):
-            kind, room, edge = MeldKind.SET, 4 - t.size, 0
-        else:
-            kind = MeldKind.RUN
-            can_low = self.run_bounds(t.low - 1, t.high)
-            can_high = self.run_bounds(t.low, t.high + 1)
-            if can_low == can_high:  # both ends open (or none): the place is not clear
-                room = edge = 0
-            else:
-                length = t.high - t.low + 1
-                top = self.rules.top_run_position
-                room = min(top - t.high, 13 - length) if can_high else min(t.low - 1, 13 - length)
-                edge = t.high_jokers if can_high else t.low_jokers
-        # The most of them the joker limits allow (they only tighten as jokers are added).
-        while room > 0 and joker_limit_violation(kind, t.naturals, t.jokers + room, edge + room,
-                                                 self.rules) is not None:
-            room -= 1
-        room = max(0, room)
-        self._room[t] = room
-        return room
-
-    def joker_capacity(self, table: Table) -> int:
-        """Lone jokers the whole table can still take."""
-        if self.rules.joker_layoff == "with-natural":
+    def capacity(self, view: View) -> int:
+        """Lone jokers the whole table can take at the end."""
+        if not self.lone_jokers:
             return 0
-        return sum(self.joker_room(t) for t in table)
+        suit, settled, runs, sets = view
+        return settled + sum(self.run_room(r) for r in runs) + \
+            sum(self.set_room(st) for st in sets) + self._room_after[suit + 1]
 
-    def joker_layoffs(self, table: Table, count: int) -> list[LayOffMove]:
-        """Where ``count`` lone jokers go (table meld by table meld)."""
+    # -- views -------------------------------------------------------------------------------
+
+    def enter(self, view: View, state: int, i: int, jokers: int) -> View:
+        """The view once the lowest card left is type ``i``: when its suit is new, the
+        runs of the suits passed settle, and the sets that nothing left fits settle."""
+        suit = self.cands.suit_of[i]
+        old, settled, runs, sets = view
+        if old == suit:
+            return view
+        settled += sum(self.run_room(r) for r in runs)
+        for passed in range(old + 1, suit):
+            settled += sum(self.run_room(r) for r in self.runs_of[passed])
+        open_sets = []
+        for st in sets:
+            if st[2] < 4 and any(state & bit for suit_bit, bit in self._takers[st[0]] if st[1] & suit_bit):
+                open_sets.append(st)
+            else:
+                settled += self.set_room(st)
+        if not self.lone_jokers:
+            settled = 0
+        return suit, min(settled, jokers), self.runs_of[suit], tuple(open_sets)
+
+    def moves(self, i: int, left: int, jokers: int, view: View) -> list[Lay]:
+        """Lay-offs of card type ``i`` (the view entered for it) with ``left`` the other
+        cards: (penalty placed, types used from ``left`` as a mask, jokers used, the new
+        view, the move)."""
+        suit, settled, runs, sets = view
+        found: list[Lay] = []
+        for k, run in enumerate(runs):
+            if k and run == runs[k - 1]:
+                continue  # the same moves as its twin
+            options = self._run_options.get((i, run))
+            if options is None:
+                options = self._run_options[(i, run)] = self._options_onto_run(i, run)
+            for new, mask, added, laid, gain in options:
+                if added > jokers or left & mask != mask:
+                    continue
+                new_runs = tuple(sorted(runs[:k] + (new,) + runs[k + 1:]))
+                found.append((gain, mask, added, (suit, settled, new_runs, sets),
+                              ("run", run, new, laid, added)))
+        rank = self.cands.rank_of[i]
+        bit = 1 << suit
+        for k, st in enumerate(sets):
+            if st[0] != rank or not st[1] & bit or st[2] >= 4 or (k and st == sets[k - 1]):
+                continue
+            new_set = (rank, st[1] & ~bit, st[2] + 1, st[3], st[4] + 1)
+            new_sets = tuple(sorted(sets[:k] + (new_set,) + sets[k + 1:]))
+            found.append((self.cands.penalties[i], 0, 0, (suit, settled, runs, new_sets),
+                          ("set", st, new_set, (i,), 0)))
+        return found
+
+    def _options_onto_run(self, i: int, run: RunState) -> list[RunOption]:
+        """Every way card type ``i`` extends the run at one end, the gap between filled
+        by later cards of the hand (of any copy) or jokers."""
+        cands = self.cands
+        rank = cands.rank_of[i]
+        row = cands.by_suit_rank[cands.suit_of[i]]
+        jp = self.rules.joker_penalty
+        low, high, low_jokers, high_jokers, jokers, naturals = run
+        options: list[RunOption] = []
+        for at_high in (True, False):
+            if at_high:  # the first place above the run that holds the rank
+                p = high + 1 + (rank - high - 1) % 13
+                gap = range(high + 1, p)
+                new_low, new_high = low, p
+            else:
+                p = low - 1 - (low - 1 - rank) % 13
+                gap = range(p + 1, low)
+                new_low, new_high = p, high
+            if not self.run_bounds(new_low, new_high):
+                continue
+            places: list[tuple[int, ...]] = []
+            for g in gap:
+                j = row.get((g - 1) % 13 + 1)
+                places.append((j, -1) if j is not None and j > i else (-1,))
+            for choice in _product(places):
+                used = [j for j in choice if j >= 0]
+                added = len(choice) - len(used)
+                flags = [j < 0 for j in choice]
+                edge = [True] * high_jokers + flags if at_high else flags + [True] * low_jokers
+                total = jokers + added
+                grown = naturals + 1 + len(used)
+                if joker_limit_violation(MeldKind.RUN, grown, total, longest_joker_block(edge),
+                                         self.rules) is not None:
+                    continue
+                if at_high:
+                    new: RunState = (low, p, low_jokers, 0, total, grown)
+                    laid = (*used, i)
+                else:
+                    new = (p, high, 0, high_jokers, total, grown)
+                    laid = (i, *used)
+                gain = sum(cands.penalties[j] for j in laid) + added * jp
+                options.append((new, sum(1 << (2 * j) for j in used), added, laid, gain))
+        return options
+
+    # -- back to the table on the table ------------------------------------------------------
+
+    def replay(self, table: list[TableMeld], move: ViewMove) -> LayOffMove:
+        """Apply a view's move to the real table melds: which meld, and the move."""
+        kind, old, new, laid, added = move
+        cards = tuple(self.cands.types[j] for j in laid)
+        suit = cards[-1].suit if kind == "run" else None
+        for k, t in enumerate(table):
+            if kind == "run" and isinstance(t, TableRun) and t.suit == suit and run_state(t) == old:
+                table[k] = TableRun(t.suit, *new)
+                return LayOffMove(k, cards, added)
+            if kind == "set" and isinstance(t, TableSet) and set_state(t) == old:
+                bit = 1 << cards[0].suit.index if cards[0].suit is not None else 0
+                table[k] = t._replace(natural_suits=t.natural_suits | bit, size=t.size + 1,
+                                      naturals=t.naturals + 1)
+                return LayOffMove(k, cards, added)
+        raise AssertionError("the view's move matches no table meld")  # pragma: no cover
+
+    def joker_layoffs(self, table: list[TableMeld], count: int) -> list[LayOffMove]:
+        """Where ``count`` lone jokers go at the end (table meld by table meld)."""
         moves = []
         for k, t in enumerate(table):
-            take = min(count, self.joker_room(t))
+            room = self.run_room(run_state(t)) if isinstance(t, TableRun) else self.set_room(set_state(t))
+            take = min(count, room if self.lone_jokers else 0)
             if take:
                 moves.append(LayOffMove(k, (), take))
                 count -= take
         return moves
 
 
-def _gap_choices(options: list[tuple[int, ...]]) -> list[tuple[int | None, ...]]:
-    """Every way to fill a gap: each place a natural (where one is free) or a joker."""
-    result: list[tuple[int | None, ...]] = [()]
-    for option in options:
-        result = [prefix + (choice,) for prefix in result for choice in (*option, None)]
+def _product(places: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Every way to fill a gap: each place one of its choices (a type, or -1 for a joker)."""
+    result: list[tuple[int, ...]] = [()]
+    for place in places:
+        result = [prefix + (choice,) for prefix in result for choice in place]
     return result
