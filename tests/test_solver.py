@@ -17,7 +17,7 @@ from romme_score.cards import Card, full_deck, parse_cards
 from romme_score.layoff import lay_off
 from romme_score.melds import IllegalMeldError, Meld, interpret, penalty_value
 from romme_score.rules import PRESETS, RuleSet, find_preset
-from romme_score.solver import LayOffMove, Solver, solve
+from romme_score.solver import MAX_HAND_CARDS, HandTooLarge, LayOffMove, Solver, solve
 
 RULE_VARIANTS = [find_preset(name) for name in sorted(PRESETS)] + [
     find_preset("standard").replace(max_adjacent_jokers=1),
@@ -355,3 +355,27 @@ def test_going_out_keeps_the_cheapest_discard_002(came_out: bool) -> None:
 def test_going_out_keeps_a_natural_rather_than_a_joker() -> None:
     best = solve(parse_cards("H2 H3 H4 J K5"), find_preset("standard"), came_out=True)
     assert best.can_go_out and str(best.discard) == "♦5"
+
+
+@pytest.mark.parametrize("size", [MAX_HAND_CARDS + 1, 38, 52])
+def test_hands_beyond_the_limit_are_refused_with_the_limit_named(size: int) -> None:
+    hand = full_deck(2, 6)[:size]
+    with pytest.raises(HandTooLarge, match=f"up to {MAX_HAND_CARDS} cards, this one has {size}"):
+        solve(hand, find_preset("standard"))
+
+
+def test_the_slowest_hands_at_the_limit_are_answered() -> None:
+    """One suit and most of it again, with six jokers: the hardest 24 cards measured."""
+    hand = parse_cards("HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H2 H3 H4 H5 J J J J J J")
+    assert len(hand) == MAX_HAND_CARDS
+    best = solve(hand, find_preset("standard"))
+    assert best.can_go_out and best.leftover_penalty == 0
+
+
+def test_a_search_outgrowing_its_limit_is_refused_with_the_limit_named() -> None:
+    """One suit held almost whole, six jokers, three runs of that suit on the table."""
+    rules = find_preset("standard")
+    hand = parse_cards("HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J")
+    table = [interpret(parse_cards(t), rules) for t in ("H2 H3 H4", "H6 H7 H8", "H9 H10 HB")]
+    with pytest.raises(HandTooLarge, match="21 cards with 3 table melds needs more than"):
+        Solver(hand, rules, table, came_out=True).min_leftover_penalty()

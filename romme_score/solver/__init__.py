@@ -15,7 +15,8 @@ melds that contain it, or (after coming out) it is laid off onto a table meld.
 
 The parts: ``candidates`` (the melds of a hand as bitmask templates),
 ``table`` (lay-offs and lone jokers onto the table melds), ``search`` (the
-three searches and :class:`Best`).
+three searches and :class:`Best`). A hand of more than ``MAX_HAND_CARDS``
+cards is refused with :class:`HandTooLarge`.
 
 >>> from romme_score.cards import parse_cards
 >>> from romme_score.rules import find_preset
@@ -24,7 +25,8 @@ three searches and :class:`Best`).
 (42, True, 11)
 """
 
+from romme_score.solver.candidates import MAX_HAND_CARDS, HandTooLarge
 from romme_score.solver.search import Best, Solver, solve
 from romme_score.solver.table import LayOffMove
 
-__all__ = ["Best", "LayOffMove", "Solver", "solve"]
+__all__ = ["MAX_HAND_CARDS", "Best", "HandTooLarge", "LayOffMove", "Solver", "solve"]

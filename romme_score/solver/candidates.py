@@ -35,6 +35,16 @@ RANK_AT = {p: rank_at(p) for p in range(-40, 60)}
 
 MeldFilter = Callable[[MeldKind, tuple[bool, ...]], bool]
 
+# The most cards the solver takes in hand: 15 plus 6 jokers is the most a table deals
+# out, and the slowest hands of 24 cards (one suit twice over, six jokers) still take a
+# fraction of a second; a whole suit twice with six jokers (32) would take seconds.
+MAX_HAND_CARDS = 24
+
+
+class HandTooLarge(ValueError):
+    """A hand with more cards than the solver takes (MAX_HAND_CARDS), or a hand and table
+    whose search outgrows its limit (search.MAX_TABLE_POSITIONS)."""
+
 
 class Template(NamedTuple):
     """A meld containing the branching card: which other cards and how many jokers."""
@@ -69,6 +79,9 @@ class Candidates:
         self.rules = rules
         self.meld_filter = meld_filter
         self.joker_only_melds = joker_only_melds
+        if len(hand) > MAX_HAND_CARDS:
+            raise HandTooLarge(f"the solver takes hands of up to {MAX_HAND_CARDS} cards, "
+                               f"this one has {len(hand)}")
         self._cache_key = (rules.legality_key(), meld_filter, joker_only_melds)
         caches = _LEGAL_CACHES.setdefault(self._cache_key, ({}, {}))
         self._legal_cache: dict[tuple[MeldKind, tuple[bool, ...]], bool] = caches[0]

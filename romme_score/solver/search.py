@@ -14,8 +14,13 @@ from typing import NamedTuple
 from romme_score.cards import Card
 from romme_score.melds import Meld, MeldKind, penalty_value
 from romme_score.rules import RuleSet
-from romme_score.solver.candidates import NEG, Candidates, MeldFilter, Template, take
-from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, View, ViewMove, table_meld
+from romme_score.solver.candidates import NEG, Candidates, HandTooLarge, MeldFilter, Template, take
+from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, ViewMove, table_meld
+
+# The most moves a search with the table (or a first-meld minimum) tries before it refuses:
+# about a second. Real mid-game hands need a few thousand; one suit held almost whole with
+# six jokers next to runs of that suit can need millions.
+MAX_TABLE_WORK = 1_000_000
 
 
 class Best(NamedTuple):
@@ -61,13 +66,17 @@ class Solver:
         usable = came_out or rules.first_meld_layoff
         self.table: tuple[TableMeld, ...] = tuple(table_meld(m) for m in table) if usable else ()
         self.tables = TableSearch(cands, self.table)
-        self.view: View | None = self.tables.start if self.table else None
+        self.view: int | None = self.tables.start if self.table else None
+        self.view_suit = self.tables.view_suit
+        self.suit_of = cands.suit_of
+        self.shift = 2 * len(self.types)  # memo keys: view number above the state bits
         self.track_pure = rules.first_meld_pure_run
         self._value_memo: dict[int, tuple[int, int, Template | None, Template | None]] = {}
-        self._place_memo: dict[tuple[object, ...], int] = {}
-        self._count_memo: dict[tuple[object, ...], int] = {}
+        self._place_memo: dict[object, int] = {}
+        self._count_memo: dict[int, int] = {}
         self._count_fast: dict[int, int] = {}
         self._place_fast: dict[int, tuple[int, Template | None]] = {}
+        self._work = 0  # moves tried by the searches with the table (MAX_TABLE_WORK)
 
     # -- (a) the highest meld value -------------------------------------------------------
     # _value, _place_free and the fast path of _counts_left repeat the same few lines
@@ -133,7 +142,7 @@ class Solver:
 
     # -- (b) the lowest penalty left in hand --------------------------------------------------
 
-    def _place(self, state: int, jokers: int, view: View | None, need: int, need_pure: bool) -> int:
+    def _place(self, state: int, jokers: int, view: int | None, need: int, need_pure: bool) -> int:
         """Most penalty placed from the remaining cards, with melds worth ``need``
         more points (and a pure run if ``need_pure``); NEG when impossible."""
         if view is None and not need and not need_pure:
@@ -145,23 +154,41 @@ class Solver:
                 return 0
             return min(jokers, self.tables.capacity(view)) * self.rules.joker_penalty
         i = ((state & -state).bit_length() - 1) >> 1
-        if view is not None:
+        if view is not None and self.view_suit[view] != self.suit_of[i]:
             view = self.tables.enter(view, state, i, jokers)
-        key = (state * 8 + jokers, view, need, need_pure)
+            if view is None and not need and not need_pure:
+                return self._place_free(state, jokers)[0]
+        key: object = (state * 8 + jokers, view, need, need_pure) if need or need_pure or view is None \
+            else ((view << self.shift | state) << 3) | jokers
         memo = self._place_memo.get(key)
         if memo is not None:
             return memo
-        best = NEG
-        for gain, sub_state, sub_jokers, sub_view, sub_need, sub_pure, _ in \
-                self._place_options(i, state, jokers, view, need, need_pure):
-            result = self._place(sub_state, sub_jokers, sub_view, sub_need, sub_pure)
-            if result > NEG and gain + result > best:
-                best = gain + result
+        self._work += len(self.templates[i]) + 1
+        if self._work > MAX_TABLE_WORK:
+            self._too_large()
+        left = take(state, 1 << (2 * i))
+        best = self._place(left, jokers, view, need, need_pure)
+        for t in self.templates[i]:
+            if t.jokers > jokers or left & t.mask != t.mask:
+                continue
+            result = self._place(take(left, t.mask), jokers - t.jokers, view,
+                                 max(0, need - t.value), need_pure and not t.pure_run)
+            if result > NEG and t.penalty + result > best:
+                best = t.penalty + result
+        if view is not None:
+            moves = self.tables.moves(i, view)
+            self._work += len(moves)
+            for gain, mask, added, new_view, _ in moves:
+                if added > jokers or left & mask != mask:
+                    continue
+                result = self._place(take(left, mask), jokers - added, new_view, need, need_pure)
+                if result > NEG and gain + result > best:
+                    best = gain + result
         self._place_memo[key] = best
         return best
 
-    def _place_options(self, i: int, state: int, jokers: int, view: View | None, need: int,
-                       need_pure: bool) -> Iterator[tuple[int, int, int, View | None, int, bool,
+    def _place_options(self, i: int, state: int, jokers: int, view: int | None, need: int,
+                       need_pure: bool) -> Iterator[tuple[int, int, int, int | None, int, bool,
                                                            Template | ViewMove | None]]:
         """The moves of the lowest card ``i`` (``view`` entered for it): left in hand,
         each template, each lay-off; as (penalty placed, what remains, the move)."""
@@ -173,7 +200,9 @@ class Solver:
             yield (t.penalty, take(left, t.mask), jokers - t.jokers, view, max(0, need - t.value),
                    need_pure and not t.pure_run, t)
         if view is not None:
-            for gain, mask, added, new_view, move in self.tables.moves(i, left, jokers, view):
+            for gain, mask, added, new_view, move in self.tables.moves(i, view):
+                if added > jokers or left & mask != mask:
+                    continue
                 yield gain, take(left, mask), jokers - added, new_view, need, need_pure, move
 
     def _place_free(self, state: int, jokers: int) -> tuple[int, Template | None]:
@@ -237,7 +266,7 @@ class Solver:
 
     # -- (c) going out -------------------------------------------------------------------
 
-    def _counts_left(self, state: int, jokers: int, view: View | None) -> int:
+    def _counts_left(self, state: int, jokers: int, view: int | None) -> int:
         """Bitmask of the numbers of cards that can be left in hand (bit n: n cards)."""
         if view is not None:
             return self._counts_left_table(state, jokers, view)
@@ -270,7 +299,7 @@ class Solver:
         memo[key] = mask
         return mask
 
-    def _counts_left_table(self, state: int, jokers: int, view: View) -> int:
+    def _counts_left_table(self, state: int, jokers: int, view: int) -> int:
         """The same with melds on the table (lay-offs change the table's view)."""
         if not state:
             capacity = min(jokers, self.tables.capacity(view))
@@ -281,18 +310,29 @@ class Solver:
                 mask |= 1 << (jokers - 3)
             return mask
         i = ((state & -state).bit_length() - 1) >> 1
-        view = self.tables.enter(view, state, i, jokers)
-        key = (state * 8 + jokers, view)
+        if self.view_suit[view] != self.suit_of[i]:
+            entered = self.tables.enter(view, state, i, jokers)
+            if entered is None:
+                return self._counts_left(state, jokers, None)
+            view = entered
+        key = ((view << self.shift | state) << 3) | jokers
         memo = self._count_memo.get(key)
         if memo is not None:
             return memo
+        self._work += len(self.templates[i]) + 1
+        if self._work > MAX_TABLE_WORK:
+            self._too_large()
         left = take(state, 1 << (2 * i))
         mask = self._counts_left_table(left, jokers, view) << 1
         for t in self.templates[i]:
             if t.jokers > jokers or left & t.mask != t.mask:
                 continue
             mask |= self._counts_left_table(take(left, t.mask), jokers - t.jokers, view)
-        for _, used, added, new_view, _ in self.tables.moves(i, left, jokers, view):
+        moves = self.tables.moves(i, view)
+        self._work += len(moves)
+        for _, used, added, new_view, _ in moves:
+            if added > jokers or left & used != used:
+                continue
             mask |= self._counts_left_table(take(left, used), jokers - added, new_view)
         self._count_memo[key] = mask
         return mask
@@ -333,7 +373,9 @@ class Solver:
                     break
             else:
                 assert view is not None, "the mask promised a way"
-                for _, used, added, new_view, move in self.tables.moves(i, left, jokers, view):
+                for _, used, added, new_view, move in self.tables.moves(i, view):
+                    if added > jokers or left & used != used:
+                        continue
                     sub = take(left, used)
                     if self._counts_left(sub, jokers - added, new_view) >> target & 1:
                         layoffs.append(self.tables.replay(table, move))
@@ -362,6 +404,11 @@ class Solver:
             elif self._counts_left(take(state, 1 << (2 * j)), jokers, self.view) & 1:
                 return j
         raise AssertionError("no discard lets the hand go out")  # pragma: no cover
+
+    def _too_large(self) -> None:
+        cards = sum(self.start_counts) + self.hand_jokers
+        raise HandTooLarge(f"this hand of {cards} cards with {len(self.table)} table melds needs "
+                           f"more than the solver's {MAX_TABLE_WORK:,} moves")
 
     # -- all three ------------------------------------------------------------------------
 

@@ -80,7 +80,11 @@ def table_meld(meld: Meld) -> TableMeld:
 
 # The search's view of the table (see the module docstring):
 # (current suit, joker room of what is settled, runs of the current suit, open sets).
-RunState = tuple[int, int, int, int, int, int]  # low, high, low_jokers, high_jokers, jokers, naturals
+# A run: low, high, jokers at the low end, at the high end, in all (each 0 where no joker
+# limit asks for it, so that runs alike for the future compare equal), and its ends still
+# open to a lay-off (bit 1 low, bit 2 high): all cards laid at one end go in one block.
+# Its natural cards need no count: a run on the table has enough, and lay-offs add more.
+RunState = tuple[int, int, int, int, int, int]
 SetState = tuple[int, int, int, int, int]  # rank, suits still accepted (bits), size, jokers, naturals
 View = tuple[int, int, tuple[RunState, ...], tuple[SetState, ...]]
 # A lay-off in the view: ("run" or "set", old state, new state, natural types laid, jokers).
@@ -88,12 +92,9 @@ ViewMove = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 # A lay-off option of one card onto one run: new state, types used from the hand (mask),
 # jokers, natural types laid (in run order), penalty placed.
 RunOption = tuple[RunState, int, int, tuple[int, ...], int]
-# A lay-off for the searches: penalty placed, types used (mask), jokers, new view, the move.
-Lay = tuple[int, int, int, View, ViewMove]
-
-
-def run_state(t: TableRun) -> RunState:
-    return (t.low, t.high, t.low_jokers, t.high_jokers, t.jokers, t.naturals)
+# A lay-off for the searches: penalty placed, types used (mask), jokers, new view (its
+# number), the move.
+Lay = tuple[int, int, int, int, ViewMove]
 
 
 def set_state(t: TableSet) -> SetState:
@@ -117,7 +118,7 @@ class TableSearch:
         settled = 0
         for t in table:
             if isinstance(t, TableRun):
-                runs[t.suit.index].append(run_state(t))
+                runs[t.suit.index].append(self.run_state(t))
             elif t.size < 4 and 15 & ~(t.natural_suits | t.declared_suits):
                 sets.append(set_state(t))
             else:
@@ -126,10 +127,32 @@ class TableSearch:
         # Room of the runs of the suits after s, as dealt; index s + 1 (s = -1: all).
         self._room_after = [sum(self.run_room(r) for suit in range(s + 1, 4) for r in runs[suit])
                             for s in range(-1, 4)]
-        self.start: View = (-1, settled, (), tuple(sorted(sets)))
+        self._runs_after = [any(runs[suit] for suit in range(s + 1, 4)) for s in range(-1, 4)]
+        self._fill: dict[tuple[int, int], int] = {}
+        self._rooms_of: dict[tuple[RunState, ...], int] = {}
+        # Views are numbered as they appear, so that memo keys stay plain ints.
+        self.views: list[View] = []
+        self.view_suit: list[int] = []
+        self._ids: dict[View, int] = {}
+        self._entered: dict[tuple[int, int, int, int], int | None] = {}
+        self._moves: dict[tuple[int, int], list[Lay]] = {}
+        self._capacity: dict[int, int] = {}
         # (suit bit, state bit) of each card type of a rank, for the sets still open.
         self._takers = [[(1 << s, 1 << (2 * cands.by_suit_rank[s][r])) for s in range(4)
                          if r in cands.by_suit_rank[s]] for r in range(14)]
+        self.start = self.intern((-1, settled, (), tuple(sorted(sets))))
+
+    def run_state(self, t: TableRun, ends: int = 3) -> RunState:
+        """A table run as the view keeps it."""
+        return self.normal(t.low, t.high, t.low_jokers, t.high_jokers, t.jokers, ends)
+
+    def normal(self, low: int, high: int, low_jokers: int, high_jokers: int, jokers: int,
+               ends: int) -> RunState:
+        if self.rules.max_adjacent_jokers is None:
+            low_jokers = high_jokers = 0
+        if self.rules.max_jokers_per_meld is None:
+            jokers = 0
+        return (low, high, low_jokers, high_jokers, jokers, ends)
 
     # -- joker room (the limits come from melds.joker_limit_violation) -----------------------
 
@@ -138,7 +161,7 @@ class TableSearch:
         that is, when the run can grow at one end only."""
         known = self._run_room.get(run)
         if known is None:
-            low, high, low_jokers, high_jokers, jokers, naturals = run
+            low, high, low_jokers, high_jokers, jokers, _ = run
             can_low = self.run_bounds(low - 1, high)
             can_high = self.run_bounds(low, high + 1)
             if can_low == can_high:  # both ends open (or none): the place is not clear
@@ -148,7 +171,8 @@ class TableSearch:
                 top = self.rules.top_run_position
                 room = min(top - high, 13 - length) if can_high else min(low - 1, 13 - length)
                 edge = high_jokers if can_high else low_jokers
-            known = self._run_room[run] = self._within_limits(MeldKind.RUN, room, naturals, jokers,
+            known = self._run_room[run] = self._within_limits(MeldKind.RUN, room, self.rules.min_naturals,
+                                                              jokers,
                                                               edge)
         return known
 
@@ -175,41 +199,80 @@ class TableSearch:
             return True
         return low >= 1 and high <= self.rules.top_run_position
 
-    def capacity(self, view: View) -> int:
+    def capacity(self, vid: int) -> int:
         """Lone jokers the whole table can take at the end."""
-        if not self.lone_jokers:
-            return 0
-        suit, settled, runs, sets = view
-        return settled + sum(self.run_room(r) for r in runs) + \
-            sum(self.set_room(st) for st in sets) + self._room_after[suit + 1]
+        known = self._capacity.get(vid)
+        if known is None:
+            suit, settled, runs, sets = self.views[vid]
+            known = settled + self._rooms(runs) + sum(self.set_room(st) for st in sets) + \
+                self._room_after[suit + 1] if self.lone_jokers else 0
+            self._capacity[vid] = known
+        return known
 
     # -- views -------------------------------------------------------------------------------
 
-    def enter(self, view: View, state: int, i: int, jokers: int) -> View:
+    def intern(self, view: View) -> int:
+        """The number of a view."""
+        vid = self._ids.get(view)
+        if vid is None:
+            vid = self._ids[view] = len(self.views)
+            self.views.append(view)
+            self.view_suit.append(view[0])
+        return vid
+
+    def enter(self, vid: int, state: int, i: int, jokers: int) -> int | None:
         """The view once the lowest card left is type ``i``: when its suit is new, the
-        runs of the suits passed settle, and the sets that nothing left fits settle."""
+        runs of the suits passed settle, and the sets that nothing left fits settle.
+        None when the table can take nothing more at all (the searches without table)."""
         suit = self.cands.suit_of[i]
-        old, settled, runs, sets = view
-        if old == suit:
-            return view
-        settled += sum(self.run_room(r) for r in runs)
+        if self.view_suit[vid] == suit:
+            return vid
+        old, settled, runs, sets = self.views[vid]
+        fills = [self._fill_of(st) for st in sets]
+        live = sum(1 << n for n, fill in enumerate(fills) if state & fill)
+        key = (vid, suit, live, jokers)
+        if key in self._entered:
+            return self._entered[key]
+        settled += self._rooms(runs)
         for passed in range(old + 1, suit):
-            settled += sum(self.run_room(r) for r in self.runs_of[passed])
+            settled += self._rooms(self.runs_of[passed])
         open_sets = []
-        for st in sets:
-            if st[2] < 4 and any(state & bit for suit_bit, bit in self._takers[st[0]] if st[1] & suit_bit):
+        for n, st in enumerate(sets):
+            if st[2] < 4 and live >> n & 1:
                 open_sets.append(st)
             else:
                 settled += self.set_room(st)
         if not self.lone_jokers:
             settled = 0
-        return suit, min(settled, jokers), self.runs_of[suit], tuple(open_sets)
+        runs = self.runs_of[suit]
+        entered = None
+        if settled or runs or open_sets or self._runs_after[suit + 1]:
+            entered = self.intern((suit, min(settled, jokers), runs, tuple(open_sets)))
+        self._entered[key] = entered
+        return entered
 
-    def moves(self, i: int, left: int, jokers: int, view: View) -> list[Lay]:
-        """Lay-offs of card type ``i`` (the view entered for it) with ``left`` the other
-        cards: (penalty placed, types used from ``left`` as a mask, jokers used, the new
-        view, the move)."""
-        suit, settled, runs, sets = view
+    def _fill_of(self, st: SetState) -> int:
+        """The state bits of the hand's cards that fit an open set."""
+        fill = self._fill.get((st[0], st[1]))
+        if fill is None:
+            fill = self._fill[(st[0], st[1])] = sum(bit for suit_bit, bit in self._takers[st[0]]
+                                                    if st[1] & suit_bit)
+        return fill
+
+    def _rooms(self, runs: tuple[RunState, ...]) -> int:
+        known = self._rooms_of.get(runs)
+        if known is None:
+            known = self._rooms_of[runs] = sum(self.run_room(r) for r in runs)
+        return known
+
+    def moves(self, i: int, vid: int) -> list[Lay]:
+        """Lay-offs of card type ``i`` onto the view ``vid`` (entered for it): (penalty
+        placed, the other types used as a state mask, jokers used, the new view, the
+        move). The caller keeps those its cards and jokers allow."""
+        known = self._moves.get((i, vid))
+        if known is not None:
+            return known
+        suit, settled, runs, sets = self.views[vid]
         found: list[Lay] = []
         for k, run in enumerate(runs):
             if k and run == runs[k - 1]:
@@ -218,11 +281,12 @@ class TableSearch:
             if options is None:
                 options = self._run_options[(i, run)] = self._options_onto_run(i, run)
             for new, mask, added, laid, gain in options:
-                if added > jokers or left & mask != mask:
-                    continue
-                new_runs = tuple(sorted(runs[:k] + (new,) + runs[k + 1:]))
-                found.append((gain, mask, added, (suit, settled, new_runs, sets),
-                              ("run", run, new, laid, added)))
+                if new[5]:
+                    new_view = (suit, settled, tuple(sorted(runs[:k] + (new,) + runs[k + 1:])), sets)
+                else:  # both ends used: only its room for lone jokers still counts
+                    room = min(settled + self.run_room(new), self.cands.hand_jokers)
+                    new_view = (suit, room, runs[:k] + runs[k + 1:], sets)
+                found.append((gain, mask, added, self.intern(new_view), ("run", run, new, laid, added)))
         rank = self.cands.rank_of[i]
         bit = 1 << suit
         for k, st in enumerate(sets):
@@ -230,53 +294,79 @@ class TableSearch:
                 continue
             new_set = (rank, st[1] & ~bit, st[2] + 1, st[3], st[4] + 1)
             new_sets = tuple(sorted(sets[:k] + (new_set,) + sets[k + 1:]))
-            found.append((self.cands.penalties[i], 0, 0, (suit, settled, runs, new_sets),
+            found.append((self.cands.penalties[i], 0, 0, self.intern((suit, settled, runs, new_sets)),
                           ("set", st, new_set, (i,), 0)))
+        self._moves[(i, vid)] = found
         return found
 
     def _options_onto_run(self, i: int, run: RunState) -> list[RunOption]:
-        """Every way card type ``i`` extends the run at one end, the gap between filled
-        by later cards of the hand (of any copy) or jokers."""
+        """Every block card type ``i`` can lay at an open end of the run: places out from
+        the end, each a later card of the hand or a joker, the card at the place of its
+        rank and a natural card at the far end. The end is then used up."""
         cands = self.cands
         rank = cands.rank_of[i]
-        row = cands.by_suit_rank[cands.suit_of[i]]
         jp = self.rules.joker_penalty
-        low, high, low_jokers, high_jokers, jokers, naturals = run
+        low, high, low_jokers, high_jokers, jokers, ends = run
         options: list[RunOption] = []
         for at_high in (True, False):
-            if at_high:  # the first place above the run that holds the rank
-                p = high + 1 + (rank - high - 1) % 13
-                gap = range(high + 1, p)
-                new_low, new_high = low, p
-            else:
-                p = low - 1 - (low - 1 - rank) % 13
-                gap = range(p + 1, low)
-                new_low, new_high = p, high
-            if not self.run_bounds(new_low, new_high):
+            if not ends & (2 if at_high else 1):
                 continue
-            places: list[tuple[int, ...]] = []
-            for g in gap:
-                j = row.get((g - 1) % 13 + 1)
-                places.append((j, -1) if j is not None and j > i else (-1,))
-            for choice in _product(places):
-                used = [j for j in choice if j >= 0]
-                added = len(choice) - len(used)
-                flags = [j < 0 for j in choice]
-                edge = [True] * high_jokers + flags if at_high else flags + [True] * low_jokers
+            edge = high_jokers if at_high else low_jokers
+            # The card's place: the first place out from the end that holds its rank.
+            mine = (rank - high - 1) % 13 if at_high else (low - 1 - rank) % 13
+            found = self._blocks(i, low, high, at_high, mine)
+            for used, flags in found:
+                added = sum(flags)
                 total = jokers + added
-                grown = naturals + 1 + len(used)
-                if joker_limit_violation(MeldKind.RUN, grown, total, longest_joker_block(edge),
+                if joker_limit_violation(MeldKind.RUN, self.rules.min_naturals, total,
+                                         longest_joker_block([True] * edge + flags),
                                          self.rules) is not None:
                     continue
+                size = len(flags)
                 if at_high:
-                    new: RunState = (low, p, low_jokers, 0, total, grown)
-                    laid = (*used, i)
+                    # The cards left are of higher rank than this one, so the low end is
+                    # used up too, unless the card is an ace above the king or runs wrap.
+                    still = ends & 1 if self.rules.wraparound or rank < low else 0
+                    new = self.normal(low, high + size, low_jokers, 0, total, still)
+                    laid = tuple(used)
                 else:
-                    new = (p, high, 0, high_jokers, total, grown)
-                    laid = (i, *used)
-                gain = sum(cands.penalties[j] for j in laid) + added * jp
-                options.append((new, sum(1 << (2 * j) for j in used), added, laid, gain))
+                    new = self.normal(low - size, high, 0, high_jokers, total, ends & 2)
+                    laid = tuple(reversed(used))
+                gain = sum(cands.penalties[j] for j in used) + added * jp
+                others = sum(1 << (2 * j) for j in used if j != i)
+                options.append((new, others, added, laid, gain))
         return options
+
+    def _blocks(self, i: int, low: int, high: int, at_high: bool,
+                mine: int) -> list[tuple[list[int], list[bool]]]:
+        """The blocks out from one end of the run low..high: the types laid (-1 for none)
+        and where the jokers go, card ``i`` at distance ``mine`` from the end."""
+        cands = self.cands
+        row = cands.by_suit_rank[cands.suit_of[i]]
+        spare = cands.hand_jokers
+        found: list[tuple[list[int], list[bool]]] = []
+
+        def grow(used: list[int], flags: list[bool], n: int) -> None:
+            """Blocks continuing ``used``/``flags`` at distance ``n`` from the end."""
+            end = (high + n + 1) if at_high else (low - n - 1)
+            if not (self.run_bounds(low, end) if at_high else self.run_bounds(end, high)):
+                return
+            if n == mine:
+                choices = [i]
+            else:
+                j = row.get((end - 1) % 13 + 1)
+                choices = ([j] if j is not None and j > i else []) + [-1]
+            for choice in choices:
+                if choice == -1 and sum(flags) >= spare:
+                    continue
+                more_used = used + [choice] if choice >= 0 else used
+                more_flags = flags + [choice < 0]
+                if choice >= 0 and n >= mine:
+                    found.append((more_used, more_flags))
+                grow(more_used, more_flags, n + 1)
+
+        grow([], [], 0)
+        return found
 
     # -- back to the table on the table ------------------------------------------------------
 
@@ -286,8 +376,12 @@ class TableSearch:
         cards = tuple(self.cands.types[j] for j in laid)
         suit = cards[-1].suit if kind == "run" else None
         for k, t in enumerate(table):
-            if kind == "run" and isinstance(t, TableRun) and t.suit == suit and run_state(t) == old:
-                table[k] = TableRun(t.suit, *new)
+            if kind == "run" and isinstance(t, TableRun) and t.suit == suit and \
+                    self.run_state(t, old[5]) == old:
+                table[k] = t._replace(low=new[0], high=new[1], jokers=t.jokers + added,
+                                      naturals=t.naturals + len(laid),
+                                      low_jokers=t.low_jokers if new[0] == t.low else 0,
+                                      high_jokers=t.high_jokers if new[1] == t.high else 0)
                 return LayOffMove(k, cards, added)
             if kind == "set" and isinstance(t, TableSet) and set_state(t) == old:
                 bit = 1 << cards[0].suit.index if cards[0].suit is not None else 0
@@ -300,7 +394,8 @@ class TableSearch:
         """Where ``count`` lone jokers go at the end (table meld by table meld)."""
         moves = []
         for k, t in enumerate(table):
-            room = self.run_room(run_state(t)) if isinstance(t, TableRun) else self.set_room(set_state(t))
+            room = self.run_room(self.run_state(t)) if isinstance(t, TableRun) else \
+                self.set_room(set_state(t))
             take = min(count, room if self.lone_jokers else 0)
             if take:
                 moves.append(LayOffMove(k, (), take))
