@@ -202,8 +202,10 @@ def absurd_hands() -> list[Case]:
     rnd.shuffle(pack)
     rules = find_preset("standard")
     return [
-        Case("absurd/24: one suit, A-5 again, 6 jokers", parse_cards(f"{one_suit} HA H2 H3 H4 H5 J J J J J J"),
+        Case("absurd/21: one suit, 5-6 again, 6 jokers", parse_cards(f"{one_suit} H5 H6 J J J J J J"),
              rules, [], False),
+        Case("absurd/21: grid 5-7, 6 jokers",
+             parse_cards("T5 T6 T7 P5 P6 P7 H5 H6 H7 K5 K6 K7 T5 T6 T7 J J J J J J"), rules, [], False),
         Case("absurd/24: grid 5-7 twice, 6 jokers",
              parse_cards("T5 T6 T7 P5 P6 P7 H5 H6 H7 K5 K6 K7 T5 T6 T7 P5 P6 P7 J J J J J J"), rules, [], False),
         Case("absurd/32: one suit twice, 6 jokers", parse_cards(f"{one_suit} {one_suit} J J J J J J"),
@@ -305,8 +307,11 @@ def run_family(label: str, cases: list[Case]) -> list[str]:
     for question, ask in QUESTIONS.items():
         ms, worst = slowest[question]
         if worst is not None:
-            lines.append(f"  slowest {question}: {ms:.1f} ms, {peak_mb(ask, worst):.1f} MB peak, "
-                         f"{worst.name} ({len(worst.hand)} cards, {len(worst.table)} table melds)")
+            # Timed again: on a shared machine a single slow run may be another process's.
+            again, _ = timed(ask_fresh, ask, worst)
+            lines.append(f"  slowest {question}: {ms:.1f} ms (again: {again:.1f} ms), "
+                         f"{peak_mb(ask, worst):.2f} MB peak, {worst.name} "
+                         f"({len(worst.hand)} cards, {len(worst.table)} table melds)")
     return lines
 
 

@@ -35,10 +35,11 @@ RANK_AT = {p: rank_at(p) for p in range(-40, 60)}
 
 MeldFilter = Callable[[MeldKind, tuple[bool, ...]], bool]
 
-# The most cards the solver takes in hand: 15 plus 6 jokers is the most a table deals
-# out, and the slowest hands of 24 cards (one suit twice over, six jokers) still take a
-# fraction of a second; a whole suit twice with six jokers (32) would take seconds.
-MAX_HAND_CARDS = 24
+# The most cards the solver takes in hand: 15 plus 6 jokers, more than a table deals
+# out. The slowest such hands (one suit and jokers) take a tenth of a second for all
+# three answers; at 24 cards they take more than a second, a whole suit twice with six
+# jokers (32) several.
+MAX_HAND_CARDS = 21
 
 
 class HandTooLarge(ValueError):

@@ -18,9 +18,9 @@ from romme_score.solver.candidates import NEG, Candidates, HandTooLarge, MeldFil
 from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, ViewMove, table_meld
 
 # The most moves a search with the table (or a first-meld minimum) tries before it refuses:
-# about a second. Real mid-game hands need a few thousand; one suit held almost whole with
+# half a second. Real mid-game hands need a few thousand; one suit held almost whole with
 # six jokers next to runs of that suit can need millions.
-MAX_TABLE_WORK = 1_000_000
+MAX_TABLE_WORK = 500_000
 
 
 class Best(NamedTuple):

@@ -61,15 +61,15 @@ class LayOffMove(NamedTuple):
 
 def table_meld(meld: Meld) -> TableMeld:
     """The search's view of a meld on the table."""
-    flags = [s.is_joker for s in meld.slots]
+    cards = [s.card for s in meld.slots]
+    flags = [c.rank is None for c in cards]  # jokers
     jokers = sum(flags)
     if meld.kind == MeldKind.SET:
         rank = meld.slots[0].stands_for.rank
         assert rank is not None
-        natural = sum(1 << s.card.suit.index for s in meld.slots
-                      if not s.is_joker and s.card.suit is not None)
-        declared = sum(1 << s.card.declared.suit.index for s in meld.slots
-                       if s.card.declared is not None and s.card.declared.suit is not None)
+        natural = sum(1 << c.suit.index for c in cards if c.rank is not None and c.suit is not None)
+        declared = sum(1 << c.declared.suit.index for c in cards
+                       if c.declared is not None and c.declared.suit is not None)
         return TableSet(rank, natural, declared, len(flags), jokers, len(flags) - jokers)
     suit = meld.slots[0].stands_for.suit
     assert suit is not None
@@ -124,12 +124,13 @@ class TableSearch:
             else:
                 settled += self.set_room(set_state(t))
         self.runs_of = [tuple(sorted(r)) for r in runs]
-        # Room of the runs of the suits after s, as dealt; index s + 1 (s = -1: all).
-        self._room_after = [sum(self.run_room(r) for suit in range(s + 1, 4) for r in runs[suit])
-                            for s in range(-1, 4)]
-        self._runs_after = [any(runs[suit] for suit in range(s + 1, 4)) for s in range(-1, 4)]
         self._fill: dict[tuple[int, int], int] = {}
         self._rooms_of: dict[tuple[RunState, ...], int] = {}
+        # Room of the runs of the suits after s, as dealt, and whether there are any;
+        # index s + 1 (s = -1: all suits).
+        rooms = [self._rooms(r) for r in self.runs_of]
+        self._room_after = [sum(rooms[s + 1:]) for s in range(-1, 4)]
+        self._runs_after = [any(runs[s + 1:]) for s in range(-1, 4)]
         # Views are numbered as they appear, so that memo keys stay plain ints.
         self.views: list[View] = []
         self.view_suit: list[int] = []
@@ -137,9 +138,6 @@ class TableSearch:
         self._entered: dict[tuple[int, int, int, int], int | None] = {}
         self._moves: dict[tuple[int, int], list[Lay]] = {}
         self._capacity: dict[int, int] = {}
-        # (suit bit, state bit) of each card type of a rank, for the sets still open.
-        self._takers = [[(1 << s, 1 << (2 * cands.by_suit_rank[s][r])) for s in range(4)
-                         if r in cands.by_suit_rank[s]] for r in range(14)]
         self.start = self.intern((-1, settled, (), tuple(sorted(sets))))
 
     def run_state(self, t: TableRun, ends: int = 3) -> RunState:
@@ -255,8 +253,9 @@ class TableSearch:
         """The state bits of the hand's cards that fit an open set."""
         fill = self._fill.get((st[0], st[1]))
         if fill is None:
-            fill = self._fill[(st[0], st[1])] = sum(bit for suit_bit, bit in self._takers[st[0]]
-                                                    if st[1] & suit_bit)
+            rows = self.cands.by_suit_rank
+            fill = self._fill[(st[0], st[1])] = sum(1 << (2 * rows[s][st[0]]) for s in range(4)
+                                                    if st[1] >> s & 1 and st[0] in rows[s])
         return fill
 
     def _rooms(self, runs: tuple[RunState, ...]) -> int:
