@@ -72,7 +72,8 @@ class Solver:
         self.shift = 2 * len(self.types)  # memo keys: view number above the state bits
         self.track_pure = rules.first_meld_pure_run
         self._value_memo: dict[int, tuple[int, int, Template | None, Template | None]] = {}
-        self._place_memo: dict[object, int] = {}
+        self._place_memo: dict[tuple[int, int | None, int, bool], int] = {}
+        self._view_memo: dict[int, int] = {}
         self._count_memo: dict[int, int] = {}
         self._count_fast: dict[int, int] = {}
         self._place_fast: dict[int, tuple[int, Template | None]] = {}
@@ -145,21 +146,16 @@ class Solver:
     def _place(self, state: int, jokers: int, view: int | None, need: int, need_pure: bool) -> int:
         """Most penalty placed from the remaining cards, with melds worth ``need``
         more points (and a pure run if ``need_pure``); NEG when impossible."""
-        if view is None and not need and not need_pure:
-            return self._place_free(state, jokers)[0]
-        if not state:
-            if need > 0 or need_pure:
-                return NEG
+        if not need and not need_pure:
             if view is None:
-                return 0
-            return min(jokers, self.tables.capacity(view)) * self.rules.joker_penalty
+                return self._place_free(state, jokers)[0]
+            return self._place_view(state, jokers, view)
+        if not state:
+            return NEG
         i = ((state & -state).bit_length() - 1) >> 1
         if view is not None and self.view_suit[view] != self.suit_of[i]:
             view = self.tables.enter(view, state, i, jokers)
-            if view is None and not need and not need_pure:
-                return self._place_free(state, jokers)[0]
-        key: object = (state * 8 + jokers, view, need, need_pure) if need or need_pure or view is None \
-            else ((view << self.shift | state) << 3) | jokers
+        key = (state * 8 + jokers, view, need, need_pure)
         memo = self._place_memo.get(key)
         if memo is not None:
             return memo
@@ -185,6 +181,70 @@ class Solver:
                 if result > NEG and gain + result > best:
                     best = gain + result
         self._place_memo[key] = best
+        return best
+
+    def _place_view(self, state: int, jokers: int, view: int) -> int:
+        """``_place`` with the table and no first-meld condition: the mid-game case. Memo
+        keys hold the view number above the state, for the view as passed and as entered."""
+        memo = self._view_memo
+        shift = self.shift
+        key = ((view << shift | state) << 3) | jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not state:
+            return min(jokers, self.tables.capacity(view)) * self.rules.joker_penalty
+        i = ((state & -state).bit_length() - 1) >> 1
+        entered_key = key
+        if self.view_suit[view] != self.suit_of[i]:
+            entered = self.tables.enter(view, state, i, jokers)
+            if entered is None:
+                memo[key] = best = self._place_free(state, jokers)[0]
+                return best
+            view = entered
+            entered_key = ((view << shift | state) << 3) | jokers
+            hit = memo.get(entered_key)
+            if hit is not None:
+                memo[key] = hit
+                return hit
+        settled, bare = self.tables.unsettled(view)
+        if settled:  # lay lone jokers onto the settled room now, or never
+            jp = self.rules.joker_penalty
+            best = max(k * jp + self._place_view(state, jokers - k, bare)
+                       for k in range(min(settled, jokers) + 1))
+            memo[key] = memo[entered_key] = best
+            return best
+        templates = self.templates[i]
+        self._work += len(templates) + 1
+        if self._work > MAX_TABLE_WORK:
+            self._too_large()
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        base = view << shift
+        sub = memo.get(((base | left) << 3) | jokers)
+        best = sub if sub is not None else self._place_view(left, jokers, view)
+        for t in templates:
+            t_jokers, mask = t.jokers, t.mask
+            if t_jokers > jokers or left & mask != mask:
+                continue
+            second = (left >> 1) & mask
+            rest = left - ((second << 1) | (mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(((base | rest) << 3) | remaining)
+            if sub is None:
+                sub = self._place_view(rest, remaining, view)
+            if t.penalty + sub > best:
+                best = t.penalty + sub
+        moves = self.tables.moves(i, view)
+        self._work += len(moves)
+        for gain, mask, added, new_view, _ in moves:
+            if added > jokers or left & mask != mask:
+                continue
+            result = self._place_view(take(left, mask), jokers - added, new_view)
+            if gain + result > best:
+                best = gain + result
+        memo[key] = memo[entered_key] = best
         return best
 
     def _place_options(self, i: int, state: int, jokers: int, view: int | None, need: int,
@@ -300,7 +360,14 @@ class Solver:
         return mask
 
     def _counts_left_table(self, state: int, jokers: int, view: int) -> int:
-        """The same with melds on the table (lay-offs change the table's view)."""
+        """The same with melds on the table (lay-offs change the table's view); memo keys
+        as in ``_place_view``."""
+        memo = self._count_memo
+        shift = self.shift
+        key = ((view << shift | state) << 3) | jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
         if not state:
             capacity = min(jokers, self.tables.capacity(view))
             mask = 0
@@ -310,31 +377,51 @@ class Solver:
                 mask |= 1 << (jokers - 3)
             return mask
         i = ((state & -state).bit_length() - 1) >> 1
+        entered_key = key
         if self.view_suit[view] != self.suit_of[i]:
             entered = self.tables.enter(view, state, i, jokers)
             if entered is None:
-                return self._counts_left(state, jokers, None)
+                memo[key] = mask = self._counts_left(state, jokers, None)
+                return mask
             view = entered
-        key = ((view << self.shift | state) << 3) | jokers
-        memo = self._count_memo.get(key)
-        if memo is not None:
-            return memo
-        self._work += len(self.templates[i]) + 1
+            entered_key = ((view << shift | state) << 3) | jokers
+            hit = memo.get(entered_key)
+            if hit is not None:
+                memo[key] = hit
+                return hit
+        settled, bare = self.tables.unsettled(view)
+        if settled:  # lay lone jokers onto the settled room now, or never
+            mask = 0
+            for k in range(min(settled, jokers) + 1):
+                mask |= self._counts_left_table(state, jokers - k, bare)
+            memo[key] = memo[entered_key] = mask
+            return mask
+        templates = self.templates[i]
+        self._work += len(templates) + 1
         if self._work > MAX_TABLE_WORK:
             self._too_large()
-        left = take(state, 1 << (2 * i))
-        mask = self._counts_left_table(left, jokers, view) << 1
-        for t in self.templates[i]:
-            if t.jokers > jokers or left & t.mask != t.mask:
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        base = view << shift
+        sub = memo.get(((base | left) << 3) | jokers)
+        mask = (sub if sub is not None else self._counts_left_table(left, jokers, view)) << 1
+        for t in templates:
+            t_jokers, t_mask = t.jokers, t.mask
+            if t_jokers > jokers or left & t_mask != t_mask:
                 continue
-            mask |= self._counts_left_table(take(left, t.mask), jokers - t.jokers, view)
+            second = (left >> 1) & t_mask
+            rest = left - ((second << 1) | (t_mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(((base | rest) << 3) | remaining)
+            mask |= sub if sub is not None else self._counts_left_table(rest, remaining, view)
         moves = self.tables.moves(i, view)
         self._work += len(moves)
         for _, used, added, new_view, _ in moves:
             if added > jokers or left & used != used:
                 continue
             mask |= self._counts_left_table(take(left, used), jokers - added, new_view)
-        self._count_memo[key] = mask
+        memo[key] = memo[entered_key] = mask
         return mask
 
     def _out_arrangement(self, target: int) -> tuple[list[Meld], list[LayOffMove], list[Card]]:

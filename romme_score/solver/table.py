@@ -85,7 +85,9 @@ def table_meld(meld: Meld) -> TableMeld:
 # open to a lay-off (bit 1 low, bit 2 high): all cards laid at one end go in one block.
 # Its natural cards need no count: a run on the table has enough, and lay-offs add more.
 RunState = tuple[int, int, int, int, int, int]
-SetState = tuple[int, int, int, int, int]  # rank, suits still accepted (bits), size, jokers, naturals
+# A set: rank, suits it still accepts from the suits to come (bits), size, jokers (0 where no
+# joker limit asks for it).
+SetState = tuple[int, int, int, int]
 View = tuple[int, int, tuple[RunState, ...], tuple[SetState, ...]]
 # A lay-off in the view: ("run" or "set", old state, new state, natural types laid, jokers).
 ViewMove = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
@@ -95,10 +97,6 @@ RunOption = tuple[RunState, int, int, tuple[int, ...], int]
 # A lay-off for the searches: penalty placed, types used (mask), jokers, new view (its
 # number), the move.
 Lay = tuple[int, int, int, int, ViewMove]
-
-
-def set_state(t: TableSet) -> SetState:
-    return (int(t.rank), 15 & ~(t.natural_suits | t.declared_suits), t.size, t.jokers, t.naturals)
 
 
 class TableSearch:
@@ -111,7 +109,7 @@ class TableSearch:
         self.table = table
         self.lone_jokers = self.rules.joker_layoff != "with-natural"
         self._run_room: dict[RunState, int] = {}
-        self._set_room: dict[tuple[int, int, int], int] = {}
+        self._set_room: dict[tuple[int, int], int] = {}
         self._run_options: dict[tuple[int, RunState], list[RunOption]] = {}
         runs: list[list[RunState]] = [[] for _ in range(4)]
         sets: list[SetState] = []
@@ -120,9 +118,9 @@ class TableSearch:
             if isinstance(t, TableRun):
                 runs[t.suit.index].append(self.run_state(t))
             elif t.size < 4 and 15 & ~(t.natural_suits | t.declared_suits):
-                sets.append(set_state(t))
+                sets.append(self.set_state(t))
             else:
-                settled += self.set_room(set_state(t))
+                settled += self.set_room(self.set_state(t))
         self.runs_of = [tuple(sorted(r)) for r in runs]
         self._fill: dict[tuple[int, int], int] = {}
         self._rooms_of: dict[tuple[RunState, ...], int] = {}
@@ -138,7 +136,14 @@ class TableSearch:
         self._entered: dict[tuple[int, int, int, int], int | None] = {}
         self._moves: dict[tuple[int, int], list[Lay]] = {}
         self._capacity: dict[int, int] = {}
+        self._unsettled: dict[int, tuple[int, int]] = {}
         self.start = self.intern((-1, settled, (), tuple(sorted(sets))))
+
+    def set_state(self, t: TableSet) -> SetState:
+        """A table set as the view keeps it."""
+        limited = self.rules.max_jokers_in_set is not None or self.rules.max_jokers_per_meld is not None
+        return (int(t.rank), 15 & ~(t.natural_suits | t.declared_suits), t.size,
+                t.jokers if limited else 0)
 
     def run_state(self, t: TableRun, ends: int = 3) -> RunState:
         """A table run as the view keeps it."""
@@ -176,10 +181,11 @@ class TableSearch:
 
     def set_room(self, st: SetState) -> int:
         """Lone jokers that can still go onto a set: up to four cards, within the limits."""
-        key = (st[2], st[3], st[4])
+        key = (st[2], st[3])
         known = self._set_room.get(key)
         if known is None:
-            known = self._set_room[key] = self._within_limits(MeldKind.SET, 4 - st[2], st[4], st[3], 0)
+            known = self._set_room[key] = self._within_limits(MeldKind.SET, 4 - st[2],
+                                                              self.rules.min_naturals, st[3], 0)
         return known
 
     def _within_limits(self, kind: MeldKind, room: int, naturals: int, jokers: int, edge: int) -> int:
@@ -237,7 +243,7 @@ class TableSearch:
         open_sets = []
         for n, st in enumerate(sets):
             if st[2] < 4 and live >> n & 1:
-                open_sets.append(st)
+                open_sets.append((st[0], st[1] & ~((1 << suit) - 1), st[2], st[3]))  # suits to come
             else:
                 settled += self.set_room(st)
         if not self.lone_jokers:
@@ -248,6 +254,15 @@ class TableSearch:
             entered = self.intern((suit, min(settled, jokers), runs, tuple(open_sets)))
         self._entered[key] = entered
         return entered
+
+    def unsettled(self, vid: int) -> tuple[int, int]:
+        """The room for lone jokers of what has settled, and the view without it: the
+        searches lay those jokers as soon as the room appears (it never changes again)."""
+        known = self._unsettled.get(vid)
+        if known is None:
+            suit, settled, runs, sets = self.views[vid]
+            known = self._unsettled[vid] = (settled, self.intern((suit, 0, runs, sets)))
+        return known
 
     def _fill_of(self, st: SetState) -> int:
         """The state bits of the hand's cards that fit an open set."""
@@ -291,9 +306,13 @@ class TableSearch:
         for k, st in enumerate(sets):
             if st[0] != rank or not st[1] & bit or st[2] >= 4 or (k and st == sets[k - 1]):
                 continue
-            new_set = (rank, st[1] & ~bit, st[2] + 1, st[3], st[4] + 1)
-            new_sets = tuple(sorted(sets[:k] + (new_set,) + sets[k + 1:]))
-            found.append((self.cands.penalties[i], 0, 0, self.intern((suit, settled, runs, new_sets)),
+            new_set = (rank, st[1] & ~bit, st[2] + 1, st[3])
+            if new_set[1] and new_set[2] < 4:
+                new_view = (suit, settled, runs, tuple(sorted(sets[:k] + (new_set,) + sets[k + 1:])))
+            else:  # full, or no suit to come fits: only its room for lone jokers counts
+                room = min(settled + self.set_room(new_set), self.cands.hand_jokers)
+                new_view = (suit, room, runs, sets[:k] + sets[k + 1:])
+            found.append((self.cands.penalties[i], 0, 0, self.intern(new_view),
                           ("set", st, new_set, (i,), 0)))
         self._moves[(i, vid)] = found
         return found
@@ -382,19 +401,24 @@ class TableSearch:
                                       low_jokers=t.low_jokers if new[0] == t.low else 0,
                                       high_jokers=t.high_jokers if new[1] == t.high else 0)
                 return LayOffMove(k, cards, added)
-            if kind == "set" and isinstance(t, TableSet) and set_state(t) == old:
+            if kind == "set" and isinstance(t, TableSet) and self._same_set(self.set_state(t), old):
                 bit = 1 << cards[0].suit.index if cards[0].suit is not None else 0
                 table[k] = t._replace(natural_suits=t.natural_suits | bit, size=t.size + 1,
                                       naturals=t.naturals + 1)
                 return LayOffMove(k, cards, added)
         raise AssertionError("the view's move matches no table meld")  # pragma: no cover
 
+    @staticmethod
+    def _same_set(real: SetState, old: tuple[int, ...]) -> bool:
+        """The real set is one the view may mean: the view keeps only the suits to come."""
+        return real[0] == old[0] and real[2:] == old[2:] and real[1] & old[1] == old[1]
+
     def joker_layoffs(self, table: list[TableMeld], count: int) -> list[LayOffMove]:
         """Where ``count`` lone jokers go at the end (table meld by table meld)."""
         moves = []
         for k, t in enumerate(table):
             room = self.run_room(self.run_state(t)) if isinstance(t, TableRun) else \
-                self.set_room(set_state(t))
+                self.set_room(self.set_state(t))
             take = min(count, room if self.lone_jokers else 0)
             if take:
                 moves.append(LayOffMove(k, (), take))
