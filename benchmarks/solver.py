@@ -11,6 +11,8 @@ included), then the whole answer of `romme best` (solve(), arrangements too):
 - hard, no table: a fixed list of dense hands (one suit and jokers, grids, ...);
 - mid-game: 4-16 melds dealt onto the table from the same pack, then a hand of
   13-15 cards (jokers among them) that has come out: lay-offs and lone jokers;
+- first meld with lay-offs: the same tables, a hand that has not come out and
+  first_meld_layoff (the minimum and the lay-offs in one search);
 - hard, with table: the 6-9 run of every suit twice, a classic 14-card hand on
   8 melds, 16 melds with 15 cards and 6 jokers, ...;
 - absurd: the largest hands answered (MAX_HAND_CARDS) and larger ones, which
@@ -163,6 +165,15 @@ def mid_game_corpus(count: int) -> list[Case]:
         hand, table = mid_game(rnd, rules, rnd.randint(4, 16), rnd.randint(13, 15))
         cases.append(Case(f"mid-game/{rules_name(rules)}", hand, rules, table, True))
     return cases
+
+
+def first_meld_corpus(count: int) -> list[Case]:
+    """Mid-game tables, a hand that has not come out, and first_meld_layoff (003): the
+    first meld's minimum and lay-offs in one search."""
+    return [Case(f"first meld + lay-offs/{rules_name(c.rules)}", c.hand,
+                 c.rules.replace(first_meld_layoff=True, first_meld_min=max(30, c.rules.first_meld_min)),
+                 c.table, False)
+            for c in mid_game_corpus(count)]
 
 
 def melds_of(texts: str, rules: RuleSet) -> list[Meld]:
@@ -450,6 +461,8 @@ def main() -> None:
         ("hard, no table", hard),
         (f"mid-game ({TABLES} hands of 13-15 cards on 4-16 table melds, came out)",
          mid_game_corpus(TABLES)),
+        (f"first meld with lay-offs ({TABLES // 3} mid-game hands, not come out, "
+         "first_meld_layoff)", first_meld_corpus(TABLES // 3)),
         ("hard, with table", hard_table_hands()),
         ("absurd sizes", absurd_hands()),
     ]

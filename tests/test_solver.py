@@ -379,3 +379,18 @@ def test_a_search_outgrowing_its_limit_is_refused_with_the_limit_named() -> None
     table = [interpret(parse_cards(t), rules) for t in ("H2 H3 H4", "H6 H7 H8", "H9 H10 HB")]
     with pytest.raises(HandTooLarge, match="21 cards with 3 table melds needs more than"):
         Solver(hand, rules, table, came_out=True).min_leftover_penalty()
+
+
+def test_layoffs_onto_two_sets_of_one_rank_go_where_each_fits_000() -> None:
+    """♣6 fits only the set without it, ♠6 only the one with a joker for ♣ or ♠ (002 b:
+    the joker stays, it was not declared)."""
+    rules = find_preset("speedromme").replace(set_joker_swap="declared")
+    table = [interpret(parse_cards(t), rules) for t in ("J ♥6 ♦6", "♠6 ♥6 ♦6")]
+    best = solve(parse_cards("♣6 ♠6 K2"), rules, table, came_out=True)
+    assert best.leftover == tuple(parse_cards("K2"))
+    current = [list(m.cards) for m in table]
+    for move in best.layoffs:
+        result = lay_off(current[move.table], list(move.cards) + [Card.joker()] * move.jokers, rules)
+        assert result.freed_jokers == 0
+        current[move.table] = list(result.meld.cards)
+    assert sorted(len(m) for m in current) == [4, 4]

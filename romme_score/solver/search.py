@@ -80,8 +80,9 @@ class Solver:
         self._work = 0  # moves tried by the searches with the table (MAX_TABLE_WORK)
 
     # -- (a) the highest meld value -------------------------------------------------------
-    # _value, _place_free and the fast path of _counts_left repeat the same few lines
-    # (take the lowest card, then each template the state allows) on purpose: a shared
+    # _value, _place_free, _place_view, _counts_left and _counts_left_table repeat the same
+    # few lines (take the lowest card, then each template the state allows, looking in the
+    # memo before calling) on purpose: a shared
     # helper that lists those moves per state was measured 20 % slower per question
     # (benchmarks/solver.py) and saved nothing when solve() answers all three.
 

@@ -8,10 +8,15 @@ The searches do not carry the table meld by meld. Cards are placed in Skat
 order, so while the lowest card left is of suit s only the runs of suit s can
 change; runs of earlier suits accept nothing more and runs of later suits are
 still as dealt. A set accepts nothing more once no card left fills a suit it
-lacks. The search's table (:data:`View`) therefore holds the runs of the
-current suit and the sets still open, as plain ints, sorted so that identical
-melds collapse, and one number for everything else: the room it leaves for
-lone jokers at the end, capped at the jokers in hand.
+lacks. Everything laid at one end of a run goes there in one block, chosen
+when its lowest card comes up: places out from the end, each a card of the
+hand or a joker, a natural card at the far end; that end is then used up.
+
+The search's table, a view (:data:`View`, numbered as views appear), holds the
+runs of the current suit with an end still open and the sets still open, as
+plain ints keeping only what the joker limits in play ask for, sorted so that
+identical melds collapse; and one number for everything settled: the room it
+leaves for lone jokers, which the searches fill as soon as it appears.
 """
 
 from __future__ import annotations
@@ -106,7 +111,6 @@ class TableSearch:
     def __init__(self, cands: Candidates, table: Table) -> None:
         self.cands = cands
         self.rules: RuleSet = cands.rules
-        self.table = table
         self.lone_jokers = self.rules.joker_layoff != "with-natural"
         self._run_room: dict[RunState, int] = {}
         self._set_room: dict[tuple[int, int], int] = {}
@@ -401,7 +405,8 @@ class TableSearch:
                                       low_jokers=t.low_jokers if new[0] == t.low else 0,
                                       high_jokers=t.high_jokers if new[1] == t.high else 0)
                 return LayOffMove(k, cards, added)
-            if kind == "set" and isinstance(t, TableSet) and self._same_set(self.set_state(t), old):
+            if kind == "set" and isinstance(t, TableSet) and \
+                    self._same_set(self.set_state(t), old, self.cands.suit_of[laid[0]]):
                 bit = 1 << cards[0].suit.index if cards[0].suit is not None else 0
                 table[k] = t._replace(natural_suits=t.natural_suits | bit, size=t.size + 1,
                                       naturals=t.naturals + 1)
@@ -409,9 +414,10 @@ class TableSearch:
         raise AssertionError("the view's move matches no table meld")  # pragma: no cover
 
     @staticmethod
-    def _same_set(real: SetState, old: tuple[int, ...]) -> bool:
-        """The real set is one the view may mean: the view keeps only the suits to come."""
-        return real[0] == old[0] and real[2:] == old[2:] and real[1] & old[1] == old[1]
+    def _same_set(real: SetState, old: tuple[int, ...], suit: int) -> bool:
+        """The real set is one the view means: the view keeps only the suits from the
+        current one (``suit``) on."""
+        return real[0] == old[0] and real[2:] == old[2:] and real[1] & ~((1 << suit) - 1) == old[1]
 
     def joker_layoffs(self, table: list[TableMeld], count: int) -> list[LayOffMove]:
         """Where ``count`` lone jokers go at the end (table meld by table meld)."""
@@ -424,11 +430,3 @@ class TableSearch:
                 moves.append(LayOffMove(k, (), take))
                 count -= take
         return moves
-
-
-def _product(places: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """Every way to fill a gap: each place one of its choices (a type, or -1 for a joker)."""
-    result: list[tuple[int, ...]] = [()]
-    for place in places:
-        result = [prefix + (choice,) for prefix in result for choice in place]
-    return result
