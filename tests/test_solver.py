@@ -260,8 +260,9 @@ def test_layoff_takes_hand_cards_into_the_gap_000() -> None:
 
 def exhaustive_with_table(hand: list[Card], table: list[Meld], rules: RuleSet) -> tuple[int, set[int]]:
     """After coming out: every way to meld (melds.interpret), lay off (layoff.lay_off,
-    the lowest card with any others of the hand at once, no joker swapped) or keep each
-    card; the least penalty left and every number of cards left."""
+    the lowest card with any others of the hand at once, no joker swapped: where the
+    referee offers to leave a set's joker, it stays) or keep each card; the least
+    penalty left and every number of cards left."""
     cards = sorted(hand, key=Card.sort_key)
     best_penalty = sum(penalty_value(c, rules) for c in cards)
     sizes: set[int] = set()
@@ -276,11 +277,15 @@ def exhaustive_with_table(hand: list[Card], table: list[Meld], rules: RuleSet) -
 
     @cache
     def laid_onto(on: tuple[Card, ...], group: tuple[int, ...]) -> tuple[Card, ...] | None:
+        added = [cards[i] for i in group]
         try:
-            result = lay_off(list(on), [cards[i] for i in group], rules)
+            result = lay_off(list(on), added, rules)
         except IllegalMeldError:
             return None
-        return result.meld.cards if not result.freed_jokers else None
+        if not result.freed_jokers:
+            return result.meld.cards
+        # 003 missing-suit: the referee offers to leave the joker in the set; no swap here
+        return (*on, *added) if result.alternative is not None else None
 
     seen: set[tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], int, int]] = set()
 
@@ -311,7 +316,8 @@ def exhaustive_with_table(hand: list[Card], table: list[Meld], rules: RuleSet) -
 
 
 TABLE_MELDS = ["H2 H3 H4", "HK KK PK", "T7 T8 T9 T10", "PA P2 P3", "K5 J K7", "T4 P4 H4",
-               "HB HD HK", "P10 PB PD PK PA", "TD TK TA", "H8 H9 J", "T9 P9 H9 K9"]
+               "HB HD HK", "P10 PB PD PK PA", "TD TK TA", "H8 H9 J", "T9 P9 H9 K9", "P6 H6 K6",
+               "J H6 K6"]
 TABLE_RULES = RULE_VARIANTS + [find_preset("standard").replace(joker_layoff="with-natural")]
 
 
@@ -394,3 +400,38 @@ def test_layoffs_onto_two_sets_of_one_rank_go_where_each_fits_000() -> None:
         assert result.freed_jokers == 0
         current[move.table] = list(result.meld.cards)
     assert sorted(len(m) for m in current) == [4, 4]
+
+
+@pytest.mark.parametrize("seed", range(int(os.environ.get("SOLVER_REPLAY_CASES", "30"))))
+def test_every_reported_layoff_is_one_the_referee_accepts_000_003(seed: int) -> None:
+    """solve() on bigger hands and tables: (b)'s and (c)'s lay-offs replayed in order
+    with layoff.lay_off, every card accounted for."""
+    rnd = random.Random(1000 + seed)
+    rules = TABLE_RULES[seed % len(TABLE_RULES)]
+    table = []
+    for text in rnd.sample(TABLE_MELDS, rnd.randint(3, 8)):
+        try:
+            table.append(interpret(parse_cards(text), rules))
+        except IllegalMeldError:
+            continue
+    used = Counter(c for m in table for c in m.cards)
+    pool = [c for c in full_deck(rules.packs, rules.jokers) if used[c] < rules.packs and not c.is_joker]
+    hand = rnd.sample(pool, rnd.randint(8, 13)) + [Card.joker()] * min(rules.jokers, seed % 3)
+    best = solve(hand, rules, table, came_out=True)
+    for melds, layoffs, kept in ((best.melds, best.layoffs, list(best.leftover)),
+                                 (best.out_melds, best.out_layoffs,
+                                  [best.discard] if best.discard is not None else [])):
+        if layoffs is best.out_layoffs and not best.can_go_out:
+            continue
+        current = [list(m.cards) for m in table]
+        laid: list[Card] = []
+        for move in layoffs:
+            added = list(move.cards) + [Card.joker()] * move.jokers
+            result = lay_off(current[move.table], added, rules)  # raises if not allowed
+            kept_joker = result.freed_jokers and result.alternative is not None
+            assert not result.freed_jokers or kept_joker
+            current[move.table] = current[move.table] + added if kept_joker else list(result.meld.cards)
+            laid += added
+        for m in melds:
+            interpret(list(m.cards), rules)
+        assert Counter([c for m in melds for c in m.cards] + laid + kept) == Counter(hand)
