@@ -3,11 +3,24 @@
     python benchmarks/solver.py            # the full corpus
     HANDS=300 python benchmarks/solver.py  # a quicker look
 
-Corpus: hands dealt from a seeded shuffle of each preset's pack (13, 14 and 15
-cards, 0-6 jokers), plus a fixed list of hard hands. Each question is timed
-on its own, building the solver afresh, so the figures include all set-up:
+Families, each timed question by question with a solver built afresh (set-up
+included), then the whole answer of `romme best` (solve(), arrangements too):
+
+- dealt: hands dealt from a seeded shuffle of each preset's pack (13, 14 and 15
+  cards, 0-6 jokers), no table;
+- hard, no table: a fixed list of dense hands (one suit and jokers, grids, ...);
+- mid-game: 4-16 melds dealt onto the table from the same pack, then a hand of
+  13-15 cards (jokers among them) that has come out: lay-offs and lone jokers;
+- first meld with lay-offs: the same tables, a hand that has not come out and
+  first_meld_layoff (the minimum and the lay-offs in one search);
+- hard, with table: the 6-9 run of every suit twice, a classic 14-card hand on
+  8 melds, 16 melds with 15 cards and 6 jokers, ...;
+- absurd: the largest hands answered (MAX_HAND_CARDS) and larger ones, which
+  are refused with HandTooLarge (the time to the refusal is timed).
 
   (a) the highest meld value     (b) the lowest penalty left     (c) can it go out
+
+Peak memory (tracemalloc) is measured on each family's slowest hand, run again.
 
 Anchors (optional: `pip install -e '.[bench]'`), each answer compared:
 
@@ -32,15 +45,17 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from romme_score.cards import SUITS, Card, Rank, full_deck, parse_cards
-from romme_score.melds import MeldKind
+from romme_score.melds import IllegalMeldError, Meld, MeldKind, interpret
 from romme_score.rules import PRESETS, RuleSet, find_preset
-from romme_score.solver import Solver
+from romme_score.solver import HandTooLarge, Solver
 
 HANDS = int(os.environ.get("HANDS", "3000"))
+TABLES = int(os.environ.get("TABLES", "600"))
 SEED = 20261130
 
 
@@ -100,12 +115,133 @@ def hard_hands() -> list[tuple[str, list[Card], RuleSet]]:
     return out
 
 
+# --- mid-game tables ----------------------------------------------------------------
+
+def mid_game(rnd: random.Random, rules: RuleSet, melds: int,
+             size: int) -> tuple[list[Card], list[Meld]]:
+    """Melds dealt onto the table from one shuffled pack (runs of 3-6, sets of 3-4,
+    now and then a joker), then a hand of ``size`` cards from what is left."""
+    pack = full_deck(rules.packs, 0)
+    rnd.shuffle(pack)
+    jokers = rules.jokers
+    table: list[Meld] = []
+    for _ in range(4000):
+        if len(table) == melds:
+            break
+        if rnd.random() < 0.6:
+            suit, n, start = rnd.choice(SUITS), rnd.randint(3, 6), rnd.randint(1, 12)
+            want = [Card(Rank((p - 1) % 13 + 1), suit) for p in range(start, start + n)]
+        else:
+            rank = Rank(rnd.randint(1, 13))
+            want = [Card(rank, s) for s in rnd.sample(SUITS, rnd.randint(3, 4))]
+        budget = jokers
+        cards = []
+        for card in want:
+            if budget and rnd.random() < 0.15:
+                budget -= 1
+                cards.append(Card.joker())
+            else:
+                cards.append(card)
+        naturals = [c for c in cards if not c.is_joker]
+        if any(pack.count(c) < naturals.count(c) for c in naturals):
+            continue
+        try:
+            table.append(interpret(cards, rules))
+        except IllegalMeldError:
+            continue
+        for card in naturals:
+            pack.remove(card)
+        jokers = budget
+    in_hand = rnd.randint(0, min(jokers, 6))
+    return pack[:size - in_hand] + [Card.joker()] * in_hand, table
+
+
+def mid_game_corpus(count: int) -> list[Case]:
+    rnd = random.Random(SEED + 2)
+    presets = sorted(PRESETS)
+    cases = []
+    for n in range(count):
+        rules = find_preset(presets[n % len(presets)])
+        hand, table = mid_game(rnd, rules, rnd.randint(4, 16), rnd.randint(13, 15))
+        cases.append(Case(f"mid-game/{rules_name(rules)}", hand, rules, table, True))
+    return cases
+
+
+def first_meld_corpus(count: int) -> list[Case]:
+    """Mid-game tables, a hand that has not come out, and first_meld_layoff (003): the
+    first meld's minimum and lay-offs in one search."""
+    return [Case(f"first meld + lay-offs/{rules_name(c.rules)}", c.hand,
+                 c.rules.replace(first_meld_layoff=True, first_meld_min=max(30, c.rules.first_meld_min)),
+                 c.table, False)
+            for c in mid_game_corpus(count)]
+
+
+def melds_of(texts: str, rules: RuleSet) -> list[Meld]:
+    return [interpret(parse_cards(t), rules) for t in texts.split("|")]
+
+
+RUNS_TWICE = "|".join(f"{s}6 {s}7 {s}8 {s}9" for s in "TPHK" for _ in range(2))
+EIGHT = "H2 H3 H4|HK KK PK|T7 T8 T9 T10|PA P2 P3|K5 K6 K7|T4 P4 H4|KB KD KK|P8 P9 P10 PB"
+SIXTEEN = EIGHT + "|TA T2 T3|P5 P6 P7|H9 H10 HB|K9 K10 KB|T5 P5 H5|HD KD TD|T9 P9 H9 K9|H6 H7 H8"
+HARD_TABLES = [
+    ("15 cards on the 6-9 run of every suit twice", "T5 T10 P5 P10 H5 H10 K5 K10 T4 TB P4 PB H4 HB J",
+     "standard", RUNS_TWICE),
+    ("the same, classic", "T5 T10 P5 P10 H5 H10 K5 K10 T4 TB P4 PB H4 HB J", "classic", RUNS_TWICE),
+    ("the same with 6 jokers", "T5 T10 P5 P10 H5 H10 K5 K10 T4 TB P4 PB H4 HB J J J J J J",
+     "standard", RUNS_TWICE),
+    ("14 cards on 8 melds, classic", "H5 H6 HA T6 TB T3 P4 P7 PD K4 K8 K10 J J", "classic", EIGHT),
+    ("15 + 6 jokers on 16 melds", "HA H5 HD T4 T6 TB P4 P8 PD K4 K8 K5 KA P3 H7 J J J J J J",
+     "standard", SIXTEEN),
+    ("15 + 6 jokers on 16 melds, classic", "HA H5 HD T4 T6 TB P4 P8 PD K4 K8 K5 KA P3 H7 J J J J J J",
+     "classic", SIXTEEN),
+    ("one suit + 6 jokers by 3 runs of it (refused)",
+     "HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J", "standard",
+     "H2 H3 H4|H6 H7 H8|H9 H10 HB|TA T2 T3|P5 P6 P7|K9 K10 KB|T5 P5 K5|TD PD KD"),
+]
+
+
+def hard_table_hands() -> list[Case]:
+    return [Case(f"hard table/{label}", parse_cards(hand), find_preset(preset),
+                 melds_of(table, find_preset(preset)), True)
+            for label, hand, preset, table in HARD_TABLES]
+
+
+def absurd_hands() -> list[Case]:
+    one_suit = "HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK"
+    rnd = random.Random(SEED + 3)
+    pack = full_deck(2, 6)
+    rnd.shuffle(pack)
+    rules = find_preset("standard")
+    return [
+        Case("absurd/21: one suit, 5-6 again, 6 jokers", parse_cards(f"{one_suit} H5 H6 J J J J J J"),
+             rules, [], False),
+        Case("absurd/21: grid 5-7, 6 jokers",
+             parse_cards("T5 T6 T7 P5 P6 P7 H5 H6 H7 K5 K6 K7 T5 T6 T7 J J J J J J"), rules, [], False),
+        Case("absurd/24: grid 5-7 twice, 6 jokers",
+             parse_cards("T5 T6 T7 P5 P6 P7 H5 H6 H7 K5 K6 K7 T5 T6 T7 P5 P6 P7 J J J J J J"), rules, [], False),
+        Case("absurd/32: one suit twice, 6 jokers", parse_cards(f"{one_suit} {one_suit} J J J J J J"),
+             rules, [], False),
+        Case("absurd/38 dealt", pack[:38], rules, [], False),
+        Case("absurd/52: a whole pack", full_deck(1, 0), rules, [], False),
+        Case("absurd/110: both packs", full_deck(2, 6), rules, [], False),
+    ]
+
+
 # --- timing --------------------------------------------------------------------------
+
+class Case(NamedTuple):
+    name: str
+    hand: list[Card]
+    rules: RuleSet
+    table: list[Meld]
+    came_out: bool
+
 
 QUESTIONS: dict[str, Callable[[Solver], object]] = {
     "(a) highest meld value": lambda s: s.max_meld_value(),
     "(b) lowest penalty left": lambda s: s.min_leftover_penalty(),
     "(c) can go out": lambda s: s.leftover_options(),
+    "solve(): all, with arrangements": lambda s: s.solve(),
 }
 
 
@@ -116,9 +252,22 @@ def timed(func: Callable[..., Any], *args: Any) -> tuple[float, Any]:
     return (time.perf_counter() - start) * 1000, result
 
 
-def ask_fresh(ask: Callable[[Solver], object], hand: list[Card], rules: RuleSet) -> object:
-    """One question with a solver built for it alone (set-up included in the time)."""
-    return ask(Solver(hand, rules))
+def ask_fresh(ask: Callable[[Solver], object], case: Case) -> object:
+    """One question with a solver built for it alone (set-up included in the time);
+    a refusal counts as the answer."""
+    try:
+        return ask(Solver(case.hand, case.rules, case.table, case.came_out))
+    except HandTooLarge as exc:
+        return exc
+
+
+def peak_mb(ask: Callable[[Solver], object], case: Case) -> float:
+    """Peak memory of one question, in MB (tracemalloc)."""
+    tracemalloc.start()
+    ask_fresh(ask, case)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 1e6
 
 
 def progress(done: int, total: int, label: str) -> None:
@@ -144,6 +293,37 @@ def row(label: str, times: Sequence[float]) -> str:
 
 
 HEADER = f"{'':34} {'hands':>6} {'median':>9} {'p99':>9} {'max':>9}   (ms per hand)"
+
+
+def run_family(label: str, cases: list[Case]) -> list[str]:
+    """Each question on each case; a table of median/p99/max per question, the
+    slowest case and its peak memory."""
+    times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
+    slowest: dict[str, tuple[float, Case | None]] = {q: (0.0, None) for q in QUESTIONS}
+    order = list(QUESTIONS.items())
+    refused = 0
+    for n, case in enumerate(cases, 1):
+        # Rotate which question comes first: the first one for a new kind of hand
+        # also fills the per-process memo of run shapes that the others then use.
+        for question, ask in order[n % 4:] + order[:n % 4]:
+            ms, answer = timed(ask_fresh, ask, case)
+            refused += isinstance(answer, HandTooLarge) and question == order[0][0]
+            times[question].append(ms)
+            if ms >= slowest[question][0]:
+                slowest[question] = (ms, case)
+        progress(n, len(cases), label)
+    lines = [f"{label}: {len(cases)} hands" + (f", {refused} refused (HandTooLarge)" if refused else "")]
+    for question in QUESTIONS:
+        lines.append(row(question, times[question]))
+    for question, ask in QUESTIONS.items():
+        ms, worst = slowest[question]
+        if worst is not None:
+            # Timed again: on a shared machine a single slow run may be another process's.
+            again, _ = timed(ask_fresh, ask, worst)
+            lines.append(f"  slowest {question}: {ms:.1f} ms (again: {again:.1f} ms), "
+                         f"{peak_mb(ask, worst):.2f} MB peak, {worst.name} "
+                         f"({len(worst.hand)} cards, {len(worst.table)} table melds)")
+    return lines
 
 
 # --- anchor: rummikub-solver ------------------------------------------------------------
@@ -274,37 +454,27 @@ def run_openspiel(count: int) -> list[str]:
 # --- main ----------------------------------------------------------------------------
 
 def main() -> None:
-    hands = corpus(HANDS) + hard_hands()
-    results: dict[str, list[float]] = {q: [] for q in QUESTIONS}
-    hard: dict[str, list[float]] = {q: [] for q in QUESTIONS}
-    slowest: dict[str, tuple[float, str]] = {q: (0.0, "") for q in QUESTIONS}
-    order = list(QUESTIONS.items())
-    for n, (name, hand, rules) in enumerate(hands, 1):
-        # Rotate which question comes first: the first one for a new kind of hand
-        # also fills the per-process memo of run shapes that the others then use.
-        for question, ask in order[n % 3:] + order[:n % 3]:
-            ms, _ = timed(ask_fresh, ask, hand, rules)
-            results[question].append(ms)
-            if name.startswith("hard/"):
-                hard[question].append(ms)
-            if ms > slowest[question][0]:
-                slowest[question] = (ms, name)
-        progress(n, len(hands), "romme-score corpus")
-    print(f"romme-score solver, {len(hands)} hands ({HANDS} dealt with 13-15 cards and 0-6 "
-          f"jokers over the five presets, {len(HARD)} hard hands), CPython "
-          f"{sys.version.split()[0]}")
+    dealt = [Case(name, hand, rules, [], False) for name, hand, rules in corpus(HANDS)]
+    hard = [Case(name, hand, rules, [], False) for name, hand, rules in hard_hands()]
+    families = [
+        (f"dealt, no table ({HANDS} hands of 13-15 cards, 0-6 jokers, five presets)", dealt),
+        ("hard, no table", hard),
+        (f"mid-game ({TABLES} hands of 13-15 cards on 4-16 table melds, came out)",
+         mid_game_corpus(TABLES)),
+        (f"first meld with lay-offs ({TABLES // 3} mid-game hands, not come out, "
+         "first_meld_layoff)", first_meld_corpus(TABLES // 3)),
+        ("hard, with table", hard_table_hands()),
+        ("absurd sizes", absurd_hands()),
+    ]
+    print(f"romme-score solver, CPython {sys.version.split()[0]}")
     print(HEADER)
-    for question in QUESTIONS:
-        print(row(question, results[question]))
-    print("hard hands only:")
-    for question in QUESTIONS:
-        print(row(question, hard[question]))
-    for question, (ms, name) in slowest.items():
-        print(f"slowest {question}: {ms:.1f} ms, {name}")
-    print()
+    for label, cases in families:
+        for line in run_family(label.split(" (")[0], cases):
+            print(line)
+        print()
     print("Anchors, same process, same hands:")
     print(HEADER)
-    for line in run_rummikub(hands):
+    for line in run_rummikub([(c.name, c.hand, c.rules) for c in dealt + hard]):
         print(line)
     for line in run_openspiel(max(300, HANDS // 2)):
         print(line)

@@ -207,10 +207,6 @@ def _normalise(token: str) -> str:
     return token.replace("\ufe0f", "").replace("\ufe0e", "").replace("\u200d", "").strip().upper()
 
 
-def _read_rank(text: str, table: dict[str, Rank]) -> Rank | None:
-    return table.get(text)
-
-
 def _try_symbol(text: str) -> Card | None:
     if text[:1] in _SYMBOLS:
         rank = _SYMBOL_RANKS.get(text[1:])

@@ -127,16 +127,8 @@ class Meld(NamedTuple):
     def end(self) -> int:
         return self.start + len(self.slots) - 1
 
-    @property
-    def wraps(self) -> bool:
-        return self.kind == MeldKind.RUN and self.end > 14
-
     def format(self, profile: Profile = "de", ascii: bool = False) -> str:
         return " ".join(slot.format(profile, ascii) for slot in self.slots)
-
-    def describe(self, profile: Profile = "de", ascii: bool = False) -> str:
-        """A short human description: ``run ♥4 ♥5 J=♥6``."""
-        return f"{self.kind.value} {self.format(profile, ascii)}"
 
 
 # --- values -------------------------------------------------------------------
@@ -172,8 +164,7 @@ def _run_windows(n: int, rules: RuleSet) -> list[int]:
         return []
     if rules.wraparound:
         return list(range(1, 14))
-    top = 14 if rules.ace_high_runs else 13
-    return list(range(1, top - n + 2))
+    return list(range(1, rules.top_run_position - n + 2))
 
 
 def _run_slot(card: Card, position: int, suit: Suit, rules: RuleSet) -> Slot:
@@ -313,33 +304,47 @@ def _structural(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
     return found
 
 
-def _max_adjacent(meld: Meld) -> int:
+def longest_joker_block(is_joker: Sequence[bool]) -> int:
+    """The most jokers side by side in a row of places (True where a joker lies)."""
     best = run = 0
-    for slot in meld.slots:
-        run = run + 1 if slot.is_joker else 0
+    for joker in is_joker:
+        run = run + 1 if joker else 0
         best = max(best, run)
     return best
 
 
 def limit_violation(meld: Meld, rules: RuleSet) -> tuple[Reason, str] | None:
     """The joker limit (§2) a structurally sound meld breaks, if any."""
-    if meld.naturals < rules.min_naturals:
+    adjacent = longest_joker_block([slot.is_joker for slot in meld.slots])
+    return joker_limit_violation(meld.kind, meld.naturals, meld.jokers, adjacent, rules)
+
+
+def joker_limit_violation(kind: MeldKind, naturals: int, jokers: int, adjacent: int,
+                          rules: RuleSet) -> tuple[Reason, str] | None:
+    """The joker limits of §2, the one place they are written: a meld of ``kind`` with
+    these counts and at most ``adjacent`` jokers side by side (runs) breaks which, if any.
+
+    >>> from romme_score.rules import find_preset
+    >>> joker_limit_violation(MeldKind.RUN, 1, 2, 2, find_preset("wiki-51"))
+    (<Reason.TOO_FEW_NATURALS: 'too-few-naturals'>, 'a meld needs at least 2 natural cards (min_naturals=2)')
+    """
+    if naturals < rules.min_naturals:
         return (Reason.TOO_FEW_NATURALS,
                 f"a meld needs at least {rules.min_naturals} natural card"
                 f"{'s' if rules.min_naturals > 1 else ''} (min_naturals={rules.min_naturals})")
-    if rules.max_jokers_per_meld is not None and meld.jokers > rules.max_jokers_per_meld:
+    if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
         return (Reason.TOO_MANY_JOKERS,
-                f"{meld.jokers} jokers, but at most {rules.max_jokers_per_meld} per meld "
+                f"{jokers} jokers, but at most {rules.max_jokers_per_meld} per meld "
                 f"(max_jokers_per_meld={rules.max_jokers_per_meld})")
-    if meld.kind == MeldKind.SET:
+    if kind == MeldKind.SET:
         limit = rules.max_jokers_in_set
-        if limit is not None and meld.jokers > limit:
+        if limit is not None and jokers > limit:
             return (Reason.TOO_MANY_JOKERS,
-                    f"{meld.jokers} jokers in a set, but at most {limit} "
+                    f"{jokers} jokers in a set, but at most {limit} "
                     f"(max_adjacent_jokers={rules.max_adjacent_jokers})")
-    elif rules.max_adjacent_jokers is not None and _max_adjacent(meld) > rules.max_adjacent_jokers:
+    elif rules.max_adjacent_jokers is not None and adjacent > rules.max_adjacent_jokers:
         return (Reason.ADJACENT_JOKERS,
-                f"{_max_adjacent(meld)} jokers side by side, but at most "
+                f"{adjacent} jokers side by side, but at most "
                 f"{rules.max_adjacent_jokers} (max_adjacent_jokers={rules.max_adjacent_jokers})")
     return None
 

@@ -177,6 +177,21 @@ class RuleSet:
                               1 if self.max_adjacent_jokers == 1 else None) if x is not None]
         return min(limits) if limits else None
 
+    @property
+    def top_run_position(self) -> int:
+        """The highest place a run reaches without wraparound: 14 with the ace above the king."""
+        return 14 if self.ace_high_runs else 13
+
+    def legality_key(self) -> tuple[object, ...]:
+        """The options deciding which cards form a legal meld and what it is worth
+        (LEGALITY_OPTIONS): the key of any cache computed from meld legality alone."""
+        return tuple(getattr(self, name) for name in LEGALITY_OPTIONS)
+
+
+# What legality_key() reads; tests/test_rules.py classifies every option against it.
+LEGALITY_OPTIONS = ("ace_high_runs", "wraparound", "ace_high_value", "min_naturals",
+                    "max_jokers_per_meld", "max_adjacent_jokers")
+
 
 def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
     meta = f.metadata

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from romme_score.rules import OPTION_NAMES, PRESETS, GameEnd, RuleError, RuleSet, build_rules, find_preset
+from romme_score.cards import parse_cards
+from romme_score.melds import interpretations
+from romme_score.rules import (
+    LEGALITY_OPTIONS,
+    OPTION_NAMES,
+    PRESETS,
+    GameEnd,
+    RuleError,
+    RuleSet,
+    build_rules,
+    find_preset,
+)
 
 # The table of RULES.md §9, column by column: standard, wiki-51, classic, speedromme, basic.
 TABLE = {
@@ -129,3 +140,46 @@ def test_rule_set_round_trips_through_dict() -> None:
                                       "jokers=3", "joker_layoff=with-natural", "stalemate=nobody-scores"])
     for rules in [*PRESETS.values(), unusual]:
         assert RuleSet.from_dict(rules.to_dict()) == rules
+
+
+# Every option, classified: does it decide which cards form a legal meld, or what a
+# meld is worth? Those join RuleSet.legality_key(), which keys the solver's caches
+# shared across hands; an option missing here, or classified True but left out of the
+# key, fails the test below. Lay-off and scoring options are False: the solver reads
+# them afresh for every hand.
+AFFECTS_MELD_LEGALITY = {
+    "packs": False, "jokers": False, "max_players": False, "first_meld_min": False,
+    "first_meld_pure_run": False, "first_meld_layoff": False,
+    "ace_high_runs": True, "wraparound": True, "ace_high_value": True,
+    "ace_penalty": False, "joker_penalty": False,
+    "min_naturals": True, "max_jokers_per_meld": True, "max_adjacent_jokers": True,
+    "set_joker_swap": False, "swapped_joker": False, "joker_layoff": False,
+    "out_without_discard": False, "hand_romme_multiplier": False, "joker_in_hand_doubles": False,
+    "never_out_doubles": False, "winner_bonus": False, "winner_bonus_hand_romme": False,
+    "stalemate": False, "game_end": False, "leaderboard": False,
+}
+
+
+def test_every_option_is_classified_and_legality_options_join_the_key() -> None:
+    assert set(AFFECTS_MELD_LEGALITY) == set(OPTION_NAMES), "classify the new option above"
+    assert {name for name, joins in AFFECTS_MELD_LEGALITY.items() if joins} == set(LEGALITY_OPTIONS)
+
+
+@pytest.mark.parametrize("option, value, meld", [
+    ("ace_high_runs", False, "HD HK HA"), ("wraparound", True, "HK HA H2"),
+    ("ace_high_value", 10, "TA PA HA"), ("min_naturals", 2, "H5 J J"),
+    ("max_jokers_per_meld", 1, "H5 J J"), ("max_adjacent_jokers", 1, "H5 J J H8"),
+])
+def test_legality_options_change_a_meld_and_the_key_section2(option: str, value: object,
+                                                             meld: str) -> None:
+    base = find_preset("standard")
+    changed = base.replace(**{option: value})
+    cards = parse_cards(meld)
+    assert [m.value for m in interpretations(cards, base)] != \
+        [m.value for m in interpretations(cards, changed)]
+    assert base.legality_key() != changed.legality_key()
+
+
+def test_top_run_position_is_the_ace_above_the_king_or_the_king_001() -> None:
+    assert find_preset("standard").top_run_position == 14
+    assert find_preset("basic").top_run_position == 13

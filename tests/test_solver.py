@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import random
+from collections import Counter
+from collections.abc import Iterator
 from functools import cache
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -11,9 +15,9 @@ from hypothesis import strategies as st
 
 from romme_score.cards import Card, full_deck, parse_cards
 from romme_score.layoff import lay_off
-from romme_score.melds import IllegalMeldError, interpret, penalty_value
+from romme_score.melds import IllegalMeldError, Meld, interpret, penalty_value
 from romme_score.rules import PRESETS, RuleSet, find_preset
-from romme_score.solver import Solver, solve
+from romme_score.solver import MAX_HAND_CARDS, HandTooLarge, LayOffMove, Solver, solve
 
 RULE_VARIANTS = [find_preset(name) for name in sorted(PRESETS)] + [
     find_preset("standard").replace(max_adjacent_jokers=1),
@@ -61,9 +65,7 @@ def exhaustive(hand: list[Card], rules: RuleSet) -> tuple[int, int, set[int]]:
     return best_value, best_penalty, sizes
 
 
-def _combinations(items: tuple[int, ...], size: int):  # type: ignore[no-untyped-def]
-    from itertools import combinations
-
+def _combinations(items: tuple[int, ...], size: int) -> Iterator[tuple[int, ...]]:
     return combinations(items, size)
 
 
@@ -107,6 +109,8 @@ def test_seeded_corpus_agrees_across_presets() -> None:
         solver = Solver(hand, rules)
         assert solver.max_meld_value()[0] == value, (hand, rules)
         assert solver.min_leftover_penalty() == penalty, (hand, rules)
+        options = solver.leftover_options()
+        assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, (hand, rules)
 
 
 def test_reported_arrangements_are_legal_and_add_up() -> None:
@@ -115,13 +119,21 @@ def test_reported_arrangements_are_legal_and_add_up() -> None:
         rules = rnd.choice(RULE_VARIANTS)
         hand = dense_hand(rnd, rules, rnd.randint(8, 14))
         best = solve(hand, rules, came_out=True)
-        for arrangement, total in ((best.value_melds, best.max_meld_value),):
-            assert sum(interpret(list(m.cards), rules).value for m in arrangement) == total
+        # (a): the melds reported add up to the value reported, each judged by the referee
+        assert sum(interpret(list(m.cards), rules).value for m in best.value_melds) == \
+            best.max_meld_value
+        assert Counter(c for m in best.value_melds for c in m.cards) <= Counter(hand)
+        # (b): melds and leftover are the hand, the penalty is the leftover's
         used = [c for m in best.melds for c in m.cards] + list(best.leftover)
-        assert sorted(map(str, used)) == sorted(map(str, hand))
+        assert Counter(used) == Counter(hand)
         assert best.leftover_penalty == sum(penalty_value(c, rules) for c in best.leftover)
         for m in best.melds:
             interpret(list(m.cards), rules)
+        # (c): going out lays everything but the discard
+        if best.can_go_out:
+            out = [c for m in best.out_melds for c in m.cards]
+            out += [best.discard] if best.discard is not None else []
+            assert Counter(out) == Counter(hand)
 
 
 @st.composite
@@ -217,11 +229,209 @@ def test_layoff_answers_match_the_lay_off_referee(seed: int) -> None:
     rules = find_preset("standard")
     table_texts = ["♥2 ♥3 ♥4", "HK KK PK", "T7 T8 T9 T10", "PA P2 P3"]
     table = [interpret(parse_cards(t), rules) for t in table_texts]
-    pool = parse_cards("♥A ♥5 ♥6 TK ♣6 ♣B ♣D P4 P5 J K9 H9 TA")
+    pool = parse_cards("♥A ♥5 ♥6 TK ♣5 ♣6 ♣B ♣D P4 P5 J K9 H9 TA")
     hand = rnd.sample(pool, 7)
     best = solve(hand, rules, table, came_out=True)
     current = [list(m.cards) for m in table]
+    laid: list[Card] = []
     for move in best.layoffs:
         added = list(move.cards) + [Card.joker()] * move.jokers
         result = lay_off(current[move.table], added, rules)
+        assert result.freed_jokers == 0
         current[move.table] = list(result.meld.cards)
+        laid += added
+    for m in best.melds:
+        interpret(list(m.cards), rules)
+    used = [c for m in best.melds for c in m.cards] + laid + list(best.leftover)
+    assert Counter(used) == Counter(hand)
+    assert best.leftover_penalty == sum(penalty_value(c, rules) for c in best.leftover)
+
+
+def test_layoff_takes_hand_cards_into_the_gap_000() -> None:
+    """♣5 reaches the ♣7-♣10 run only with the ♣6 from the hand between them."""
+    rules = find_preset("standard")
+    table = [interpret(parse_cards("T7 T8 T9 T10"), rules)]
+    best = solve(parse_cards("T5 T6 K2"), rules, table, came_out=True)
+    assert best.layoffs == (LayOffMove(0, tuple(parse_cards("T5 T6")), 0),)
+    assert best.leftover == tuple(parse_cards("K2"))
+
+
+# --- the exhaustive search with melds on the table ------------------------------------------
+
+def exhaustive_with_table(hand: list[Card], table: list[Meld], rules: RuleSet) -> tuple[int, set[int]]:
+    """After coming out: every way to meld (melds.interpret), lay off (layoff.lay_off,
+    the lowest card with any others of the hand at once, no joker swapped: where the
+    referee offers to leave a set's joker, it stays) or keep each card; the least
+    penalty left and every number of cards left."""
+    cards = sorted(hand, key=Card.sort_key)
+    best_penalty = sum(penalty_value(c, rules) for c in cards)
+    sizes: set[int] = set()
+
+    @cache
+    def legal(group: tuple[int, ...]) -> bool:
+        try:
+            interpret([cards[i] for i in group], rules)
+        except IllegalMeldError:
+            return False
+        return True
+
+    @cache
+    def laid_onto(on: tuple[Card, ...], group: tuple[int, ...]) -> tuple[Card, ...] | None:
+        added = [cards[i] for i in group]
+        try:
+            result = lay_off(list(on), added, rules)
+        except IllegalMeldError:
+            return None
+        if not result.freed_jokers:
+            return result.meld.cards
+        # 003 missing-suit: the referee offers to leave the joker in the set; no swap here
+        return (*on, *added) if result.alternative is not None else None
+
+    seen: set[tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], int, int]] = set()
+
+    def search(rest: tuple[int, ...], melds: tuple[tuple[Card, ...], ...], penalty: int,
+               kept: int) -> None:
+        nonlocal best_penalty
+        if (rest, melds, penalty, kept) in seen:
+            return
+        seen.add((rest, melds, penalty, kept))
+        if not rest:
+            best_penalty = min(best_penalty, penalty)
+            sizes.add(kept)
+            return
+        first, others = rest[0], rest[1:]
+        search(others, melds, penalty + penalty_value(cards[first], rules), kept + 1)
+        for size in range(0, min(12, len(others)) + 1):
+            for combo in combinations(others, size):
+                remaining = tuple(i for i in others if i not in combo)
+                if size >= 2 and legal((first, *combo)):
+                    search(remaining, melds, penalty, kept)
+                for k, on in enumerate(melds):
+                    laid = laid_onto(on, (first, *combo)) if size <= 3 else None
+                    if laid is not None:
+                        search(remaining, melds[:k] + (laid,) + melds[k + 1:], penalty, kept)
+
+    search(tuple(range(len(cards))), tuple(m.cards for m in table), 0, 0)
+    return best_penalty, sizes
+
+
+TABLE_MELDS = ["H2 H3 H4", "HK KK PK", "T7 T8 T9 T10", "PA P2 P3", "K5 J K7", "T4 P4 H4",
+               "HB HD HK", "P10 PB PD PK PA", "TD TK TA", "H8 H9 J", "T9 P9 H9 K9", "P6 H6 K6",
+               "J H6 K6"]
+TABLE_RULES = RULE_VARIANTS + [find_preset("standard").replace(joker_layoff="with-natural")]
+
+
+@pytest.mark.parametrize("seed", range(int(os.environ.get("SOLVER_TABLE_CASES", "80"))))
+def test_solver_with_table_agrees_with_exhaustive_search_000_003(seed: int) -> None:
+    """Lay-offs (§5) onto a few table melds: the least penalty and every number of
+    cards left, against melds.interpret and layoff.lay_off tried every way."""
+    rnd = random.Random(seed)
+    rules = TABLE_RULES[seed % len(TABLE_RULES)]
+    table = []
+    for text in rnd.sample(TABLE_MELDS, rnd.randint(1, 4)):
+        try:
+            table.append(interpret(parse_cards(text), rules))
+        except IllegalMeldError:
+            continue
+    used = Counter(c for m in table for c in m.cards)
+    pool = [c for c in full_deck(rules.packs, rules.jokers) if used[c] == 0 or c.is_joker]
+    near = {c for m in table for c in m.cards if not c.is_joker}
+    close = [c for c in pool if any(c.suit == n.suit and abs(int(c.rank or 0) - int(n.rank or 0)) <= 2
+                                    or c.rank == n.rank for n in near)]
+    hand = rnd.sample(close if len(close) >= 7 else pool, rnd.randint(4, 7))
+    if rules.jokers and seed % 3 == 0:
+        hand[-1] = Card.joker()
+    penalty, sizes = exhaustive_with_table(hand, table, rules)
+    solver = Solver(hand, rules, table, came_out=True)
+    assert solver.min_leftover_penalty() == penalty, (hand, [m.format() for m in table])
+    options = solver.leftover_options()
+    assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, \
+        (hand, [m.format() for m in table])
+
+
+@pytest.mark.parametrize("came_out", [False, True])
+def test_going_out_keeps_the_cheapest_discard_002(came_out: bool) -> None:
+    """♣A ♣2 ♣3 ♣4: either end may stay for the discard; the ♣4 costs 4, the ♣A 11."""
+    best = solve(parse_cards("TA T2 T3 T4 H9 H10 HB"), find_preset("standard"), came_out=came_out)
+    assert best.can_go_out and str(best.discard) == "♣4"
+    if not came_out:  # (b) goes out at once: what is left is the discard alone
+        assert best.leftover == tuple(parse_cards("T4")) and best.leftover_penalty == 4
+
+
+def test_going_out_keeps_a_natural_rather_than_a_joker() -> None:
+    best = solve(parse_cards("H2 H3 H4 J K5"), find_preset("standard"), came_out=True)
+    assert best.can_go_out and str(best.discard) == "♦5"
+
+
+@pytest.mark.parametrize("size", [MAX_HAND_CARDS + 1, 38, 52])
+def test_hands_beyond_the_limit_are_refused_with_the_limit_named(size: int) -> None:
+    hand = full_deck(2, 6)[:size]
+    with pytest.raises(HandTooLarge, match=f"up to {MAX_HAND_CARDS} cards, this one has {size}"):
+        solve(hand, find_preset("standard"))
+
+
+def test_the_slowest_hands_at_the_limit_are_answered() -> None:
+    """One suit and two cards of it again, with six jokers: the hardest 21 cards measured."""
+    hand = parse_cards("HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK H5 H6 J J J J J J")
+    assert len(hand) == MAX_HAND_CARDS
+    best = solve(hand, find_preset("standard"))
+    assert best.can_go_out and best.leftover_penalty == 0
+
+
+def test_a_search_outgrowing_its_limit_is_refused_with_the_limit_named() -> None:
+    """One suit held almost whole, six jokers, three runs of that suit on the table."""
+    rules = find_preset("standard")
+    hand = parse_cards("HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J")
+    table = [interpret(parse_cards(t), rules) for t in ("H2 H3 H4", "H6 H7 H8", "H9 H10 HB")]
+    with pytest.raises(HandTooLarge, match="21 cards with 3 table melds needs more than"):
+        Solver(hand, rules, table, came_out=True).min_leftover_penalty()
+
+
+def test_layoffs_onto_two_sets_of_one_rank_go_where_each_fits_000() -> None:
+    """♣6 fits only the set without it, ♠6 only the one with a joker for ♣ or ♠ (002 b:
+    the joker stays, it was not declared)."""
+    rules = find_preset("speedromme").replace(set_joker_swap="declared")
+    table = [interpret(parse_cards(t), rules) for t in ("J ♥6 ♦6", "♠6 ♥6 ♦6")]
+    best = solve(parse_cards("♣6 ♠6 K2"), rules, table, came_out=True)
+    assert best.leftover == tuple(parse_cards("K2"))
+    current = [list(m.cards) for m in table]
+    for move in best.layoffs:
+        result = lay_off(current[move.table], list(move.cards) + [Card.joker()] * move.jokers, rules)
+        assert result.freed_jokers == 0
+        current[move.table] = list(result.meld.cards)
+    assert sorted(len(m) for m in current) == [4, 4]
+
+
+@pytest.mark.parametrize("seed", range(int(os.environ.get("SOLVER_REPLAY_CASES", "30"))))
+def test_every_reported_layoff_is_one_the_referee_accepts_000_003(seed: int) -> None:
+    """solve() on bigger hands and tables: (b)'s and (c)'s lay-offs replayed in order
+    with layoff.lay_off, every card accounted for."""
+    rnd = random.Random(1000 + seed)
+    rules = TABLE_RULES[seed % len(TABLE_RULES)]
+    table = []
+    for text in rnd.sample(TABLE_MELDS, rnd.randint(3, 8)):
+        try:
+            table.append(interpret(parse_cards(text), rules))
+        except IllegalMeldError:
+            continue
+    used = Counter(c for m in table for c in m.cards)
+    pool = [c for c in full_deck(rules.packs, rules.jokers) if used[c] < rules.packs and not c.is_joker]
+    hand = rnd.sample(pool, rnd.randint(8, 13)) + [Card.joker()] * min(rules.jokers, seed % 3)
+    best = solve(hand, rules, table, came_out=True)
+    for melds, layoffs, kept in ((best.melds, best.layoffs, list(best.leftover)),
+                                 (best.out_melds, best.out_layoffs,
+                                  [best.discard] if best.discard is not None else [])):
+        if layoffs is best.out_layoffs and not best.can_go_out:
+            continue
+        current = [list(m.cards) for m in table]
+        laid: list[Card] = []
+        for move in layoffs:
+            added = list(move.cards) + [Card.joker()] * move.jokers
+            result = lay_off(current[move.table], added, rules)  # raises if not allowed
+            kept_joker = result.freed_jokers and result.alternative is not None
+            assert not result.freed_jokers or kept_joker
+            current[move.table] = current[move.table] + added if kept_joker else list(result.meld.cards)
+            laid += added
+        for m in melds:
+            interpret(list(m.cards), rules)
+        assert Counter([c for m in melds for c in m.cards] + laid + kept) == Counter(hand)

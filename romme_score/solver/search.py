@@ -1,0 +1,577 @@
+"""The three searches of ``romme best`` and their answer, :class:`Best`.
+
+Each is a memoised search over the card types still to place (see
+candidates.py), always branching on the lowest remaining type: it is left in
+hand, or goes into one of its templates, or (after coming out) is laid off onto
+a table meld (see table.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from romme_score.cards import Card
+from romme_score.melds import Meld, MeldKind, penalty_value
+from romme_score.rules import RuleSet
+from romme_score.solver.candidates import NEG, Candidates, HandTooLarge, MeldFilter, Template, take
+from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, ViewMove, table_meld
+
+# The most moves a search with the table (or a first-meld minimum) tries before it refuses:
+# half a second. Real mid-game hands need a few thousand; one suit held almost whole with
+# six jokers next to runs of that suit can need millions.
+MAX_TABLE_WORK = 500_000
+
+
+class Best(NamedTuple):
+    """The solver's answers; each arrangement lists melds and lay-offs."""
+
+    max_meld_value: int
+    value_melds: tuple[Meld, ...]  # arrangement (a)
+    first_meld_ok: bool
+    melds: tuple[Meld, ...]  # arrangement (b)
+    layoffs: tuple[LayOffMove, ...]
+    leftover: tuple[Card, ...]
+    leftover_penalty: int
+    can_go_out: bool
+    out_melds: tuple[Meld, ...]
+    out_layoffs: tuple[LayOffMove, ...]
+    discard: Card | None
+    hand_romme: bool
+
+
+class Solver:
+    """One hand under one rule set; the three questions share its templates.
+
+    ``meld_filter`` and ``joker_only_melds``: see :class:`Candidates`.
+    """
+
+    def __init__(self, hand: Sequence[Card], rules: RuleSet, table: Sequence[Meld] = (),
+                 came_out: bool = False, *, meld_filter: MeldFilter | None = None,
+                 joker_only_melds: bool = False) -> None:
+        self.rules = rules
+        self.came_out = came_out
+        self.joker_only_melds = joker_only_melds
+        cands = self.cands = Candidates(hand, rules, meld_filter=meld_filter,
+                                        joker_only_melds=joker_only_melds)
+        self.hand_jokers = cands.hand_jokers
+        self.types = cands.types
+        self.penalties = cands.penalties
+        self.index = cands.index
+        self.start_counts = cands.start_counts
+        self.start_state = cands.start_state
+        self.templates = cands.templates
+        self.meld_of = cands.meld_of
+        # The table matters only where cards may be laid off onto it.
+        usable = came_out or rules.first_meld_layoff
+        self.table: tuple[TableMeld, ...] = tuple(table_meld(m) for m in table) if usable else ()
+        self.tables = TableSearch(cands, self.table)
+        self.view: int | None = self.tables.start if self.table else None
+        self.view_suit = self.tables.view_suit
+        self.suit_of = cands.suit_of
+        self.shift = 2 * len(self.types)  # memo keys: view number above the state bits
+        self.track_pure = rules.first_meld_pure_run
+        self._value_memo: dict[int, tuple[int, int, Template | None, Template | None]] = {}
+        self._place_memo: dict[tuple[int, int | None, int, bool], int] = {}
+        self._view_memo: dict[int, int] = {}
+        self._count_memo: dict[int, int] = {}
+        self._count_fast: dict[int, int] = {}
+        self._place_fast: dict[int, tuple[int, Template | None]] = {}
+        self._work = 0  # moves tried by the searches with the table (MAX_TABLE_WORK)
+
+    # -- (a) the highest meld value -------------------------------------------------------
+    # _value, _place_free, _place_view, _counts_left and _counts_left_table repeat the same
+    # few lines (take the lowest card, then each template the state allows, looking in the
+    # memo before calling) on purpose: a shared
+    # helper that lists those moves per state was measured 20 % slower per question
+    # (benchmarks/solver.py) and saved nothing when solve() answers all three.
+
+    def _value(self, state: int, jokers: int) -> tuple[int, int, Template | None, Template | None]:
+        """Best meld value from the remaining cards: (any, including a pure run, and
+        the template chosen for each). The hottest loop of the solver."""
+        memo = self._value_memo
+        key = state * 8 + jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not state:
+            result: tuple[int, int, Template | None, Template | None] = (0, NEG, None, None)
+            memo[key] = result
+            return result
+        i = ((state & -state).bit_length() - 1) >> 1
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        sub = memo.get(left * 8 + jokers) or self._value(left, jokers)
+        best_any, best_pure = sub[0], sub[1]
+        choice_any: Template | None = None
+        choice_pure: Template | None = None
+        track_pure = self.track_pure
+        for t in self.templates[i]:
+            t_jokers, mask = t.jokers, t.mask
+            if t_jokers > jokers or left & mask != mask:
+                continue
+            second = (left >> 1) & mask
+            rest = left - ((second << 1) | (mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(rest * 8 + remaining) or self._value(rest, remaining)
+            value = t.value + sub[0]
+            if value > best_any:
+                best_any, choice_any = value, t
+            if track_pure:
+                pure = t.value + (sub[0] if t.pure_run else sub[1])
+                if pure > best_pure:
+                    best_pure, choice_pure = pure, t
+        result = (best_any, best_pure, choice_any, choice_pure)
+        memo[key] = result
+        return result
+
+    def _value_arrangement(self, pure: bool) -> list[Meld]:
+        state, jokers = self.start_state, self.hand_jokers
+        melds: list[Meld] = []
+        while state:
+            i = ((state & -state).bit_length() - 1) >> 1
+            entry = self._value(state, jokers)
+            choice = entry[3] if pure else entry[2]
+            state = take(state, 1 << (2 * i))
+            if isinstance(choice, Template):
+                state = take(state, choice.mask)
+                jokers -= choice.jokers
+                melds.append(self.meld_of(choice))
+                if pure and choice.pure_run:
+                    pure = False
+        return melds
+
+    # -- (b) the lowest penalty left in hand --------------------------------------------------
+
+    def _place(self, state: int, jokers: int, view: int | None, need: int, need_pure: bool) -> int:
+        """Most penalty placed from the remaining cards, with melds worth ``need``
+        more points (and a pure run if ``need_pure``); NEG when impossible."""
+        if not need and not need_pure:
+            if view is None:
+                return self._place_free(state, jokers)[0]
+            return self._place_view(state, jokers, view)
+        if not state:
+            return NEG
+        i = ((state & -state).bit_length() - 1) >> 1
+        if view is not None and self.view_suit[view] != self.suit_of[i]:
+            view = self.tables.enter(view, state, i, jokers)
+        key = (state * 8 + jokers, view, need, need_pure)
+        memo = self._place_memo.get(key)
+        if memo is not None:
+            return memo
+        self._work += len(self.templates[i]) + 1
+        if self._work > MAX_TABLE_WORK:
+            self._too_large()
+        left = take(state, 1 << (2 * i))
+        best = self._place(left, jokers, view, need, need_pure)
+        for t in self.templates[i]:
+            if t.jokers > jokers or left & t.mask != t.mask:
+                continue
+            result = self._place(take(left, t.mask), jokers - t.jokers, view,
+                                 max(0, need - t.value), need_pure and not t.pure_run)
+            if result > NEG and t.penalty + result > best:
+                best = t.penalty + result
+        if view is not None:
+            moves = self.tables.moves(i, view)
+            self._work += len(moves)
+            for gain, mask, added, new_view, _ in moves:
+                if added > jokers or left & mask != mask:
+                    continue
+                result = self._place(take(left, mask), jokers - added, new_view, need, need_pure)
+                if result > NEG and gain + result > best:
+                    best = gain + result
+        self._place_memo[key] = best
+        return best
+
+    def _place_view(self, state: int, jokers: int, view: int) -> int:
+        """``_place`` with the table and no first-meld condition: the mid-game case. Memo
+        keys hold the view number above the state, for the view as passed and as entered."""
+        memo = self._view_memo
+        shift = self.shift
+        key = ((view << shift | state) << 3) | jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not state:
+            return min(jokers, self.tables.capacity(view)) * self.rules.joker_penalty
+        i = ((state & -state).bit_length() - 1) >> 1
+        entered_key = key
+        if self.view_suit[view] != self.suit_of[i]:
+            entered = self.tables.enter(view, state, i, jokers)
+            if entered is None:
+                memo[key] = best = self._place_free(state, jokers)[0]
+                return best
+            view = entered
+            entered_key = ((view << shift | state) << 3) | jokers
+            hit = memo.get(entered_key)
+            if hit is not None:
+                memo[key] = hit
+                return hit
+        settled, bare = self.tables.unsettled(view)
+        if settled:  # lay lone jokers onto the settled room now, or never
+            jp = self.rules.joker_penalty
+            best = max(k * jp + self._place_view(state, jokers - k, bare)
+                       for k in range(min(settled, jokers) + 1))
+            memo[key] = memo[entered_key] = best
+            return best
+        templates = self.templates[i]
+        self._work += len(templates) + 1
+        if self._work > MAX_TABLE_WORK:
+            self._too_large()
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        base = view << shift
+        sub = memo.get(((base | left) << 3) | jokers)
+        best = sub if sub is not None else self._place_view(left, jokers, view)
+        for t in templates:
+            t_jokers, mask = t.jokers, t.mask
+            if t_jokers > jokers or left & mask != mask:
+                continue
+            second = (left >> 1) & mask
+            rest = left - ((second << 1) | (mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(((base | rest) << 3) | remaining)
+            if sub is None:
+                sub = self._place_view(rest, remaining, view)
+            if t.penalty + sub > best:
+                best = t.penalty + sub
+        moves = self.tables.moves(i, view)
+        self._work += len(moves)
+        for gain, mask, added, new_view, _ in moves:
+            if added > jokers or left & mask != mask:
+                continue
+            result = self._place_view(take(left, mask), jokers - added, new_view)
+            if gain + result > best:
+                best = gain + result
+        memo[key] = memo[entered_key] = best
+        return best
+
+    def _place_options(self, i: int, state: int, jokers: int, view: int | None, need: int,
+                       need_pure: bool) -> Iterator[tuple[int, int, int, int | None, int, bool,
+                                                           Template | ViewMove | None]]:
+        """The moves of the lowest card ``i`` (``view`` entered for it): left in hand,
+        each template, each lay-off; as (penalty placed, what remains, the move)."""
+        left = take(state, 1 << (2 * i))
+        yield 0, left, jokers, view, need, need_pure, None
+        for t in self.templates[i]:
+            if t.jokers > jokers or left & t.mask != t.mask:
+                continue
+            yield (t.penalty, take(left, t.mask), jokers - t.jokers, view, max(0, need - t.value),
+                   need_pure and not t.pure_run, t)
+        if view is not None:
+            for gain, mask, added, new_view, move in self.tables.moves(i, view):
+                if added > jokers or left & mask != mask:
+                    continue
+                yield gain, take(left, mask), jokers - added, new_view, need, need_pure, move
+
+    def _place_free(self, state: int, jokers: int) -> tuple[int, Template | None]:
+        """``_place`` without a table or a first-meld condition: the common case."""
+        memo = self._place_fast
+        key = state * 8 + jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not state:
+            memo[key] = (0, None)
+            return 0, None
+        i = ((state & -state).bit_length() - 1) >> 1
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        sub = memo.get(left * 8 + jokers) or self._place_free(left, jokers)
+        best = sub[0]
+        choice: Template | None = None
+        for t in self.templates[i]:
+            t_jokers, mask = t.jokers, t.mask
+            if t_jokers > jokers or left & mask != mask:
+                continue
+            second = (left >> 1) & mask
+            rest = left - ((second << 1) | (mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(rest * 8 + remaining) or self._place_free(rest, remaining)
+            if t.penalty + sub[0] > best:
+                best, choice = t.penalty + sub[0], t
+        memo[key] = (best, choice)
+        return best, choice
+
+    def _place_arrangement(self, need: int, need_pure: bool) -> tuple[list[Meld], list[LayOffMove],
+                                                                      list[Card]]:
+        """Replay (b): at each card the first move that keeps the best total."""
+        state, jokers, view = self.start_state, self.hand_jokers, self.view
+        table = list(self.table)
+        melds: list[Meld] = []
+        layoffs: list[LayOffMove] = []
+        leftover: list[Card] = []
+        while state:
+            i = ((state & -state).bit_length() - 1) >> 1
+            if view is not None:
+                view = self.tables.enter(view, state, i, jokers)
+            best = self._place(state, jokers, view, need, need_pure)
+            option = next(o for o in self._place_options(i, state, jokers, view, need, need_pure)
+                          if best == NEG or self._place(*o[1:6]) > NEG
+                          and o[0] + self._place(*o[1:6]) == best)
+            move = option[6]
+            if isinstance(move, Template):
+                melds.append(self.meld_of(move))
+            elif move is not None:
+                layoffs.append(self.tables.replay(table, move))
+            else:
+                leftover.append(self.types[i])
+            state, jokers, view, need, need_pure = option[1:6]
+        laid = min(jokers, self.tables.capacity(view)) if view is not None else 0
+        layoffs += self.tables.joker_layoffs(table, laid)
+        leftover += [Card.joker()] * (jokers - laid)
+        return melds, layoffs, leftover
+
+    # -- (c) going out -------------------------------------------------------------------
+
+    def _counts_left(self, state: int, jokers: int, view: int | None) -> int:
+        """Bitmask of the numbers of cards that can be left in hand (bit n: n cards)."""
+        if view is not None:
+            return self._counts_left_table(state, jokers, view)
+        memo = self._count_fast
+        key = state * 8 + jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not state:
+            mask = 1 << jokers
+            if self.joker_only_melds and jokers >= 3:
+                mask |= 1 << (jokers - 3)
+            memo[key] = mask
+            return mask
+        i = ((state & -state).bit_length() - 1) >> 1
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        sub = memo.get(left * 8 + jokers)
+        mask = (sub if sub is not None else self._counts_left(left, jokers, None)) << 1
+        for t in self.templates[i]:
+            t_jokers, t_mask = t.jokers, t.mask
+            if t_jokers > jokers or left & t_mask != t_mask:
+                continue
+            second = (left >> 1) & t_mask
+            rest = left - ((second << 1) | (t_mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(rest * 8 + remaining)
+            mask |= sub if sub is not None else self._counts_left(rest, remaining, None)
+        memo[key] = mask
+        return mask
+
+    def _counts_left_table(self, state: int, jokers: int, view: int) -> int:
+        """The same with melds on the table (lay-offs change the table's view); memo keys
+        as in ``_place_view``."""
+        memo = self._count_memo
+        shift = self.shift
+        key = ((view << shift | state) << 3) | jokers
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not state:
+            capacity = min(jokers, self.tables.capacity(view))
+            mask = 0
+            for laid in range(capacity + 1):
+                mask |= 1 << (jokers - laid)
+            if self.joker_only_melds and jokers >= 3:
+                mask |= 1 << (jokers - 3)
+            return mask
+        i = ((state & -state).bit_length() - 1) >> 1
+        entered_key = key
+        if self.view_suit[view] != self.suit_of[i]:
+            entered = self.tables.enter(view, state, i, jokers)
+            if entered is None:
+                memo[key] = mask = self._counts_left(state, jokers, None)
+                return mask
+            view = entered
+            entered_key = ((view << shift | state) << 3) | jokers
+            hit = memo.get(entered_key)
+            if hit is not None:
+                memo[key] = hit
+                return hit
+        settled, bare = self.tables.unsettled(view)
+        if settled:  # lay lone jokers onto the settled room now, or never
+            mask = 0
+            for k in range(min(settled, jokers) + 1):
+                mask |= self._counts_left_table(state, jokers - k, bare)
+            memo[key] = memo[entered_key] = mask
+            return mask
+        templates = self.templates[i]
+        self._work += len(templates) + 1
+        if self._work > MAX_TABLE_WORK:
+            self._too_large()
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        base = view << shift
+        sub = memo.get(((base | left) << 3) | jokers)
+        mask = (sub if sub is not None else self._counts_left_table(left, jokers, view)) << 1
+        for t in templates:
+            t_jokers, t_mask = t.jokers, t.mask
+            if t_jokers > jokers or left & t_mask != t_mask:
+                continue
+            second = (left >> 1) & t_mask
+            rest = left - ((second << 1) | (t_mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(((base | rest) << 3) | remaining)
+            mask |= sub if sub is not None else self._counts_left_table(rest, remaining, view)
+        moves = self.tables.moves(i, view)
+        self._work += len(moves)
+        for _, used, added, new_view, _ in moves:
+            if added > jokers or left & used != used:
+                continue
+            mask |= self._counts_left_table(take(left, used), jokers - added, new_view)
+        memo[key] = memo[entered_key] = mask
+        return mask
+
+    def _out_arrangement(self, target: int) -> tuple[list[Meld], list[LayOffMove], list[Card]]:
+        """Melds and lay-offs that leave exactly ``target`` cards in hand; when that is
+        one card (the discard), the one with the lowest penalty (issue 12: ♣4, not ♣A)."""
+        state, jokers, view = self.start_state, self.hand_jokers, self.view
+        table = list(self.table)
+        melds: list[Meld] = []
+        layoffs: list[LayOffMove] = []
+        leftover: list[Card] = []
+        if target == 1:
+            kept = self._cheapest_discard()
+            if kept is None:
+                jokers -= 1
+                leftover.append(Card.joker())
+            else:
+                state = take(state, 1 << (2 * kept))
+                leftover.append(self.types[kept])
+            target = 0
+        while state:
+            i = ((state & -state).bit_length() - 1) >> 1
+            if view is not None:
+                view = self.tables.enter(view, state, i, jokers)
+            left = take(state, 1 << (2 * i))
+            if target > 0 and self._counts_left(left, jokers, view) >> (target - 1) & 1:
+                leftover.append(self.types[i])
+                state, target = left, target - 1
+                continue
+            for t in self.templates[i]:
+                if t.jokers > jokers or left & t.mask != t.mask:
+                    continue
+                sub = take(left, t.mask)
+                if self._counts_left(sub, jokers - t.jokers, view) >> target & 1:
+                    melds.append(self.meld_of(t))
+                    state, jokers = sub, jokers - t.jokers
+                    break
+            else:
+                assert view is not None, "the mask promised a way"
+                for _, used, added, new_view, move in self.tables.moves(i, view):
+                    if added > jokers or left & used != used:
+                        continue
+                    sub = take(left, used)
+                    if self._counts_left(sub, jokers - added, new_view) >> target & 1:
+                        layoffs.append(self.tables.replay(table, move))
+                        state, jokers, view = sub, jokers - added, new_view
+                        break
+                else:  # pragma: no cover - the mask promised a way
+                    raise AssertionError("no arrangement leaves that many cards")
+        extra = jokers - target
+        capacity = self.tables.capacity(view) if view is not None else 0
+        if extra > min(jokers, capacity):  # three jokers on their own
+            extra -= 3
+        layoffs += self.tables.joker_layoffs(table, extra)
+        return melds, layoffs, leftover + [Card.joker()] * target
+
+    def _cheapest_discard(self) -> int | None:
+        """The card type (None: a joker) with the lowest penalty whose keeping lets the
+        rest of the hand be laid out entirely."""
+        state, jokers = self.start_state, self.hand_jokers
+        keep: list[tuple[int, int]] = [(self.penalties[j], j) for j in range(len(self.types))]
+        if jokers:
+            keep.append((self.rules.joker_penalty, len(self.types)))
+        for _, j in sorted(keep):
+            if j == len(self.types):
+                if self._counts_left(state, jokers - 1, self.view) & 1:
+                    return None
+            elif self._counts_left(take(state, 1 << (2 * j)), jokers, self.view) & 1:
+                return j
+        raise AssertionError("no discard lets the hand go out")  # pragma: no cover
+
+    def _too_large(self) -> None:
+        cards = sum(self.start_counts) + self.hand_jokers
+        raise HandTooLarge(f"this hand of {cards} cards with {len(self.table)} table melds needs "
+                           f"more than the solver's {MAX_TABLE_WORK:,} moves")
+
+    # -- all three ------------------------------------------------------------------------
+
+    def max_meld_value(self) -> tuple[int, int]:
+        """(a): the highest meld value, and the highest that includes a pure run
+        (NEG unless ``first_meld_pure_run``: only then is it tracked)."""
+        result = self._value(self.start_state, self.hand_jokers)
+        return result[0], result[1]
+
+    def leftover_options(self) -> int:
+        """(c): bit n is set when the hand can be laid down leaving n cards."""
+        return self._counts_left(self.start_state, self.hand_jokers, self.view)
+
+    def min_leftover_penalty(self) -> int:
+        """(b) without the first-meld condition: the least penalty left in hand."""
+        total = sum(self.penalties[i] * n for i, n in enumerate(self.start_counts)) + \
+            self.hand_jokers * self.rules.joker_penalty
+        return total - self._place(self.start_state, self.hand_jokers, self.view, 0, False)
+
+    def solve(self) -> Best:
+        rules = self.rules
+        best_any, best_pure = self.max_meld_value()
+        reach = best_pure if rules.first_meld_pure_run else best_any
+        first_ok = reach >= rules.first_meld_min
+        value_melds = tuple(self._value_arrangement(pure=rules.first_meld_pure_run and first_ok
+                                                    and best_pure == best_any))
+
+        options = self.leftover_options()
+        out_target = 1 if options & 2 else (0 if rules.out_without_discard and options & 1 else -1)
+        can_go_out = out_target >= 0
+        out_melds: tuple[Meld, ...] = ()
+        out_layoffs: tuple[LayOffMove, ...] = ()
+        discard = None
+        if can_go_out:
+            m, lay, left = self._out_arrangement(out_target)
+            out_melds, out_layoffs = tuple(m), tuple(lay)
+            discard = left[0] if left else None
+
+        all_cards = [c for c, n in zip(self.types, self.start_counts, strict=True) for _ in range(n)]
+        all_cards += [Card.joker()] * self.hand_jokers
+        total_penalty = sum(penalty_value(c, rules) for c in all_cards)
+        need = 0 if self.came_out else rules.first_meld_min
+        need_pure = (not self.came_out) and rules.first_meld_pure_run
+        melds: list[Meld] = []
+        layoffs: list[LayOffMove] = []
+        leftover: list[Card] = list(all_cards)
+        penalty = total_penalty
+        if (need == 0 and not need_pure) or first_ok:
+            # The unconstrained optimum is also the constrained one when its melds
+            # happen to make a first meld; only otherwise search with the minimum.
+            placed = self._place(self.start_state, self.hand_jokers, self.view, 0, False)
+            arrangement = self._place_arrangement(0, False)
+            value = sum(m.value for m in arrangement[0])
+            pure = any(m.kind == MeldKind.RUN and m.jokers == 0 for m in arrangement[0])
+            if value < need or (need_pure and not pure):
+                placed = self._place(self.start_state, self.hand_jokers, self.view, need,
+                                     need_pure)
+                arrangement = self._place_arrangement(need, need_pure)
+            if placed > 0:
+                melds, layoffs, leftover = arrangement
+                penalty = total_penalty - placed
+        if can_go_out and not self.came_out:
+            # A hand that goes out at once needs no first-meld minimum (Hand-Rommé).
+            out_left = [discard] if discard is not None else []
+            out_penalty = sum(penalty_value(c, rules) for c in out_left)
+            if out_penalty < penalty:
+                melds, layoffs, leftover = list(out_melds), list(out_layoffs), out_left
+                penalty = out_penalty
+        leftover.sort(key=Card.sort_key)
+        return Best(best_any, value_melds, first_ok, tuple(melds), tuple(layoffs), tuple(leftover),
+                    penalty, can_go_out, out_melds, out_layoffs, discard,
+                    can_go_out and not self.came_out)
+
+
+def solve(hand: Sequence[Card], rules: RuleSet, table: Sequence[Meld] = (),
+          came_out: bool = False) -> Best:
+    """Answer (a), (b) and (c) for a hand under the rules (see the package docstring)."""
+    return Solver(hand, rules, table, came_out).solve()

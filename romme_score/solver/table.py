@@ -1,0 +1,432 @@
+"""Lay-offs onto the melds on the table, as the search sees them (RULES.md §5).
+
+A lay-off extends a run at one end or fills a missing suit of a set; a lone
+joker goes where its place is clear (003), never under ``joker_layoff =
+with-natural``.
+
+The searches do not carry the table meld by meld. Cards are placed in Skat
+order, so while the lowest card left is of suit s only the runs of suit s can
+change; runs of earlier suits accept nothing more and runs of later suits are
+still as dealt. A set accepts nothing more once no card left fills a suit it
+lacks. Everything laid at one end of a run goes there in one block, chosen
+when its lowest card comes up: places out from the end, each a card of the
+hand or a joker, a natural card at the far end; that end is then used up.
+
+The search's table, a view (:data:`View`, numbered as views appear), holds the
+runs of the current suit with an end still open and the sets still open, as
+plain ints keeping only what the joker limits in play ask for, sorted so that
+identical melds collapse; and one number for everything settled: the room it
+leaves for lone jokers, which the searches fill as soon as it appears.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from romme_score.cards import Card, Rank, Suit
+from romme_score.melds import Meld, MeldKind, joker_limit_violation, longest_joker_block
+from romme_score.rules import RuleSet
+from romme_score.solver.candidates import Candidates
+
+
+class TableRun(NamedTuple):
+    """A run on the table: its suit, the places it covers, and where its jokers lie."""
+
+    suit: Suit
+    low: int  # lowest position (1 = low ace .. 14 = high ace; wraparound goes on)
+    high: int  # highest position
+    low_jokers: int  # jokers at the low end, before the first natural
+    high_jokers: int  # jokers at the high end, after the last natural
+    jokers: int
+    naturals: int
+
+
+class TableSet(NamedTuple):
+    """A set on the table: its rank, the suits it holds, and its jokers."""
+
+    rank: Rank
+    natural_suits: int  # bit s: a natural card of suit s (Skat order) lies there
+    declared_suits: int  # bit s: a joker was declared for suit s
+    size: int
+    jokers: int
+    naturals: int
+
+
+TableMeld = TableRun | TableSet
+Table = tuple[TableMeld, ...]
+
+
+class LayOffMove(NamedTuple):
+    """Cards laid off onto one table meld."""
+
+    table: int  # index of the table meld
+    cards: tuple[Card, ...]  # natural cards laid, in the run's order
+    jokers: int
+
+
+def table_meld(meld: Meld) -> TableMeld:
+    """The search's view of a meld on the table."""
+    cards = [s.card for s in meld.slots]
+    flags = [c.rank is None for c in cards]  # jokers
+    jokers = sum(flags)
+    if meld.kind == MeldKind.SET:
+        rank = meld.slots[0].stands_for.rank
+        assert rank is not None
+        natural = sum(1 << c.suit.index for c in cards if c.rank is not None and c.suit is not None)
+        declared = sum(1 << c.declared.suit.index for c in cards
+                       if c.declared is not None and c.declared.suit is not None)
+        return TableSet(rank, natural, declared, len(flags), jokers, len(flags) - jokers)
+    suit = meld.slots[0].stands_for.suit
+    assert suit is not None
+    low = next((i for i, f in enumerate(flags) if not f), len(flags))
+    high = next((i for i, f in enumerate(reversed(flags)) if not f), len(flags))
+    return TableRun(suit, meld.start, meld.end, low, high, jokers, len(flags) - jokers)
+
+
+# The search's view of the table (see the module docstring):
+# (current suit, joker room of what is settled, runs of the current suit, open sets).
+# A run: low, high, jokers at the low end, at the high end, in all (each 0 where no joker
+# limit asks for it, so that runs alike for the future compare equal), and its ends still
+# open to a lay-off (bit 1 low, bit 2 high): all cards laid at one end go in one block.
+# Its natural cards need no count: a run on the table has enough, and lay-offs add more.
+RunState = tuple[int, int, int, int, int, int]
+# A set: rank, suits it still accepts from the suits to come (bits), size, jokers (0 where no
+# joker limit asks for it).
+SetState = tuple[int, int, int, int]
+View = tuple[int, int, tuple[RunState, ...], tuple[SetState, ...]]
+# A lay-off in the view: ("run" or "set", old state, new state, natural types laid, jokers).
+ViewMove = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+# A lay-off option of one card onto one run: new state, types used from the hand (mask),
+# jokers, natural types laid (in run order), penalty placed.
+RunOption = tuple[RunState, int, int, tuple[int, ...], int]
+# A lay-off for the searches: penalty placed, types used (mask), jokers, new view (its
+# number), the move.
+Lay = tuple[int, int, int, int, ViewMove]
+
+
+class TableSearch:
+    """The table as the searches see it, for one hand and rule set (see the module
+    docstring): views, the lay-off moves of a card onto a view, and joker room."""
+
+    def __init__(self, cands: Candidates, table: Table) -> None:
+        self.cands = cands
+        self.rules: RuleSet = cands.rules
+        self.lone_jokers = self.rules.joker_layoff != "with-natural"
+        self._run_room: dict[RunState, int] = {}
+        self._set_room: dict[tuple[int, int], int] = {}
+        self._run_options: dict[tuple[int, RunState], list[RunOption]] = {}
+        runs: list[list[RunState]] = [[] for _ in range(4)]
+        sets: list[SetState] = []
+        settled = 0
+        for t in table:
+            if isinstance(t, TableRun):
+                runs[t.suit.index].append(self.run_state(t))
+            elif t.size < 4 and 15 & ~(t.natural_suits | t.declared_suits):
+                sets.append(self.set_state(t))
+            else:
+                settled += self.set_room(self.set_state(t))
+        self.runs_of = [tuple(sorted(r)) for r in runs]
+        self._fill: dict[tuple[int, int], int] = {}
+        self._rooms_of: dict[tuple[RunState, ...], int] = {}
+        # Room of the runs of the suits after s, as dealt, and whether there are any;
+        # index s + 1 (s = -1: all suits).
+        rooms = [self._rooms(r) for r in self.runs_of]
+        self._room_after = [sum(rooms[s + 1:]) for s in range(-1, 4)]
+        self._runs_after = [any(runs[s + 1:]) for s in range(-1, 4)]
+        # Views are numbered as they appear, so that memo keys stay plain ints.
+        self.views: list[View] = []
+        self.view_suit: list[int] = []
+        self._ids: dict[View, int] = {}
+        self._entered: dict[tuple[int, int, int, int], int | None] = {}
+        self._moves: dict[tuple[int, int], list[Lay]] = {}
+        self._capacity: dict[int, int] = {}
+        self._unsettled: dict[int, tuple[int, int]] = {}
+        self.start = self.intern((-1, settled, (), tuple(sorted(sets))))
+
+    def set_state(self, t: TableSet) -> SetState:
+        """A table set as the view keeps it."""
+        limited = self.rules.max_jokers_in_set is not None or self.rules.max_jokers_per_meld is not None
+        return (int(t.rank), 15 & ~(t.natural_suits | t.declared_suits), t.size,
+                t.jokers if limited else 0)
+
+    def run_state(self, t: TableRun, ends: int = 3) -> RunState:
+        """A table run as the view keeps it."""
+        return self.normal(t.low, t.high, t.low_jokers, t.high_jokers, t.jokers, ends)
+
+    def normal(self, low: int, high: int, low_jokers: int, high_jokers: int, jokers: int,
+               ends: int) -> RunState:
+        if self.rules.max_adjacent_jokers is None:
+            low_jokers = high_jokers = 0
+        if self.rules.max_jokers_per_meld is None:
+            jokers = 0
+        return (low, high, low_jokers, high_jokers, jokers, ends)
+
+    # -- joker room (the limits come from melds.joker_limit_violation) -----------------------
+
+    def run_room(self, run: RunState) -> int:
+        """Lone jokers that can still go onto a run: only where their place is clear (003),
+        that is, when the run can grow at one end only."""
+        known = self._run_room.get(run)
+        if known is None:
+            low, high, low_jokers, high_jokers, jokers, _ = run
+            can_low = self.run_bounds(low - 1, high)
+            can_high = self.run_bounds(low, high + 1)
+            if can_low == can_high:  # both ends open (or none): the place is not clear
+                room = edge = 0
+            else:
+                length = high - low + 1
+                top = self.rules.top_run_position
+                room = min(top - high, 13 - length) if can_high else min(low - 1, 13 - length)
+                edge = high_jokers if can_high else low_jokers
+            known = self._run_room[run] = self._within_limits(MeldKind.RUN, room, self.rules.min_naturals,
+                                                              jokers,
+                                                              edge)
+        return known
+
+    def set_room(self, st: SetState) -> int:
+        """Lone jokers that can still go onto a set: up to four cards, within the limits."""
+        key = (st[2], st[3])
+        known = self._set_room.get(key)
+        if known is None:
+            known = self._set_room[key] = self._within_limits(MeldKind.SET, 4 - st[2],
+                                                              self.rules.min_naturals, st[3], 0)
+        return known
+
+    def _within_limits(self, kind: MeldKind, room: int, naturals: int, jokers: int, edge: int) -> int:
+        # The joker limits only tighten as jokers are added: the most that pass.
+        while room > 0 and joker_limit_violation(kind, naturals, jokers + room, edge + room,
+                                                 self.rules) is not None:
+            room -= 1
+        return max(0, room)
+
+    def run_bounds(self, low: int, high: int) -> bool:
+        """A run may cover the places low..high."""
+        if high - low + 1 > 13:
+            return False
+        if self.rules.wraparound:
+            return True
+        return low >= 1 and high <= self.rules.top_run_position
+
+    def capacity(self, vid: int) -> int:
+        """Lone jokers the whole table can take at the end."""
+        known = self._capacity.get(vid)
+        if known is None:
+            suit, settled, runs, sets = self.views[vid]
+            known = settled + self._rooms(runs) + sum(self.set_room(st) for st in sets) + \
+                self._room_after[suit + 1] if self.lone_jokers else 0
+            self._capacity[vid] = known
+        return known
+
+    # -- views -------------------------------------------------------------------------------
+
+    def intern(self, view: View) -> int:
+        """The number of a view."""
+        vid = self._ids.get(view)
+        if vid is None:
+            vid = self._ids[view] = len(self.views)
+            self.views.append(view)
+            self.view_suit.append(view[0])
+        return vid
+
+    def enter(self, vid: int, state: int, i: int, jokers: int) -> int | None:
+        """The view once the lowest card left is type ``i``: when its suit is new, the
+        runs of the suits passed settle, and the sets that nothing left fits settle.
+        None when the table can take nothing more at all (the searches without table)."""
+        suit = self.cands.suit_of[i]
+        if self.view_suit[vid] == suit:
+            return vid
+        old, settled, runs, sets = self.views[vid]
+        fills = [self._fill_of(st) for st in sets]
+        live = sum(1 << n for n, fill in enumerate(fills) if state & fill)
+        key = (vid, suit, live, jokers)
+        if key in self._entered:
+            return self._entered[key]
+        settled += self._rooms(runs)
+        for passed in range(old + 1, suit):
+            settled += self._rooms(self.runs_of[passed])
+        open_sets = []
+        for n, st in enumerate(sets):
+            if st[2] < 4 and live >> n & 1:
+                open_sets.append((st[0], st[1] & ~((1 << suit) - 1), st[2], st[3]))  # suits to come
+            else:
+                settled += self.set_room(st)
+        if not self.lone_jokers:
+            settled = 0
+        runs = self.runs_of[suit]
+        entered = None
+        if settled or runs or open_sets or self._runs_after[suit + 1]:
+            entered = self.intern((suit, min(settled, jokers), runs, tuple(open_sets)))
+        self._entered[key] = entered
+        return entered
+
+    def unsettled(self, vid: int) -> tuple[int, int]:
+        """The room for lone jokers of what has settled, and the view without it: the
+        searches lay those jokers as soon as the room appears (it never changes again)."""
+        known = self._unsettled.get(vid)
+        if known is None:
+            suit, settled, runs, sets = self.views[vid]
+            known = self._unsettled[vid] = (settled, self.intern((suit, 0, runs, sets)))
+        return known
+
+    def _fill_of(self, st: SetState) -> int:
+        """The state bits of the hand's cards that fit an open set."""
+        fill = self._fill.get((st[0], st[1]))
+        if fill is None:
+            rows = self.cands.by_suit_rank
+            fill = self._fill[(st[0], st[1])] = sum(1 << (2 * rows[s][st[0]]) for s in range(4)
+                                                    if st[1] >> s & 1 and st[0] in rows[s])
+        return fill
+
+    def _rooms(self, runs: tuple[RunState, ...]) -> int:
+        known = self._rooms_of.get(runs)
+        if known is None:
+            known = self._rooms_of[runs] = sum(self.run_room(r) for r in runs)
+        return known
+
+    def moves(self, i: int, vid: int) -> list[Lay]:
+        """Lay-offs of card type ``i`` onto the view ``vid`` (entered for it): (penalty
+        placed, the other types used as a state mask, jokers used, the new view, the
+        move). The caller keeps those its cards and jokers allow."""
+        known = self._moves.get((i, vid))
+        if known is not None:
+            return known
+        suit, settled, runs, sets = self.views[vid]
+        found: list[Lay] = []
+        for k, run in enumerate(runs):
+            if k and run == runs[k - 1]:
+                continue  # the same moves as its twin
+            options = self._run_options.get((i, run))
+            if options is None:
+                options = self._run_options[(i, run)] = self._options_onto_run(i, run)
+            for new, mask, added, laid, gain in options:
+                if new[5]:
+                    new_view = (suit, settled, tuple(sorted(runs[:k] + (new,) + runs[k + 1:])), sets)
+                else:  # both ends used: only its room for lone jokers still counts
+                    room = min(settled + self.run_room(new), self.cands.hand_jokers)
+                    new_view = (suit, room, runs[:k] + runs[k + 1:], sets)
+                found.append((gain, mask, added, self.intern(new_view), ("run", run, new, laid, added)))
+        rank = self.cands.rank_of[i]
+        bit = 1 << suit
+        for k, st in enumerate(sets):
+            if st[0] != rank or not st[1] & bit or st[2] >= 4 or (k and st == sets[k - 1]):
+                continue
+            new_set = (rank, st[1] & ~bit, st[2] + 1, st[3])
+            if new_set[1] and new_set[2] < 4:
+                new_view = (suit, settled, runs, tuple(sorted(sets[:k] + (new_set,) + sets[k + 1:])))
+            else:  # full, or no suit to come fits: only its room for lone jokers counts
+                room = min(settled + self.set_room(new_set), self.cands.hand_jokers)
+                new_view = (suit, room, runs, sets[:k] + sets[k + 1:])
+            found.append((self.cands.penalties[i], 0, 0, self.intern(new_view),
+                          ("set", st, new_set, (i,), 0)))
+        self._moves[(i, vid)] = found
+        return found
+
+    def _options_onto_run(self, i: int, run: RunState) -> list[RunOption]:
+        """Every block card type ``i`` can lay at an open end of the run: places out from
+        the end, each a later card of the hand or a joker, the card at the place of its
+        rank and a natural card at the far end. The end is then used up."""
+        cands = self.cands
+        rank = cands.rank_of[i]
+        jp = self.rules.joker_penalty
+        low, high, low_jokers, high_jokers, jokers, ends = run
+        options: list[RunOption] = []
+        for at_high in (True, False):
+            if not ends & (2 if at_high else 1):
+                continue
+            edge = high_jokers if at_high else low_jokers
+            # The card's place: the first place out from the end that holds its rank.
+            mine = (rank - high - 1) % 13 if at_high else (low - 1 - rank) % 13
+            found = self._blocks(i, low, high, at_high, mine)
+            for used, flags in found:
+                added = sum(flags)
+                total = jokers + added
+                if joker_limit_violation(MeldKind.RUN, self.rules.min_naturals, total,
+                                         longest_joker_block([True] * edge + flags),
+                                         self.rules) is not None:
+                    continue
+                size = len(flags)
+                if at_high:
+                    # The cards left are of higher rank than this one, so the low end is
+                    # used up too, unless the card is an ace above the king or runs wrap.
+                    still = ends & 1 if self.rules.wraparound or rank < low else 0
+                    new = self.normal(low, high + size, low_jokers, 0, total, still)
+                    laid = tuple(used)
+                else:
+                    new = self.normal(low - size, high, 0, high_jokers, total, ends & 2)
+                    laid = tuple(reversed(used))
+                gain = sum(cands.penalties[j] for j in used) + added * jp
+                others = sum(1 << (2 * j) for j in used if j != i)
+                options.append((new, others, added, laid, gain))
+        return options
+
+    def _blocks(self, i: int, low: int, high: int, at_high: bool,
+                mine: int) -> list[tuple[list[int], list[bool]]]:
+        """The blocks out from one end of the run low..high: the types laid (-1 for none)
+        and where the jokers go, card ``i`` at distance ``mine`` from the end."""
+        cands = self.cands
+        row = cands.by_suit_rank[cands.suit_of[i]]
+        spare = cands.hand_jokers
+        found: list[tuple[list[int], list[bool]]] = []
+
+        def grow(used: list[int], flags: list[bool], n: int) -> None:
+            """Blocks continuing ``used``/``flags`` at distance ``n`` from the end."""
+            end = (high + n + 1) if at_high else (low - n - 1)
+            if not (self.run_bounds(low, end) if at_high else self.run_bounds(end, high)):
+                return
+            if n == mine:
+                choices = [i]
+            else:
+                j = row.get((end - 1) % 13 + 1)
+                choices = ([j] if j is not None and j > i else []) + [-1]
+            for choice in choices:
+                if choice == -1 and sum(flags) >= spare:
+                    continue
+                more_used = used + [choice] if choice >= 0 else used
+                more_flags = flags + [choice < 0]
+                if choice >= 0 and n >= mine:
+                    found.append((more_used, more_flags))
+                grow(more_used, more_flags, n + 1)
+
+        grow([], [], 0)
+        return found
+
+    # -- back to the table on the table ------------------------------------------------------
+
+    def replay(self, table: list[TableMeld], move: ViewMove) -> LayOffMove:
+        """Apply a view's move to the real table melds: which meld, and the move."""
+        kind, old, new, laid, added = move
+        cards = tuple(self.cands.types[j] for j in laid)
+        suit = cards[-1].suit if kind == "run" else None
+        for k, t in enumerate(table):
+            if kind == "run" and isinstance(t, TableRun) and t.suit == suit and \
+                    self.run_state(t, old[5]) == old:
+                table[k] = t._replace(low=new[0], high=new[1], jokers=t.jokers + added,
+                                      naturals=t.naturals + len(laid),
+                                      low_jokers=t.low_jokers if new[0] == t.low else 0,
+                                      high_jokers=t.high_jokers if new[1] == t.high else 0)
+                return LayOffMove(k, cards, added)
+            if kind == "set" and isinstance(t, TableSet) and \
+                    self._same_set(self.set_state(t), old, self.cands.suit_of[laid[0]]):
+                bit = 1 << cards[0].suit.index if cards[0].suit is not None else 0
+                table[k] = t._replace(natural_suits=t.natural_suits | bit, size=t.size + 1,
+                                      naturals=t.naturals + 1)
+                return LayOffMove(k, cards, added)
+        raise AssertionError("the view's move matches no table meld")  # pragma: no cover
+
+    @staticmethod
+    def _same_set(real: SetState, old: tuple[int, ...], suit: int) -> bool:
+        """The real set is one the view means: the view keeps only the suits from the
+        current one (``suit``) on."""
+        return real[0] == old[0] and real[2:] == old[2:] and real[1] & ~((1 << suit) - 1) == old[1]
+
+    def joker_layoffs(self, table: list[TableMeld], count: int) -> list[LayOffMove]:
+        """Where ``count`` lone jokers go at the end (table meld by table meld)."""
+        moves = []
+        for k, t in enumerate(table):
+            room = self.run_room(self.run_state(t)) if isinstance(t, TableRun) else \
+                self.set_room(self.set_state(t))
+            take = min(count, room if self.lone_jokers else 0)
+            if take:
+                moves.append(LayOffMove(k, (), take))
+                count -= take
+        return moves
