@@ -253,7 +253,7 @@ def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card],
     return legal
 
 
-def _pinned_suit(slot: Slot, rules: RuleSet) -> Suit | None:
+def pinned_suit(slot: Slot, rules: RuleSet) -> Suit | None:
     """The suit a table joker in a set is fixed to: declared (002 b, 004), by its place
     in Skat order (004) or as the only suit missing; None while it may stand for any
     missing suit. Under set_joker_swap=complete only a written declaration fixes it:
@@ -290,7 +290,7 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
     all_naturals = sorted({*natural_suits, *(c.suit for c in new_naturals)} - {None},
                           key=lambda s: s.index if s else 0)
     new_suits = {c.suit for c in new_naturals}
-    pins = [_pinned_suit(slot, rules) for slot in table_jokers]
+    pins = [pinned_suit(slot, rules) for slot in table_jokers]
 
     # Which table jokers (by index) a new natural frees, by the house rule set_joker_swap:
     # ``forced`` must give way, ``optional`` may (003: any missing suit frees a joker).

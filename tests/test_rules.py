@@ -157,6 +157,10 @@ AFFECTS_MELD_LEGALITY = {
     "out_without_discard": False, "hand_romme_multiplier": False, "joker_in_hand_doubles": False,
     "never_out_doubles": False, "winner_bonus": False, "winner_bonus_hand_romme": False,
     "stalemate": False, "game_end": False, "leaderboard": False,
+    # RULES.md §5-§6 seed options: who may swap or discard a joker, what a Hand-Rommé is,
+    # and how a round may end with cards in hand; none makes a meld legal or not.
+    "joker_swap": False, "discard_joker": False, "hand_romme_empty_table": False,
+    "hand_romme_layoff": False, "call_out_max": False, "color_romme": False,
 }
 
 

@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Rank
+from romme_score.errors import InputProblem
 from romme_score.melds import (
     Meld,
     MeldKind,
@@ -42,7 +43,7 @@ MeldFilter = Callable[[MeldKind, tuple[bool, ...]], bool]
 MAX_HAND_CARDS = 21
 
 
-class HandTooLarge(ValueError):
+class HandTooLarge(InputProblem):
     """A hand with more cards than the solver takes (MAX_HAND_CARDS), or a hand and table
     whose search outgrows its limit (search.MAX_TABLE_POSITIONS)."""
 
@@ -109,7 +110,7 @@ class Candidates:
         self.start_state = sum((1 << (2 * j)) * (1 if n == 1 else 3)
                                for j, n in enumerate(self.start_counts))
         if any(n > 2 for n in self.start_counts):
-            raise ValueError("a card appears more than twice: the solver handles at most two packs")
+            raise HandTooLarge("a card appears more than twice: the solver handles at most two packs")
         self.templates = [self._templates_for(i) for i in range(len(self.types))]
 
     # -- the joker limits of one meld (melds.joker_limit_violation, cached) ------------------

@@ -23,6 +23,9 @@ from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, ViewMov
 MAX_TABLE_WORK = 500_000
 
 
+JOKER = -1  # _cheapest_discard: keep a joker
+
+
 class Best(NamedTuple):
     """The solver's answers; each arrangement lists melds and lay-offs."""
 
@@ -51,6 +54,9 @@ class Solver:
                  joker_only_melds: bool = False) -> None:
         self.rules = rules
         self.came_out = came_out
+        self.hand = tuple(hand)
+        self.melds_on_table = tuple(table)
+        self.meld_filter = meld_filter
         self.joker_only_melds = joker_only_melds
         cands = self.cands = Candidates(hand, rules, meld_filter=meld_filter,
                                         joker_only_melds=joker_only_melds)
@@ -64,7 +70,7 @@ class Solver:
         self.meld_of = cands.meld_of
         # The table matters only where cards may be laid off onto it.
         usable = came_out or rules.first_meld_layoff
-        self.table: tuple[TableMeld, ...] = tuple(table_meld(m) for m in table) if usable else ()
+        self.table: tuple[TableMeld, ...] = tuple(table_meld(m, rules) for m in table) if usable else ()
         self.tables = TableSearch(cands, self.table)
         self.view: int | None = self.tables.start if self.table else None
         self.view_suit = self.tables.view_suit
@@ -435,7 +441,8 @@ class Solver:
         leftover: list[Card] = []
         if target == 1:
             kept = self._cheapest_discard()
-            if kept is None:
+            assert kept is not None, "solve() asks for a discard only where one may be kept"
+            if kept == JOKER:
                 jokers -= 1
                 leftover.append(Card.joker())
             else:
@@ -479,19 +486,50 @@ class Solver:
         return melds, layoffs, leftover + [Card.joker()] * target
 
     def _cheapest_discard(self) -> int | None:
-        """The card type (None: a joker) with the lowest penalty whose keeping lets the
-        rest of the hand be laid out entirely."""
+        """The card type (JOKER: a joker) with the lowest penalty whose keeping lets the
+        rest of the hand be laid out entirely; None when no card may be kept for that
+        (a joker is never kept under ``discard_joker = false``, 003 "Joker abwerfen")."""
         state, jokers = self.start_state, self.hand_jokers
-        keep: list[tuple[int, int]] = [(self.penalties[j], j) for j in range(len(self.types))]
-        if jokers:
-            keep.append((self.rules.joker_penalty, len(self.types)))
+        keep: list[tuple[int, int]] = [(self.penalties[j], j) for j in range(len(self.types))
+                                       if self.start_counts[j]]
+        if jokers and self.rules.discard_joker:
+            keep.append((self.rules.joker_penalty, JOKER))
         for _, j in sorted(keep):
-            if j == len(self.types):
+            if j == JOKER:
                 if self._counts_left(state, jokers - 1, self.view) & 1:
-                    return None
+                    return JOKER
             elif self._counts_left(take(state, 1 << (2 * j)), jokers, self.view) & 1:
                 return j
-        raise AssertionError("no discard lets the hand go out")  # pragma: no cover
+        return None
+
+    def _ordinary_out(self) -> tuple[list[Meld], list[LayOffMove], Card | None] | None:
+        """Going out at once as an ordinary first meld (000, ``hand_romme_empty_table``
+        with melds already on the table): the melds from the hand reach the minimum
+        (and hold a pure run where the rules ask), lay-offs only with first_meld_layoff.
+        The melds, lay-offs and the cheapest discard, or None."""
+        rules = self.rules
+        need, need_pure = rules.first_meld_min, rules.first_meld_pure_run
+        kinds = sorted(set(self.hand), key=lambda c: (penalty_value(c, rules), c.sort_key()))
+        discards: list[Card | None] = [c for c in kinds if rules.discard_joker or not c.is_joker]
+        if rules.out_without_discard:
+            discards.append(None)
+        for discard in discards:
+            rest = list(self.hand)
+            if discard is not None:
+                rest.remove(discard)
+            if not rest:
+                continue
+            sub = Solver(rest, rules, self.melds_on_table, came_out=False,
+                         meld_filter=self.meld_filter, joker_only_melds=self.joker_only_melds)
+            total = sum(penalty_value(c, rules) for c in rest)
+            if sub._place(sub.start_state, sub.hand_jokers, sub.view, need, need_pure) != total:
+                continue
+            melds, layoffs, left = sub._place_arrangement(need, need_pure)
+            value = sum(m.value for m in melds)
+            pure = any(m.kind == MeldKind.RUN and m.jokers == 0 for m in melds)
+            if not left and value >= need and (pure or not need_pure):
+                return melds, layoffs, discard
+        return None
 
     def _too_large(self) -> None:
         cards = sum(self.start_counts) + self.hand_jokers
@@ -524,16 +562,36 @@ class Solver:
         value_melds = tuple(self._value_arrangement(pure=rules.first_meld_pure_run and first_ok
                                                     and best_pure == best_any))
 
-        options = self.leftover_options()
-        out_target = 1 if options & 2 else (0 if rules.out_without_discard and options & 1 else -1)
-        can_go_out = out_target >= 0
+        # 000: with melds on the table, going out at once is no Hand-Rommé but an ordinary
+        # going out (hand_romme_empty_table); 002: a Hand-Rommé may lay off (hand_romme_layoff).
+        ordinary = (not self.came_out and bool(self.melds_on_table)
+                    and rules.hand_romme_empty_table)
         out_melds: tuple[Meld, ...] = ()
         out_layoffs: tuple[LayOffMove, ...] = ()
         discard = None
-        if can_go_out:
-            m, lay, left = self._out_arrangement(out_target)
-            out_melds, out_layoffs = tuple(m), tuple(lay)
-            discard = left[0] if left else None
+        if ordinary:
+            found = self._ordinary_out()
+            can_go_out = found is not None
+            if found is not None:
+                out_melds, out_layoffs, discard = tuple(found[0]), tuple(found[1]), found[2]
+        else:
+            out = self
+            if (not self.came_out and self.melds_on_table and rules.hand_romme_layoff
+                    and not rules.first_meld_layoff):
+                out = Solver(self.hand, rules, self.melds_on_table, came_out=True,
+                             meld_filter=self.meld_filter,
+                             joker_only_melds=self.joker_only_melds)
+            options = out.leftover_options()
+            if options & 2 and out._cheapest_discard() is not None:
+                out_target = 1
+            else:
+                out_target = 0 if rules.out_without_discard and options & 1 else -1
+            can_go_out = out_target >= 0
+            if can_go_out:
+                m, lay, left = out._out_arrangement(out_target)
+                out_melds, out_layoffs = tuple(m), tuple(lay)
+                discard = left[0] if left else None
+        hand_romme = can_go_out and not self.came_out and not ordinary
 
         all_cards = [c for c, n in zip(self.types, self.start_counts, strict=True) for _ in range(n)]
         all_cards += [Card.joker()] * self.hand_jokers
@@ -559,7 +617,8 @@ class Solver:
                 melds, layoffs, leftover = arrangement
                 penalty = total_penalty - placed
         if can_go_out and not self.came_out:
-            # A hand that goes out at once needs no first-meld minimum (Hand-Rommé).
+            # A hand that goes out at once needs no first-meld minimum (Hand-Rommé), or
+            # its out arrangement already is a first meld (hand_romme_empty_table).
             out_left = [discard] if discard is not None else []
             out_penalty = sum(penalty_value(c, rules) for c in out_left)
             if out_penalty < penalty:
@@ -567,8 +626,7 @@ class Solver:
                 penalty = out_penalty
         leftover.sort(key=Card.sort_key)
         return Best(best_any, value_melds, first_ok, tuple(melds), tuple(layoffs), tuple(leftover),
-                    penalty, can_go_out, out_melds, out_layoffs, discard,
-                    can_go_out and not self.came_out)
+                    penalty, can_go_out, out_melds, out_layoffs, discard, hand_romme)
 
 
 def solve(hand: Sequence[Card], rules: RuleSet, table: Sequence[Meld] = (),

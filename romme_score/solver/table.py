@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from romme_score.cards import Card, Rank, Suit
+from romme_score.layoff import pinned_suit
 from romme_score.melds import Meld, MeldKind, joker_limit_violation, longest_joker_block
 from romme_score.rules import RuleSet
 from romme_score.solver.candidates import Candidates
@@ -46,7 +47,7 @@ class TableSet(NamedTuple):
 
     rank: Rank
     natural_suits: int  # bit s: a natural card of suit s (Skat order) lies there
-    declared_suits: int  # bit s: a joker was declared for suit s
+    declared_suits: int  # bit s: a joker stands fixed for suit s (declared, or its Skat place)
     size: int
     jokers: int
     naturals: int
@@ -64,8 +65,10 @@ class LayOffMove(NamedTuple):
     jokers: int
 
 
-def table_meld(meld: Meld) -> TableMeld:
-    """The search's view of a meld on the table."""
+def table_meld(meld: Meld, rules: RuleSet) -> TableMeld:
+    """The search's view of a meld on the table. A joker in a set whose suit is fixed
+    (declared, or by its place in Skat order: 004, 002 b) closes that suit: its card
+    swaps the joker rather than joining beside it."""
     cards = [s.card for s in meld.slots]
     flags = [c.rank is None for c in cards]  # jokers
     jokers = sum(flags)
@@ -73,8 +76,8 @@ def table_meld(meld: Meld) -> TableMeld:
         rank = meld.slots[0].stands_for.rank
         assert rank is not None
         natural = sum(1 << c.suit.index for c in cards if c.rank is not None and c.suit is not None)
-        declared = sum(1 << c.declared.suit.index for c in cards
-                       if c.declared is not None and c.declared.suit is not None)
+        pins = [pinned_suit(slot, rules) for slot in meld.slots if slot.is_joker]
+        declared = sum(1 << suit.index for suit in set(pins) if suit is not None)
         return TableSet(rank, natural, declared, len(flags), jokers, len(flags) - jokers)
     suit = meld.slots[0].stands_for.suit
     assert suit is not None
