@@ -14,6 +14,7 @@ from romme_score.cards import Card
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.sessions import RoundRow, Standings
+from romme_score.views.session import hand_shown
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -208,11 +209,7 @@ def render_summary(session: str, number: int, players: Sequence[str], rnd: Round
     rows = []
     for seat, p in enumerate(players, 1):
         hand = rnd.hands.get(p)
-        shown = ""
-        if hand is not None and hand.cards is not None:
-            shown = cards(hand.cards)
-        elif hand is not None and hand.points is not None:
-            shown = f"({hand.points} counted)"
+        shown = hand_shown(hand, cards)
         notes = []
         if p == rnd.winner:
             notes.append("went out" + (", cards not counted" if shown else ""))

@@ -11,7 +11,7 @@ from tabulate import tabulate
 
 from romme_score.cards import Card
 from romme_score.rules import RuleSet
-from romme_score.scoring import GameState, RoundInput, RoundScore, places
+from romme_score.scoring import GameState, Hand, RoundInput, RoundScore, places
 from romme_score.sessions import (
     Edited,
     Recorded,
@@ -136,17 +136,22 @@ def render_standings(s: Standings) -> str:
 
 # --- a round --------------------------------------------------------------------------
 
+def hand_shown(hand: Hand | None, cards: CardsText) -> str:
+    """A hand as the round's summary shows it: its cards, or the points counted by hand."""
+    if hand is not None and hand.cards is not None:
+        return cards(hand.cards)
+    if hand is not None and hand.points is not None:
+        return f"({hand.points} counted)"
+    return ""
+
+
 def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore,
                    cards: CardsText) -> str:
     """A round's summary: every player's cards left, points and marks."""
     rows = []
     for p in players:
         hand = rnd.hands.get(p)
-        shown = ""
-        if hand is not None and hand.cards is not None:
-            shown = cards(hand.cards)
-        elif hand is not None and hand.points is not None:
-            shown = f"({hand.points} counted)"
+        shown = hand_shown(hand, cards)
         note = ""
         if p == rnd.winner:
             note = "went out" + (" (Hand-Rommé)" if rnd.hand_romme else "")
