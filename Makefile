@@ -36,7 +36,7 @@ browser:
 test: $(BIN)/.installed browser
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check romme_score tests benchmarks
-	$(BIN)/mypy --strict romme_score tests
+	$(BIN)/mypy --strict romme_score tests benchmarks
 
 # The long form of the hostile-input harness (make test runs a quick form of it).
 fuzz: $(BIN)/.installed

@@ -38,7 +38,7 @@ def session_of(rounds: int) -> SessionExport:
         winner = PLAYERS[n % 4]
         hands = {p: ExportHand(cards="HK K10") if i % 2 else ExportHand(points=7)
                  for i, p in enumerate(PLAYERS) if p != winner}
-        made.append(ExportRound(n, winner, n % 17 == 0, False, hands))
+        made.append(ExportRound(n, n, winner, n % 17 == 0, False, hands))
     return SessionExport("Bench", PLAYERS, rules, None, None, "Anna", "", tuple(made))
 
 

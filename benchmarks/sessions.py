@@ -19,8 +19,9 @@ from pathlib import Path
 
 from romme_score.cards import full_deck
 from romme_score.rules import GameEnd, find_preset
-from romme_score.scoring import Hand, RoundInput, replay
-from romme_score.store import HandRecord, Store, StoredRound, canonical
+from romme_score.scoring import Hand, RoundInput
+from romme_score.sessions import scored_rows
+from romme_score.store import Store
 
 ROUNDS = int(os.environ.get("ROUNDS", "100000"))
 RUNS = int(os.environ.get("RUNS", "5"))
@@ -55,18 +56,6 @@ def make_rounds(n: int) -> list[RoundInput]:
     return inputs
 
 
-def stored(inputs: list[RoundInput]) -> list[StoredRound]:
-    scores = replay(PLAYERS, RULES, inputs)
-    out = []
-    for number, (rnd, score) in enumerate(zip(inputs, scores, strict=True), 1):
-        hands = {p: HandRecord(canonical(rnd.hands[p].cards) if p in rnd.hands else None, None,
-                               False, score.points[p], score.bonus.get(p, 0), None)
-                 for p in PLAYERS}
-        out.append(StoredRound(number, number, "active", rnd.winner, rnd.hand_romme, False,
-                               "2026-11-30T20:00:00+00:00", None, None, hands))
-    return out
-
-
 RULES = find_preset("standard").replace(game_end=GameEnd("open"))
 
 
@@ -90,8 +79,9 @@ def main() -> None:
     db = folder / "bench.sqlite3"
     print(f"building a session of {ROUNDS} rounds ...", flush=True)
     with Store(db) as store:
+        rows = scored_rows(PLAYERS, RULES, make_rounds(ROUNDS), "2026-11-30T20:00:00+00:00")
         store.write_session("big", "2026-11-30T20:00:00+00:00", PLAYERS, RULES, None, None, 0,
-                            stored(make_rounds(ROUNDS)), (), (), overwrite=False)
+                            rows, (), (), overwrite=False)
         store.write_session("empty", "2026-11-30T20:00:00+00:00", PLAYERS, RULES, None, None, 0,
                             [], (), (), overwrite=False)
     env = {**os.environ, "ROMME_DB": str(db)}

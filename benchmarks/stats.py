@@ -20,8 +20,8 @@ from pathlib import Path
 
 from romme_score.history import History, name_key
 from romme_score.rules import GameEnd, find_preset
-from romme_score.scoring import Hand, RoundInput, replay
-from romme_score.sessions import SessionService
+from romme_score.scoring import Hand, RoundInput
+from romme_score.sessions import SessionService, scored_rows
 from romme_score.store import Store
 
 SESSIONS = int(os.environ.get("SESSIONS", "100"))
@@ -42,10 +42,9 @@ def build(db: Path) -> None:
                 winner = rng.choice(players)
                 hands = {p: Hand(points=rng.randint(0, 80)) for p in players if p != winner}
                 inputs.append(RoundInput(winner, hands, rng.random() < 0.05))
-            scores = replay(players, rules, inputs)
-            store.import_session(f"S{number:03}", players, rules,
-                                 rng.choice([None, "0.01", "0.05"]), "EUR", 0, inputs, scores,
-                                 overwrite=False)
+            store.write_session(f"S{number:03}", "", players, rules,
+                                rng.choice([None, "0.01", "0.05"]), "EUR", 0,
+                                scored_rows(players, rules, inputs), (), (), overwrite=False)
 
 
 def naive(service: SessionService) -> dict[str, tuple[int, int, int]]:

@@ -44,6 +44,7 @@ from romme_score.store import (
     Store,
     StoredRound,
     StoreError,
+    canonical,
     default_path,
 )
 
@@ -479,6 +480,22 @@ def _rename(i: int, r: Any) -> Rename:
         raise ExportError(f"rename {i} of the export is not an object")
     return Rename(_text(r.get("from"), f"rename {i}: from"), _text(r.get("to"), f"rename {i}: to"),
                   _text(r.get("at") or "", f"rename {i}: at"))
+
+
+def scored_rows(players: Sequence[str], rules: RuleSet, inputs: Sequence[RoundInput],
+                recorded_at: str = "") -> list[StoredRound]:
+    """Rounds scored in order under the rules, as rows for :meth:`Store.write_session`
+    (benchmarks and tests build long sessions with it)."""
+    rows = []
+    for number, (rnd, score) in enumerate(zip(inputs, replay(players, rules, inputs),
+                                              strict=True), 1):
+        hands = {p: HandRecord(canonical(h.cards) if (h := rnd.hands.get(p)) else None,
+                               h.points if h else None, h.never_out if h else False,
+                               score.points[p], score.bonus.get(p, 0), score.leaderboard.get(p))
+                 for p in players}
+        rows.append(StoredRound(number, number, "active", rnd.winner, rnd.hand_romme,
+                                rnd.stalemate, recorded_at, None, None, hands))
+    return rows
 
 
 # --- the service ----------------------------------------------------------------------
