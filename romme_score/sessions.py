@@ -549,6 +549,11 @@ class SessionService:
         consumed: a long session streams, so the database must stay open until then."""
         return (RoundRow(*r) for r in self.store.round_points(info, last=last))
 
+    def round_rows_json(self, info: SessionInfo) -> Iterator[str]:
+        """All rounds of the scoresheet, each as the JSON object ``standings --json`` lists
+        (made by SQLite, read as consumed: the database must stay open until then)."""
+        return self.store.round_points_json(info)
+
     def standings(self, info: SessionInfo, last: int | None = None) -> Standings:
         """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state."""
         rows = list(self.round_rows(info, last))

@@ -520,6 +520,26 @@ class Store:
             rec.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
         return list(records.values())
 
+    def round_points_json(self, session: SessionInfo) -> Iterator[str]:
+        """Every active round's scoresheet line as a JSON object made by SQLite itself
+        (number, winner, marks, points and the bonus struck): a long session's
+        ``standings --json`` streams at a few microseconds per round."""
+        try:
+            cursor = self.db.execute(
+                "SELECT json_object('number', r.number, 'winner', r.winner, "
+                "'hand_romme', json(CASE WHEN r.hand_romme THEN 'true' ELSE 'false' END), "
+                "'stalemate', json(CASE WHEN r.stalemate THEN 'true' ELSE 'false' END), "
+                "'points', (SELECT json_group_object(h.player, h.points) FROM hands h "
+                "WHERE h.round_id = r.id), "
+                "'bonus', (SELECT json_group_object(h.player, h.bonus) FROM hands h "
+                "WHERE h.round_id = r.id AND h.bonus != 0)) "
+                "FROM rounds r WHERE r.session_id = ? AND r.status = 'active' ORDER BY r.number",
+                (session.id,))
+            for (text,) in cursor:
+                yield text
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc) from None
+
     def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[
             tuple[int, str | None, bool, bool, dict[str, int], dict[str, int], dict[str, int | None]]]:
         """The scoresheet only (no cards): per active round its number, winner, marks,

@@ -180,3 +180,14 @@ def test_csv_scoresheet_has_dealer_time_totals_and_places(evening: Path) -> None
     assert [int(x) for x in body["total"][4:7]] == [totals[p] for p in players]
     assert body["place"][4:7] == [str(1 + sum(t < totals[p] for t in totals.values()))
                                   for p in players]
+
+
+def test_streamed_standings_rounds_equal_the_scoresheet_view(evening: Path) -> None:
+    """standings --json takes its rounds from SQLite's own JSON: the same as the view's."""
+    from romme_score.sessions import SessionService
+    from romme_score.views.session import standings_json
+
+    streamed = json.loads(ok("standings", "--json", "--db", str(evening)))["rounds"]
+    with SessionService(evening) as service:
+        expected = list(standings_json(service.standings(service.session()))["rounds"])
+    assert streamed == expected and any(r["bonus"] for r in streamed)

@@ -268,7 +268,7 @@ def standings(show_all: bool, session: str | None, db: Path | None, out: Output)
         info = service.session(session)
         if out.json:  # every round, streamed while the database is open
             out.dump(views.standings_with_corrections_json(service.standings(info, last=0),
-                                                           service.round_rows(info)))
+                                                           service.round_rows_json(info)))
             return
         result = service.standings(info, last=None if show_all else SHOWN_ROUNDS)
     out.echo(views.render_standings(result))

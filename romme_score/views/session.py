@@ -22,7 +22,7 @@ from romme_score.sessions import (
     Standings,
     Undone,
 )
-from romme_score.views.stream import stream_json
+from romme_score.views.stream import RawJSON, stream_json
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -66,9 +66,12 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
 
 
 def standings_with_corrections_json(s: Standings,
-                                    rounds: Iterator[RoundRow] | None = None) -> dict[str, Any]:
-    """``romme standings --json``: with ``rounds`` given as an iterator, they stream."""
-    data = standings_json(s, rounds)
+                                    rounds_json: Iterator[str] | None = None) -> dict[str, Any]:
+    """``romme standings --json``: with ``rounds_json`` (each round's JSON object as text,
+    made by the store) the rounds stream."""
+    data = standings_json(s)
+    if rounds_json is not None:
+        data["rounds"] = (RawJSON(text) for text in rounds_json)
     data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at}
                            for c in s.corrections]
     data["notes"] = [{"round": n.round, "text": n.text, "at": n.at} for n in s.notes]

@@ -27,6 +27,10 @@ from collections.abc import Iterator
 from typing import Any
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False)  # the C encoder: no indent
+
+
+class RawJSON(str):
+    """JSON text made elsewhere (by SQLite), written as it is where an item stands."""
 _INDENTED: dict[int, json.JSONEncoder] = {}
 
 
@@ -62,7 +66,9 @@ def stream_json(value: Any, indent: int | None = None, level: int = 0) -> Iterat
         pad = "" if indent is None else "\n" + " " * indent * (level + 1)
         for item in value:
             yield ("[" if first else ", " if indent is None else ",") + pad
-            if isinstance(item, Iterator):
+            if isinstance(item, RawJSON):
+                yield item
+            elif isinstance(item, Iterator):
                 yield from stream_json(item, indent, level + 1)
             else:
                 yield _COMPACT.encode(item)
