@@ -39,6 +39,16 @@ def fail_input(message: str) -> NoReturn:
     raise InputError(message)
 
 
+class FilePath(click.Path):
+    """A file path option or argument; a NUL character (which no file system takes) is
+    refused as unreadable input instead of failing deep inside ``open``."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            self.fail(f"{value!r} holds a NUL character, which no file name can hold", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class Output:
     """How to print: notation profile, ASCII fallback, JSON."""
 
@@ -139,7 +149,7 @@ def _rule_choice_options(func: F) -> F:
                          help=f"Rule preset: {', '.join(PRESETS)} (default standard)."),
             click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
                          help="Override one house rule, e.g. --rule wraparound=true (repeatable)."),
-            click.option("--rules-file", type=click.Path(dir_okay=False),
+            click.option("--rules-file", type=FilePath(dir_okay=False),
                          help="TOML file: preset = \"NAME\" plus overrides."))):
         func = option(func)
     return func
@@ -262,7 +272,7 @@ def preset_label(rules: RuleSet) -> str:
 def db_option(func: F) -> F:
     """``--db FILE``: the database (default: the user data directory; env ROMME_DB)."""
     return click.option(
-        "--db", type=click.Path(dir_okay=False, path_type=Path), envvar="ROMME_DB",
+        "--db", type=FilePath(dir_okay=False, path_type=Path), envvar="ROMME_DB",
         help="Database file (default: romme-score/romme.sqlite3 in the user data directory; "
              "env ROMME_DB).")(func)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from romme_score import __version__
-from romme_score.cli.options import Refused, db_option
+from romme_score.cli.options import FilePath, Refused, db_option
 from romme_score.cli.service import open_service
 from romme_score.history import History
 from romme_score.settlement import SettlementError
@@ -18,7 +18,7 @@ from romme_score.views import report as views
 @click.command()
 @click.option("--session", "sessions", multiple=True, metavar="NAME",
               help="The sessions of the evening (repeatable); default: the current session.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="Write the page to this file (default: standard output).")
 @click.option("--notation", type=click.Choice(["de", "en"]), default="de", show_default=True,
               envvar="ROMME_NOTATION", help="How amounts are written: de 0,40 €, en €0.40.")

@@ -13,6 +13,7 @@ import click
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.cli.options import (
+    FilePath,
     Output,
     Refused,
     db_option,
@@ -387,7 +388,7 @@ def use(name: str, db: Path | None, out: Output) -> None:
 @click.command()
 @click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json",
               show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="Write to this file (default: standard output).")
 @session_option
 @db_option
@@ -418,7 +419,7 @@ def export(fmt: str, output: Path | None, session: str | None, db: Path | None) 
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True))
+@click.argument("file", type=FilePath(dir_okay=False, path_type=Path, allow_dash=True))
 @click.option("--name", help="Import under this session name.")
 @click.option("--replace", is_flag=True, help="Overwrite a session of the same name.")
 @db_option
