@@ -418,7 +418,7 @@ def gin_ours(hand: list[Card]) -> int:
 
 def run_openspiel(count: int) -> list[str]:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return ["OpenSpiel: not installed (pip install -e '.[bench]'); skipped"]
     utils = {size: pyspiel.gin_rummy.GinRummyUtils(13, 4, size) for size in (10, 13, 15)}
