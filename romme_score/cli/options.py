@@ -136,7 +136,8 @@ def plain_output_options(func: F) -> F:
 def _rule_choice_options(func: F) -> F:
     for option in reversed((
             click.option("--preset", metavar="NAME",
-                         help=f"Rule preset: {', '.join(PRESETS)} (default standard)."),
+                         help="Rule preset: standard, wiki-51, classic, speedromme, basic "
+                              "(default standard)."),
             click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
                          help="Override one house rule, e.g. --rule wraparound=true (repeatable)."),
             click.option("--rules-file", type=click.Path(dir_okay=False),

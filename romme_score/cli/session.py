@@ -251,8 +251,7 @@ def edit(round_number: int, hands: tuple[str, ...], winner: str | None,
 
 
 @click.command()
-@click.option("--all", "show_all", is_flag=True, help=f"Show every round (default: the last "
-                                                       f"{SHOWN_ROUNDS}).")
+@click.option("--all", "show_all", is_flag=True, help="Show every round (default: the last 30).")
 @session_option
 @db_option
 @plain_output_options
