@@ -108,6 +108,18 @@ def N_(message: str) -> str:
     return message
 
 
+def decimal_text(value: object) -> str:
+    """A decimal number as the language writes it: ``0,01`` in German, ``0.01`` in English.
+
+    >>> set_language("de"); decimal_text("0.001")
+    '0,001'
+    >>> set_language("en"); decimal_text("0.001")
+    '0.001'
+    """
+    text = str(value)
+    return text.replace(".", ",") if language() == "de" else text
+
+
 def click_gettext(message: str) -> str:
     """Click's own messages (``Usage:``, ``Error:``, ``Missing argument``...)."""
     return catalog("click").gettext(message)

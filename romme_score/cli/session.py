@@ -24,6 +24,7 @@ from romme_score.cli.options import (
     session_option,
 )
 from romme_score.cli.service import open_service
+from romme_score.i18n import _
 from romme_score.inputs import InputValueError, looks_like_number, parse_points, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, unknown_player_message
@@ -159,7 +160,7 @@ def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalema
         if ask:
             asked = _ask_round(service, info, out, yes)
             if asked is None:
-                out.echo(views.NOT_SAVED)
+                out.echo(_(views.NOT_SAVED))
                 return
             rnd = asked
         else:
@@ -206,7 +207,7 @@ def undo(yes: bool, session: str | None, db: Path | None, out: Output) -> None:
                 raise Refused(f"romme undo asks before removing round {rec.number}; "
                               "without a terminal, give --yes") from None
             if not agreed:
-                out.echo(views.NOTHING_REMOVED)
+                out.echo(_(views.NOTHING_REMOVED))
                 return
         undone = service.undo(info)
     if out.json:
@@ -335,7 +336,7 @@ def delete(ctx: click.Context, name: str, yes: bool, db: Path | None) -> None:
                 raise Refused(f"romme sessions delete asks before deleting '{info.name}'; "
                               "without a terminal, give --yes") from None
             if not agreed:
-                click.echo(views.NOTHING_DELETED)
+                click.echo(_(views.NOTHING_DELETED))
                 return
         service.delete(info.name)
     click.echo(views.deleted(info.name))

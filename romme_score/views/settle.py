@@ -8,7 +8,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from romme_score.i18n import _, ngettext
+from romme_score.i18n import _, decimal_text, ngettext
 from romme_score.settlement import Settlement, format_money
 
 
@@ -54,7 +54,7 @@ def render_settlement(s: Settlement, currency: str | None, profile: str,
         return f"-{by_pair[(row, col)]}" if by_pair[(row, col)] else "0"
 
     lines = []
-    rate = f"{s.rate}" if s.rate is not None else _("each session's rate")
+    rate = decimal_text(s.rate) if s.rate is not None else _("each session's rate")
     lines.append(_("Settlement at %(rate)s per point") % {"rate": rate}
                  + (f" ({currency})" if currency else ""))
     lines.append("")
