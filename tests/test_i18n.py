@@ -9,6 +9,7 @@ import inspect
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -232,3 +233,15 @@ def test_german_demo_output_contains_no_english_msgid() -> None:
                 checked += 1
                 assert text.strip() not in german, f"English left in the German demo: {text!r}"
     assert checked > 100
+
+
+def test_readme_kurzanleitung_prints_what_the_program_prints() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    console = readme[readme.index("### Kurzanleitung"):]
+    console = console[console.index("```console") + len("```console\n"):]
+    console = console[:console.index("```")]
+    first, _, shown = console.partition("\n")
+    args = shlex.split(first.removeprefix("$ "))
+    assert args[:3] == ["romme", "--lang", "de"]
+    code, out, _ = romme(args[1:])
+    assert code == 0 and out == shown

@@ -236,7 +236,7 @@ def render_created(info: SessionInfo) -> str:
             % {"session": info.name, "players": ", ".join(info.players), "end": info.rules.game_end}
             + "\n" + _("%(dealer)s deals first. Record rounds with: %(command)s")
             % {"dealer": info.players[info.first_dealer],
-               "command": f"romme round --winner NAME {info.players[-1]}=\"CARDS\" ..."})
+               "command": f"romme round --winner NAME {info.players[-1]}=\"{_('CARDS')}\" ..."})
 
 
 def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
