@@ -12,12 +12,16 @@ from __future__ import annotations
 import ast
 import inspect
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+# A fixed date in every header, so that running `make messages` again changes no file
+# unless a message changed.
+FIXED_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "romme_score"
 LOCALE = PACKAGE / "locale"
@@ -57,7 +61,7 @@ def scan(path: Path) -> list[tuple[str | tuple[str, str], int]]:
 
 
 def template() -> Catalog:
-    cat = Catalog(project="romme-score", charset="utf-8")
+    cat = Catalog(project="romme-score", charset="utf-8", creation_date=FIXED_DATE)
     for path in sorted(PACKAGE.rglob("*.py")):
         for msgid, line in scan(path):
             cat.add(msgid, locations=[(str(path.relative_to(ROOT)), line)])
@@ -75,6 +79,7 @@ def main() -> int:
         else:
             cat = Catalog(locale=lang, project="romme-score", charset="utf-8")
         cat.update(pot, no_fuzzy_matching=True)
+        cat.creation_date = cat.revision_date = FIXED_DATE
         cat.obsolete.clear()
         if lang == "en":
             for message in cat:
@@ -85,6 +90,7 @@ def main() -> int:
     for po_path in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
         with open(po_path, "rb") as fp:
             cat = read_po(fp, locale=po_path.parent.parent.name)
+        cat.creation_date = cat.revision_date = FIXED_DATE
         empty = [m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple)
                                                      else m.string)]
         with open(po_path.with_suffix(".mo"), "wb") as fp:
