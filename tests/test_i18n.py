@@ -78,7 +78,7 @@ def forms(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
-PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)(?:![rs])?\}")
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]|\{(\w+)(?:![rs])?\}")
 
 
 def placeholders(text: str) -> set[str]:
@@ -245,3 +245,12 @@ def test_readme_kurzanleitung_prints_what_the_program_prints() -> None:
     assert args[:3] == ["romme", "--lang", "de"]
     code, out, _ = romme(args[1:])
     assert code == 0 and out == shown
+
+
+def test_the_referees_reasons_and_notation_errors_in_german() -> None:
+    code, out, _ = romme(["--lang", "de", "check", "♠K ♠A ♠2"])
+    assert code == 1 and "NICHT gültig: die Folge ginge um die Ecke (K-A-2)" in out
+    code, _, err = romme(["--lang", "de", "check", "HK HX"])
+    assert code == 2 and "Karte 'HX' (2. Karte) nicht lesbar: X ist kein Wert" in err
+    code, _, err = romme(["check", "HK HX"])
+    assert "cannot read card 'HX' (2nd card)" in err

@@ -141,6 +141,7 @@ class LazyGroup(click.Group):
         """Choose the language before Click reads the line, so that its own messages
         (usage errors, help) and every help text come out in it."""
         line = list(sys.argv[1:] if args is None else args)
+        outer = i18n.language() if self.depth else None  # a line inside `romme play` leaves it as it was
         lang = lang_from_args(line)
         if lang in i18n.LANGUAGES:
             i18n.set_language(lang)
@@ -153,6 +154,8 @@ class LazyGroup(click.Group):
             return super().main(line, *posargs, **kwargs)
         finally:
             self.depth -= 1
+            if outer is not None:
+                i18n.set_language(outer)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error becomes one sentence, never a traceback."""

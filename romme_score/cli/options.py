@@ -17,6 +17,7 @@ from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
+from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 
@@ -45,6 +46,8 @@ class Output:
     __slots__ = ("profile", "ascii", "json")
 
     def __init__(self, profile: Profile, ascii: bool, json: bool) -> None:
+        if json:  # the JSON output is a contract: its messages stay English whatever --lang says
+            i18n.set_language("en")
         self.profile = profile
         self.ascii = ascii
         self.json = json
