@@ -19,6 +19,7 @@ import click
 
 from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
+from romme_score.i18n import _
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -236,7 +237,8 @@ def session_rules(db: Path | None, name: str | None) -> tuple[RuleSet, RulesFrom
     path = db if db is not None else default_db_path()
     if not path.is_file() or path.stat().st_size == 0:
         if name is not None:
-            raise Refused(f"no database at {path}, so no session '{name}'")
+            raise Refused(_("no database at %(path)s, so no session '%(session)s'")
+                          % {"path": path, "session": name})
         return None
     from romme_score.store import Store, StoreError
 
@@ -284,8 +286,9 @@ def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | 
             with open(rules_file, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as exc:
-            fail_input(f"cannot read the rules file {rules_file}: "
-                       f"{getattr(exc, 'strerror', None) or 'not a UTF-8 text file'}")
+            fail_input(_("cannot read the rules file %(path)s: %(reason)s")
+                       % {"path": rules_file,
+                          "reason": getattr(exc, "strerror", None) or _("not a UTF-8 text file")})
     try:
         return build_rules(preset, tuple(rule_items), text, str(rules_file or "rules file"))
     except RuleError as exc:
@@ -299,5 +302,5 @@ def read_cards(text: str, out: Output, what: str = "") -> list[Card]:
     except NotationError as exc:
         fail_input(f"{what}{exc}")
     if not cards:
-        fail_input(f"{what}no cards given: type cards like HK K10 J")
+        fail_input(what + _("no cards given: type cards like HK K10 J"))
     return cards
