@@ -124,12 +124,16 @@ def render_scoresheet(s: Standings) -> str:
     return "\n".join(lines)
 
 
+CHANGES = {"undone": N_("undone"), "edited": N_("edited")}  # a correction's kind, shown through _()
+
+
 def render_standings(s: Standings) -> str:
     """``romme standings``: the session's name, the scoresheet, the corrections kept."""
     lines = [_("Session '%(session)s'") % {"session": s.session}, render_scoresheet(s)]
     if s.corrections:
         lines.append(_("Corrections kept in the history: %(list)s") % {"list": "; ".join(
-            (_("round %(number)d") % {"number": c.round} + f" {c.change} {c.at or ''}").rstrip()
+            (_("round %(number)d") % {"number": c.round}
+             + f" {_(CHANGES.get(c.change, c.change))} {c.at or ''}").rstrip()
             for c in s.corrections)})
     for n in s.notes:
         about = _("round %(number)d") % {"number": n.round} if n.round is not None else _("the game")
