@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test fuzz bench browser clean
+.PHONY: demo test fuzz bench browser clean messages
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,13 +14,25 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 # The demo's output is kept in examples/demo-output.txt, with the clock masked
-# (dates and times of the run) so that the file changes only when the program does.
+# (dates and times of the run) so that the file changes only when the program does;
+# examples/demo-output.en.txt and examples/demo-output.de.txt are the same evening in
+# each language (ROMME_LANG), the German one checked for English by tests/test_i18n.py.
+MASK_CLOCK = sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00/YYYY-MM-DDThh:mm:ss+00:00/g' \
+	       -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}/YYYY-MM-DD/g'
+
 demo: $(BIN)/.installed
-	@PATH="$(CURDIR)/$(BIN):$$PATH" bash examples/demo.sh > examples/.demo-output.tmp 2>&1; \
+	@PATH="$(CURDIR)/$(BIN):$$PATH" ROMME_LANG=en bash examples/demo.sh > examples/.demo-output.tmp 2>&1; \
 	status=$$?; cat examples/.demo-output.tmp; \
-	sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00/YYYY-MM-DDThh:mm:ss+00:00/g' \
-	       -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}/YYYY-MM-DD/g' examples/.demo-output.tmp > examples/demo-output.txt; \
+	$(MASK_CLOCK) examples/.demo-output.tmp > examples/demo-output.txt; \
+	cp examples/demo-output.txt examples/demo-output.en.txt; \
+	PATH="$(CURDIR)/$(BIN):$$PATH" ROMME_LANG=de bash examples/demo.sh > examples/.demo-output.tmp 2>&1; \
+	$(MASK_CLOCK) examples/.demo-output.tmp > examples/demo-output.de.txt; \
 	rm -f examples/.demo-output.tmp; exit $$status
+
+# Extract the messages, update the catalogs in romme_score/locale and compile them
+# (a development step: needs Babel, from the test extra; the program reads only the .mo).
+messages: $(BIN)/.installed
+	$(BIN)/python tools/messages.py
 
 # The report's screenshot test (tests/test_report.py) needs Chromium. On CI (CI=true,
 # root, apt) it is installed from Debian's packages; anywhere else nothing is installed

@@ -33,6 +33,8 @@ def main() -> None:
         ("python -c pass", [py, "-c", "pass"]),
         ("python -c 'import click'", [py, "-c", "import click"]),
         ("romme check (2 melds)", [py, "-m", "romme_score", "check", "HK KK PK", "T9 T10 TB"]),
+        ("romme check --lang de (2 melds)",
+         [py, "-m", "romme_score", "check", "--lang", "de", "HK KK PK", "T9 T10 TB"]),
         ("romme check --first (2 melds)",
          [py, "-m", "romme_score", "check", "--first", "TA PA J", "H3 H4 H5"]),
         ("romme check --onto", [py, "-m", "romme_score", "check", "--onto", "♥2 ♥3 ♥4", "♥A ♥5"]),

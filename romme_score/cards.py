@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from romme_score.errors import InputProblem
+from romme_score.i18n import _, language
 
 Profile = Literal["de", "en"]
 PROFILES: tuple[Profile, ...] = ("de", "en")
@@ -195,6 +196,8 @@ def full_deck(packs: int = 1, jokers: int = 0) -> list[Card]:
 
 
 def _ordinal(n: int) -> str:
+    if language() == "de":
+        return f"{n}."
     if 10 <= n % 100 <= 20:
         suffix = "th"
     else:
@@ -240,19 +243,20 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
         # rank first, as in English order: "KH" meant as König Herz? "AH"?
         flipped = text[-1:] + text[:-1]
         if _try_letters(flipped, "de"):
-            return ("in the de profile the suit letter comes first", flipped)
+            return (_("in the de profile the suit letter comes first"), flipped)
         if text == "J":  # pragma: no cover - J is the joker in de
             return ("", None)
     else:
         flipped = text[1:] + text[:1] if len(text) >= 2 else text
         card = _try_letters(flipped, "en")
         if card:
-            return ("in the en profile the rank comes first", flipped)
+            return (_("in the en profile the rank comes first"), flipped)
         if text == "J":
-            return ("in the en profile J is the jack and needs a suit; the joker is JK or *", "JK")
+            return (_("in the en profile J is the jack and needs a suit; the joker is JK or *"), "JK")
     other_card = _try_letters(text, other)
     if other_card is not None:
-        return (f"it is a card only in the {other} profile (--notation {other})",
+        return (_("it is a card only in the %(profile)s profile (--notation %(profile)s)")
+                % {"profile": other},
                 other_card.format(profile, ascii=True))
     suit_letters = _DE_SUIT_LETTERS if profile == "de" else _EN_SUIT_LETTERS
     ranks = _DE_RANKS if profile == "de" else _EN_RANKS
@@ -267,22 +271,22 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
         elif text[-1:] in _SYMBOLS:
             rank_text = text[:-1]
         if rank_text == "":
-            return ("the rank is missing", None)
+            return (_("the rank is missing"), None)
         guess = _close_rank(rank_text, ranks if not (text[:1] in _SYMBOLS or text[-1:] in _SYMBOLS)
                             else _SYMBOL_RANKS)
         allowed = "A, 2-10, B, D, K" if profile == "de" else "A, 2-10, J, Q, K"
+        why = _("%(text)s is not a rank (%(allowed)s)") % {"text": rank_text, "allowed": allowed}
         if guess is not None:
-            fixed = text.replace(rank_text, guess.letter(profile), 1)
-            return (f"{rank_text} is not a rank ({allowed})", fixed)
-        return (f"{rank_text} is not a rank ({allowed})", None)
+            return (why, text.replace(rank_text, guess.letter(profile), 1))
+        return (why, None)
     if profile == "de" and text[:1] in _EN_SUIT_LETTERS and text[:1] not in _DE_SUIT_LETTERS:
-        return (f"{text[:1]} is not a suit letter in the de profile (T/X Kreuz, P Pik, "
-                "H Herz, K Karo)", None)
+        return (_("%(letter)s is not a suit letter in the de profile (T/X Kreuz, P Pik, H Herz, K Karo)")
+                % {"letter": text[:1]}, None)
     if profile == "de":
-        return ("a card is a suit letter (T/X Kreuz, P Pik, H Herz, K Karo) and a rank "
-                "(A, 2-10, B, D, K), a suit symbol and a rank, or J for the joker", None)
-    return ("a card is a rank (A, 2-10, J, Q, K) and a suit letter (C, S, H, D), "
-            "a suit symbol and a rank, or JK for the joker", None)
+        return (_("a card is a suit letter (T/X Kreuz, P Pik, H Herz, K Karo) and a rank "
+                  "(A, 2-10, B, D, K), a suit symbol and a rank, or J for the joker"), None)
+    return (_("a card is a rank (A, 2-10, J, Q, K) and a suit letter (C, S, H, D), "
+              "a suit symbol and a rank, or JK for the joker"), None)
 
 
 def _close_rank(text: str, ranks: dict[str, Rank]) -> Rank | None:
@@ -306,12 +310,12 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
     'TD'
     """
     if profile not in PROFILES:
-        raise NotationError(f"unknown notation profile {profile!r}: use de or en")
+        raise NotationError(_("unknown notation profile %(profile)r: use de or en") % {"profile": profile})
     raw = token
     text = _normalise(token)
-    where = f"({_ordinal(position)} card)"
+    where = _("(%(ordinal)s card)") % {"ordinal": _ordinal(position)}
     if not text:
-        raise NotationError(f"empty card {where}", raw, position)
+        raise NotationError(_("empty card %(where)s") % {"where": where}, raw, position)
     match = _DECLARATION.match(text)
     if match:
         joker_part = match.group("joker").strip()
@@ -320,17 +324,18 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
             nested = _DECLARATION.match(_normalise(inner))
             if nested and _is_joker_word(nested.group("joker").strip(), profile):
                 # J=J=...: refused here, before reading on (no recursion however deep)
-                raise NotationError(
-                    f"a joker cannot stand for another joker in '{raw}' {where}", raw, position)
+                raise NotationError(_("a joker cannot stand for another joker in '%(raw)s' %(where)s")
+                                    % {"raw": raw, "where": where}, raw, position)
             try:
                 declared = parse_card(inner, profile, position)
             except NotationError as exc:
                 raise NotationError(
-                    f"cannot read the card the joker stands for in '{raw}' {where}: "
-                    f"{_reason_of(exc)}", raw, position, exc.suggestion) from None
+                    _("cannot read the card the joker stands for in '%(raw)s' %(where)s: %(reason)s")
+                    % {"raw": raw, "where": where, "reason": _reason_of(exc)},
+                    raw, position, exc.suggestion) from None
             if declared.is_joker:
-                raise NotationError(
-                    f"a joker cannot stand for another joker in '{raw}' {where}", raw, position)
+                raise NotationError(_("a joker cannot stand for another joker in '%(raw)s' %(where)s")
+                                    % {"raw": raw, "where": where}, raw, position)
             return Card.joker(declared)
     if _is_joker_word(text, profile):
         return Card.joker()
@@ -338,9 +343,10 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
     if card is not None:
         return card
     why, suggestion = _suggest(text, profile)
-    message = f"cannot read card '{raw}' {where}: {why}"
+    message = (_("cannot read card '%(raw)s' %(where)s: %(reason)s")
+               % {"raw": raw, "where": where, "reason": why})
     if suggestion:
-        message += f"; did you mean '{suggestion}'?"
+        message += "; " + _("did you mean '%(card)s'?") % {"card": suggestion}
     raise NotationError(message, raw, position, suggestion)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Suit
+from romme_score.i18n import _
 from romme_score.melds import (
     IllegalMeldError,
     Meld,
@@ -54,9 +55,10 @@ def lay_off(table_cards: Sequence[Card], added: Sequence[Card], rules: RuleSet,
         table = interpret(table_cards, rules)
     except IllegalMeldError as exc:
         raise IllegalMeldError(Reason.TABLE_MELD_ILLEGAL,
-                               f"the meld on the table is not legal: {exc}") from None
+                               _("the meld on the table is not legal: %(reason)s")
+                               % {"reason": exc}) from None
     if not added:
-        raise IllegalMeldError(Reason.NOTHING_TO_ADD, "no cards to lay off")
+        raise IllegalMeldError(Reason.NOTHING_TO_ADD, _("no cards to lay off"))
     refusal = _swap_refusal(rules, came_out)
     may_lay_off = came_out or rules.first_meld_layoff
     if table.kind == MeldKind.RUN:
@@ -72,27 +74,30 @@ def _swap_refusal(rules: RuleSet, came_out: bool) -> tuple[Reason, str] | None:
     """Why no joker may be swapped now (003 lobby "Joker tauschen"), or None."""
     if rules.joker_swap == "never":
         return (Reason.JOKER_SWAP_FORBIDDEN,
-                "a joker on the table may not be swapped (joker_swap=never)")
+                _("a joker on the table may not be swapped (joker_swap=never)"))
     if not came_out and rules.joker_swap == "after-out":
         return (Reason.SWAP_NOT_OUT_YET,
-                "only a player who has come out may swap a joker (joker_swap=after-out)")
+                _("only a player who has come out may swap a joker (joker_swap=after-out)"))
     return None
 
 
 def _not_out_message(rules: RuleSet) -> str:
-    text = "a player who has not come out yet may not lay cards off (first_meld_layoff=false)"
     if rules.hand_romme_layoff:
-        text += ", except when going out at once in a Hand-Rommé (hand_romme_layoff=true)"
-    return text
+        return _("a player who has not come out yet may not lay cards off (first_meld_layoff=false), "
+                 "except when going out at once in a Hand-Rommé (hand_romme_layoff=true)")
+    return _("a player who has not come out yet may not lay cards off (first_meld_layoff=false)")
 
 
 def _joker_note(freed: int, rules: RuleSet) -> str:
     if not freed:
-        return "laid off"
-    what = "the joker" if freed == 1 else f"{freed} jokers"
+        return _("laid off")
     if rules.swapped_joker == "meld-now":
-        return f"swap: take {what}, which must be laid out again this turn (swapped_joker=meld-now)"
-    return f"swap: {what} goes to your hand (swapped_joker=to-hand)"
+        return (_("swap: take the joker, which must be laid out again this turn (swapped_joker=meld-now)")
+                if freed == 1 else
+                _("swap: take %(count)d jokers, which must be laid out again this turn "
+                  "(swapped_joker=meld-now)") % {"count": freed})
+    return (_("swap: the joker goes to your hand (swapped_joker=to-hand)") if freed == 1
+            else _("swap: %(count)d jokers go to your hand (swapped_joker=to-hand)") % {"count": freed})
 
 
 def _check_limits(meld: Meld, rules: RuleSet) -> None:
@@ -205,16 +210,17 @@ def _extend_run(base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card]
 def _why_not_extend(base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card],
                     rules: RuleSet) -> tuple[Reason, str]:
     if len(base.slots) + len(naturals) + len(jokers) > 13:
-        return Reason.RUN_TOO_LONG, "a run has at most 13 cards"
+        return Reason.RUN_TOO_LONG, _("a run has at most 13 cards")
     for relaxed, reason, text in (
             (rules.replace(ace_high_runs=True), Reason.ACE_HIGH,
-             "the ace would have to follow the king (ace_high_runs=false)"),
+             _("the ace would have to follow the king (ace_high_runs=false)")),
             (rules.replace(wraparound=True), Reason.WRAPAROUND,
-             "the run would go around the corner (K-A-2), which needs wraparound=true")):
+             _("the run would go around the corner (K-A-2), which needs wraparound=true"))):
         if relaxed != rules and _extend_run(base, suit, naturals, jokers, relaxed):
             return reason, text
     cards = " ".join(str(c) for c in naturals + jokers)
-    return (Reason.GAP, f"{cards} cannot extend {base.format()} at either end without a gap")
+    return (Reason.GAP, _("%(cards)s cannot extend %(meld)s at either end without a gap")
+            % {"cards": cards, "meld": base.format()})
 
 
 def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card],
@@ -236,8 +242,8 @@ def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card],
         if not fixed:
             raise IllegalMeldError(
                 Reason.JOKER_NEEDS_NATURAL,
-                "a joker may be laid onto a run only together with a natural card beyond it "
-                "that fixes its place (joker_layoff=with-natural, 004)")
+                _("a joker may be laid onto a run only together with a natural card beyond it "
+                  "that fixes its place (joker_layoff=with-natural, 004)"))
         legal = fixed
     def new_joker_cards(meld: Meld) -> tuple[str, ...]:
         return tuple(str(meld.slots[p - meld.start].stands_for) for p in joker_places(meld)
@@ -245,11 +251,12 @@ def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card],
 
     places = sorted({new_joker_cards(m) for m in legal})
     if len(places) > 1:
-        where = " or ".join(", ".join(p) for p in places)
+        where = _(" or ").join(", ".join(p) for p in places)
         raise IllegalMeldError(
             Reason.JOKER_PLACE_UNCLEAR,
-            f"the joker's place is not clear ({where}): lay it with the card beside it, "
-            f"or declare it, e.g. J={places[0][0] if places[0] else '?'}")
+            _("the joker's place is not clear (%(where)s): lay it with the card beside it, "
+              "or declare it, e.g. J=%(card)s")
+            % {"where": where, "card": places[0][0] if places[0] else "?"})
     return legal
 
 
@@ -277,15 +284,17 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
             continue
         if card.rank != rank:
             raise IllegalMeldError(Reason.WRONG_RANK,
-                                   f"{card} does not fit a set of {rank.letter()}s")
+                                   _("%(card)s does not fit a set of %(rank)ss")
+                                   % {"card": card, "rank": rank.letter()})
         if card.suit in natural_suits or card.suit in {c.suit for c in new_naturals}:
             raise IllegalMeldError(Reason.DUPLICATE_SUIT,
-                                   f"{card} is already in the set: a set holds each suit once")
+                                   _("%(card)s is already in the set: a set holds each suit once")
+                                   % {"card": card})
         new_naturals.append(card)
     new_jokers = [c for c in added if c.is_joker]
     if new_jokers and rules.joker_layoff == "with-natural":
         raise IllegalMeldError(Reason.JOKER_ONTO_SET,
-                               "a joker may not be laid onto a set (joker_layoff=with-natural, 004)")
+                               _("a joker may not be laid onto a set (joker_layoff=with-natural, 004)"))
     value = card_value(rank, rules)
     all_naturals = sorted({*natural_suits, *(c.suit for c in new_naturals)} - {None},
                           key=lambda s: s.index if s else 0)
@@ -307,13 +316,14 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
         if declared is not None and declared.suit in new_suits and k not in forced:
             raise IllegalMeldError(
                 Reason.DUPLICATE_SUIT,
-                f"{declared} is already in the set as a joker, and set_joker_swap="
-                f"{rules.set_joker_swap} does not let it be swapped here")
+                _("%(card)s is already in the set as a joker, and set_joker_swap=%(rule)s does not "
+                  "let it be swapped here") % {"card": declared, "rule": rules.set_joker_swap})
     if refusal is not None and forced:
         taken = [c for c in new_naturals if c.suit == pins[forced[0]]]
-        what = (f"{taken[0]} would take the joker's place" if taken else
-                f"{' '.join(str(c) for c in new_naturals)} would complete the set and free the joker")
-        raise IllegalMeldError(refusal[0], f"{what}, but {refusal[1]}")
+        what = (_("%(card)s would take the joker's place") % {"card": taken[0]} if taken else
+                _("%(cards)s would complete the set and free the joker")
+                % {"cards": " ".join(str(c) for c in new_naturals)})
+        raise IllegalMeldError(refusal[0], _("%(what)s, but %(why)s") % {"what": what, "why": refusal[1]})
     could_swap = bool(optional)
     if refusal is not None:
         optional = []
@@ -324,12 +334,13 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
         if rules.set_joker_swap == "complete" and table_jokers:
             raise IllegalMeldError(
                 Reason.SET_TOO_LARGE,
-                f"a set has at most 4 cards; the joker is freed only when all four natural "
-                f"{rank.letter()}s are complete (set_joker_swap=complete)")
+                _("a set has at most 4 cards; the joker is freed only when all four natural "
+                  "%(rank)ss are complete (set_joker_swap=complete)") % {"rank": rank.letter()})
         if refusal is not None and could_swap:
-            raise IllegalMeldError(refusal[0], f"the set has room only if a joker is swapped, "
-                                               f"but {refusal[1]}")
-        raise IllegalMeldError(Reason.SET_TOO_LARGE, f"a set has at most 4 cards, this would have {size}")
+            raise IllegalMeldError(refusal[0], _("the set has room only if a joker is swapped, but %(why)s")
+                                   % {"why": refusal[1]})
+        raise IllegalMeldError(Reason.SET_TOO_LARGE,
+                               _("a set has at most 4 cards, this would have %(count)d") % {"count": size})
     missing = [s for s in SUITS if s not in all_naturals]
     slots = [Slot(Card(rank, s), Card(rank, s), value) for s in all_naturals]
     fixed = [(slot.card, pin) for slot, pin in kept if pin is not None]
@@ -339,14 +350,16 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
             continue
         if declared.rank != rank:
             raise IllegalMeldError(Reason.WRONG_RANK,
-                                   f"{joker} does not fit a set of {rank.letter()}s")
-        if declared.suit not in missing or declared.suit in {pin for _, pin in fixed}:
+                                   _("%(card)s does not fit a set of %(rank)ss")
+                                   % {"card": joker, "rank": rank.letter()})
+        if declared.suit not in missing or declared.suit in {pin for _card, pin in fixed}:
             raise IllegalMeldError(Reason.DUPLICATE_SUIT,
-                                   f"{declared} is already in the set: a set holds each suit once")
+                                   _("%(card)s is already in the set: a set holds each suit once")
+                                   % {"card": declared})
         fixed.append((joker, declared.suit))
     for card, suit in fixed:
         slots.append(Slot(card, Card(rank, suit), value, (suit,)))
-    free = tuple(s for s in missing if s not in {suit for _, suit in fixed})
+    free = tuple(s for s in missing if s not in {suit for _card, suit in fixed})
     loose = [slot.card for slot, pin in kept if pin is None] + \
         [j for j in new_jokers if j.declared is None]
     slots += [Slot(card, Card(rank, free[0]), value, free) for card in loose]
@@ -357,8 +370,8 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
     alternative = None
     if optional and not forced and may_lay_off and \
             len(all_naturals) + len(table_jokers) + len(new_jokers) <= 4:
-        alternative = "or lay the cards off and leave the joker in the set"
+        alternative = _("or lay the cards off and leave the joker in the set")
     elif table_jokers and not freed and new_naturals and rules.set_joker_swap == "declared":
-        alternative = ("the joker stays: it was not declared for "
-                       + "/".join(str(c) for c in new_naturals))
+        alternative = (_("the joker stays: it was not declared for %(cards)s")
+                       % {"cards": "/".join(str(c) for c in new_naturals)})
     return LayOff(table, meld, freed, _joker_note(freed, rules), alternative)

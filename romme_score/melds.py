@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.errors import Refusal
+from romme_score.i18n import _, ngettext
 from romme_score.rules import RuleSet
 
 
@@ -330,22 +331,23 @@ def joker_limit_violation(kind: MeldKind, naturals: int, jokers: int, adjacent: 
     """
     if naturals < rules.min_naturals:
         return (Reason.TOO_FEW_NATURALS,
-                f"a meld needs at least {rules.min_naturals} natural card"
-                f"{'s' if rules.min_naturals > 1 else ''} (min_naturals={rules.min_naturals})")
+                ngettext("a meld needs at least %(min)d natural card (min_naturals=%(min)d)",
+                         "a meld needs at least %(min)d natural cards (min_naturals=%(min)d)",
+                         rules.min_naturals) % {"min": rules.min_naturals})
     if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
         return (Reason.TOO_MANY_JOKERS,
-                f"{jokers} jokers, but at most {rules.max_jokers_per_meld} per meld "
-                f"(max_jokers_per_meld={rules.max_jokers_per_meld})")
+                _("%(jokers)d jokers, but at most %(max)d per meld (max_jokers_per_meld=%(max)d)")
+                % {"jokers": jokers, "max": rules.max_jokers_per_meld})
     if kind == MeldKind.SET:
         limit = rules.max_jokers_in_set
         if limit is not None and jokers > limit:
             return (Reason.TOO_MANY_JOKERS,
-                    f"{jokers} jokers in a set, but at most {limit} "
-                    f"(max_adjacent_jokers={rules.max_adjacent_jokers})")
+                    _("%(jokers)d jokers in a set, but at most %(max)d (max_adjacent_jokers=%(rule)s)")
+                    % {"jokers": jokers, "max": limit, "rule": rules.max_adjacent_jokers})
     elif rules.max_adjacent_jokers is not None and adjacent > rules.max_adjacent_jokers:
         return (Reason.ADJACENT_JOKERS,
-                f"{adjacent} jokers side by side, but at most "
-                f"{rules.max_adjacent_jokers} (max_adjacent_jokers={rules.max_adjacent_jokers})")
+                _("%(jokers)d jokers side by side, but at most %(max)d (max_adjacent_jokers=%(max)d)")
+                % {"jokers": adjacent, "max": rules.max_adjacent_jokers})
     return None
 
 
@@ -390,18 +392,20 @@ def explain(cards: Sequence[Card], rules: RuleSet) -> tuple[Reason, str]:
     """Why the cards are no legal meld: a reason and one sentence."""
     n = len(cards)
     if n < 3:
-        return Reason.TOO_FEW_CARDS, f"a meld needs at least 3 cards, this has {n}"
+        return Reason.TOO_FEW_CARDS, _("a meld needs at least 3 cards, this has %(count)d") % {"count": n}
     naturals = [c for c in cards if not c.is_joker]
     jokers = n - len(naturals)
     if len(naturals) < rules.min_naturals:
         return (Reason.TOO_FEW_NATURALS,
-                f"a meld needs at least {rules.min_naturals} natural card"
-                f"{'s' if rules.min_naturals > 1 else ''}, this has {len(naturals)} "
-                f"(min_naturals={rules.min_naturals})")
+                ngettext("a meld needs at least %(min)d natural card, this has %(count)d "
+                         "(min_naturals=%(min)d)",
+                         "a meld needs at least %(min)d natural cards, this has %(count)d "
+                         "(min_naturals=%(min)d)", rules.min_naturals)
+                % {"min": rules.min_naturals, "count": len(naturals)})
     if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
         return (Reason.TOO_MANY_JOKERS,
-                f"{jokers} jokers, but at most {rules.max_jokers_per_meld} per meld "
-                f"(max_jokers_per_meld={rules.max_jokers_per_meld})")
+                _("%(jokers)d jokers, but at most %(max)d per meld (max_jokers_per_meld=%(max)d)")
+                % {"jokers": jokers, "max": rules.max_jokers_per_meld})
     structural = _structural(cards, rules)
     for meld in structural:
         violation = limit_violation(meld, rules)
@@ -411,24 +415,25 @@ def explain(cards: Sequence[Card], rules: RuleSet) -> tuple[Reason, str]:
     if any(c.declared is not None for c in cards) and _structural(plain, rules):
         declared = ", ".join(c.format() for c in cards if c.declared is not None)
         return (Reason.DECLARATION,
-                f"the joker declaration ({declared}) does not fit the other cards")
+                _("the joker declaration (%(declared)s) does not fit the other cards")
+                % {"declared": declared})
     ranks = Counter(c.rank for c in naturals)
     suits = Counter(c.suit for c in naturals)
     if len(ranks) == 1 and (len(suits) < len(naturals) or n > 4 or len(suits) > 1):
         if n > 4:
-            return Reason.SET_TOO_LARGE, f"a set has at most 4 cards, this has {n}"
+            return Reason.SET_TOO_LARGE, _("a set has at most 4 cards, this has %(count)d") % {"count": n}
         twice = next(c for c in naturals if suits[c.suit] > 1)
         return (Reason.DUPLICATE_SUIT,
-                f"{_name(twice)} appears twice: a set holds each suit at most once")
+                _("%(card)s appears twice: a set holds each suit at most once") % {"card": _name(twice)})
     if len(suits) == 1:
         return _explain_run(plain, naturals, jokers, rules)
     pairs = ((a, b) for a in naturals for b in naturals if a.rank != b.rank and a.suit != b.suit)
     pair = next(pairs, None)
     if pair is None:  # pragma: no cover - two ranks and two suits always give such a pair
-        return Reason.MIXED, "the cards share neither one rank (set) nor one suit (run)"
+        return Reason.MIXED, _("the cards share neither one rank (set) nor one suit (run)")
     return (Reason.MIXED,
-            f"{_name(pair[0])} and {_name(pair[1])} share neither rank (for a set) "
-            "nor suit (for a run)")
+            _("%(first)s and %(second)s share neither rank (for a set) nor suit (for a run)")
+            % {"first": _name(pair[0]), "second": _name(pair[1])})
 
 
 def _explain_run(cards: Sequence[Card], naturals: Sequence[Card], jokers: int,
@@ -439,17 +444,17 @@ def _explain_run(cards: Sequence[Card], naturals: Sequence[Card], jokers: int,
     if twice:
         card = next(c for c in naturals if c.rank == twice[0])
         return (Reason.DUPLICATE_RANK,
-                f"{_name(card)} appears twice: a run holds each rank once")
+                _("%(card)s appears twice: a run holds each rank once") % {"card": _name(card)})
     if n > 13:
-        return Reason.RUN_TOO_LONG, f"a run has at most 13 cards, this has {n}"
+        return Reason.RUN_TOO_LONG, _("a run has at most 13 cards, this has %(count)d") % {"count": n}
     if _structural(cards, rules.replace(ace_high_runs=True)):
         return (Reason.ACE_HIGH,
-                "the ace would have to follow the king, and these rules have aces low only "
-                "(ace_high_runs=false)")
+                _("the ace would have to follow the king, and these rules have aces low only "
+                  "(ace_high_runs=false)"))
     if _structural(cards, rules.replace(wraparound=True)):
         return (Reason.WRAPAROUND,
-                "the run would go around the corner (K-A-2), which needs the house rule "
-                "wraparound=true")
+                _("the run would go around the corner (K-A-2), which needs the house rule "
+                  "wraparound=true"))
     low = sorted(naturals, key=lambda c: int(c.rank or 0))
     # The smallest gap to fill over the linear placements (ace low or high).
     best_missing = None
@@ -459,10 +464,12 @@ def _explain_run(cards: Sequence[Card], naturals: Sequence[Card], jokers: int,
         if best_missing is None or missing < best_missing:
             best_missing = missing
     first, last = low[0], low[-1]
+    gap = best_missing or 0
     return (Reason.GAP,
-            f"the run from {_name(first)} to {_name(last)} has a gap of {best_missing} "
-            f"card{'s' if best_missing != 1 else ''} but only {jokers} joker"
-            f"{'s' if jokers != 1 else ''} to fill it")
+            _("the run from %(first)s to %(last)s has a gap of %(gap)s but only %(jokers)s to fill it")
+            % {"first": _name(first), "last": _name(last),
+               "gap": ngettext("%(count)d card", "%(count)d cards", gap) % {"count": gap},
+               "jokers": ngettext("%(count)d joker", "%(count)d jokers", jokers) % {"count": jokers}})
 
 
 # --- several melds: supply and first meld --------------------------------------
@@ -474,14 +481,15 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
     if jokers > rules.jokers:
         raise IllegalMeldError(
             Reason.NO_JOKERS_IN_PLAY,
-            f"{jokers} jokers, but only {rules.jokers} are in play (jokers={rules.jokers})")
+            _("%(jokers)d jokers, but only %(max)d are in play (jokers=%(max)d)")
+            % {"jokers": jokers, "max": rules.jokers})
     for card, count in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
         if count > rules.packs:
             raise IllegalMeldError(
                 Reason.TOO_MANY_COPIES,
-                f"{_name(card)} appears {count} times, but {rules.packs} pack"
-                f"{'s hold' if rules.packs > 1 else ' holds'} it only {rules.packs} "
-                f"time{'s' if rules.packs > 1 else ''}")
+                ngettext("%(card)s appears %(count)d times, but %(packs)d pack holds it only %(packs)d time",
+                         "%(card)s appears %(count)d times, but %(packs)d packs hold it only %(packs)d times",
+                         rules.packs) % {"card": _name(card), "count": count, "packs": rules.packs})
 
 
 class FirstMeld(NamedTuple):

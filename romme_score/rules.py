@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from romme_score.errors import InputProblem
+from romme_score.i18n import N_
 from romme_score.inputs import InputValueError, looks_like_number, parse_int
 
 SetJokerSwap = Literal["missing-suit", "declared", "complete"]
@@ -232,9 +233,9 @@ def allowed_values(name: str) -> str:
     """What an option accepts, in words, for help and error messages."""
     f = option_field(name)
     if f.type == "bool":
-        return "true or false"
+        return N_("true or false")
     if name == "game_end":
-        return "N points, rounds:N, or open"
+        return N_("N points, rounds:N, or open")
     if "choices" in f.metadata:
         return ", ".join(f.metadata["choices"])
     return _range_text(f)
@@ -310,11 +311,11 @@ PRESETS: dict[str, RuleSet] = {
 }
 
 PRESET_SOURCES = {
-    "standard": "the common modern table: 40 to come out, 2 packs with 6 jokers, to 500",
-    "wiki-51": "000 Rommé mit Auslegen: 51 to come out, ace 10, two natural cards per meld",
-    "classic": "002 classic rule sheet: 40 to come out, runs around the corner, winner bonus",
-    "speedromme": "003 Speedrommé: 2-4 players, to 500, leaderboard points",
-    "basic": "001 basic rummy: one pack, no jokers, aces low, no minimum",
+    "standard": N_("the common modern table: 40 to come out, 2 packs with 6 jokers, to 500"),
+    "wiki-51": N_("000 Rommé mit Auslegen: 51 to come out, ace 10, two natural cards per meld"),
+    "classic": N_("002 classic rule sheet: 40 to come out, runs around the corner, winner bonus"),
+    "speedromme": N_("003 Speedrommé: 2-4 players, to 500, leaderboard points"),
+    "basic": N_("001 basic rummy: one pack, no jokers, aces low, no minimum"),
 }
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
+from romme_score.i18n import _
 from romme_score.melds import IllegalMeldError, check_supply, penalty_value
 from romme_score.rules import RuleSet
 
@@ -73,26 +74,28 @@ def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> N
         if name not in known:
             raise RoundError(unknown_player_message(name, players))
     if rnd.stalemate and rnd.winner:
-        raise RoundError("a stalemate round has no winner: drop --winner or --stalemate")
+        raise RoundError(_("a stalemate round has no winner: drop --winner or --stalemate"))
     if rnd.hand_romme and not rnd.winner:
-        raise RoundError("a Hand-Rommé needs the winner (--winner NAME)")
+        raise RoundError(_("a Hand-Rommé needs the winner (--winner NAME)"))
     if not rnd.stalemate and not rnd.winner:
-        raise RoundError("who went out? give --winner NAME (or --stalemate)")
+        raise RoundError(_("who went out? give --winner NAME (or --stalemate)"))
     if rnd.stalemate and rules.stalemate == "nobody-scores":
         needed: list[str] = []
     else:
         needed = [p for p in players if p != rnd.winner]
     missing = [p for p in needed if p not in rnd.hands]
     if missing:
-        raise RoundError(f"no hand given for {', '.join(missing)}: give NAME=CARDS, or NAME=0")
+        raise RoundError(_("no hand given for %(players)s: give NAME=CARDS, or NAME=0")
+                         % {"players": ", ".join(missing)})
     cards = [c for hand in rnd.hands.values() if hand.cards for c in hand.cards]
     try:
         check_supply(cards, rules)
     except IllegalMeldError as exc:
-        raise RoundError(f"the hands of this round do not add up: {exc}") from None
+        raise RoundError(_("the hands of this round do not add up: %(reason)s") % {"reason": exc}) from None
     for name, hand in rnd.hands.items():
         if hand.points is not None and hand.points < 0:
-            raise RoundError(f"{name}={hand.points}: points left in hand cannot be negative")
+            raise RoundError(_("%(player)s=%(text)s: points left in hand cannot be negative")
+                             % {"player": name, "text": hand.points})
     if rnd.winner is not None and rnd.winner in rnd.hands:
         check_winner_hand(rnd.winner, rnd.hands[rnd.winner], rules)
 
@@ -139,8 +142,9 @@ def unknown_player_message(name: str, players: Sequence[str]) -> str:
     close = difflib.get_close_matches(name, list(players), n=1, cutoff=0.5)
     if not close:
         close = [p for p in players if p.lower() == name.lower()]
-    hint = f"; did you mean {close[0]}?" if close else ""
-    return f"unknown player '{name}'{hint} (players: {', '.join(players)})"
+    hint = "; " + _("did you mean %(name)s?") % {"name": close[0]} if close else ""
+    return (_("unknown player '%(text)s'%(hint)s (players: %(players)s)")
+            % {"text": name, "hint": hint, "players": ", ".join(players)})
 
 
 def leaderboard_points(penalty: int, went_out: bool, hand_romme: bool) -> int:
@@ -245,7 +249,7 @@ def replay(players: Sequence[str], rules: RuleSet, inputs: Sequence[RoundInput],
         try:
             score = score_round(players, running, rnd, rules)
         except RoundError as exc:
-            raise RoundError(f"round {number}: {exc}") from None
+            raise RoundError(_("round %(number)d") % {"number": number} + f": {exc}") from None
         for p in players:
             running[p] += score.points[p] - score.bonus.get(p, 0)
         scores.append(score)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from romme_score import i18n
+
 
 @pytest.fixture(autouse=True)
 def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -22,4 +24,8 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     db = tmp_path / "romme.sqlite3"
     monkeypatch.setenv("ROMME_DB", str(db))
     monkeypatch.delenv("ROMME_NOTATION", raising=False)
+    # English unless a test asks otherwise, whatever the machine's locale
+    monkeypatch.setenv("ROMME_LANG", "en")
+    i18n.set_language(None)
     yield db
+    i18n.set_language(None)

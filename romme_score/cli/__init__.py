@@ -10,12 +10,17 @@ result to a view (:mod:`romme_score.views`).
 from __future__ import annotations
 
 import importlib
+import inspect
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
 
+from romme_score import i18n
 from romme_score.cli.options import InputError, Refused
 from romme_score.errors import InputProblem, Refusal
+from romme_score.i18n import N_, _
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug of ours, never the user's input
 
@@ -43,6 +48,73 @@ COMMANDS = {
 }
 
 
+# Click's modules that print messages through their module-level ``_``/``ngettext``
+# (``from gettext import gettext as _``): pointed at our "click" catalog, so that
+# "Usage:", "Error:", "Missing argument" follow --lang like the rest of the program.
+CLICK_MODULES = ("click.core", "click.exceptions", "click.parser", "click.types",
+                 "click.decorators", "click.formatting", "click.termui", "click.utils",
+                 "click.shell_completion", "click._termui_impl")
+
+
+def install_click_translation() -> None:
+    for name in CLICK_MODULES:
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        if hasattr(module, "_"):
+            module._ = i18n.click_gettext  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = i18n.click_ngettext  # type: ignore[attr-defined]
+
+
+def lang_from_args(args: Sequence[str]) -> str | None:
+    """The value of ``--lang`` wherever it stands on the line (before ``--``).
+
+    >>> lang_from_args(["check", "--lang", "de", "HK"]), lang_from_args(["--lang=en", "value"])
+    ('de', 'en')
+    >>> lang_from_args(["check", "--", "--lang", "de"]) is None
+    True
+    """
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return None
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _set_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value:
+        i18n.set_language(value)
+
+
+LANG_HELP = N_("Language of the messages: de or en (else ROMME_LANG, else the locale, else en).")
+
+
+def lang_option() -> click.Option:
+    return click.Option(["--lang"], type=click.Choice(i18n.LANGUAGES), expose_value=False,
+                        is_eager=True, callback=_set_lang, help=LANG_HELP)
+
+
+def translate_command(command: click.Command) -> click.Command:
+    """Help texts are English msgids, defined at import; shown in the language in use.
+    Every command gets ``--lang`` too, so that it may stand after the command's name."""
+    if not any(p.name == "lang" for p in command.params):
+        command.params.append(lang_option())
+    for item in [command, *command.params]:
+        for attr in ("help", "short_help"):
+            original = getattr(item, f"_msgid_{attr}", None)
+            if original is None:
+                original = getattr(item, attr, None)
+                if not original:
+                    continue
+                setattr(item, f"_msgid_{attr}", original)
+            setattr(item, attr, _(inspect.cleandoc(original)))
+    return command
+
+
 class LazyGroup(click.Group):
     """A group that imports a command's module only when that command is used."""
 
@@ -50,6 +122,7 @@ class LazyGroup(click.Group):
                  **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy_subcommands = lazy_subcommands or {}
+        self.depth = 0  # calls of main() under way (romme play runs command lines inside)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy_subcommands])
@@ -61,8 +134,28 @@ class LazyGroup(click.Group):
             command = getattr(module, attr)
             if not isinstance(command, click.Command):
                 raise TypeError(f"{module_name}:{attr} is not a Click command")
-            return command
+            return translate_command(command)
         return super().get_command(ctx, cmd_name)
+
+    def main(self, args: Sequence[str] | None = None, *posargs: Any, **kwargs: Any) -> Any:
+        """Choose the language before Click reads the line, so that its own messages
+        (usage errors, help) and every help text come out in it."""
+        line = list(sys.argv[1:] if args is None else args)
+        outer = i18n.language() if self.depth else None  # a line inside `romme play` leaves it as it was
+        lang = lang_from_args(line)
+        if lang in i18n.LANGUAGES:
+            i18n.set_language(lang)
+        elif not self.depth:  # a command line run inside `romme play` keeps the table's language
+            i18n.set_language(None)
+        install_click_translation()
+        translate_command(self)
+        self.depth += 1
+        try:
+            return super().main(line, *posargs, **kwargs)
+        finally:
+            self.depth -= 1
+            if outer is not None:
+                i18n.set_language(outer)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error becomes one sentence, never a traceback."""
@@ -75,18 +168,20 @@ class LazyGroup(click.Group):
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except RecursionError:
-            raise InputError("the input is nested too deeply to be read") from None
+            raise InputError(_("the input is nested too deeply to be read")) from None
         except MemoryError:
-            raise Refused("this needs more memory than the machine has") from None
+            raise Refused(_("this needs more memory than the machine has")) from None
         except Exception as exc:  # the last resort: a bug, said in one line
-            click.echo(f"internal error: {type(exc).__name__}: {exc} — please report it",
-                       err=True)
+            click.echo(_("internal error: %(error)s — please report it")
+                       % {"error": f"{type(exc).__name__}: {exc}"}, err=True)
             ctx.exit(INTERNAL_ERROR)
 
 
 @click.group(cls=LazyGroup, lazy_subcommands=COMMANDS,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="romme-score")
+@click.option("--lang", type=click.Choice(i18n.LANGUAGES), expose_value=False, is_eager=True,
+              callback=_set_lang, help=LANG_HELP)
 def main() -> None:
     """romme-score: scorekeeper and referee for Rommé played with real cards.
 

@@ -13,6 +13,7 @@ from romme_score.cli.options import (
     read_cards,
     referee_rule_options,
 )
+from romme_score.i18n import _
 from romme_score.melds import IllegalMeldError, Meld, check_supply, interpret
 from romme_score.rules import RuleSet
 from romme_score.solver import solve
@@ -47,11 +48,12 @@ def best(hand: tuple[str, ...], table_melds: tuple[str, ...], came_out: bool, ru
         try:
             table.append(interpret(table_cards, rules))
         except IllegalMeldError as exc:
-            fail_input(f"--table {n} ('{text}') is not a legal meld: {exc}")
+            fail_input(_("--table %(number)d ('%(text)s') is not a legal meld: %(reason)s")
+                       % {"number": n, "text": text, "reason": exc})
     try:
         check_supply(cards + [c for m in table for c in m.cards], rules)
     except IllegalMeldError as exc:
-        fail_input(f"the hand and table do not add up: {exc}")
+        fail_input(_("the hand and table do not add up: %(reason)s") % {"reason": exc})
     result = solve(cards, rules, table, came_out)
     if out.json:
         out.dump({**best_json(result, table, rules, out.profile, out.ascii), **rules_from.json()})

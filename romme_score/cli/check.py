@@ -16,6 +16,7 @@ from romme_score.cli.options import (
     read_cards,
     referee_rule_options,
 )
+from romme_score.i18n import _
 from romme_score.rules import RuleSet
 from romme_score.views.referee import render_verdict, verdict_json
 
@@ -47,9 +48,9 @@ def check(melds: tuple[str, ...], first: bool, onto: str | None, not_out: bool, 
       romme check --notation en "KH KD KS"
     """
     if onto is not None and first:
-        fail_input("--first judges melds laid from the hand, --onto a lay-off: give one of them")
+        fail_input(_("--first judges melds laid from the hand, --onto a lay-off: give one of them"))
     if not_out and onto is None:
-        fail_input("--not-out goes with --onto: it judges a lay-off or swap before coming out")
+        fail_input(_("--not-out goes with --onto: it judges a lay-off or swap before coming out"))
     if onto is not None:
         table = read_cards(onto, out, "--onto: ")
         added = [c for i, m in enumerate(melds, 1) for c in read_cards(m, out, f"argument {i}: ")]

@@ -17,7 +17,9 @@ from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
+from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
+from romme_score.i18n import _
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -55,6 +57,8 @@ class Output:
     __slots__ = ("profile", "ascii", "json")
 
     def __init__(self, profile: Profile, ascii: bool, json: bool) -> None:
+        if json:  # the JSON output is a contract: its messages stay English whatever --lang says
+            i18n.set_language("en")
         self.profile = profile
         self.ascii = ascii
         self.json = json
@@ -146,7 +150,8 @@ def plain_output_options(func: F) -> F:
 def _rule_choice_options(func: F) -> F:
     for option in reversed((
             click.option("--preset", metavar="NAME",
-                         help=f"Rule preset: {', '.join(PRESETS)} (default standard)."),
+                         help="Rule preset: standard, wiki-51, classic, speedromme, basic "
+                              "(default standard)."),
             click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
                          help="Override one house rule, e.g. --rule wraparound=true (repeatable)."),
             click.option("--rules-file", type=FilePath(dir_okay=False),
@@ -242,7 +247,8 @@ def session_rules(db: Path | None, name: str | None) -> tuple[RuleSet, RulesFrom
     path = db if db is not None else default_db_path()
     if not path.is_file() or path.stat().st_size == 0:
         if name is not None:
-            raise Refused(f"no database at {path}, so no session '{name}'")
+            raise Refused(_("no database at %(path)s, so no session '%(session)s'")
+                          % {"path": path, "session": name})
         return None
     from romme_score.store import Store, StoreError
 
@@ -290,8 +296,9 @@ def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | 
             with open(rules_file, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as exc:
-            fail_input(f"cannot read the rules file {rules_file}: "
-                       f"{getattr(exc, 'strerror', None) or 'not a UTF-8 text file'}")
+            fail_input(_("cannot read the rules file %(path)s: %(reason)s")
+                       % {"path": rules_file,
+                          "reason": getattr(exc, "strerror", None) or _("not a UTF-8 text file")})
     try:
         return build_rules(preset, tuple(rule_items), text, str(rules_file or "rules file"))
     except RuleError as exc:
@@ -305,5 +312,5 @@ def read_cards(text: str, out: Output, what: str = "") -> list[Card]:
     except NotationError as exc:
         fail_input(f"{what}{exc}")
     if not cards:
-        fail_input(f"{what}no cards given: type cards like HK K10 J")
+        fail_input(what + _("no cards given: type cards like HK K10 J"))
     return cards

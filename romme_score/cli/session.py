@@ -25,6 +25,7 @@ from romme_score.cli.options import (
     session_option,
 )
 from romme_score.cli.service import open_service
+from romme_score.i18n import _
 from romme_score.inputs import InputValueError, looks_like_number, parse_points, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, unknown_player_message
@@ -45,7 +46,7 @@ def parse_hand_text(name: str, text: str, out: Output, never_out: bool = False) 
         except InputValueError as exc:
             fail_input(str(exc))
     if not value:
-        fail_input(f"{name}= has nothing after '=': give the cards left in hand, or 0")
+        fail_input(_("%(name)s= has nothing after '=': give the cards left in hand, or 0") % {"name": name})
     try:
         return Hand(cards=tuple(parse_cards(value, out.profile)), never_out=never_out)
     except NotationError as exc:
@@ -54,7 +55,8 @@ def parse_hand_text(name: str, text: str, out: Output, never_out: bool = False) 
 
 def resolve_player(name: str, players: Sequence[str], what: str) -> str:
     if not name.strip():
-        fail_input(f"{what} needs a player's name ({', '.join(players)})")
+        fail_input(_("%(what)s needs a player's name (%(players)s)")
+                   % {"what": what, "players": ", ".join(players)})
     found = find_player(name, players)
     if found is None:
         fail_input(f"{what}: " + unknown_player_message(name, players))
@@ -68,14 +70,14 @@ def parse_hands(items: Sequence[str], players: Sequence[str], never_out: Sequenc
     hands: dict[str, Hand] = {}
     for item in items:
         if "=" not in item:
-            fail_input(f"'{item}' needs the form NAME=CARDS or NAME=POINTS, "
-                       f"e.g. {players[0]}=\"HK K10 J\"")
-        raw, _, text = item.partition("=")
+            fail_input(_("'%(item)s' needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
+                       % {"item": item, "example": f"{players[0]}=\"HK K10 J\""})
+        raw, _sep, text = item.partition("=")
         name = find_player(raw, players)
         if name is None:
             fail_input(unknown_player_message(raw.strip(), players))
         if name in hands:
-            fail_input(f"{name} is given twice in this round")
+            fail_input(_("%(name)s is given twice in this round") % {"name": name})
         hands[name] = parse_hand_text(name, text, out, name in marked)
     for name in marked - set(hands):
         hands[name] = Hand(points=None, never_out=True)
@@ -160,7 +162,7 @@ def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalema
         if ask:
             asked = _ask_round(service, info, out, yes)
             if asked is None:
-                out.echo(views.NOT_SAVED)
+                out.echo(_(views.NOT_SAVED))
                 return
             rnd = asked
         else:
@@ -204,10 +206,10 @@ def undo(yes: bool, session: str | None, db: Path | None, out: Output) -> None:
             try:
                 agreed = click.confirm(views.undo_question(rec.number, summary), default=False)
             except click.Abort:  # no answer (end of input): nothing is removed
-                raise Refused(f"romme undo asks before removing round {rec.number}; "
-                              "without a terminal, give --yes") from None
+                raise Refused(_("romme undo asks before removing round %(number)d; "
+                                "without a terminal, give --yes") % {"number": rec.number}) from None
             if not agreed:
-                out.echo(views.NOTHING_REMOVED)
+                out.echo(_(views.NOTHING_REMOVED))
                 return
         undone = service.undo(info)
     if out.json:
@@ -252,8 +254,7 @@ def edit(round_number: int, hands: tuple[str, ...], winner: str | None,
 
 
 @click.command()
-@click.option("--all", "show_all", is_flag=True, help=f"Show every round (default: the last "
-                                                       f"{SHOWN_ROUNDS}).")
+@click.option("--all", "show_all", is_flag=True, help="Show every round (default: the last 30).")
 @session_option
 @db_option
 @plain_output_options
@@ -334,10 +335,10 @@ def delete(ctx: click.Context, name: str, yes: bool, db: Path | None) -> None:
             try:
                 agreed = click.confirm(views.delete_question(info.name), default=False)
             except click.Abort:  # no answer (end of input): nothing is deleted
-                raise Refused(f"romme sessions delete asks before deleting '{info.name}'; "
-                              "without a terminal, give --yes") from None
+                raise Refused(_("romme sessions delete asks before deleting '%(session)s'; "
+                                "without a terminal, give --yes") % {"session": info.name}) from None
             if not agreed:
-                click.echo(views.NOTHING_DELETED)
+                click.echo(_(views.NOTHING_DELETED))
                 return
         service.delete(info.name)
     click.echo(views.deleted(info.name))
@@ -414,7 +415,8 @@ def export(fmt: str, output: Path | None, session: str | None, db: Path | None) 
             os.replace(partial, output)
         except OSError as exc:
             partial.unlink(missing_ok=True)
-            raise Refused(f"cannot write {output}: {exc.strerror or exc}") from None
+            raise Refused(_("cannot write %(path)s: %(reason)s")
+                          % {"path": output, "reason": exc.strerror or exc}) from None
     click.echo(views.exported(data.name, str(output)))
 
 
@@ -436,15 +438,16 @@ def import_(file: Path, name: str | None, replace: bool, db: Path | None, out: O
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     except OSError as exc:
-        fail_input(f"cannot read {file}: {exc.strerror}")
+        fail_input(_("cannot read %(path)s: %(reason)s") % {"path": file, "reason": exc.strerror})
     except UnicodeDecodeError:
-        fail_input(f"{file} is not a text file")
+        fail_input(_("%(path)s is not a text file") % {"path": file})
     try:
         data = SessionExport.from_json(json.loads(text))
     except json.JSONDecodeError as exc:
-        fail_input(f"{file} is not valid JSON: {exc.msg} at line {exc.lineno}")
+        fail_input(_("%(path)s is not valid JSON: %(reason)s at line %(line)d")
+                   % {"path": file, "reason": exc.msg, "line": exc.lineno})
     except RecursionError:
-        fail_input(f"{file} is nested too deeply to be a romme-score export")
+        fail_input(_("%(path)s is nested too deeply to be a romme-score export") % {"path": file})
     except ExportError as exc:
         fail_input(f"{file}: {exc}")
     with open_service(db) as service:

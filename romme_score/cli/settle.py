@@ -15,6 +15,7 @@ from romme_score.cli.options import (
     output_options,
 )
 from romme_score.cli.service import open_service
+from romme_score.i18n import _
 from romme_score.inputs import clean_name, parse_rate, parse_total, parse_unit
 from romme_score.sessions import DEFAULT_RATE
 from romme_score.views.settle import render_settlement, settlement_json
@@ -50,7 +51,7 @@ def settle(totals: tuple[str, ...], sessions: tuple[str, ...], rate: str | None,
     leaderboard: dict[str, int] | None = None
     if totals:
         if sessions:
-            fail_input("give either NAME=POINTS totals or --session, not both")
+            fail_input(_("give either NAME=POINTS totals or --session, not both"))
         games: Sequence[Mapping[str, int]] = [paper_totals(totals)]
         rates = [rate_value if rate_value is not None else DEFAULT_RATE]
     else:
@@ -74,14 +75,14 @@ def paper_totals(items: Sequence[str]) -> dict[str, int]:
     totals: dict[str, int] = {}
     for item in items:
         if "=" not in item:
-            fail_input(f"'{item}' needs the form NAME=POINTS, e.g. Anna=220")
-        raw, _, points = item.partition("=")
+            fail_input(_("'%(item)s' needs the form NAME=POINTS, e.g. Anna=220") % {"item": item})
+        raw, _sep, points = item.partition("=")
         if not raw.strip():
-            fail_input(f"'{item}' has no name before '='")
+            fail_input(_("'%(item)s' has no name before '='") % {"item": item})
         name = clean_name(raw, "a player's name")
         if name.casefold() in {n.casefold() for n in totals}:
-            fail_input(f"{name} is given twice")
+            fail_input(_("%(name)s is given twice") % {"name": name})
         totals[name] = parse_total(points, f"{name}={points.strip()}")
     if len(totals) < 2:
-        fail_input("a settlement needs at least two players, e.g. A=220 B=360")
+        fail_input(_("a settlement needs at least two players, e.g. A=220 B=360"))
     return totals

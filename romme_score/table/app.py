@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from romme_score.cli.options import Output
+from romme_score.i18n import _
 from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
 from romme_score.sessions import SessionInfo, SessionInputError, SessionService, Standings
 from romme_score.store import StoreError
@@ -100,7 +101,7 @@ class Table:
                 continue
             if not self.dispatch(line):
                 break
-        click.echo(views.BYE)
+        click.echo(_(views.BYE))
         return 0
 
     def words(self, _typed: str) -> list[str]:
@@ -137,7 +138,7 @@ class Table:
         if word in QUIT_WORDS:
             return False
         if word == "help":
-            click.echo(views.HELP)
+            click.echo(_(views.HELP))
         elif word == "round" and len(words) == 1:
             self.record(None)
         elif word == "edit" and len(words) == 2 and words[1].isdigit():

@@ -14,6 +14,7 @@ import click
 
 from romme_score.cards import Profile
 from romme_score.cli.options import Output
+from romme_score.i18n import _
 from romme_score.scoring import RoundInput
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.table.entry import RoundEntry, Step
@@ -128,7 +129,7 @@ class PromptAsker:
             return self.hands.prompt(
                 prompt, default=entry.default,
                 completer=make_completer(lambda w: card_words(self.profile, w)),  # type: ignore[arg-type]
-                bottom_toolbar=self.bottom(views.HAND_TOOLBAR))
+                bottom_toolbar=self.bottom(_(views.HAND_TOOLBAR)))
         if entry.step is Step.SUMMARY:
             return self.keys.prompt(prompt, bottom_toolbar=self.bottom(
                 views.summary_keys(entry.players, entry.winner)))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from romme_score.i18n import _
 from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, run_command, split_line
 from romme_score.views import play as views
 
@@ -30,7 +31,7 @@ def run_script(lines: Iterable[str], db: Path | None, session: str) -> int:
         if words and words[0] in QUIT_WORDS:
             break
         if words and words[0] == "help":
-            click.echo(views.HELP)
+            click.echo(_(views.HELP))
             continue
         if not words:
             pass

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from romme_score.cards import Card, Profile, format_cards
+from romme_score.i18n import _, ngettext
 from romme_score.melds import Meld
 from romme_score.rules import RuleSet
 from romme_score.solver import Best, LayOffMove
@@ -19,7 +20,7 @@ def _layoff_text(move: LayOffMove, table: Sequence[Meld], profile: Profile, asci
     cards = format_cards(list(move.cards), profile, ascii)
     jokers = Card.joker().format(profile, ascii)
     what = " ".join(x for x in (cards, " ".join([jokers] * move.jokers)) if x)
-    return f"{what} onto {table[move.table].format(profile, ascii)}"
+    return _("%(cards)s onto %(meld)s") % {"cards": what, "meld": table[move.table].format(profile, ascii)}
 
 
 def best_json(b: Best, table: Sequence[Meld], rules: RuleSet, profile: Profile = "de",
@@ -49,35 +50,44 @@ def best_json(b: Best, table: Sequence[Meld], rules: RuleSet, profile: Profile =
 def render_best(b: Best, hand: Sequence[Card], table: Sequence[Meld], rules: RuleSet,
                 came_out: bool, profile: Profile = "de", ascii: bool = False) -> str:
     def melds(ms: Sequence[Meld]) -> str:
-        return " | ".join(m.format(profile, ascii) for m in ms) or "nothing"
+        return " | ".join(m.format(profile, ascii) for m in ms) or _("nothing")
+
+    def points(n: int) -> str:
+        return ngettext("%(count)d point", "%(count)d points", n) % {"count": n}
 
     count = len(hand)
-    lines = [f"Hand: {format_cards(list(hand), profile, ascii)} ({count} card{'s' * (count != 1)})"]
+    lines = [_("Hand: %(cards)s (%(count)s)")
+             % {"cards": format_cards(list(hand), profile, ascii),
+                "count": ngettext("%(count)d card", "%(count)d cards", count) % {"count": count}}]
     minimum = rules.first_meld_min
-    need = f"{minimum} needed" + (", with a run without jokers" if rules.first_meld_pure_run else "")
-    verdict = "enough to come out" if b.first_meld_ok else "NOT enough to come out"
+    need = (_("%(points)d needed, with a run without jokers") if rules.first_meld_pure_run
+            else _("%(points)d needed")) % {"points": minimum}
+    verdict = _("enough to come out") if b.first_meld_ok else _("NOT enough to come out")
     if came_out:
-        lines.append(f"Most to lay down as melds: {b.max_meld_value} points")
+        lines.append(_("Most to lay down as melds: %(points)s") % {"points": points(b.max_meld_value)})
     else:
-        lines.append(f"Most to lay down: {b.max_meld_value} points ({verdict}; {need})")
+        lines.append(_("Most to lay down: %(points)s (%(verdict)s; %(need)s)")
+                     % {"points": points(b.max_meld_value), "verdict": verdict, "need": need})
     if b.value_melds:
         lines.append(f"  {melds(b.value_melds)}")
-    lines.append(f"Least left in hand: {b.leftover_penalty} points"
-                 + (f" ({format_cards(list(b.leftover), profile, ascii)})" if b.leftover else ""))
+    left = _("Least left in hand: %(points)s") % {"points": points(b.leftover_penalty)}
+    lines.append(left + (f" ({format_cards(list(b.leftover), profile, ascii)})" if b.leftover else ""))
     if b.melds:
-        lines.append(f"  melds: {melds(b.melds)}")
+        lines.append("  " + _("melds: %(melds)s") % {"melds": melds(b.melds)})
     for move in b.layoffs:
-        lines.append(f"  lay off: {_layoff_text(move, table, profile, ascii)}")
+        lines.append("  " + _("lay off: %(move)s") % {"move": _layoff_text(move, table, profile, ascii)})
     if not b.melds and not b.layoffs:
         if not came_out and b.leftover:
-            lines.append("  nothing can be laid yet: no first meld reaches the minimum")
+            lines.append("  " + _("nothing can be laid yet: no first meld reaches the minimum"))
     if b.can_go_out:
-        kind = "a Hand-Rommé" if b.hand_romme else "going out"
+        kind = _("a Hand-Rommé") if b.hand_romme else _("going out")
         how = melds(b.out_melds)
         for move in b.out_layoffs:
-            how += f" | lay off {_layoff_text(move, table, profile, ascii)}"
-        discard = f", discard {b.discard.format(profile, ascii)}" if b.discard is not None else ""
-        lines.append(f"Can go out now: yes, {kind}: {how}{discard}")
+            how += " | " + _("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii)}
+        discard = (", " + _("discard %(card)s") % {"card": b.discard.format(profile, ascii)}
+                   if b.discard is not None else "")
+        lines.append(_("Can go out now: yes, %(kind)s: %(how)s%(discard)s")
+                     % {"kind": kind, "how": how, "discard": discard})
     else:
-        lines.append("Can go out now: no")
+        lines.append(_("Can go out now: no"))
     return "\n".join(lines)

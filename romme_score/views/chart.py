@@ -12,24 +12,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from romme_score.history import Chart
+from romme_score.i18n import N_, _
 
 PALETTE = (12, 10, 9, 13, 14, 3)  # 256-colour codes: blue, green, red, magenta, cyan, orange
 ASCII_FRAME = str.maketrans({"┌": "+", "┐": "+", "└": "+", "┘": "+", "┼": "+", "┤": "+",
                              "├": "+", "┬": "+", "┴": "+", "─": "-", "│": "|", "┈": ".",
                              "·": ".", "★": "*", "┊": ":"})
+# the texts are msgids, shown through _()
 MIN_WIDTH, MIN_HEIGHT = 30, 10
 
-TITLE = "{session}: running totals by round"
-NO_ROUNDS = "No rounds in '{session}' yet: nothing to draw."
-HAND_ROMME = "Hand-Rommé"
-HAND_ROMMES = "{count} Hand-Rommés"
+TITLE = N_("{session}: running totals by round")
+NO_ROUNDS = N_("No rounds in '{session}' yet: nothing to draw.")
+HAND_ROMME = N_("Hand-Rommé")
+HAND_ROMMES = N_("{count} Hand-Rommés")
 MAX_LISTED = 3  # Hand-Rommés named in the legend; more are only counted
-END_AT = "game ends at {limit}"
-END_ABOVE = "game ends at {limit} (above the chart)"
-END_AFTER = "game ends after round {limit}"
-GAME_OVER = "game over: {winner} won"
-GAME_OVER_TIE = "game over: a tie"
-ROUND_LABEL = "round"
+END_AT = N_("game ends at {limit}")
+END_ABOVE = N_("game ends at {limit} (above the chart)")
+END_AFTER = N_("game ends after round {limit}")
+GAME_OVER = N_("game over: {winner} won")
+GAME_OVER_TIE = N_("game over: a tie")
+ROUND_LABEL = N_("round")
 
 
 def letters(players: Sequence[str]) -> list[str]:
@@ -83,18 +85,18 @@ def legend_lines(chart: Chart, colour: bool, width: int = 80) -> list[str]:
         for i, (m, p) in enumerate(zip(letters(chart.players), chart.players, strict=True))]
     notes: list[str] = []
     if len(chart.hand_rommes) > MAX_LISTED:
-        notes.append("★ " + HAND_ROMMES.format(count=len(chart.hand_rommes)))
+        notes.append("★ " + _(HAND_ROMMES).format(count=len(chart.hand_rommes)))
     elif chart.hand_rommes:
-        notes.append("★ " + HAND_ROMME + " (" + ", ".join(
-            f"{ROUND_LABEL} {number}: {who}" for number, who in chart.hand_rommes) + ")")
+        notes.append("★ " + _(HAND_ROMME) + " (" + ", ".join(
+            f"{_(ROUND_LABEL)} {number}: {who}" for number, who in chart.hand_rommes) + ")")
     end = chart.game_end
     if end.kind == "points":
-        notes.append("┈ " + END_AT.format(limit=end.limit) if chart.end_line is not None
-                     else END_ABOVE.format(limit=end.limit))
+        notes.append("┈ " + _(END_AT).format(limit=end.limit) if chart.end_line is not None
+                     else _(END_ABOVE).format(limit=end.limit))
     elif end.kind == "rounds":
-        notes.append("┊ " + END_AFTER.format(limit=end.limit))
+        notes.append("┊ " + _(END_AFTER).format(limit=end.limit))
     if chart.finished:
-        notes.append(GAME_OVER.format(winner=chart.winner) if chart.winner else GAME_OVER_TIE)
+        notes.append(_(GAME_OVER).format(winner=chart.winner) if chart.winner else _(GAME_OVER_TIE))
     lines: list[str] = []
     for group, gap in ((items, "  "), ([(n, None) for n in notes], "   ")):
         line, used = "", 0
@@ -114,7 +116,7 @@ def render_chart(chart: Chart, width: int = 80, height: int = 24, colour: bool =
     """The chart and its legend in ``width`` columns and ``height - 1`` lines (the last
     line of the terminal stays for the prompt)."""
     if not chart.rounds:
-        return NO_ROUNDS.format(session=chart.session)
+        return _(NO_ROUNDS).format(session=chart.session)
     import plotext  # only this command draws: plotext costs about 0.3 s to import
 
     width, height = max(width, MIN_WIDTH), max(height, MIN_HEIGHT)
@@ -123,7 +125,7 @@ def render_chart(chart: Chart, width: int = 80, height: int = 24, colour: bool =
     fig.clear()
     fig.theme("simple" if colour else "colorless")
     fig.plot_size(width, height - 1 - len(legend))
-    fig.title(TITLE.format(session=chart.session))
+    fig.title(_(TITLE).format(session=chart.session))
     xs = list(chart.rounds)
     last = chart.last_round
     end = chart.game_end
@@ -131,14 +133,14 @@ def render_chart(chart: Chart, width: int = 80, height: int = 24, colour: bool =
     pens = [(mark, player, plotext.marker(mark, pixel=PALETTE[i % len(PALETTE)] if colour else None))
             for i, (mark, player) in enumerate(zip(letters(chart.players), chart.players, strict=True))]
     # Lines first, then the points over them, then the stars: a point is never hidden by a line.
-    for i, (mark, player, _) in enumerate(pens):
+    for i, (mark, player, _unused) in enumerate(pens):
         # Without colour a line is drawn with its player's letter in lower case.
         trace = mark if dense else ("·" if colour else mark.lower())
         pixel = PALETTE[i % len(PALETTE)] if colour else None
         fig.draw(fig.signal(xs, list(chart.totals[player]),
                             marker=plotext.marker(trace, pixel=pixel)).lines())
     if not dense:
-        for _, player, pen in pens:
+        for _mark, player, pen in pens:
             fig.draw(fig.signal(xs, list(chart.totals[player]), marker=pen))
     for number, who in chart.hand_rommes:
         total = chart.totals[who][chart.rounds.index(number)]

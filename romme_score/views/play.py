@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from romme_score.cards import Card
+from romme_score.i18n import N_, _, ngettext
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.sessions import RoundRow, Standings
@@ -19,7 +20,7 @@ from romme_score.views.session import hand_shown
 CardsText = Callable[[Sequence[Card]], str]
 
 PANEL_ROUNDS = 6  # rounds shown in the panel above the prompt
-LEGEND = "* went out  H Hand-Rommé  -N bonus struck  s stalemate"
+LEGEND = N_("* went out  H Hand-Rommé  -N bonus struck  s stalemate")  # shown through _()
 
 
 # --- the standings -------------------------------------------------------------------
@@ -46,46 +47,52 @@ def distance_line(s: Standings) -> str:
     end = s.rules.game_end
     if s.state.finished:
         if s.state.winner:
-            return f"Game over: {s.state.winner} won with {s.totals[s.state.winner]} points."
-        return f"Game over: a tie between {', '.join(s.state.tied)}."
+            return (_("Game over: %(player)s won with %(points)d points.")
+                    % {"player": s.state.winner, "points": s.totals[s.state.winner]})
+        return _("Game over: a tie between %(players)s.") % {"players": ", ".join(s.state.tied)}
     if end.kind == "points":
         leader = max(s.players, key=lambda p: s.totals[p])
-        return (f"{end.limit - s.totals[leader]} to go until {end.limit} "
-                f"({leader} has {s.totals[leader]})")
+        return (_("%(left)d to go until %(limit)d (%(leader)s has %(total)d)")
+                % {"left": end.limit - s.totals[leader], "limit": end.limit, "leader": leader,
+                   "total": s.totals[leader]})
     if end.kind == "rounds":
         left = end.limit - s.rounds_played
-        return f"{left} round{'s' if left != 1 else ''} left of {end.limit}"
-    return "open game (no end set)"
+        return (ngettext("%(count)d round left of %(limit)d", "%(count)d rounds left of %(limit)d", left)
+                % {"count": left, "limit": end.limit})
+    return _("open game (no end set)")
 
 
 def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> str:
     """The standings above the prompt: the last rounds with marks, totals, next dealer,
     distance to the end of the game; fits ``width`` columns (readable from 60)."""
     col = _column_width(len(s.players), width)
-    head = "round".ljust(6) + "".join(short_name(p, col - 1).rjust(col) for p in s.players)
-    lines = [f"'{s.session}' after {s.rounds_played} round{'s' if s.rounds_played != 1 else ''}"
-             f" · game ends at {s.rules.game_end}", head]
+    head = _("round")[:5].ljust(6) + "".join(short_name(p, col - 1).rjust(col) for p in s.players)
+    lines = [ngettext("'%(session)s' after %(count)d round", "'%(session)s' after %(count)d rounds",
+                      s.rounds_played) % {"session": s.session, "count": s.rounds_played}
+             + " · " + _("game ends at %(end)s") % {"end": s.rules.game_end}, head]
     shown = list(s.rounds)[-rounds:] if rounds else []
     if shown and shown[0].number > 1:
-        lines.append("...".ljust(6) + "".join("".rjust(col) for _ in s.players))
+        lines.append("...".ljust(6) + "".join("".rjust(col) for _p in s.players))
     for row in shown:
         label = f"{row.number}{' s' if row.stalemate else ''}".ljust(6)
         lines.append(label + "".join(_mark(row, p)[:col - 1].rjust(col) for p in s.players))
-    lines.append("total".ljust(6) + "".join(str(s.totals[p]).rjust(col) for p in s.players))
+    lines.append(_("total")[:5].ljust(6) + "".join(str(s.totals[p]).rjust(col) for p in s.players))
     if s.leaderboard is not None:
-        lines.append("board".ljust(6) + "".join(str(s.leaderboard[p]).rjust(col)
+        lines.append(_("board")[:5].ljust(6) + "".join(str(s.leaderboard[p]).rjust(col)
                                                 for p in s.players))
     if s.state.finished:
         lines.append(distance_line(s)[:width])
     else:
-        lines.append(f"Next to deal: {s.next_dealer} · {distance_line(s)}"[:width])
-    lines.append(LEGEND[:width])
+        lines.append((_("Next to deal: %(player)s") % {"player": s.next_dealer}
+                      + f" · {distance_line(s)}")[:width])
+    lines.append(_(LEGEND)[:width])
     return "\n".join(line.rstrip() for line in lines)
 
 
 def toolbar_text(s: Standings, width: int = 80) -> str:
     """One line that stays at the bottom of the window: totals, next dealer, distance."""
-    tails = (f" │ {s.next_dealer} deals │ {_short_distance(s)}", f" │ {s.next_dealer} deals", "")
+    deals = _("%(player)s deals") % {"player": s.next_dealer}
+    tails = (f" │ {deals} │ {_short_distance(s)}", f" │ {deals}", "")
     for tail in tails:
         for cut in range(12, 2, -1):
             text = " · ".join(f"{short_name(p, cut)} {s.totals[p]}" for p in s.players) + tail
@@ -97,70 +104,78 @@ def toolbar_text(s: Standings, width: int = 80) -> str:
 def _short_distance(s: Standings) -> str:
     end = s.rules.game_end
     if s.state.finished:
-        return "game over"
+        return _("game over")
     if end.kind == "points":
-        return f"{end.limit - max(s.totals.values())} to {end.limit}"
+        return _("%(left)d to %(limit)d") % {"left": end.limit - max(s.totals.values()), "limit": end.limit}
     if end.kind == "rounds":
-        return f"{end.limit - s.rounds_played} rounds left"
-    return "open"
+        left = end.limit - s.rounds_played
+        return ngettext("%(count)d round left", "%(count)d rounds left", left) % {"count": left}
+    return _("open")
 
 
 # --- prompts -------------------------------------------------------------------------
 
 def main_prompt(session: str, number: int) -> str:
-    return f"{session} · round {number}> "
+    return _("%(session)s · round %(number)d> ") % {"session": session, "number": number}
 
 
 def hand_prompt(session: str, number: int, seat: int, player: str) -> str:
-    return f"{session} · round {number} · {seat} {player}> "
+    return (_("%(session)s · round %(number)d · %(seat)d %(player)s> ")
+            % {"session": session, "number": number, "seat": seat, "player": player})
 
 
 def summary_prompt(session: str, number: int) -> str:
-    return f"{session} · round {number} · Enter saves> "
+    return _("%(session)s · round %(number)d · Enter saves> ") % {"session": session, "number": number}
 
 
 def winner_question(players: Sequence[str]) -> str:
     seats = ", ".join(f"{i} {p}" for i, p in enumerate(players, 1))
-    return f"Who went out? {seats} (0 for a stalemate)"
+    return _("Who went out? %(seats)s (0 for a stalemate)") % {"seats": seats}
 
 
 def winner_toolbar(players: Sequence[str]) -> str:
-    return f"who went out: 1-{len(players)}, a name or its first letters · 0 stalemate · help"
+    return (_("who went out: 1-%(last)d, a name or its first letters · 0 stalemate · help")
+            % {"last": len(players)})
 
 
-HAND_TOOLBAR = "cards left (HK K10 J) or points · Up recalls · Ctrl-C discards the round"
+HAND_TOOLBAR = N_("cards left (HK K10 J) or points · Up recalls · Ctrl-C discards the round")
 
 
 def summary_keys(players: Sequence[str], winner: str | None) -> str:
-    return (f"Enter=save  1-{len(players)}=fix a hand  h=Hand-Rommé  s=stalemate  "
-            "nN=never out  w=winner")
+    return (_("Enter=save  1-%(last)d=fix a hand  h=Hand-Rommé  s=stalemate  nN=never out  w=winner")
+            % {"last": len(players)})
 
 
 # --- the round entry's messages --------------------------------------------------------
 
 def who_went_out() -> str:
-    return "who went out? a number, a name or its first letters (0 for a stalemate)"
+    return _("who went out? a number, a name or its first letters (0 for a stalemate)")
 
 
 def ambiguous_player(text: str, matches: Sequence[str]) -> str:
-    return f"'{text}' could be {' or '.join(matches)}: type more letters"
+    return (_("'%(text)s' could be %(matches)s: type more letters")
+            % {"text": text, "matches": _(" or ").join(matches)})
 
 
 def unknown_player(text: str, players: Sequence[str], close: str | None) -> str:
-    hint = f"; did you mean {close}?" if close else ""
-    return f"unknown player '{text}'{hint} (players: {', '.join(players)})"
+    hint = "; " + _("did you mean %(name)s?") % {"name": close} if close else ""
+    return (_("unknown player '%(text)s'%(hint)s (players: %(players)s)")
+            % {"text": text, "hint": hint, "players": ", ".join(players)})
 
 
 def no_seat(number: int, players: Sequence[str]) -> str:
-    return f"there is no player {number}: 1-{len(players)} ({', '.join(players)}), 0 for a stalemate"
+    return (_("there is no player %(number)d: 1-%(last)d (%(players)s), 0 for a stalemate")
+            % {"number": number, "last": len(players), "players": ", ".join(players)})
 
 
 def empty_hand(player: str) -> str:
-    return f"{player}: type the cards left in hand, or a number of points (0 for none)"
+    return (_("%(player)s: type the cards left in hand, or a number of points (0 for none)")
+            % {"player": player})
 
 
 def negative_points(player: str, text: str) -> str:
-    return f"{player}={text}: points left in hand cannot be negative"
+    return (_("%(player)s=%(text)s: points left in hand cannot be negative")
+            % {"player": player, "text": text})
 
 
 def unreadable_hand(player: str, error: str) -> str:
@@ -168,29 +183,33 @@ def unreadable_hand(player: str, error: str) -> str:
 
 
 def supply_error(player: str, error: str) -> str:
-    return f"the hands do not add up at {player}'s hand: {error}; correct it (Up recalls)"
+    return (_("the hands do not add up at %(player)s's hand: %(error)s; correct it (Up recalls)")
+            % {"player": player, "error": error})
 
 
 def round_refused(error: str) -> str:
-    return f"this round cannot be saved as given: {error}"
+    return _("this round cannot be saved as given: %(error)s") % {"error": error}
 
 
 def winner_has_no_hand(seat: int, player: str) -> str:
-    return f"{seat} {player} went out; 'w' chooses another winner"
+    return _("%(seat)d %(player)s went out; 'w' chooses another winner") % {"seat": seat, "player": player}
 
 
 def hand_romme_needs_winner() -> str:
-    return "a stalemate has no winner, so no Hand-Rommé: 's' ends the stalemate first"
+    return _("a stalemate has no winner, so no Hand-Rommé: 's' ends the stalemate first")
 
 
 def unknown_key(text: str, players: Sequence[str], winner: str | None) -> str:
-    return f"'{text}' is not a choice here. {summary_keys(players, winner)}"
+    return (_("'%(text)s' is not a choice here.") % {"text": text}
+            + " " + summary_keys(players, winner))
 
 
 def never_out_marked(player: str, on: bool, rules: RuleSet) -> str:
     if on and not rules.never_out_doubles:
-        return f"{player} marked as never out (these rules do not double it: never_out_doubles=false)"
-    return f"{player} {'marked' if on else 'no longer marked'} as never out"
+        return (_("%(player)s marked as never out (these rules do not double it: "
+                  "never_out_doubles=false)") % {"player": player})
+    return (_("%(player)s marked as never out") if on
+            else _("%(player)s no longer marked as never out")) % {"player": player}
 
 
 # --- a round's summary -----------------------------------------------------------------
@@ -200,10 +219,11 @@ def render_summary(session: str, number: int, players: Sequence[str], rnd: Round
     """Every player with the number that corrects the hand, the cards or points typed,
     and the points the round adds."""
     if rnd.stalemate:
-        head = f"Round {number} of '{session}': stalemate"
+        head = _("Round %(number)d of '%(session)s': stalemate") % {"number": number, "session": session}
     else:
-        head = (f"Round {number} of '{session}': {rnd.winner} went out"
-                + (" with a Hand-Rommé" if rnd.hand_romme else ""))
+        head = ((_("Round %(number)d of '%(session)s': %(player)s went out with a Hand-Rommé")
+                 if rnd.hand_romme else _("Round %(number)d of '%(session)s': %(player)s went out"))
+                % {"number": number, "session": session, "player": rnd.winner})
     name_width = min(12, max(len(p) for p in players))
     lines = [head]
     rows = []
@@ -212,11 +232,11 @@ def render_summary(session: str, number: int, players: Sequence[str], rnd: Round
         shown = hand_shown(hand, cards)
         notes = []
         if p == rnd.winner:
-            notes.append("went out" + (", cards not counted" if shown else ""))
+            notes.append(_("went out, cards not counted") if shown else _("went out"))
             if score.bonus.get(p):
-                notes.append(f"bonus -{score.bonus[p]}")
+                notes.append(_("bonus -%(points)d") % {"points": score.bonus[p]})
         if hand is not None and hand.never_out:
-            notes.append("never out")
+            notes.append(_("never out"))
         if score.multiplier.get(p, 1) > 1 and score.base.get(p):
             notes.append(f"{score.base[p]} x {score.multiplier[p]}")
         rows.append((seat, p, shown, str(score.points[p]), "; ".join(notes)))
@@ -232,40 +252,43 @@ def render_summary(session: str, number: int, players: Sequence[str], rnd: Round
 
 
 def saved_line(number: int, session: str) -> str:
-    return f"Round {number} of '{session}' saved."
+    return _("Round %(number)d of '%(session)s' saved.") % {"number": number, "session": session}
 
 
 def edited_line(number: int, session: str) -> str:
-    return f"Round {number} of '{session}' corrected; later rounds scored again."
+    return (_("Round %(number)d of '%(session)s' corrected; later rounds scored again.")
+            % {"number": number, "session": session})
 
 
 def edit_discarded(number: int) -> str:
-    return f"Correction of round {number} discarded: round {number} is as it was."
+    return _("Correction of round %(number)d discarded: round %(number)d is as it was.") % {"number": number}
 
 
 def discarded(number: int) -> str:
-    return f"Round {number} discarded: nothing was saved."
+    return _("Round %(number)d discarded: nothing was saved.") % {"number": number}
 
 
 def changed_elsewhere(session: str) -> str:
-    return f"'{session}' was changed in another window: standings redrawn."
+    return _("'%(session)s' was changed in another window: standings redrawn.") % {"session": session}
 
 
 def changed_before_save(session: str, number: int) -> str:
-    return f"Changed in another window: not saved yet. This is now round {number}; Enter saves."
+    return (_("Changed in another window: not saved yet. This is now round %(number)d; Enter saves.")
+            % {"number": number})
 
 
 def game_over_no_round(line: str) -> str:
-    return f"{line} No more rounds; 'settle' settles up."
+    return line + " " + _("No more rounds; 'settle' settles up.")
 
 
 def failed_line(number: int, line: str, code: int) -> str:
-    return f"line {number} failed (exit code {code}): {line}"
+    return (_("line %(number)d failed (exit code %(code)d): %(line)s")
+            % {"number": number, "code": code, "line": line})
 
 
-BYE = "Bye."
+BYE = N_("Bye.")  # BYE and HELP are shown through _()
 
-HELP = """\
+HELP = N_("""\
 Record a round: type who went out (a number, a name or its first letters; 0 for a
 stalemate), then each other player's cards left, one line each, in seating order from
 the winner's left (HK K10 J), or a number of points counted by hand. At the summary:
@@ -283,8 +306,8 @@ The rest, with the same words and options as on the command line:
   standings [--all]           the whole scoresheet
   export [-o FILE]            the session as JSON or CSV
   round --winner NAME ...     a round as a command line
-  help, quit (or Ctrl-D)"""
+  help, quit (or Ctrl-D)""")
 
 
 def not_inside(word: str) -> str:
-    return f"'{word}' cannot run inside the table mode"
+    return _("'%(word)s' cannot run inside the table mode") % {"word": word}

@@ -7,8 +7,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from romme_score.cards import Card, Profile, format_cards
-from romme_score.melds import Meld
+from romme_score.i18n import N_, _
+from romme_score.melds import Meld, MeldKind
 from romme_score.referee import OntoVerdict, Verdict
+from romme_score.views.value import points
+
+KIND_NAMES = {MeldKind.SET: N_("set"), MeldKind.RUN: N_("run")}
+
+
+def kind_name(kind: MeldKind) -> str:
+    """A meld's kind in words: set/run, Satz/Folge (the JSON keeps ``set``/``run``)."""
+    return _(KIND_NAMES[kind])
 
 
 def _slots(meld: Meld, profile: Profile, ascii: bool) -> list[str]:
@@ -57,23 +66,27 @@ def render_verdict(v: Verdict, profile: Profile = "de", ascii: bool = False) -> 
     for i, m in enumerate(v.melds, 1):
         head = f"{i}. {format_cards(m.cards, profile, ascii)}"
         if m.meld is not None:
-            lines.append(f"{head}: legal {m.meld.kind.value}, {m.meld.value} points")
+            lines.append(_("%(meld)s: legal %(kind)s, %(points)s")
+                         % {"meld": head, "kind": kind_name(m.meld.kind), "points": points(m.meld.value)})
             if any(s.is_joker for s in m.meld.slots):
-                lines.append(f"   as {m.meld.format(profile, ascii)}")
+                lines.append("   " + _("as %(meld)s") % {"meld": m.meld.format(profile, ascii)})
             for alt in m.alternatives:
-                lines.append(f"   also legal as {alt.kind.value} {alt.format(profile, ascii)} "
-                             f"({alt.value} points); the highest value counts")
+                lines.append("   " + _("also legal as %(kind)s %(meld)s (%(points)s); "
+                                      "the highest value counts")
+                             % {"kind": kind_name(alt.kind), "meld": alt.format(profile, ascii),
+                                "points": points(alt.value)})
         else:
-            lines.append(f"{head}: NOT legal: {m.message}")
+            lines.append(_("%(meld)s: NOT legal: %(reason)s") % {"meld": head, "reason": m.message})
     if len(v.melds) > 1 or v.first is not None:
-        lines.append(f"Total: {v.total} points")
+        lines.append(_("Total: %(points)s") % {"points": points(v.total)})
     if v.supply_error is not None:
-        lines.append(f"NOT possible: {v.supply_error}")
+        lines.append(_("NOT possible: %(reason)s") % {"reason": v.supply_error})
     if v.first is not None:
         if v.first.ok:
-            lines.append(f"First meld: enough ({v.first.total} of {v.first.required} needed)")
+            lines.append(_("First meld: enough (%(total)d of %(required)d needed)")
+                         % {"total": v.first.total, "required": v.first.required})
         else:
-            lines.append(f"First meld: NOT enough: {v.first.message}")
+            lines.append(_("First meld: NOT enough: %(reason)s") % {"reason": v.first.message})
     return "\n".join(lines)
 
 
@@ -82,10 +95,13 @@ def _render_onto(o: OntoVerdict, added_cards: Sequence[Card], table_cards: Seque
     added = format_cards(added_cards, profile, ascii)
     table = format_cards(table_cards, profile, ascii)
     if not o.valid or o.result is None:
-        return f"{added} onto {table}: NOT allowed: {o.message}"
-    lines = [f"{added} onto {table}: allowed ({o.note})",
-             f"   the meld becomes {o.result.kind.value} {o.result.format(profile, ascii)} "
-             f"({o.result.value} points)"]
+        return (_("%(cards)s onto %(meld)s: NOT allowed: %(reason)s")
+                % {"cards": added, "meld": table, "reason": o.message})
+    lines = [_("%(cards)s onto %(meld)s: allowed (%(note)s)")
+             % {"cards": added, "meld": table, "note": o.note},
+             "   " + _("the meld becomes %(kind)s %(meld)s (%(points)s)")
+             % {"kind": kind_name(o.result.kind), "meld": o.result.format(profile, ascii),
+                "points": points(o.result.value)}]
     if o.alternative:
         lines.append(f"   {o.alternative}")
     return "\n".join(lines)

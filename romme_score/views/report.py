@@ -18,6 +18,7 @@ from decimal import Decimal
 from html import escape
 
 from romme_score.history import Chart, GameReport, Report
+from romme_score.i18n import _, decimal_text
 from romme_score.scoring import places
 from romme_score.settlement import format_money
 from romme_score.views.chart import round_ticks, value_ticks
@@ -416,7 +417,8 @@ def render_report(report: Report, profile: str, version: str, day: str) -> str:
 
 
 def written(names: Sequence[str], path: str, size: int) -> str:
-    return f"Report of {', '.join(names)} written to {path} ({size / 1024:.1f} KB)."
+    return (_("Report of %(sessions)s written to %(path)s (%(size)s KB).")
+            % {"sessions": ", ".join(names), "path": path, "size": decimal_text(f"{size / 1024:.1f}")})
 
 
 def cannot_write(path: str, reason: str) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from romme_score.i18n import _
 from romme_score.rules import OPTION_NAMES, PRESET_SOURCES, RuleSet, allowed_values, option_doc
 
 
@@ -16,8 +17,8 @@ def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
 
 
 def render_presets(presets: Mapping[str, RuleSet]) -> str:
-    return tabulate([[name, PRESET_SOURCES[name]] for name in presets],
-                    headers=["preset", "what it is"])
+    return tabulate([[name, _(PRESET_SOURCES[name])] for name in presets],
+                    headers=[_("preset"), _("what it is")])
 
 
 def show_value(value: Any) -> str:
@@ -31,6 +32,6 @@ def show_value(value: Any) -> str:
 
 def render_rules(rules: RuleSet) -> str:
     data = rules.to_dict()
-    rows = [[name, show_value(data[name]), allowed_values(name), option_doc(name)]
+    rows = [[name, show_value(data[name]), _(allowed_values(name)), _(option_doc(name))]
             for name in OPTION_NAMES]
-    return tabulate(rows, headers=["option", "value", "allowed", "meaning"])
+    return tabulate(rows, headers=[_("option"), _("value"), _("allowed"), _("meaning")])

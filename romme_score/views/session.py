@@ -10,6 +10,7 @@ from typing import Any
 from tabulate import tabulate
 
 from romme_score.cards import Card
+from romme_score.i18n import N_, _, ngettext
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, Hand, RoundInput, RoundScore, places
 from romme_score.sessions import (
@@ -32,17 +33,19 @@ CardsText = Callable[[Sequence[Card]], str]
 def game_over_line(state: GameState, totals: Mapping[str, int]) -> str:
     """``Game over: Anna won with 120 points.`` (or the tie)."""
     if state.winner:
-        return f"Game over: {state.winner} won with {totals[state.winner]} points."
-    return f"Game over: a tie between {', '.join(state.tied)}."
+        return (_("Game over: %(player)s won with %(points)d points.")
+                % {"player": state.winner, "points": totals[state.winner]})
+    return _("Game over: a tie between %(players)s.") % {"players": ", ".join(state.tied)}
 
 
 def state_line(state: GameState, totals: Mapping[str, int], next_dealer: str) -> str:
     """Who deals next, or how the game ended."""
-    return game_over_line(state, totals) if state.finished else f"Next to deal: {next_dealer}"
+    return (game_over_line(state, totals) if state.finished
+            else _("Next to deal: %(player)s") % {"player": next_dealer})
 
 
 def totals_line(players: Sequence[str], totals: Mapping[str, int]) -> str:
-    return "Totals: " + ", ".join(f"{p} {totals[p]}" for p in players)
+    return _("Totals: %(totals)s") % {"totals": ", ".join(f"{p} {totals[p]}" for p in players)}
 
 
 # --- standings ------------------------------------------------------------------------
@@ -93,7 +96,7 @@ def _cell(row: RoundRow, player: str) -> str:
 
 def render_scoresheet(s: Standings) -> str:
     """The table of rounds with running totals, totals, places and the game's state."""
-    headers = ["round", *s.players]
+    headers = [_("round"), *s.players]
     table: list[list[str]] = []
     running = dict(s.totals)
     # Running totals: walk back from the final totals over the rounds shown.
@@ -104,36 +107,43 @@ def render_scoresheet(s: Standings) -> str:
         for p in s.players:
             running[p] -= row.points.get(p, 0) - row.bonus.get(p, 0)
     for row in rounds:
-        label = str(row.number) + (" (stalemate)" if row.stalemate else "")
+        label = str(row.number) + (" " + _("(stalemate)") if row.stalemate else "")
         table.append([label] + [f"{_cell(row, p)}  = {after[row.number][p]}" for p in s.players])
     lines = []
     shown_from = rounds[0].number if rounds else None
     if shown_from is not None and shown_from > 1:
-        lines.append(f"(rounds 1-{shown_from - 1} not shown; use --all)")
-    table.append(["total"] + [str(s.totals[p]) for p in s.players])
+        lines.append(_("(rounds 1-%(last)d not shown; use --all)") % {"last": shown_from - 1})
+    table.append([_("total")] + [str(s.totals[p]) for p in s.players])
     ranks = places({p: s.totals[p] for p in s.players})
-    table.append(["place"] + [str(ranks[p]) for p in s.players])
+    table.append([_("place")] + [str(ranks[p]) for p in s.players])
     if s.leaderboard is not None:
-        table.append(["leaderboard"] + [str(s.leaderboard[p]) for p in s.players])
+        table.append([_("leaderboard")] + [str(s.leaderboard[p]) for p in s.players])
     lines.append(tabulate(table, headers=headers, tablefmt="simple",
                           colalign=("left",) + ("right",) * len(s.players)))
-    lines.append("* went out, HR Hand-Rommé, -N winner bonus struck; '= N' is the running total")
-    lines.append(f"Rounds played: {s.rounds_played}; game ends at: {s.rules.game_end}")
+    lines.append(_("* went out, HR Hand-Rommé, -N winner bonus struck; '= N' is the running total"))
+    lines.append(_("Rounds played: %(rounds)d; game ends at: %(end)s")
+                 % {"rounds": s.rounds_played, "end": s.rules.game_end})
     lines.append(state_line(s.state, s.totals, s.next_dealer))
     return "\n".join(lines)
 
 
+CHANGES = {"undone": N_("undone"), "edited": N_("edited")}  # a correction's kind, shown through _()
+
+
 def render_standings(s: Standings) -> str:
     """``romme standings``: the session's name, the scoresheet, the corrections kept."""
-    lines = [f"Session '{s.session}'", render_scoresheet(s)]
+    lines = [_("Session '%(session)s'") % {"session": s.session}, render_scoresheet(s)]
     if s.corrections:
-        lines.append("Corrections kept in the history: " + "; ".join(
-            f"round {c.round} {c.change} {c.at or ''}".rstrip() for c in s.corrections))
+        lines.append(_("Corrections kept in the history: %(list)s") % {"list": "; ".join(
+            (_("round %(number)d") % {"number": c.round}
+             + f" {_(CHANGES.get(c.change, c.change))} {c.at or ''}").rstrip()
+            for c in s.corrections)})
     for n in s.notes:
-        about = f"round {n.round}" if n.round is not None else "the game"
-        lines.append(f"Note on {about} ({n.at}): {n.text}")
+        about = _("round %(number)d") % {"number": n.round} if n.round is not None else _("the game")
+        lines.append(_("Note on %(about)s (%(at)s): %(text)s") % {"about": about, "at": n.at, "text": n.text})
     for r in s.renames:
-        lines.append(f"Renamed from '{r.old}' to '{r.new}' ({r.at})")
+        lines.append(_("Renamed from '%(old)s' to '%(new)s' (%(at)s)")
+                     % {"old": r.old, "new": r.new, "at": r.at})
     return "\n".join(lines)
 
 
@@ -144,7 +154,7 @@ def hand_shown(hand: Hand | None, cards: CardsText) -> str:
     if hand is not None and hand.cards is not None:
         return cards(hand.cards)
     if hand is not None and hand.points is not None:
-        return f"({hand.points} counted)"
+        return _("(%(points)d counted)") % {"points": hand.points}
     return ""
 
 
@@ -157,15 +167,15 @@ def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore,
         shown = hand_shown(hand, cards)
         note = ""
         if p == rnd.winner:
-            note = "went out" + (" (Hand-Rommé)" if rnd.hand_romme else "")
+            note = _("went out (Hand-Rommé)") if rnd.hand_romme else _("went out")
             if hand is not None and hand.cards:
-                note += ", cards shown for control, not counted"
+                note += ", " + _("cards shown for control, not counted")
             if score.bonus.get(p):
-                note += f"; bonus -{score.bonus[p]}"
+                note += "; " + _("bonus -%(points)d") % {"points": score.bonus[p]}
         elif score.multiplier.get(p, 1) > 1:
             note = f"{score.base[p]} x {score.multiplier[p]}"
         rows.append([p, shown, score.points[p], note])
-    return tabulate(rows, headers=["player", "cards left", "points", ""], tablefmt="simple")
+    return tabulate(rows, headers=[_("player"), _("cards left"), _("points"), ""], tablefmt="simple")
 
 
 def recorded_json(r: Recorded) -> dict[str, Any]:
@@ -177,34 +187,35 @@ def recorded_json(r: Recorded) -> dict[str, Any]:
 
 def round_heading(number: int, rnd: RoundInput) -> str:
     """``Round 3``, with the stalemate named: a round the stock ended has no winner."""
-    return f"Round {number}" + (" (stalemate: the stock ran out, nobody went out)"
-                                if rnd.stalemate else "")
+    return (_("Round %(number)d (stalemate: the stock ran out, nobody went out)") if rnd.stalemate
+            else _("Round %(number)d")) % {"number": number}
 
 
 def render_recorded(r: Recorded, cards: CardsText) -> str:
     s = r.standings
-    return "\n".join([f"{round_heading(r.number, r.round)} of '{s.session}':",
+    return "\n".join([_("%(round)s of '%(session)s':")
+                      % {"round": round_heading(r.number, r.round), "session": s.session},
                       describe_round(s.players, r.round, r.score, cards), "",
                       totals_line(s.players, s.totals),
                       state_line(s.state, s.totals, s.next_dealer)])
 
 
-SAVE_QUESTION = "Save this round?"
-NOT_SAVED = "Not saved."
+SAVE_QUESTION = N_("Save this round?")
+NOT_SAVED = N_("Not saved.")  # shown through _() where printed
 WINNER_QUESTION = "Who went out? ({players}, or 'none' for a stalemate)"
 HAND_ROMME_QUESTION = "Hand-Rommé?"
 HAND_QUESTION = "{player}'s cards left (or points)"
 
 
 def undo_question(record_number: int, summary: str) -> str:
-    return f"Remove round {record_number} ({summary})?"
+    return _("Remove round %(number)d (%(summary)s)?") % {"number": record_number, "summary": summary}
 
 
 def undo_summary(players: Sequence[str], points: Mapping[str, int]) -> str:
     return ", ".join(f"{p} {points[p]}" for p in players)
 
 
-NOTHING_REMOVED = "Nothing removed."
+NOTHING_REMOVED = N_("Nothing removed.")  # shown through _() where printed
 
 
 def undone_json(u: Undone) -> dict[str, Any]:
@@ -212,7 +223,7 @@ def undone_json(u: Undone) -> dict[str, Any]:
 
 
 def render_undone(u: Undone, players: Sequence[str]) -> str:
-    return f"Round {u.record.number} removed. " + totals_line(players, u.totals)
+    return _("Round %(number)d removed.") % {"number": u.record.number} + " " + totals_line(players, u.totals)
 
 
 def edited_json(e: Edited) -> dict[str, Any]:
@@ -220,7 +231,7 @@ def edited_json(e: Edited) -> dict[str, Any]:
 
 
 def render_edited(e: Edited, players: Sequence[str], cards: CardsText) -> str:
-    return "\n".join([f"{round_heading(e.number, e.round)} corrected:",
+    return "\n".join([_("%(round)s corrected:") % {"round": round_heading(e.number, e.round)},
                       describe_round(players, e.round, e.score, cards),
                       totals_line(players, e.totals)])
 
@@ -233,10 +244,11 @@ def created_json(info: SessionInfo, rules: RuleSet) -> dict[str, Any]:
 
 
 def render_created(info: SessionInfo) -> str:
-    return (f"Session '{info.name}' started with {', '.join(info.players)}; game ends at "
-            f"{info.rules.game_end}.\n"
-            f"{info.players[info.first_dealer]} deals first. Record rounds with: romme round "
-            f"--winner NAME {info.players[-1]}=\"CARDS\" ...")
+    return (_("Session '%(session)s' started with %(players)s; game ends at %(end)s.")
+            % {"session": info.name, "players": ", ".join(info.players), "end": info.rules.game_end}
+            + "\n" + _("%(dealer)s deals first. Record rounds with: %(command)s")
+            % {"dealer": info.players[info.first_dealer],
+               "command": f"romme round --winner NAME {info.players[-1]}=\"{_('CARDS')}\" ..."})
 
 
 def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
@@ -247,16 +259,16 @@ def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
 
 def render_sessions(rows: Sequence[SessionSummary]) -> str:
     if not rows:
-        return "No sessions yet: start one with 'romme new NAME PLAYER PLAYER ...'."
+        return _("No sessions yet: start one with 'romme new NAME PLAYER PLAYER ...'.")
     return tabulate([[("* " if r.current else "  ") + r.info.name, ", ".join(r.info.players),
                       r.rounds, r.info.created_at[:10],
-                      ("yes, " + r.state.winner if r.state.winner else "yes")
-                      if r.state.finished else "no"] for r in rows],
-                    headers=["session", "players", "rounds", "date", "finished"])
+                      (_("yes, %(player)s") % {"player": r.state.winner} if r.state.winner else _("yes"))
+                      if r.state.finished else _("no")] for r in rows],
+                    headers=[_("session"), _("players"), _("rounds"), _("date"), _("finished")])
 
 
 def now_current(name: str) -> str:
-    return f"'{name}' is now the current session."
+    return _("'%(session)s' is now the current session.") % {"session": name}
 
 
 # --- export and import ----------------------------------------------------------------
@@ -313,28 +325,31 @@ def export_csv_chunks(export: SessionExport) -> Iterator[str]:
 
 
 def renamed(old: str, new: str) -> str:
-    return f"Session '{old}' is now called '{new}'."
+    return _("Session '%(old)s' is now called '%(new)s'.") % {"old": old, "new": new}
 
 
 def delete_question(name: str) -> str:
-    return f"Delete session '{name}' with all its rounds, history and notes?"
+    return _("Delete session '%(session)s' with all its rounds, history and notes?") % {"session": name}
 
 
-NOTHING_DELETED = "Nothing deleted."
+NOTHING_DELETED = N_("Nothing deleted.")  # shown through _() where printed
 
 
 def deleted(name: str) -> str:
-    return f"Session '{name}' deleted."
+    return _("Session '%(session)s' deleted.") % {"session": name}
 
 
 def noted(session: str, round_number: int | None) -> str:
-    about = f"round {round_number}" if round_number is not None else "the game"
-    return f"Note on {about} written to the history of '{session}'."
+    about = _("round %(number)d") % {"number": round_number} if round_number is not None else _("the game")
+    return (_("Note on %(about)s written to the history of '%(session)s'.")
+            % {"about": about, "session": session})
 
 
 def exported(name: str, path: str) -> str:
-    return f"Session '{name}' written to {path}."
+    return _("Session '%(session)s' written to %(path)s.") % {"session": name, "path": path}
 
 
 def imported(name: str, rounds: int) -> str:
-    return f"Session '{name}' imported with {rounds} rounds; it is now current."
+    return (ngettext("Session '%(session)s' imported with %(count)d round; it is now current.",
+                     "Session '%(session)s' imported with %(count)d rounds; it is now current.", rounds)
+            % {"session": name, "count": rounds})

@@ -8,6 +8,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from romme_score.i18n import _, decimal_text, ngettext
 from romme_score.settlement import Settlement, format_money
 
 
@@ -53,31 +54,35 @@ def render_settlement(s: Settlement, currency: str | None, profile: str,
         return f"-{by_pair[(row, col)]}" if by_pair[(row, col)] else "0"
 
     lines = []
-    rate = f"{s.rate}" if s.rate is not None else "each session's rate"
-    lines.append(f"Settlement at {rate} per point" + (f" ({currency})" if currency else ""))
+    rate = decimal_text(s.rate) if s.rate is not None else _("each session's rate")
+    lines.append(_("Settlement at %(rate)s per point") % {"rate": rate}
+                 + (f" ({currency})" if currency else ""))
     lines.append("")
-    table = [["total"] + [str(p.total) for p in s.players]]
+    table = [[_("total")] + [str(p.total) for p in s.players]]
     for other in names:
-        table.append([f"vs {other}"] + [vs(other, col) for col in names])
-    table.append(["net"] + [f"{p.net:+d}" for p in s.players])
-    table.append(["money"] + [money[p.name] for p in s.players])
-    table.append(["place"] + [str(p.place) for p in s.players])
+        table.append([_("vs %(player)s") % {"player": other}] + [vs(other, col) for col in names])
+    table.append([_("net")] + [f"{p.net:+d}" for p in s.players])
+    table.append([_("money")] + [money[p.name] for p in s.players])
+    table.append([_("place")] + [str(p.place) for p in s.players])
     if leaderboard is not None:
-        table.append(["leaderboard"] + [str(leaderboard.get(n, "")) for n in names])
-    lines.append(tabulate(table, headers=["player", *names], tablefmt="simple",
+        table.append([_("leaderboard")] + [str(leaderboard.get(n, "")) for n in names])
+    lines.append(tabulate(table, headers=[_("player"), *names], tablefmt="simple",
                           colalign=("left",) + ("right",) * len(names)))
     lines.append("")
-    lines.append("'vs X' is what the column's player receives (+) from or pays (-) to X.")
+    lines.append(_("'vs X' is what the column's player receives (+) from or pays (-) to X."))
     if s.rounding_note:
-        lines.append(f"Rounding: {s.rounding_note}.")
+        lines.append(_("Rounding: %(note)s.") % {"note": s.rounding_note})
     lines.append("")
     if not s.transfers:
-        lines.append("Nobody owes anybody anything.")
+        lines.append(_("Nobody owes anybody anything."))
     else:
         count = len(s.transfers)
-        proof = "the fewest possible" if s.transfers_minimal else "not proven minimal"
-        lines.append(f"To settle ({count} transfer{'s' if count != 1 else ''}, {proof}):")
+        proof = _("the fewest possible") if s.transfers_minimal else _("not proven minimal")
+        lines.append(ngettext("To settle (%(count)d transfer, %(proof)s):",
+                              "To settle (%(count)d transfers, %(proof)s):", count)
+                     % {"count": count, "proof": proof})
         for t in s.transfers:
-            lines.append(f"  {t.payer} pays {t.payee} "
-                         f"{money_text(t.amount, currency, profile, s.unit, ascii)}")
+            lines.append("  " + _("%(payer)s pays %(payee)s %(amount)s")
+                         % {"payer": t.payer, "payee": t.payee,
+                            "amount": money_text(t.amount, currency, profile, s.unit, ascii)})
     return "\n".join(lines)

@@ -7,28 +7,33 @@ from typing import Any
 from tabulate import tabulate
 
 from romme_score.history import HeadToHead, PlayerStats, Stats
+from romme_score.i18n import N_, _, decimal_text, ngettext
 from romme_score.settlement import format_money
 
-HEADERS = ["player", "games", "won", "rounds", "out", "HR", "avg", "worst", "money"]
-KEY = ("won: games won; out: rounds gone out; HR: Hand-Rommés; avg: penalty points per\n"
-       "round; worst: the most in one round; money: settled in the sessions with a rate.")
-NO_GAMES = "No games yet: the statistics count sessions with at least one round."
-SINCE = "Sessions started on or after {since}: {count}."
-ALL = "All sessions: {count}."
-SAME_PERSON = ("A player is the same person in every session where the name matches,\n"
-               "ignoring case and surrounding spaces.")
-MIXED_CURRENCIES = "money adds up sessions in different currencies ({currencies})"
+# msgids, shown through _()
+HEADERS = [N_("player"), N_("games"), N_("won"), N_("rounds"), N_("out"), N_("HR"), N_("avg"),
+           N_("worst"), N_("money")]
+KEY = N_("won: games won; out: rounds gone out; HR: Hand-Rommés; avg: penalty points per\n"
+         "round; worst: the most in one round; money: settled in the sessions with a rate.")
+NO_GAMES = N_("No games yet: the statistics count sessions with at least one round.")
+SINCE = N_("Sessions started on or after {since}: {count}.")
+ALL = N_("All sessions: {count}.")
+SAME_PERSON = N_("A player is the same person in every session where the name matches,\n"
+                 "ignoring case and surrounding spaces.")
+MIXED_CURRENCIES = N_("money adds up sessions in different currencies ({currencies})")
 
 
 def unknown_player(name: str, close: str | None, names: tuple[str, ...],
                    option: str = "--player") -> str:
-    hint = f"; did you mean {close}?" if close else ""
-    return (f"{option}: no player named '{name}' in any session{hint} "
-            f"(players: {', '.join(names) or 'none yet'})")
+    hint = "; " + _("did you mean %(name)s?") % {"name": close} if close else ""
+    return (_("%(option)s: no player named '%(name)s' in any session%(hint)s (players: %(players)s)")
+            % {"option": option, "name": name, "hint": hint,
+               "players": ", ".join(names) or _("none yet")})
 
 
 def not_a_date(option: str, text: str) -> str:
-    return f"{option} '{text}' is not a date: give YYYY-MM-DD, e.g. 2026-01-31"
+    return (_("%(option)s '%(text)s' is not a date: give YYYY-MM-DD, e.g. 2026-01-31")
+            % {"option": option, "text": text})
 
 
 def _vs_json(h: HeadToHead) -> dict[str, Any]:
@@ -61,22 +66,30 @@ def _money(p: PlayerStats, profile: str) -> str:
 
 
 def _vs_line(p: PlayerStats, h: HeadToHead) -> str:
-    rounds = (f"{p.name} vs {h.opponent}: {h.rounds} round{'s' if h.rounds != 1 else ''} "
-              f"together, fewer points: {p.name} {h.rounds_lower}, {h.opponent} "
-              f"{h.rounds_higher}, equal {h.rounds_equal}")
-    games = (f";\n  {h.games} game{'s' if h.games != 1 else ''} together, lower total: "
-             f"{p.name} {h.games_lower}, {h.opponent} {h.games_higher}, equal {h.games_equal}")
-    return rounds + games
+    values = {"player": p.name, "opponent": h.opponent, "count": h.rounds, "lower": h.rounds_lower,
+              "higher": h.rounds_higher, "equal": h.rounds_equal}
+    rounds = ngettext("%(player)s vs %(opponent)s: %(count)d round together, fewer points: "
+                      "%(player)s %(lower)d, %(opponent)s %(higher)d, equal %(equal)d",
+                      "%(player)s vs %(opponent)s: %(count)d rounds together, fewer points: "
+                      "%(player)s %(lower)d, %(opponent)s %(higher)d, equal %(equal)d",
+                      h.rounds) % values
+    values = {"player": p.name, "opponent": h.opponent, "count": h.games, "lower": h.games_lower,
+              "higher": h.games_higher, "equal": h.games_equal}
+    games = ngettext("%(count)d game together, lower total: %(player)s %(lower)d, "
+                     "%(opponent)s %(higher)d, equal %(equal)d",
+                     "%(count)d games together, lower total: %(player)s %(lower)d, "
+                     "%(opponent)s %(higher)d, equal %(equal)d", h.games) % values
+    return rounds + ";\n  " + games
 
 
 def render_stats(s: Stats, profile: str = "de") -> str:
     if not s.players:
-        return NO_GAMES
+        return _(NO_GAMES)
     rows = [[p.name, p.games, p.games_won, p.rounds, p.rounds_won, p.hand_rommes,
-             f"{p.average_penalty:.2f}", p.worst_round, _money(p, profile)] for p in s.players]
-    lines = [SINCE.format(since=s.since.isoformat(), count=s.sessions) if s.since
-             else ALL.format(count=s.sessions),
-             tabulate(rows, headers=HEADERS, tablefmt="simple", disable_numparse=True,
+             decimal_text(f"{p.average_penalty:.2f}"), p.worst_round, _money(p, profile)] for p in s.players]
+    lines = [_(SINCE).format(since=s.since.isoformat(), count=s.sessions) if s.since
+             else _(ALL).format(count=s.sessions),
+             tabulate(rows, headers=[_(h) for h in HEADERS], tablefmt="simple", disable_numparse=True,
                       colalign=("left",) + ("right",) * (len(HEADERS) - 1))]
     vs = [_vs_line(p, p.vs) for p in s.players if p.vs is not None]
     if vs:
@@ -84,7 +97,7 @@ def render_stats(s: Stats, profile: str = "de") -> str:
         lines.extend(vs)
     mixed = sorted({c for p in s.players for c in p.currencies})
     if len(mixed) > 1:
-        lines.append(MIXED_CURRENCIES.format(currencies=", ".join(mixed)))
-    lines.append(KEY)
-    lines.append(SAME_PERSON)
+        lines.append(_(MIXED_CURRENCIES).format(currencies=", ".join(mixed)))
+    lines.append(_(KEY))
+    lines.append(_(SAME_PERSON))
     return "\n".join(lines)

@@ -1,0 +1,129 @@
+"""The interface's language: German or English, through gettext catalogs in the package.
+
+The language is chosen once per run, in this order: ``--lang de|en`` (any command),
+else ``ROMME_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, the first
+one set), else English. Nothing is read at import: the compiled catalog
+(``romme_score/locale/<lang>/LC_MESSAGES/romme.mo``) is loaded on the first message.
+
+Messages are English msgids with named placeholders (``%(player)s``)::
+
+    >>> set_language("de")
+    >>> ngettext("%(count)d card", "%(count)d cards", 3) % {"count": 3}
+    '3 Karten'
+    >>> set_language("en")
+    >>> _("Total: %(points)d points") % {"points": 5}
+    'Total: 5 points'
+
+:func:`N_` only marks a string for extraction (help texts defined at import are
+translated when shown, see :func:`romme_score.cli.translate_command`).
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+LANGUAGES = ("de", "en")
+DOMAIN = "romme"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+_language: str | None = None
+_catalogs: dict[tuple[str, str], _gettext.NullTranslations] = {}
+
+
+def choose_language(explicit: str | None = None,
+                    environ: Mapping[str, str] | None = None) -> str:
+    """The language of this run: ``de`` or ``en``.
+
+    >>> choose_language(None, {"LANG": "de_DE.UTF-8"})
+    'de'
+    >>> choose_language(None, {"LANG": "de_DE.UTF-8", "LC_ALL": "C"})
+    'en'
+    >>> choose_language("en", {"ROMME_LANG": "de"})
+    'en'
+    >>> choose_language(None, {})
+    'en'
+    """
+    env = os.environ if environ is None else environ
+    if explicit:
+        return _normalise(explicit)
+    if env.get("ROMME_LANG", "").strip():
+        return _normalise(env["ROMME_LANG"])
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "").strip()
+        if value:
+            return _normalise(value)
+    return "en"
+
+
+def _normalise(value: str) -> str:
+    """``de_DE.UTF-8`` -> ``de``; anything not German (``C``, ``POSIX``, ``fr_FR``) -> ``en``."""
+    code = value.strip().lower().replace("-", "_").split(".")[0].split("@")[0].split("_")[0]
+    return code if code in LANGUAGES else "en"
+
+
+def set_language(lang: str | None) -> None:
+    """Fix the language of this run (``None``: choose again from the environment)."""
+    global _language
+    _language = _normalise(lang) if lang else None
+
+
+def language() -> str:
+    """The language in use (chosen from the environment on first use)."""
+    global _language
+    if _language is None:
+        _language = choose_language()
+    return _language
+
+
+def catalog(domain: str = DOMAIN) -> _gettext.NullTranslations:
+    """The compiled catalog of the language in use, loaded once."""
+    key = (language(), domain)
+    found = _catalogs.get(key)
+    if found is None:
+        path = LOCALE_DIR / key[0] / "LC_MESSAGES" / f"{domain}.mo"
+        try:
+            with open(path, "rb") as fp:
+                found = _gettext.GNUTranslations(fp)
+        except OSError:  # a catalog missing from the installation: the English msgids
+            found = _gettext.NullTranslations()
+        _catalogs[key] = found
+    return found
+
+
+def _(message: str) -> str:
+    """The message in the language in use."""
+    return catalog().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n`` in the language in use."""
+    return catalog().ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction only; it is translated where it is shown."""
+    return message
+
+
+def decimal_text(value: object) -> str:
+    """A decimal number as the language writes it: ``0,01`` in German, ``0.01`` in English.
+
+    >>> set_language("de"); decimal_text("0.001")
+    '0,001'
+    >>> set_language("en"); decimal_text("0.001")
+    '0.001'
+    """
+    text = str(value)
+    return text.replace(".", ",") if language() == "de" else text
+
+
+def click_gettext(message: str) -> str:
+    """Click's own messages (``Usage:``, ``Error:``, ``Missing argument``...)."""
+    return catalog("click").gettext(message)
+
+
+def click_ngettext(singular: str, plural: str, n: int) -> str:
+    return catalog("click").ngettext(singular, plural, n)
