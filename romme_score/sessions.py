@@ -19,6 +19,7 @@ from typing import Any
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
+from romme_score.i18n import _
 from romme_score.inputs import MAX_POINTS, InputValueError, clean_name, clean_names, parse_rate
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import (
@@ -321,10 +322,10 @@ class SessionExport:
         if not isinstance(name, str):
             raise ExportError("the export's session name must be text")
         try:
-            name = clean_name(name, "the export's session name")
+            name = clean_name(name, _("the export's session name"))
             if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
                 raise ExportError("the export's players must be a list of names")
-            players = clean_names(players, "player name")
+            players = clean_names(players, _("player name"))
         except InputValueError as exc:
             raise ExportError(str(exc)) from None
         rules_data = data.get("rules") or {}
@@ -341,7 +342,7 @@ class SessionExport:
             if isinstance(rate, bool) or not isinstance(rate, (str, int, float)):
                 raise ExportError(f"the export's rate {rate!r} is not a decimal")
             try:
-                rate = str(parse_rate(str(rate), "the export's rate"))
+                rate = str(parse_rate(str(rate), _("the export's rate")))
             except InputValueError as exc:
                 raise ExportError(str(exc)) from None
         dealer = data.get("first_dealer", players[0])
@@ -598,7 +599,7 @@ class SessionService:
                currency: str | None, dealer: str | None = None) -> SessionInfo:
         """Start a session and make it current; names as :func:`~romme_score.inputs.clean_names`
         wants them (trimmed, non-empty, without '=', unique ignoring case)."""
-        name = clean_name(name, "a session's name")
+        name = clean_name(name, _("a session's name"))
         names = clean_names(players)
         if not 2 <= len(names) <= rules.max_players:
             raise SessionInputError(f"{len(names)} players, but these rules seat 2 to "
@@ -731,7 +732,7 @@ class SessionService:
         return self.store.add_note(info, round_number, body)
 
     def rename(self, old: str, new: str) -> str:
-        name = clean_name(new, "the new name")
+        name = clean_name(new, _("the new name"))
         self.store.rename_session(old, name)
         return name
 

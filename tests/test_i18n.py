@@ -254,3 +254,15 @@ def test_the_referees_reasons_and_notation_errors_in_german() -> None:
     assert code == 2 and "Karte 'HX' (2. Karte) nicht lesbar: X ist kein Wert" in err
     code, _, err = romme(["check", "HK HX"])
     assert "cannot read card 'HX' (2nd card)" in err
+
+
+def test_number_and_name_errors_of_the_input_layer_in_german(tmp_path: Path) -> None:
+    code, _, err = romme(["--lang", "de", "settle", "Ben=²", "Anna=5"])
+    assert code == 2 and "Ben=²: '²' ist keine ganze Zahl (die Ziffern 0-9 verwenden)" in err
+    code, _, err = romme(["--lang", "de", "settle", "A=5", "B=3", "--rate", "0,0000000001"])
+    assert "--rate '0,0000000001' hat mehr als 8 Nachkommastellen" in err
+    db = str(tmp_path / "r.sqlite3")
+    code, _, err = romme(["--lang", "de", "new", "X", "Anna", "anna", "--db", db])
+    assert "Spielername anna ist doppelt angegeben: Namen müssen eindeutig sein" in err
+    code, _, err = romme(["settle", "Ben=²", "Anna=5"])
+    assert "Ben=²: '²' is not a whole number (use the digits 0-9)" in err
