@@ -71,12 +71,14 @@ def _check_points(rnd: ExportRound, score: RoundScore, players: Sequence[str]) -
     if not rnd.points:
         return
     for p in players:
-        for what, got, want in (("points", rnd.points.get(p), score.points[p]),
-                                ("bonus", rnd.bonus.get(p, 0), score.bonus.get(p, 0))):
+        for what, got, want in ((_("points"), rnd.points.get(p), score.points[p]),
+                                (_("bonus"), rnd.bonus.get(p, 0), score.bonus.get(p, 0))):
             if got is not None and got != want:
-                raise ExportError(f"round {rnd.number}, {p}: the export says {got} {what}, but "
-                                  f"the hand and the rules give {want} (a difference of "
-                                  f"{got - want:+d}); nothing was imported")
+                raise ExportError(_("round %(number)d, %(player)s: the export says %(got)d "
+                                    "%(what)s, but the hand and the rules give %(want)d (a "
+                                    "difference of %(diff)+d); nothing was imported")
+                                  % {"number": rnd.number, "player": p, "got": got,
+                                     "what": what, "want": want, "diff": got - want})
 
 
 def find_player(name: str, players: Sequence[str]) -> str | None:
@@ -311,46 +313,52 @@ class SessionExport:
     def from_json(cls, data: Any) -> SessionExport:
         """Validate an exported session completely; raise :class:`ExportError` with one sentence."""
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise ExportError("this is not a romme-score session export (no \"format\": "
-                              f"\"{EXPORT_FORMAT}\")")
+            raise ExportError(_("this is not a romme-score session export (no \"format\": "
+                                "\"%(format)s\")") % {"format": EXPORT_FORMAT})
         version = data.get("version")
         if version not in (1, EXPORT_VERSION) or isinstance(version, bool):
-            raise ExportError(f"export version {version} is not supported "
-                              f"(this romme-score reads versions 1 and {EXPORT_VERSION})")
+            raise ExportError(_("export version %(version)s is not supported "
+                                "(this romme-score reads versions 1 and %(latest)d)")
+                              % {"version": version, "latest": EXPORT_VERSION})
         name = data.get("name")
         players = data.get("players")
         if not isinstance(name, str):
-            raise ExportError("the export's session name must be text")
+            raise ExportError(_("the export's session name must be text"))
         try:
             name = clean_name(name, _("the export's session name"))
             if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-                raise ExportError("the export's players must be a list of names")
+                raise ExportError(_("the export's players must be a list of names"))
             players = clean_names(players, _("player name"))
         except InputValueError as exc:
             raise ExportError(str(exc)) from None
         rules_data = data.get("rules") or {}
         if not isinstance(rules_data, dict):
-            raise ExportError("the export's rules must be an object of option names and values")
+            raise ExportError(_("the export's rules must be an object of option names and "
+                                "values"))
         try:
             rules = RuleSet.from_dict(rules_data)
         except (RuleError, TypeError) as exc:
-            raise ExportError(f"the export's rules: {exc}") from None
+            raise ExportError(_("the export's rules: %(reason)s") % {"reason": exc}) from None
         if not 2 <= len(players) <= rules.max_players:
-            raise ExportError(f"{len(players)} players do not fit max_players={rules.max_players}")
+            raise ExportError(_("%(count)d players do not fit max_players=%(max)d")
+                              % {"count": len(players), "max": rules.max_players})
         rate = data.get("rate")
         if rate is not None:
             if isinstance(rate, bool) or not isinstance(rate, (str, int, float)):
-                raise ExportError(f"the export's rate {rate!r} is not a decimal")
+                raise ExportError(_("the export's rate %(rate)s is not a decimal")
+                                  % {"rate": repr(rate)})
             try:
                 rate = str(parse_rate(str(rate), _("the export's rate")))
             except InputValueError as exc:
                 raise ExportError(str(exc)) from None
         dealer = data.get("first_dealer", players[0])
         if not isinstance(dealer, str) or dealer not in players:
-            raise ExportError(f"the export's first dealer {dealer!r} is not a player")
+            raise ExportError(_("the export's first dealer %(dealer)s is not a player")
+                              % {"dealer": repr(dealer)})
         currency = data.get("currency")
         if currency is not None and not isinstance(currency, str):
-            raise ExportError(f"the export's currency {currency!r} is not a currency code")
+            raise ExportError(_("the export's currency %(currency)s is not a currency code")
+                              % {"currency": repr(currency)})
         created = _text(data.get("created") or "", "the export's creation time")
         rounds = tuple(_export_round(i, r, players, history=False)
                        for i, r in enumerate(_list(data, "rounds"), 1))
@@ -582,15 +590,17 @@ class SessionService:
         rules judge stored rounds; a round that is not there is an input error."""
         played = self.store.round_count(info)
         if not 1 <= number <= played:
-            raise SessionInputError(f"there is no round {number} in session '{info.name}' "
-                                    f"(rounds 1-{played})")
+            raise SessionInputError(_("there is no round %(number)d in session '%(session)s' "
+                                      "(rounds 1-%(played)d)")
+                                    % {"number": number, "session": info.name, "played": played})
         record = self.store.rounds(info, last=played - number + 1)[0]
         return _as_now_judged(record.to_input(info.players), info.rules)
 
     def last_round(self, info: SessionInfo) -> RoundRecord:
         last = self.store.rounds(info, last=1)
         if not last:
-            raise SessionRefused(f"session '{info.name}' has no rounds to undo")
+            raise SessionRefused(_("session '%(session)s' has no rounds to undo")
+                                 % {"session": info.name})
         return last[0]
 
     # -- writing ------------------------------------------------------------------
@@ -602,8 +612,9 @@ class SessionService:
         name = clean_name(name, _("a session's name"))
         names = clean_names(players)
         if not 2 <= len(names) <= rules.max_players:
-            raise SessionInputError(f"{len(names)} players, but these rules seat 2 to "
-                                    f"{rules.max_players} (max_players={rules.max_players})")
+            raise SessionInputError(_("%(count)d players, but these rules seat 2 to %(max)d "
+                                      "(max_players=%(max)d)")
+                                    % {"count": len(names), "max": rules.max_players})
         first = 0
         if dealer is not None:
             found = find_player(dealer, names)
@@ -621,9 +632,13 @@ class SessionService:
         """Refuse when the session's game is over."""
         state = self.state(info)
         if state.finished:
-            raise SessionRefused(f"the game of session '{info.name}' is over"
-                                 + (f" ({state.winner} won)" if state.winner else "")
-                                 + ": start a new one with 'romme new'")
+            if state.winner:
+                message = _("the game of session '%(session)s' is over (%(winner)s won): start a "
+                            "new one with 'romme new'")
+            else:
+                message = _("the game of session '%(session)s' is over: start a new one with "
+                            "'romme new'")
+            raise SessionRefused(message % {"session": info.name, "winner": state.winner})
 
     def preview(self, info: SessionInfo, rnd: RoundInput) -> RoundScore:
         """A round's score as it would be saved now (nothing is written)."""
@@ -652,13 +667,16 @@ class SessionService:
         scored again (bonuses depend on earlier totals), all in one transaction."""
         records = self.store.rounds(info)
         if not 1 <= number <= len(records):
-            raise SessionInputError(f"there is no round {number} in session '{info.name}' "
-                                    f"(rounds 1-{len(records)})")
+            raise SessionInputError(_("there is no round %(number)d in session '%(session)s' "
+                                      "(rounds 1-%(played)d)")
+                                    % {"number": number, "session": info.name,
+                                       "played": len(records)})
         inputs = [_as_now_judged(r.to_input(info.players), info.rules) for r in records]
         old = inputs[number - 1]
         if winner is not None and stalemate:
-            raise SessionInputError("a stalemate round has no winner: give --winner NAME "
-                                    "(with --no-stalemate if it was a stalemate) or --stalemate")
+            raise SessionInputError(_("a stalemate round has no winner: give --winner NAME "
+                                      "(with --no-stalemate if it was a stalemate) or "
+                                      "--stalemate"))
         new_winner = winner if winner is not None else old.winner
         # A winner given for a stalemate round means nobody ran out of stock after all.
         new_stalemate = (winner is None and old.stalemate) if stalemate is None else stalemate
@@ -698,8 +716,10 @@ class SessionService:
         for rnd, score in zip(rounds, scores, strict=True):
             if rnd.number > 1 and game_state(export.players, running, rnd.number - 1,
                                              export.rules).finished:
-                raise ExportError(f"round {rnd.number} comes after the game had ended in round "
-                                  f"{rnd.number - 1} (game_end={export.rules.game_end})")
+                raise ExportError(_("round %(number)d comes after the game had ended in round "
+                                    "%(previous)d (game_end=%(game_end)s)")
+                                  % {"number": rnd.number, "previous": rnd.number - 1,
+                                     "game_end": export.rules.game_end})
             _check_points(rnd, score, export.players)
             for p in export.players:
                 running[p] += score.points[p] - score.bonus.get(p, 0)
@@ -721,14 +741,17 @@ class SessionService:
         """A note in the session's history, about one round or the whole game."""
         body = text.strip()
         if not body:
-            raise SessionInputError("a note needs some text")
+            raise SessionInputError(_("a note needs some text"))
         if len(body) > MAX_NOTE:
-            raise SessionInputError(f"a note holds at most {MAX_NOTE} characters")
+            raise SessionInputError(_("a note holds at most %(max)d characters")
+                                    % {"max": MAX_NOTE})
         if round_number is not None:
             played = self.store.round_count(info)
             if not 1 <= round_number <= played:
-                raise SessionInputError(f"there is no round {round_number} in session "
-                                        f"'{info.name}' (rounds 1-{played})")
+                raise SessionInputError(_("there is no round %(number)d in session "
+                                          "'%(session)s' (rounds 1-%(played)d)")
+                                        % {"number": round_number, "session": info.name,
+                                           "played": played})
         return self.store.add_note(info, round_number, body)
 
     def rename(self, old: str, new: str) -> str:

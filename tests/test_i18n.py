@@ -266,3 +266,20 @@ def test_number_and_name_errors_of_the_input_layer_in_german(tmp_path: Path) -> 
     assert "Spielername anna ist doppelt angegeben: Namen müssen eindeutig sein" in err
     code, _, err = romme(["settle", "Ben=²", "Anna=5"])
     assert "Ben=²: '²' is not a whole number (use the digits 0-9)" in err
+
+
+def test_session_store_and_rule_errors_in_german(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    code, _, err = romme(["--lang", "de", "use", "Nix", "--db", db])
+    assert "keine Partie namens 'Nix' (Partien: noch keine)" in err
+    romme(["new", "Freitag", "Anna", "Ben", "--db", db])
+    code, _, err = romme(["--lang", "de", "undo", "--yes", "--db", db])
+    assert "die Partie 'Freitag' hat keine Runde zum Zurücknehmen" in err
+    code, _, err = romme(["--lang", "de", "note", "x" * 2001, "--db", db])
+    assert "eine Notiz fasst höchstens" in err
+    code, _, err = romme(["--lang", "de", "rules", "--rule", "wraparund=true"])
+    assert "unbekannte Regeloption 'wraparund'; war wraparound gemeint?" in err
+    code, _, err = romme(["--lang", "de", "rules", "--rule", "packs=9"])
+    assert "packs=9 liegt außerhalb des Bereichs: erlaubt 1-2" in err
+    code, _, err = romme(["rules", "--rule", "packs=9"])
+    assert "packs=9 is out of range: allowed 1-2" in err
