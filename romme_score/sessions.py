@@ -376,13 +376,13 @@ class SessionExport:
 def _list(data: dict[str, Any], key: str) -> list[Any]:
     value = data.get(key) or []
     if not isinstance(value, list):
-        raise ExportError(f"the export's {key} must be a list")
+        raise ExportError(_("the export's %(key)s must be a list") % {"key": key})
     return value
 
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise ExportError(f"{what} {value!r} is not text")
+        raise ExportError(_("%(what)s %(value)s is not text") % {"what": what, "value": repr(value)})
     return value
 
 
@@ -390,45 +390,55 @@ def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) ->
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ExportError(f"{what} must be an object of player names and numbers")
+        raise ExportError(_("%(what)s must be an object of player names and numbers")
+                          % {"what": what})
     for p, v in value.items():
         if p not in players:
             raise ExportError(f"{what}: {unknown_player_message(p, players)}")
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            raise ExportError(f"{what}, {p}: {v!r} is not a whole number from {lo} to {hi}")
+            raise ExportError(_("%(what)s, %(player)s: %(value)s is not a whole number from %(lo)d "
+                                "to %(hi)d") % {"what": what, "player": p, "value": repr(v),
+                                                "lo": lo, "hi": hi})
     return dict(value)
 
 
 def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> ExportRound:
-    where = f"history entry {i}" if history else f"round {i}"
+    where = (_("history entry %(number)d") if history else _("round %(number)d")) % {"number": i}
     if not isinstance(r, dict):
-        raise ExportError(f"{where} of the export is not an object")
+        raise ExportError(_("%(where)s of the export is not an object") % {"where": where})
     number = r.get("number", i)
     row = r.get("row", i)
     for key, value in (("number", number), ("row", row)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ExportError(f"{where}: {key} must be a whole number from 1")
+            raise ExportError(_("%(where)s: %(key)s must be a whole number from 1")
+                              % {"where": where, "key": key})
     if not history and number != i:
-        raise ExportError(f"{where} has the number {number}: rounds are numbered 1, 2, 3 ...")
+        raise ExportError(_("%(where)s has the number %(number)s: rounds are numbered 1, 2, 3 ...")
+                          % {"where": where, "number": number})
     winner = r.get("winner")
     if winner is not None and (not isinstance(winner, str) or winner not in players):
-        raise ExportError(f"{where}: the winner {winner!r} is not a player")
+        raise ExportError(_("%(where)s: the winner %(winner)s is not a player")
+                          % {"where": where, "winner": repr(winner)})
     for key in ("hand_romme", "stalemate"):
         if not isinstance(r.get(key, False), bool):
-            raise ExportError(f"{where}: {key} must be true or false")
+            raise ExportError(_("%(where)s: %(key)s must be true or false")
+                              % {"where": where, "key": key})
     hands_data = r.get("hands") or {}
     if not isinstance(hands_data, dict):
-        raise ExportError(f"{where}: hands must be an object of player names")
+        raise ExportError(_("%(where)s: hands must be an object of player names")
+                          % {"where": where})
     hands: dict[str, ExportHand] = {}
     for p, h in hands_data.items():
         if p not in players:
             raise ExportError(f"{where}: {unknown_player_message(p, players)}")
         if not isinstance(h, dict):
-            raise ExportError(f"{where}: the hand of {p} is not an object")
+            raise ExportError(_("%(where)s: the hand of %(player)s is not an object")
+                              % {"where": where, "player": p})
         cards = None
         if h.get("cards") is not None:
             if not isinstance(h["cards"], str):
-                raise ExportError(f"{where}, {p}: cards must be text in card notation")
+                raise ExportError(_("%(where)s, %(player)s: cards must be text in card notation")
+                                  % {"where": where, "player": p})
             try:
                 cards = " ".join(c.format("de", ascii=True) for c in parse_cards(h["cards"]))
             except NotationError as exc:
@@ -436,11 +446,12 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
         points = h.get("points")
         if points is not None and (not isinstance(points, int) or isinstance(points, bool)
                                    or not 0 <= points <= MAX_POINTS):
-            raise ExportError(f"{where}, {p}: points must be a whole number from 0 to "
-                              f"{MAX_POINTS}")
+            raise ExportError(_("%(where)s, %(player)s: points must be a whole number from 0 to "
+                                "%(max)d") % {"where": where, "player": p, "max": MAX_POINTS})
         never_out = h.get("never_out", False)
         if not isinstance(never_out, bool):
-            raise ExportError(f"{where}, {p}: never_out must be true or false")
+            raise ExportError(_("%(where)s, %(player)s: never_out must be true or false")
+                              % {"where": where, "player": p})
         hands[p] = ExportHand(cards, points, never_out)
     big = 10**9
     scored = _int_map(r.get("points"), players, f"{where}: points", 0, big)
@@ -451,13 +462,15 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     if history:
         given = r.get("status")
         if given not in ("undone", "replaced"):
-            raise ExportError(f"{where}: status must be undone or replaced, not {given!r}")
+            raise ExportError(_("%(where)s: status must be undone or replaced, not %(given)s")
+                              % {"where": where, "given": repr(given)})
         status = str(given)
         changed_at = _text(r.get("changed_at") or "", f"{where}: changed_at") or None
         replaced_by = r.get("replaced_by")
         if replaced_by is not None and (not isinstance(replaced_by, int)
                                         or isinstance(replaced_by, bool)):
-            raise ExportError(f"{where}: replaced_by must be the row of a round")
+            raise ExportError(_("%(where)s: replaced_by must be the row of a round")
+                              % {"where": where})
     return ExportRound(row, number, winner, r.get("hand_romme", False), r.get("stalemate", False),
                        hands, scored, bonus, board, recorded_at, status, changed_at, replaced_by)
 
@@ -465,28 +478,29 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
 def _check_rows(rounds: Sequence[ExportRound], history: Sequence[ExportRound]) -> None:
     rows = [r.row for r in (*rounds, *history)]
     if len(set(rows)) != len(rows):
-        raise ExportError("the export names a round row twice")
+        raise ExportError(_("the export names a round row twice"))
     known = set(rows)
     for r in history:
         if r.replaced_by is not None and (r.replaced_by not in known or r.replaced_by <= r.row):
-            raise ExportError(f"history row {r.row} is replaced by row {r.replaced_by}, "
-                              "which is not a later round of the export")
+            raise ExportError(_("history row %(row)d is replaced by row %(by)d, which is not a "
+                                "later round of the export") % {"row": r.row, "by": r.replaced_by})
 
 
 def _note(i: int, n: Any) -> Note:
     if not isinstance(n, dict):
-        raise ExportError(f"note {i} of the export is not an object")
+        raise ExportError(_("note %(number)d of the export is not an object") % {"number": i})
     round_number = n.get("round")
     if round_number is not None and (not isinstance(round_number, int)
                                      or isinstance(round_number, bool) or round_number < 1):
-        raise ExportError(f"note {i}: round must be a round number or null")
+        raise ExportError(_("note %(number)d: round must be a round number or null")
+                          % {"number": i})
     text = _text(n.get("text"), f"note {i}: the text")
     return Note(round_number, text, _text(n.get("at") or "", f"note {i}: at"))
 
 
 def _rename(i: int, r: Any) -> Rename:
     if not isinstance(r, dict):
-        raise ExportError(f"rename {i} of the export is not an object")
+        raise ExportError(_("rename %(number)d of the export is not an object") % {"number": i})
     return Rename(_text(r.get("from"), f"rename {i}: from"), _text(r.get("to"), f"rename {i}: to"),
                   _text(r.get("at") or "", f"rename {i}: at"))
 

@@ -283,3 +283,15 @@ def test_session_store_and_rule_errors_in_german(tmp_path: Path) -> None:
     assert "packs=9 liegt außerhalb des Bereichs: erlaubt 1-2" in err
     code, _, err = romme(["rules", "--rule", "packs=9"])
     assert "packs=9 is out of range: allowed 1-2" in err
+
+
+def test_rules_line_and_export_errors_in_german(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    romme(["new", "Freitag", "Anna", "Ben", "--preset", "wiki-51", "--db", db])
+    code, out, _ = romme(["--lang", "de", "value", "HA", "--db", db])
+    assert "Regeln der Partie 'Freitag' (wiki-51)" in out
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "romme-score session", "version": 2, "name": "X", '
+                   '"players": ["A", "B"], "rounds": [5]}', encoding="utf-8")
+    code, _, err = romme(["--lang", "de", "import", str(bad), "--db", db])
+    assert "Runde 1 des Exports ist kein Objekt" in err, err
