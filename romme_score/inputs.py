@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check ne
     from decimal import Decimal
 
 from romme_score.errors import InputProblem
+from romme_score.i18n import _
 
 MAX_NAME = 40
 MAX_POINTS = 9999  # points left in one hand, counted by hand
@@ -68,14 +69,18 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
         body = body[1:]
     digits = _digits(body)
     if digits is None:
-        raise InputValueError(f"{what}: '{text.strip()}' is not a whole number (use the digits 0-9)")
+        raise InputValueError(_("%(what)s: '%(text)s' is not a whole number (use the digits 0-9)")
+                              % {"what": what, "text": text.strip()})
     if len(digits) > 18:  # far beyond every range; int() of a huge string is slow
-        raise InputValueError(f"{what}: {text.strip()} is out of range: allowed {lo} to {hi}")
+        raise InputValueError(_("%(what)s: %(value)s is out of range: allowed %(lo)s to %(hi)s")
+                              % {"what": what, "value": text.strip(), "lo": lo, "hi": hi})
     value = sign * int(digits)
     if not lo <= value <= hi:
         if value < 0 <= lo:
-            raise InputValueError(f"{what}: {value} cannot be negative (allowed {lo} to {hi})")
-        raise InputValueError(f"{what}: {value} is out of range: allowed {lo} to {hi}")
+            raise InputValueError(_("%(what)s: %(value)s cannot be negative (allowed %(lo)s to %(hi)s)")
+                                  % {"what": what, "value": value, "lo": lo, "hi": hi})
+        raise InputValueError(_("%(what)s: %(value)s is out of range: allowed %(lo)s to %(hi)s")
+                              % {"what": what, "value": value, "lo": lo, "hi": hi})
     return value
 
 
@@ -94,45 +99,58 @@ def parse_decimal(text: str, what: str, lo: Decimal | int, hi: Decimal | int, *,
     frac_digits = _digits(frac) if frac else ""
     if whole_digits is None or frac_digits is None or not (whole_digits or frac_digits) \
             or "." in frac or len(whole_digits) > 18:
-        raise InputValueError(f"{what} '{text.strip()}' is not a decimal number (e.g. 0.01)")
+        raise InputValueError(_("%(what)s '%(text)s' is not a decimal number (e.g. 0.01)")
+                              % {"what": what, "text": text.strip()})
     number = Decimal(f"{sign}{whole_digits or '0'}" + (f".{frac_digits}" if frac_digits else ""))
     if len(frac_digits.rstrip("0")) > places:
-        raise InputValueError(f"{what} '{text.strip()}' has more than {places} decimal places")
+        raise InputValueError(_("%(what)s '%(text)s' has more than %(places)d decimal places")
+                              % {"what": what, "text": text.strip(), "places": places})
     low_ok = number > lo if above else number >= lo
     if not low_ok or number > hi:
-        bound = f"more than {lo}" if above else f"from {lo}"
         if number < 0 <= lo:
-            raise InputValueError(f"{what} '{text.strip()}' must not be negative")
-        raise InputValueError(f"{what} '{text.strip()}' is out of range: allowed {bound} to {hi}")
+            raise InputValueError(_("%(what)s '%(text)s' must not be negative")
+                                  % {"what": what, "text": text.strip()})
+        if above:
+            message = _("%(what)s '%(text)s' is out of range: allowed more than %(lo)s to %(hi)s")
+        else:
+            message = _("%(what)s '%(text)s' is out of range: allowed from %(lo)s to %(hi)s")
+        raise InputValueError(message % {"what": what, "text": text.strip(), "lo": lo, "hi": hi})
     return number
 
 
-def clean_name(text: str, what: str = "a name") -> str:
-    """A player's or session's name: trimmed, non-empty, short, without '=' or control characters."""
+def clean_name(text: str, what: str | None = None) -> str:
+    """A player's or session's name: trimmed, non-empty, short, without '=' or control characters.
+    ``what`` names the field in the message (already translated; default: "a name")."""
     import unicodedata  # only for names: the referee's start-up never needs it
 
+    what = _("a name") if what is None else what
     name = text.strip()
     if not name:
-        raise InputValueError(f"{what} must not be empty")
+        raise InputValueError(_("%(what)s must not be empty") % {"what": what})
     if "=" in name:
-        raise InputValueError(f"{what} '{name}' must not contain '=' (it separates name and cards)")
+        raise InputValueError(_("%(what)s '%(name)s' must not contain '=' (it separates name and "
+                                "cards)") % {"what": what, "name": name})
     if not name.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")
                                       for ch in name):
-        raise InputValueError(f"{what} {name!r} must not contain control characters")
+        raise InputValueError(_("%(what)s %(name)s must not contain control characters")
+                              % {"what": what, "name": repr(name)})
     if len(name) > MAX_NAME:
-        raise InputValueError(f"{what} '{name[:MAX_NAME]}…' is longer than {MAX_NAME} characters")
+        raise InputValueError(_("%(what)s '%(name)s…' is longer than %(max)d characters")
+                              % {"what": what, "name": name[:MAX_NAME], "max": MAX_NAME})
     return name
 
 
-def clean_names(names: Iterable[str], what: str = "player name") -> list[str]:
-    """Player names for one session: each clean, and unique ignoring case."""
+def clean_names(names: Iterable[str], what: str | None = None) -> list[str]:
+    """Player names for one session: each clean, and unique ignoring case.
+    ``what`` names the field (already translated; default: "player name")."""
+    what = _("player name") if what is None else what
     out: list[str] = []
     seen: set[str] = set()
     for raw in names:
         name = clean_name(raw, what)
         if name.casefold() in seen:
-            raise InputValueError(f"the {what} {name} is given twice: names must be unique "
-                                  "(ignoring case)")
+            raise InputValueError(_("the %(what)s %(name)s is given twice: names must be unique "
+                                    "(ignoring case)") % {"what": what, "name": name})
         seen.add(name.casefold())
         out.append(name)
     return out

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from romme_score.errors import InputProblem
-from romme_score.i18n import N_
+from romme_score.i18n import N_, _
 from romme_score.inputs import InputValueError, looks_like_number, parse_int
 
 SetJokerSwap = Literal["missing-suit", "declared", "complete"]
@@ -67,9 +67,10 @@ class GameEnd:
                 return cls("rounds", _whole(number, 1, MAX_GAME_ROUNDS) or 1)
         elif _whole(value, 1, MAX_GAME_POINTS) is not None:
             return cls("points", _whole(value, 1, MAX_GAME_POINTS) or 1)
-        raise RuleError(f"game_end '{text}' is not allowed: use a number of points "
-                        f"(500, 1000, ... up to {MAX_GAME_POINTS}), rounds:N (up to "
-                        f"{MAX_GAME_ROUNDS}), or open")
+        raise RuleError(_("game_end '%(text)s' is not allowed: use a number of points "
+                          "(500, 1000, ... up to %(points)d), rounds:N (up to %(rounds)d), or "
+                          "open") % {"text": text, "points": MAX_GAME_POINTS,
+                                     "rounds": MAX_GAME_ROUNDS})
 
     def __str__(self) -> str:
         if self.kind == "open":
@@ -149,7 +150,8 @@ class RuleSet:
             value = getattr(self, f.name)
             _check_value(f, value)
         if self.jokers > 3 * self.packs:
-            raise RuleError(f"jokers={self.jokers} is more than 3 per pack with packs={self.packs}")
+            raise RuleError(_("jokers=%(jokers)d is more than 3 per pack with packs=%(packs)d")
+                            % {"jokers": self.jokers, "packs": self.packs})
 
     def replace(self, **changes: Any) -> RuleSet:
         return dataclasses.replace(self, **changes)
@@ -199,7 +201,8 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
     name = f.name
     if f.type in ("bool",):
         if not isinstance(value, bool):
-            raise RuleError(f"{name} must be true or false, not {value!r}")
+            raise RuleError(_("%(name)s must be true or false, not %(value)s")
+                            % {"name": name, "value": repr(value)})
         return
     if name == "game_end":
         if not isinstance(value, GameEnd):
@@ -207,25 +210,28 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
         return
     if "choices" in meta:
         if value not in meta["choices"]:
-            raise RuleError(f"{name}={value} is not allowed: use one of "
-                            f"{', '.join(meta['choices'])}")
+            raise RuleError(_("%(name)s=%(value)s is not allowed: use one of %(choices)s")
+                            % {"name": name, "value": value,
+                               "choices": ", ".join(meta["choices"])})
         return
     if value is None and "None" in str(f.type):
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{name} must be a whole number, not {value!r}")
+        raise RuleError(_("%(name)s must be a whole number, not %(value)s")
+                        % {"name": name, "value": repr(value)})
     lo, hi = meta.get("lo"), meta.get("hi")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         allowed = _range_text(f)
-        raise RuleError(f"{name}={value} is out of range: allowed {allowed}")
+        raise RuleError(_("%(name)s=%(value)s is out of range: allowed %(allowed)s")
+                        % {"name": name, "value": value, "allowed": allowed})
 
 
 def _range_text(f: dataclasses.Field[Any]) -> str:
     meta = f.metadata
     lo, hi = meta.get("lo"), meta.get("hi")
-    text = f"{lo}-{hi}" if hi is not None else f"a whole number >= {lo}"
+    text = f"{lo}-{hi}" if hi is not None else _("a whole number >= %(lo)s") % {"lo": lo}
     if "None" in str(f.type):
-        text = "none or " + text
+        text = _("none or %(range)s") % {"range": text}
     return text
 
 
@@ -248,8 +254,13 @@ OPTION_NAMES = tuple(_FIELDS)
 def option_field(name: str) -> dataclasses.Field[Any]:
     if name not in _FIELDS:
         close = _closest(name, OPTION_NAMES)
-        hint = f"; did you mean {close}?" if close else ""
-        raise RuleError(f"unknown rule option '{name}'{hint} (options: {', '.join(OPTION_NAMES)})")
+        if close:
+            message = _("unknown rule option '%(name)s'; did you mean %(close)s? "
+                        "(options: %(known)s)")
+        else:
+            message = _("unknown rule option '%(name)s' (options: %(known)s)")
+        raise RuleError(message % {"name": name, "close": close or "",
+                                   "known": ", ".join(OPTION_NAMES)})
     return _FIELDS[name]
 
 
@@ -277,13 +288,14 @@ def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RuleError(f"{name}={value} is not allowed: use true or false")
+        raise RuleError(_("%(name)s=%(value)s is not allowed: use true or false")
+                        % {"name": name, "value": value})
     if "choices" in f.metadata:
         return text
     if text in ("none", "null", "") and "None" in str(f.type):
         return None
     if isinstance(text, bool):
-        raise RuleError(f"{name}={value} is not allowed: use {allowed_values(name)}")
+        raise _not_allowed(name, value)
     if isinstance(text, int):
         return text
     if looks_like_number(text):
@@ -291,7 +303,12 @@ def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
             return parse_int(text, name, -MAX_RULE_NUMBER, MAX_RULE_NUMBER)
         except InputValueError:
             pass
-    raise RuleError(f"{name}={value} is not allowed: use {allowed_values(name)}")
+    raise _not_allowed(name, value)
+
+
+def _not_allowed(name: str, value: Any) -> RuleError:
+    return RuleError(_("%(name)s=%(value)s is not allowed: use %(allowed)s")
+                     % {"name": name, "value": value, "allowed": _(allowed_values(name))})
 
 
 PRESETS: dict[str, RuleSet] = {
@@ -324,15 +341,20 @@ def find_preset(name: str) -> RuleSet:
     key = name.strip().lower()
     if key not in PRESETS:
         close = _closest(key.replace("_", "-"), list(PRESETS))
-        hint = f"; did you mean {close}?" if close else ""
-        raise RuleError(f"unknown preset '{name}'{hint} (presets: {', '.join(PRESETS)})")
+        if close:
+            message = _("unknown preset '%(name)s'; did you mean %(close)s? (presets: %(known)s)")
+        else:
+            message = _("unknown preset '%(name)s' (presets: %(known)s)")
+        raise RuleError(message % {"name": name, "close": close or "",
+                                   "known": ", ".join(PRESETS)})
     return PRESETS[key]
 
 
 def parse_assignment(text: str) -> tuple[str, str]:
     """Split ``KEY=VALUE`` from ``--rule``."""
     if "=" not in text:
-        raise RuleError(f"--rule '{text}' needs the form KEY=VALUE, e.g. wraparound=true")
+        raise RuleError(_("--rule '%(text)s' needs the form KEY=VALUE, e.g. wraparound=true")
+                        % {"text": text})
     key, value = text.split("=", 1)
     return key.strip().replace("-", "_"), value.strip()
 
@@ -344,10 +366,12 @@ def load_rules_file(text: str, source: str = "rules file") -> tuple[str | None, 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RuleError(f"cannot read {source}: {exc}") from None
+        raise RuleError(_("cannot read %(source)s: %(reason)s")
+                        % {"source": source, "reason": exc}) from None
     preset = data.pop("preset", None)
     if preset is not None and not isinstance(preset, str):
-        raise RuleError(f"{source}: preset must be a name in quotes, e.g. preset = \"standard\"")
+        raise RuleError(_("%(source)s: preset must be a name in quotes, e.g. preset = "
+                          "\"standard\"") % {"source": source})
     return preset, data
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
-from romme_score.i18n import _
+from romme_score.i18n import _, ngettext
 from romme_score.melds import IllegalMeldError, check_supply, penalty_value
 from romme_score.rules import RuleSet
 
@@ -110,30 +110,35 @@ def check_winner_hand(name: str, hand: Hand, rules: RuleSet) -> None:
     if hand.cards is None and not hand.points or hand.cards == ():
         return  # nothing held: the usual going out
     if rules.call_out_max is None and rules.color_romme is None:
-        raise RoundError(f"{name} went out and holds no cards: cards entered for the winner "
-                         "need a rule that ends the round with cards in hand (call_out_max "
-                         "or color_romme, both none here)")
+        raise RoundError(_("%(player)s went out and holds no cards: cards entered for the "
+                           "winner need a rule that ends the round with cards in hand "
+                           "(call_out_max or color_romme, both none here)") % {"player": name})
     points = hand.base_points(rules)
     if rules.call_out_max is not None and points <= rules.call_out_max:
         return
     failures = []
     if rules.call_out_max is not None:
-        failures.append(f"{name}'s cards count {points} points, but call_out_max="
-                        f"{rules.call_out_max} allows at most {rules.call_out_max}")
+        failures.append(_("%(player)s's cards count %(points)d points, but "
+                          "call_out_max=%(max)d allows at most %(max)d")
+                        % {"player": name, "points": points, "max": rules.call_out_max})
     if rules.color_romme is not None:
         if hand.cards is None:
-            failures.append(f"color_romme={rules.color_romme} is checked on the cards, so "
-                            f"give {name}'s cards rather than points")
+            failures.append(_("color_romme=%(need)d is checked on the cards, so give "
+                              "%(player)s's cards rather than points")
+                            % {"need": rules.color_romme, "player": name})
         else:
             suits = Counter(c.suit for c in hand.cards if c.suit is not None)
             suit, most = suits.most_common(1)[0] if suits else (None, 0)
             if most >= rules.color_romme:
                 return
             of = f" ({suit.symbol})" if suit is not None and most > 1 else ""
-            failures.append(f"{name} holds no more than {most} card{'s' if most != 1 else ''} "
-                            f"of one suit{of}, but color_romme={rules.color_romme} needs "
-                            f"{rules.color_romme}")
-    raise RoundError("; and ".join(failures))
+            failures.append(ngettext("%(player)s holds no more than %(count)d card of one "
+                                     "suit%(of)s, but color_romme=%(need)d needs %(need)d",
+                                     "%(player)s holds no more than %(count)d cards of one "
+                                     "suit%(of)s, but color_romme=%(need)d needs %(need)d", most)
+                            % {"player": name, "count": most, "of": of,
+                               "need": rules.color_romme})
+    raise RoundError(_("; and ").join(failures))
 
 
 def unknown_player_message(name: str, players: Sequence[str]) -> str:

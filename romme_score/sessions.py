@@ -19,6 +19,7 @@ from typing import Any
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
+from romme_score.i18n import _
 from romme_score.inputs import MAX_POINTS, InputValueError, clean_name, clean_names, parse_rate
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import (
@@ -70,12 +71,14 @@ def _check_points(rnd: ExportRound, score: RoundScore, players: Sequence[str]) -
     if not rnd.points:
         return
     for p in players:
-        for what, got, want in (("points", rnd.points.get(p), score.points[p]),
-                                ("bonus", rnd.bonus.get(p, 0), score.bonus.get(p, 0))):
+        for what, got, want in ((_("points"), rnd.points.get(p), score.points[p]),
+                                (_("bonus"), rnd.bonus.get(p, 0), score.bonus.get(p, 0))):
             if got is not None and got != want:
-                raise ExportError(f"round {rnd.number}, {p}: the export says {got} {what}, but "
-                                  f"the hand and the rules give {want} (a difference of "
-                                  f"{got - want:+d}); nothing was imported")
+                raise ExportError(_("round %(number)d, %(player)s: the export says %(got)d "
+                                    "%(what)s, but the hand and the rules give %(want)d (a "
+                                    "difference of %(diff)+d); nothing was imported")
+                                  % {"number": rnd.number, "player": p, "got": got,
+                                     "what": what, "want": want, "diff": got - want})
 
 
 def find_player(name: str, players: Sequence[str]) -> str | None:
@@ -310,46 +313,52 @@ class SessionExport:
     def from_json(cls, data: Any) -> SessionExport:
         """Validate an exported session completely; raise :class:`ExportError` with one sentence."""
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise ExportError("this is not a romme-score session export (no \"format\": "
-                              f"\"{EXPORT_FORMAT}\")")
+            raise ExportError(_("this is not a romme-score session export (no \"format\": "
+                                "\"%(format)s\")") % {"format": EXPORT_FORMAT})
         version = data.get("version")
         if version not in (1, EXPORT_VERSION) or isinstance(version, bool):
-            raise ExportError(f"export version {version} is not supported "
-                              f"(this romme-score reads versions 1 and {EXPORT_VERSION})")
+            raise ExportError(_("export version %(version)s is not supported "
+                                "(this romme-score reads versions 1 and %(latest)d)")
+                              % {"version": version, "latest": EXPORT_VERSION})
         name = data.get("name")
         players = data.get("players")
         if not isinstance(name, str):
-            raise ExportError("the export's session name must be text")
+            raise ExportError(_("the export's session name must be text"))
         try:
-            name = clean_name(name, "the export's session name")
+            name = clean_name(name, _("the export's session name"))
             if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-                raise ExportError("the export's players must be a list of names")
-            players = clean_names(players, "player name")
+                raise ExportError(_("the export's players must be a list of names"))
+            players = clean_names(players, _("player name"))
         except InputValueError as exc:
             raise ExportError(str(exc)) from None
         rules_data = data.get("rules") or {}
         if not isinstance(rules_data, dict):
-            raise ExportError("the export's rules must be an object of option names and values")
+            raise ExportError(_("the export's rules must be an object of option names and "
+                                "values"))
         try:
             rules = RuleSet.from_dict(rules_data)
         except (RuleError, TypeError) as exc:
-            raise ExportError(f"the export's rules: {exc}") from None
+            raise ExportError(_("the export's rules: %(reason)s") % {"reason": exc}) from None
         if not 2 <= len(players) <= rules.max_players:
-            raise ExportError(f"{len(players)} players do not fit max_players={rules.max_players}")
+            raise ExportError(_("%(count)d players do not fit max_players=%(max)d")
+                              % {"count": len(players), "max": rules.max_players})
         rate = data.get("rate")
         if rate is not None:
             if isinstance(rate, bool) or not isinstance(rate, (str, int, float)):
-                raise ExportError(f"the export's rate {rate!r} is not a decimal")
+                raise ExportError(_("the export's rate %(rate)s is not a decimal")
+                                  % {"rate": repr(rate)})
             try:
-                rate = str(parse_rate(str(rate), "the export's rate"))
+                rate = str(parse_rate(str(rate), _("the export's rate")))
             except InputValueError as exc:
                 raise ExportError(str(exc)) from None
         dealer = data.get("first_dealer", players[0])
         if not isinstance(dealer, str) or dealer not in players:
-            raise ExportError(f"the export's first dealer {dealer!r} is not a player")
+            raise ExportError(_("the export's first dealer %(dealer)s is not a player")
+                              % {"dealer": repr(dealer)})
         currency = data.get("currency")
         if currency is not None and not isinstance(currency, str):
-            raise ExportError(f"the export's currency {currency!r} is not a currency code")
+            raise ExportError(_("the export's currency %(currency)s is not a currency code")
+                              % {"currency": repr(currency)})
         created = _text(data.get("created") or "", "the export's creation time")
         rounds = tuple(_export_round(i, r, players, history=False)
                        for i, r in enumerate(_list(data, "rounds"), 1))
@@ -367,13 +376,13 @@ class SessionExport:
 def _list(data: dict[str, Any], key: str) -> list[Any]:
     value = data.get(key) or []
     if not isinstance(value, list):
-        raise ExportError(f"the export's {key} must be a list")
+        raise ExportError(_("the export's %(key)s must be a list") % {"key": key})
     return value
 
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise ExportError(f"{what} {value!r} is not text")
+        raise ExportError(_("%(what)s %(value)s is not text") % {"what": what, "value": repr(value)})
     return value
 
 
@@ -381,45 +390,55 @@ def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) ->
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ExportError(f"{what} must be an object of player names and numbers")
+        raise ExportError(_("%(what)s must be an object of player names and numbers")
+                          % {"what": what})
     for p, v in value.items():
         if p not in players:
             raise ExportError(f"{what}: {unknown_player_message(p, players)}")
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            raise ExportError(f"{what}, {p}: {v!r} is not a whole number from {lo} to {hi}")
+            raise ExportError(_("%(what)s, %(player)s: %(value)s is not a whole number from %(lo)d "
+                                "to %(hi)d") % {"what": what, "player": p, "value": repr(v),
+                                                "lo": lo, "hi": hi})
     return dict(value)
 
 
 def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> ExportRound:
-    where = f"history entry {i}" if history else f"round {i}"
+    where = (_("history entry %(number)d") if history else _("round %(number)d")) % {"number": i}
     if not isinstance(r, dict):
-        raise ExportError(f"{where} of the export is not an object")
+        raise ExportError(_("%(where)s of the export is not an object") % {"where": where})
     number = r.get("number", i)
     row = r.get("row", i)
     for key, value in (("number", number), ("row", row)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ExportError(f"{where}: {key} must be a whole number from 1")
+            raise ExportError(_("%(where)s: %(key)s must be a whole number from 1")
+                              % {"where": where, "key": key})
     if not history and number != i:
-        raise ExportError(f"{where} has the number {number}: rounds are numbered 1, 2, 3 ...")
+        raise ExportError(_("%(where)s has the number %(number)s: rounds are numbered 1, 2, 3 ...")
+                          % {"where": where, "number": number})
     winner = r.get("winner")
     if winner is not None and (not isinstance(winner, str) or winner not in players):
-        raise ExportError(f"{where}: the winner {winner!r} is not a player")
+        raise ExportError(_("%(where)s: the winner %(winner)s is not a player")
+                          % {"where": where, "winner": repr(winner)})
     for key in ("hand_romme", "stalemate"):
         if not isinstance(r.get(key, False), bool):
-            raise ExportError(f"{where}: {key} must be true or false")
+            raise ExportError(_("%(where)s: %(key)s must be true or false")
+                              % {"where": where, "key": key})
     hands_data = r.get("hands") or {}
     if not isinstance(hands_data, dict):
-        raise ExportError(f"{where}: hands must be an object of player names")
+        raise ExportError(_("%(where)s: hands must be an object of player names")
+                          % {"where": where})
     hands: dict[str, ExportHand] = {}
     for p, h in hands_data.items():
         if p not in players:
             raise ExportError(f"{where}: {unknown_player_message(p, players)}")
         if not isinstance(h, dict):
-            raise ExportError(f"{where}: the hand of {p} is not an object")
+            raise ExportError(_("%(where)s: the hand of %(player)s is not an object")
+                              % {"where": where, "player": p})
         cards = None
         if h.get("cards") is not None:
             if not isinstance(h["cards"], str):
-                raise ExportError(f"{where}, {p}: cards must be text in card notation")
+                raise ExportError(_("%(where)s, %(player)s: cards must be text in card notation")
+                                  % {"where": where, "player": p})
             try:
                 cards = " ".join(c.format("de", ascii=True) for c in parse_cards(h["cards"]))
             except NotationError as exc:
@@ -427,11 +446,12 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
         points = h.get("points")
         if points is not None and (not isinstance(points, int) or isinstance(points, bool)
                                    or not 0 <= points <= MAX_POINTS):
-            raise ExportError(f"{where}, {p}: points must be a whole number from 0 to "
-                              f"{MAX_POINTS}")
+            raise ExportError(_("%(where)s, %(player)s: points must be a whole number from 0 to "
+                                "%(max)d") % {"where": where, "player": p, "max": MAX_POINTS})
         never_out = h.get("never_out", False)
         if not isinstance(never_out, bool):
-            raise ExportError(f"{where}, {p}: never_out must be true or false")
+            raise ExportError(_("%(where)s, %(player)s: never_out must be true or false")
+                              % {"where": where, "player": p})
         hands[p] = ExportHand(cards, points, never_out)
     big = 10**9
     scored = _int_map(r.get("points"), players, f"{where}: points", 0, big)
@@ -442,13 +462,15 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     if history:
         given = r.get("status")
         if given not in ("undone", "replaced"):
-            raise ExportError(f"{where}: status must be undone or replaced, not {given!r}")
+            raise ExportError(_("%(where)s: status must be undone or replaced, not %(given)s")
+                              % {"where": where, "given": repr(given)})
         status = str(given)
         changed_at = _text(r.get("changed_at") or "", f"{where}: changed_at") or None
         replaced_by = r.get("replaced_by")
         if replaced_by is not None and (not isinstance(replaced_by, int)
                                         or isinstance(replaced_by, bool)):
-            raise ExportError(f"{where}: replaced_by must be the row of a round")
+            raise ExportError(_("%(where)s: replaced_by must be the row of a round")
+                              % {"where": where})
     return ExportRound(row, number, winner, r.get("hand_romme", False), r.get("stalemate", False),
                        hands, scored, bonus, board, recorded_at, status, changed_at, replaced_by)
 
@@ -456,28 +478,29 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
 def _check_rows(rounds: Sequence[ExportRound], history: Sequence[ExportRound]) -> None:
     rows = [r.row for r in (*rounds, *history)]
     if len(set(rows)) != len(rows):
-        raise ExportError("the export names a round row twice")
+        raise ExportError(_("the export names a round row twice"))
     known = set(rows)
     for r in history:
         if r.replaced_by is not None and (r.replaced_by not in known or r.replaced_by <= r.row):
-            raise ExportError(f"history row {r.row} is replaced by row {r.replaced_by}, "
-                              "which is not a later round of the export")
+            raise ExportError(_("history row %(row)d is replaced by row %(by)d, which is not a "
+                                "later round of the export") % {"row": r.row, "by": r.replaced_by})
 
 
 def _note(i: int, n: Any) -> Note:
     if not isinstance(n, dict):
-        raise ExportError(f"note {i} of the export is not an object")
+        raise ExportError(_("note %(number)d of the export is not an object") % {"number": i})
     round_number = n.get("round")
     if round_number is not None and (not isinstance(round_number, int)
                                      or isinstance(round_number, bool) or round_number < 1):
-        raise ExportError(f"note {i}: round must be a round number or null")
+        raise ExportError(_("note %(number)d: round must be a round number or null")
+                          % {"number": i})
     text = _text(n.get("text"), f"note {i}: the text")
     return Note(round_number, text, _text(n.get("at") or "", f"note {i}: at"))
 
 
 def _rename(i: int, r: Any) -> Rename:
     if not isinstance(r, dict):
-        raise ExportError(f"rename {i} of the export is not an object")
+        raise ExportError(_("rename %(number)d of the export is not an object") % {"number": i})
     return Rename(_text(r.get("from"), f"rename {i}: from"), _text(r.get("to"), f"rename {i}: to"),
                   _text(r.get("at") or "", f"rename {i}: at"))
 
@@ -581,15 +604,17 @@ class SessionService:
         rules judge stored rounds; a round that is not there is an input error."""
         played = self.store.round_count(info)
         if not 1 <= number <= played:
-            raise SessionInputError(f"there is no round {number} in session '{info.name}' "
-                                    f"(rounds 1-{played})")
+            raise SessionInputError(_("there is no round %(number)d in session '%(session)s' "
+                                      "(rounds 1-%(played)d)")
+                                    % {"number": number, "session": info.name, "played": played})
         record = self.store.rounds(info, last=played - number + 1)[0]
         return _as_now_judged(record.to_input(info.players), info.rules)
 
     def last_round(self, info: SessionInfo) -> RoundRecord:
         last = self.store.rounds(info, last=1)
         if not last:
-            raise SessionRefused(f"session '{info.name}' has no rounds to undo")
+            raise SessionRefused(_("session '%(session)s' has no rounds to undo")
+                                 % {"session": info.name})
         return last[0]
 
     # -- writing ------------------------------------------------------------------
@@ -598,11 +623,12 @@ class SessionService:
                currency: str | None, dealer: str | None = None) -> SessionInfo:
         """Start a session and make it current; names as :func:`~romme_score.inputs.clean_names`
         wants them (trimmed, non-empty, without '=', unique ignoring case)."""
-        name = clean_name(name, "a session's name")
+        name = clean_name(name, _("a session's name"))
         names = clean_names(players)
         if not 2 <= len(names) <= rules.max_players:
-            raise SessionInputError(f"{len(names)} players, but these rules seat 2 to "
-                                    f"{rules.max_players} (max_players={rules.max_players})")
+            raise SessionInputError(_("%(count)d players, but these rules seat 2 to %(max)d "
+                                      "(max_players=%(max)d)")
+                                    % {"count": len(names), "max": rules.max_players})
         first = 0
         if dealer is not None:
             found = find_player(dealer, names)
@@ -620,9 +646,13 @@ class SessionService:
         """Refuse when the session's game is over."""
         state = self.state(info)
         if state.finished:
-            raise SessionRefused(f"the game of session '{info.name}' is over"
-                                 + (f" ({state.winner} won)" if state.winner else "")
-                                 + ": start a new one with 'romme new'")
+            if state.winner:
+                message = _("the game of session '%(session)s' is over (%(winner)s won): start a "
+                            "new one with 'romme new'")
+            else:
+                message = _("the game of session '%(session)s' is over: start a new one with "
+                            "'romme new'")
+            raise SessionRefused(message % {"session": info.name, "winner": state.winner})
 
     def preview(self, info: SessionInfo, rnd: RoundInput) -> RoundScore:
         """A round's score as it would be saved now (nothing is written)."""
@@ -651,13 +681,16 @@ class SessionService:
         scored again (bonuses depend on earlier totals), all in one transaction."""
         records = self.store.rounds(info)
         if not 1 <= number <= len(records):
-            raise SessionInputError(f"there is no round {number} in session '{info.name}' "
-                                    f"(rounds 1-{len(records)})")
+            raise SessionInputError(_("there is no round %(number)d in session '%(session)s' "
+                                      "(rounds 1-%(played)d)")
+                                    % {"number": number, "session": info.name,
+                                       "played": len(records)})
         inputs = [_as_now_judged(r.to_input(info.players), info.rules) for r in records]
         old = inputs[number - 1]
         if winner is not None and stalemate:
-            raise SessionInputError("a stalemate round has no winner: give --winner NAME "
-                                    "(with --no-stalemate if it was a stalemate) or --stalemate")
+            raise SessionInputError(_("a stalemate round has no winner: give --winner NAME "
+                                      "(with --no-stalemate if it was a stalemate) or "
+                                      "--stalemate"))
         new_winner = winner if winner is not None else old.winner
         # A winner given for a stalemate round means nobody ran out of stock after all.
         new_stalemate = (winner is None and old.stalemate) if stalemate is None else stalemate
@@ -697,8 +730,10 @@ class SessionService:
         for rnd, score in zip(rounds, scores, strict=True):
             if rnd.number > 1 and game_state(export.players, running, rnd.number - 1,
                                              export.rules).finished:
-                raise ExportError(f"round {rnd.number} comes after the game had ended in round "
-                                  f"{rnd.number - 1} (game_end={export.rules.game_end})")
+                raise ExportError(_("round %(number)d comes after the game had ended in round "
+                                    "%(previous)d (game_end=%(game_end)s)")
+                                  % {"number": rnd.number, "previous": rnd.number - 1,
+                                     "game_end": export.rules.game_end})
             _check_points(rnd, score, export.players)
             for p in export.players:
                 running[p] += score.points[p] - score.bonus.get(p, 0)
@@ -720,18 +755,21 @@ class SessionService:
         """A note in the session's history, about one round or the whole game."""
         body = text.strip()
         if not body:
-            raise SessionInputError("a note needs some text")
+            raise SessionInputError(_("a note needs some text"))
         if len(body) > MAX_NOTE:
-            raise SessionInputError(f"a note holds at most {MAX_NOTE} characters")
+            raise SessionInputError(_("a note holds at most %(max)d characters")
+                                    % {"max": MAX_NOTE})
         if round_number is not None:
             played = self.store.round_count(info)
             if not 1 <= round_number <= played:
-                raise SessionInputError(f"there is no round {round_number} in session "
-                                        f"'{info.name}' (rounds 1-{played})")
+                raise SessionInputError(_("there is no round %(number)d in session "
+                                          "'%(session)s' (rounds 1-%(played)d)")
+                                        % {"number": round_number, "session": info.name,
+                                           "played": played})
         return self.store.add_note(info, round_number, body)
 
     def rename(self, old: str, new: str) -> str:
-        name = clean_name(new, "the new name")
+        name = clean_name(new, _("the new name"))
         self.store.rename_session(old, name)
         return name
 

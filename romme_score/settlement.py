@@ -22,6 +22,7 @@ from decimal import ROUND_FLOOR, Decimal
 from typing import Literal
 
 from romme_score.errors import InputProblem
+from romme_score.i18n import _
 
 
 class SettlementError(InputProblem):
@@ -176,8 +177,8 @@ def min_transfers(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
     """
     plan = plan_transfers(balances)
     if not plan.minimal:
-        raise SettlementError(f"more than {EXACT_LIMIT} players to settle: the fewest transfers "
-                              f"are not proven")
+        raise SettlementError(_("more than %(limit)d players to settle: the fewest transfers "
+                                "are not proven") % {"limit": EXACT_LIMIT})
     return list(plan.transfers)
 
 
@@ -367,7 +368,7 @@ def _small_groups(rest: list[Member], budget: int = SEARCH_BUDGET) -> tuple[list
     used = [False] * len(rest)
     groups: list[list[int]] = []
     where: dict[int, list[int]] = {}  # amount: the players who have it
-    for i, (_, v) in enumerate(rest):
+    for i, (_name, v) in enumerate(rest):
         if v in where:
             where[v].append(i)
         else:
@@ -470,10 +471,11 @@ def _greedy(members: list[Member]) -> list[tuple[str, str, int]]:
 
 def check_totals(totals: Mapping[str, int]) -> None:
     if len(totals) < 2:
-        raise SettlementError("a settlement needs at least two players")
+        raise SettlementError(_("a settlement needs at least two players"))
     for name, total in totals.items():
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-            raise SettlementError(f"{name}={total}: a total is a whole number of points, 0 or more")
+            raise SettlementError(_("%(player)s=%(total)s: a total is a whole number of points, 0 "
+                                    "or more") % {"player": name, "total": total})
 
 
 def settle(totals: Mapping[str, int], rate: Decimal, unit: Decimal = Decimal("0.01")) -> Settlement:
@@ -489,9 +491,9 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
     over the games.
     """
     if not games:
-        raise SettlementError("nothing to settle")
+        raise SettlementError(_("nothing to settle"))
     if unit <= 0:
-        raise SettlementError(f"the unit {unit} must be more than 0")
+        raise SettlementError(_("the unit %(unit)s must be more than 0") % {"unit": unit})
     names: list[str] = []
     position: dict[str, int] = {}  # a player's place in names (first seen first)
     total: dict[str, int] = {}
@@ -501,7 +503,7 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
     for totals, rate in zip(games, rates, strict=True):
         check_totals(totals)
         if rate < 0:
-            raise SettlementError(f"the rate {rate} is negative")
+            raise SettlementError(_("the rate %(rate)s is negative") % {"rate": rate})
         game_net = nets(totals)
         for name in totals:
             if name not in total:

@@ -24,6 +24,7 @@ import platformdirs
 
 from romme_score.cards import Card, parse_cards
 from romme_score.errors import InputProblem, Refusal
+from romme_score.i18n import _
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore
 
@@ -259,12 +260,13 @@ class Store:
         self.path = path
         self._check_file()
         if not path.exists() and not create:
-            raise NotFound(f"no database at {path}: start with 'romme new'")
+            raise NotFound(_("no database at %(path)s: start with 'romme new'") % {"path": path})
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise DatabasePathError(f"cannot create the folder for the database {path}: "
-                             f"{exc.strerror or exc}; give another file with --db") from None
+            raise DatabasePathError(_("cannot create the folder for the database %(path)s: "
+                                      "%(reason)s; give another file with --db")
+                                    % {"path": path, "reason": exc.strerror or exc}) from None
         self._verified = False
         try:
             self.db = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)
@@ -280,33 +282,39 @@ class Store:
         if not self.path.exists():
             return
         if self.path.is_dir():
-            raise DatabasePathError(f"{self.path} is a folder, not a database file")
+            raise DatabasePathError(_("%(path)s is a folder, not a database file")
+                                    % {"path": self.path})
         try:
             if self.path.stat().st_size == 0:
                 return
             with open(self.path, "rb") as f:
                 header = f.read(16)
         except OSError as exc:
-            raise StoreError(f"cannot read the database {self.path}: {exc.strerror or exc}") from None
+            raise StoreError(_("cannot read the database %(path)s: %(reason)s")
+                             % {"path": self.path, "reason": exc.strerror or exc}) from None
         if header != SQLITE_HEADER:
-            raise StoreError(f"{self.path} is not a romme-score database (not an SQLite file); "
-                             "it was left untouched: give another file with --db")
+            raise StoreError(_("%(path)s is not a romme-score database (not an SQLite file); "
+                               "it was left untouched: give another file with --db")
+                             % {"path": self.path})
 
     def _translate(self, exc: sqlite3.Error) -> StoreError:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if "locked" in text or "busy" in text:
-            return StoreBusy("the database is busy (another romme is writing to it); try again")
+            return StoreBusy(_("the database is busy (another romme is writing to it); try again"))
         if "malformed" in text or "not a database" in text or "corrupt" in text \
                 or "btreeInitPage" in text or "never used" in text:
-            return StoreError(f"the database {self.path} is damaged ({text}); it was left "
-                              "untouched: restore a copy or give another file with --db")
+            return StoreError(_("the database %(path)s is damaged (%(reason)s); it was left "
+                                "untouched: restore a copy or give another file with --db")
+                              % {"path": self.path, "reason": text})
         if "disk is full" in text or "disk I/O" in text:
-            return StoreError(f"cannot write to {self.path}: {text}; nothing was written "
-                              "(free some space and try again)")
+            return StoreError(_("cannot write to %(path)s: %(reason)s; nothing was written "
+                                "(free some space and try again)")
+                              % {"path": self.path, "reason": text})
         if "readonly" in text or "read-only" in text:
-            return StoreError(f"cannot write to {self.path}: the file is read-only; nothing was "
-                              "written")
-        return StoreError(f"database error on {self.path}: {text}; nothing was written")
+            return StoreError(_("cannot write to %(path)s: the file is read-only; nothing was "
+                                "written") % {"path": self.path})
+        return StoreError(_("database error on %(path)s: %(reason)s; nothing was written")
+                          % {"path": self.path, "reason": text})
 
     def _verify(self) -> None:
         """Refuse to write to a damaged file: PRAGMA quick_check, once per process,
@@ -323,8 +331,9 @@ class Store:
         result = self.db.execute("PRAGMA quick_check").fetchall()
         if result != [("ok",)]:
             first = str(result[0][0]).replace("*** in database main ***", "").strip()
-            raise StoreError(f"the database {self.path} is damaged ({first.splitlines()[0]}); "
-                             "it was left untouched: restore a copy or give another file with --db")
+            raise StoreError(_("the database %(path)s is damaged (%(reason)s); it was left "
+                               "untouched: restore a copy or give another file with --db")
+                             % {"path": self.path, "reason": first.splitlines()[0]})
 
     def _rollback(self) -> None:
         """Roll back if a transaction is still open (SQLite may have ended it already)."""
@@ -340,11 +349,13 @@ class Store:
         if app_id != APPLICATION_ID:
             tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if app_id != 0 or tables or version:
-                raise StoreError(f"{self.path} is an SQLite database of another program, not of "
-                                 "romme-score; it was left untouched: give another file with --db")
+                raise StoreError(_("%(path)s is an SQLite database of another program, not of "
+                                   "romme-score; it was left untouched: give another file with "
+                                   "--db") % {"path": self.path})
         if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer romme-score (schema {version}, "
-                             f"this one knows {SCHEMA_VERSION}): upgrade romme-score")
+            raise StoreError(_("%(path)s was written by a newer romme-score (schema %(version)d, "
+                               "this one knows %(known)d): upgrade romme-score")
+                             % {"path": self.path, "version": version, "known": SCHEMA_VERSION})
         if version == SCHEMA_VERSION:
             return
         if version:
@@ -413,8 +424,8 @@ class Store:
                        rate: str | None, currency: str | None, first_dealer: int) -> None:
         with self.write() as db:
             if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
-                raise StoreError(f"a session named '{name}' exists already: choose another name "
-                                 f"or 'romme use {name}'")
+                raise StoreError(_("a session named '%(session)s' exists already: choose another "
+                                   "name or 'romme use %(session)s'") % {"session": name})
             cur = db.execute(
                 "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -443,16 +454,21 @@ class Store:
         if name is None:
             name = self.current_name()
             if name is None:
-                raise NotFound("no current session: start one with 'romme new NAME PLAYER ...' "
-                               "or choose one with 'romme use NAME'")
+                raise NotFound(_("no current session: start one with 'romme new NAME PLAYER ...' "
+                                 "or choose one with 'romme use NAME'"))
         rows = self.query("SELECT id, name, rules, rate, currency, first_dealer, created_at "
                           "FROM sessions WHERE name = ?", (name,))
         if not rows:
             names = self.session_names()
             close = difflib.get_close_matches(name, names, n=1)
-            hint = f"; did you mean {close[0]}?" if close else ""
-            raise NotFound(f"no session named '{name}'{hint} "
-                           f"(sessions: {', '.join(names) or 'none yet'})")
+            known = ", ".join(names) or _("none yet")
+            if close:
+                message = _("no session named '%(session)s'; did you mean %(close)s? "
+                            "(sessions: %(known)s)")
+            else:
+                message = _("no session named '%(session)s' (sessions: %(known)s)")
+            raise NotFound(message % {"session": name, "close": close[0] if close else "",
+                                      "known": known})
         sid, sname, rules_json, rate, currency, dealer, created = rows[0]
         players = tuple(r[0] for r in self.query(
             "SELECT name FROM players WHERE session_id = ? ORDER BY seat", (sid,)))
@@ -613,7 +629,8 @@ class Store:
                              "status = 'active' ORDER BY number DESC LIMIT 1",
                              (session.id,)).fetchone()
             if row is None:
-                raise NotFound(f"session '{session.name}' has no rounds to undo")
+                raise NotFound(_("session '%(session)s' has no rounds to undo")
+                               % {"session": session.name})
             record = self.rounds(session, last=1)[0]
             db.execute("UPDATE rounds SET status = 'undone', changed_at = ? WHERE id = ?",
                        (change_time(), row[0]))
@@ -631,7 +648,8 @@ class Store:
                 old = db.execute("SELECT id FROM rounds WHERE session_id = ? AND number = ? "
                                  "AND status = 'active'", (session.id, number)).fetchone()
                 if old is None:
-                    raise NotFound(f"round {number} is not in session '{session.name}'")
+                    raise NotFound(_("round %(number)d is not in session '%(session)s'")
+                                   % {"number": number, "session": session.name})
                 if number in changed:
                     db.execute("UPDATE rounds SET status = 'replaced', changed_at = ? WHERE id = ?",
                                (change_time(), old[0]))
@@ -706,7 +724,8 @@ class Store:
         info = self.session(old)
         with self.write() as db:
             if db.execute("SELECT 1 FROM sessions WHERE name = ?", (new,)).fetchone():
-                raise StoreError(f"a session named '{new}' exists already: choose another name")
+                raise StoreError(_("a session named '%(session)s' exists already: choose another "
+                                   "name") % {"session": new})
             db.execute("UPDATE sessions SET name = ? WHERE id = ?", (new, info.id))
             db.execute("INSERT INTO renames (session_id, old_name, new_name, at) "
                        "VALUES (?, ?, ?, ?)", (info.id, info.name, new, now()))
@@ -738,8 +757,9 @@ class Store:
             existing = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
             if existing:
                 if not overwrite:
-                    raise StoreError(f"a session named '{name}' exists already: use --replace to "
-                                     "overwrite it, or --name to import under another name")
+                    raise StoreError(_("a session named '%(session)s' exists already: use "
+                                       "--replace to overwrite it, or --name to import under "
+                                       "another name") % {"session": name})
                 self._delete_session(db, existing[0])
             cur = db.execute(
                 "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "

@@ -254,3 +254,44 @@ def test_the_referees_reasons_and_notation_errors_in_german() -> None:
     assert code == 2 and "Karte 'HX' (2. Karte) nicht lesbar: X ist kein Wert" in err
     code, _, err = romme(["check", "HK HX"])
     assert "cannot read card 'HX' (2nd card)" in err
+
+
+def test_number_and_name_errors_of_the_input_layer_in_german(tmp_path: Path) -> None:
+    code, _, err = romme(["--lang", "de", "settle", "Ben=²", "Anna=5"])
+    assert code == 2 and "Ben=²: '²' ist keine ganze Zahl (die Ziffern 0-9 verwenden)" in err
+    code, _, err = romme(["--lang", "de", "settle", "A=5", "B=3", "--rate", "0,0000000001"])
+    assert "--rate '0,0000000001' hat mehr als 8 Nachkommastellen" in err
+    db = str(tmp_path / "r.sqlite3")
+    code, _, err = romme(["--lang", "de", "new", "X", "Anna", "anna", "--db", db])
+    assert "Spielername anna ist doppelt angegeben: Namen müssen eindeutig sein" in err
+    code, _, err = romme(["settle", "Ben=²", "Anna=5"])
+    assert "Ben=²: '²' is not a whole number (use the digits 0-9)" in err
+
+
+def test_session_store_and_rule_errors_in_german(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    code, _, err = romme(["--lang", "de", "use", "Nix", "--db", db])
+    assert "keine Partie namens 'Nix' (Partien: noch keine)" in err
+    romme(["new", "Freitag", "Anna", "Ben", "--db", db])
+    code, _, err = romme(["--lang", "de", "undo", "--yes", "--db", db])
+    assert "die Partie 'Freitag' hat keine Runde zum Zurücknehmen" in err
+    code, _, err = romme(["--lang", "de", "note", "x" * 2001, "--db", db])
+    assert "eine Notiz fasst höchstens" in err
+    code, _, err = romme(["--lang", "de", "rules", "--rule", "wraparund=true"])
+    assert "unbekannte Regeloption 'wraparund'; war wraparound gemeint?" in err
+    code, _, err = romme(["--lang", "de", "rules", "--rule", "packs=9"])
+    assert "packs=9 liegt außerhalb des Bereichs: erlaubt 1-2" in err
+    code, _, err = romme(["rules", "--rule", "packs=9"])
+    assert "packs=9 is out of range: allowed 1-2" in err
+
+
+def test_rules_line_and_export_errors_in_german(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    romme(["new", "Freitag", "Anna", "Ben", "--preset", "wiki-51", "--db", db])
+    code, out, _ = romme(["--lang", "de", "value", "HA", "--db", db])
+    assert "Regeln der Partie 'Freitag' (wiki-51)" in out
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "romme-score session", "version": 2, "name": "X", '
+                   '"players": ["A", "B"], "rounds": [5]}', encoding="utf-8")
+    code, _, err = romme(["--lang", "de", "import", str(bad), "--db", db])
+    assert "Runde 1 des Exports ist kein Objekt" in err, err

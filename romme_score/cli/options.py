@@ -47,7 +47,8 @@ class FilePath(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and "\x00" in value:
-            self.fail(f"{value!r} holds a NUL character, which no file name can hold", param, ctx)
+            self.fail(_("%(value)s holds a NUL character, which no file name can hold")
+                      % {"value": repr(value)}, param, ctx)
         return super().convert(value, param, ctx)
 
 

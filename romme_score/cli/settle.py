@@ -79,7 +79,7 @@ def paper_totals(items: Sequence[str]) -> dict[str, int]:
         raw, _sep, points = item.partition("=")
         if not raw.strip():
             fail_input(_("'%(item)s' has no name before '='") % {"item": item})
-        name = clean_name(raw, "a player's name")
+        name = clean_name(raw, _("a player's name"))
         if name.casefold() in {n.casefold() for n in totals}:
             fail_input(_("%(name)s is given twice") % {"name": name})
         totals[name] = parse_total(points, f"{name}={points.strip()}")

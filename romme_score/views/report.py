@@ -422,4 +422,4 @@ def written(names: Sequence[str], path: str, size: int) -> str:
 
 
 def cannot_write(path: str, reason: str) -> str:
-    return f"cannot write {path}: {reason}"
+    return _("cannot write %(path)s: %(reason)s") % {"path": path, "reason": reason}

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from romme_score.i18n import _
+
 
 def rules_from_line(session: str, label: str) -> str:
-    return f"rules of session '{session}' ({label})"
+    return _("rules of session '%(session)s' (%(label)s)") % {"session": session, "label": label}
 
 
 def rules_from_json(kind: str, session: str | None, label: str | None) -> dict[str, Any]:
