@@ -18,7 +18,7 @@ from decimal import Decimal
 from html import escape
 
 from romme_score.history import Chart, GameReport, Report
-from romme_score.i18n import _, decimal_text
+from romme_score.i18n import N_, _, decimal_text, language, ngettext
 from romme_score.scoring import places
 from romme_score.settlement import format_money
 from romme_score.views.chart import round_ticks, value_ticks
@@ -30,47 +30,46 @@ DASHES = ("", "8 4", "2 3", "10 3 2 3", "14 4", "4 2 4 6")
 WIDTH, HEIGHT = 640, 340
 LEFT, RIGHT, TOP, BOTTOM = 46, 18, 16, 40
 
-TITLE = "Rommé: {names}"
-EVENING = "An evening of {count} games"
-GAME_META = "{players} · {rounds} · game ends at {end} · started {day}"
-ROUNDS = {1: "1 round"}
-STANDINGS = "Standings"
-CHART = "The course of the game"
-CHART_TITLE = "Running totals of {session} by round"
-CHART_DESC = "One line per player: the total of penalty points after each round."
-SCORESHEET = "Round by round"
-SCORESHEET_NOTE = ("★ went out, HR Hand-Rommé, −N winner bonus struck; the small number is the "
+TITLE = N_("Rommé: {names}")
+EVENING = N_("An evening of {count} games")
+GAME_META = N_("{players} · {rounds} · game ends at {end} · started {day}")
+STANDINGS = N_("Standings")
+CHART = N_("The course of the game")
+CHART_TITLE = N_("Running totals of {session} by round")
+CHART_DESC = N_("One line per player: the total of penalty points after each round.")
+SCORESHEET = N_("Round by round")
+SCORESHEET_NOTE = N_("★ went out, HR Hand-Rommé, −N winner bonus struck; the small number is the "
                    "running total.")
-MARKS = "Hand-Rommés and bonuses"
-NO_MARKS = "No Hand-Rommé and no bonus in this game."
-HAND_ROMME_LINE = "Round {round}: {player} went out with a Hand-Rommé (everyone else's points ×{times})"
-HAND_ROMME_MARK = "Hand-Rommé: {player}, round {round}"
-BONUS_LINE = "Round {round}: {player} −{points} winner bonus"
-NEXT_DEALER = "Not over yet: {player} deals next."
-GAME_OVER = "Game over: {player} won with {points} points."
-GAME_OVER_TIE = "Game over: a tie between {players}."
-NO_ROUNDS = "No rounds played yet."
-SETTLEMENT = "Settlement"
-SETTLEMENT_RATE = "At {rate} per point{currency}."
-SETTLEMENT_RATES = "At each game's own rate per point."
-SETTLEMENT_GAMES = "Each game is settled among its own players; the amounts add up."
-SETTLEMENT_HEADERS = ("player", "points", "net", "amount", "place")
-LEADERBOARD = "leaderboard"
-WHO_PAYS = "Who pays whom"
-PAYS = "{payer} pays {payee} {amount}"
-NOBODY_PAYS = "Nobody owes anybody anything."
-ROUNDING = "Rounding: {note}."
-SETTLEMENT_NOTE = ("Every pair of players settles the difference of their points: fewer points "
+MARKS = N_("Hand-Rommés and bonuses")
+NO_MARKS = N_("No Hand-Rommé and no bonus in this game.")
+HAND_ROMME_LINE = N_("Round {round}: {player} went out with a Hand-Rommé (everyone else's points ×{times})")
+HAND_ROMME_MARK = N_("Hand-Rommé: {player}, round {round}")
+BONUS_LINE = N_("Round {round}: {player} −{points} winner bonus")
+NEXT_DEALER = N_("Not over yet: {player} deals next.")
+GAME_OVER = N_("Game over: {player} won with {points} points.")
+GAME_OVER_TIE = N_("Game over: a tie between {players}.")
+NO_ROUNDS = N_("No rounds played yet.")
+SETTLEMENT = N_("Settlement")
+SETTLEMENT_RATE = N_("At {rate} per point{currency}.")
+SETTLEMENT_RATES = N_("At each game's own rate per point.")
+SETTLEMENT_GAMES = N_("Each game is settled among its own players; the amounts add up.")
+SETTLEMENT_HEADERS = (N_("player"), N_("points"), N_("net"), N_("amount"), N_("place"))
+LEADERBOARD = N_("leaderboard")
+WHO_PAYS = N_("Who pays whom")
+PAYS = N_("{payer} pays {payee} {amount}")
+NOBODY_PAYS = N_("Nobody owes anybody anything.")
+ROUNDING = N_("Rounding: {note}.")
+SETTLEMENT_NOTE = N_("Every pair of players settles the difference of their points: fewer points "
                    "receive, more pay (002 section 6).")
-FOOTER = "Made with romme-score {version} on {day}."
-GAME_END = "game ends at {limit}"
-GAME_END_ABOVE = "game ends at {limit} (above the chart)"
-GAME_END_ROUNDS = "ends after round {limit}"
-ROUND_AXIS = "round"
-PLAYER = "player"
-ROUND = "round"
-TOTAL = "total"
-PLACE = "place"
+FOOTER = N_("Made with romme-score {version} on {day}.")
+GAME_END = N_("game ends at {limit}")
+GAME_END_ABOVE = N_("game ends at {limit} (above the chart)")
+GAME_END_ROUNDS = N_("ends after round {limit}")
+ROUND_AXIS = N_("round")
+PLAYER = N_("player")
+ROUND = N_("round")
+TOTAL = N_("total")
+PLACE = N_("place")
 
 CSS = """
 :root { --fg: #1d1d1f; --muted: #5f6368; --rule: #d9d9de; --band: #f4f4f7; }
@@ -131,7 +130,7 @@ tfoot td { font-weight: 600; }
 
 
 def _rounds(n: int) -> str:
-    return ROUNDS.get(n, f"{n} rounds")
+    return ngettext("%(count)d round", "%(count)d rounds", n) % {"count": n}
 
 
 def _colour(i: int) -> str:
@@ -173,10 +172,10 @@ def svg_chart(chart: Chart) -> str:
     def y_of(value: float) -> float:
         return TOP + plot_h - value / top * plot_h
 
-    title = CHART_TITLE.format(session=chart.session)
+    title = _(CHART_TITLE).format(session=chart.session)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
            f'aria-label="{escape(title)}" class="running-totals">',
-           f"<title>{escape(title)}</title><desc>{escape(CHART_DESC)}</desc>",
+           f"<title>{escape(title)}</title><desc>{escape(_(CHART_DESC))}</desc>",
            '<g class="grid" stroke="#e3e3e8" stroke-width="1">']
     for value in ticks:
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(y_of(value))}" '
@@ -190,7 +189,7 @@ def svg_chart(chart: Chart) -> str:
         out.append(f'<text x="{_num(x_of(number))}" y="{HEIGHT - BOTTOM + 16}" '
                    f'text-anchor="middle">{number}</text>')
     out.append(f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 6}" '
-               f'text-anchor="middle">{escape(ROUND_AXIS)}</text>')
+               f'text-anchor="middle">{escape(_(ROUND_AXIS))}</text>')
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" '
                'stroke="#888"/>')
     out.append("</g>")
@@ -200,13 +199,13 @@ def svg_chart(chart: Chart) -> str:
                    'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
                    # at the left, where running totals start low, so no line runs through it
                    f'<text x="{LEFT + 6}" y="{_num(y_of(end) - 5)}" text-anchor="start">'
-                   f"{escape(GAME_END.format(limit=end))}</text></g>")
+                   f"{escape(_(GAME_END).format(limit=end))}</text></g>")
     if chart.game_end.kind == "rounds":
         x = _num(x_of(chart.game_end.limit))
         out.append(f'<g class="game-end"><line x1="{x}" x2="{x}" y1="{TOP}" y2="{TOP + plot_h}" '
                    'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
                    f'<text x="{x}" y="{TOP + 10}" text-anchor="end" dx="-4">'
-                   f"{escape(GAME_END_ROUNDS.format(limit=chart.game_end.limit))}</text></g>")
+                   f"{escape(_(GAME_END_ROUNDS).format(limit=chart.game_end.limit))}</text></g>")
     dots = len(chart.rounds) <= 60
     for i, player in enumerate(chart.players):
         points = " ".join(f"{_num(x_of(n))},{_num(y_of(v))}"
@@ -224,7 +223,7 @@ def svg_chart(chart: Chart) -> str:
         value = chart.totals[who][chart.rounds.index(number)]
         out.append(f'<polygon class="hand-romme" points="{_star(x_of(number), y_of(value))}" '
                    'fill="#ffd400" stroke="#222" stroke-width="1">'
-                   f"<title>{escape(HAND_ROMME_MARK.format(round=number, player=who))}"
+                   f"<title>{escape(_(HAND_ROMME_MARK).format(round=number, player=who))}"
                    "</title></polygon>")
     out.append("</svg>")
     return "".join(out)
@@ -244,14 +243,14 @@ def _legend(chart: Chart) -> str:
                      'y2="6" stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/></svg> '
                      f"{escape(_end_text(chart))}</li>")
     elif chart.game_end.kind == "points":
-        items.append(f"<li>{escape(GAME_END_ABOVE.format(limit=chart.game_end.limit))}</li>")
+        items.append(f"<li>{escape(_(GAME_END_ABOVE).format(limit=chart.game_end.limit))}</li>")
     return '<ul class="legend">' + "".join(items) + "</ul>"
 
 
 def _end_text(chart: Chart) -> str:
     if chart.game_end.kind == "rounds":
-        return GAME_END_ROUNDS.format(limit=chart.game_end.limit)
-    return GAME_END.format(limit=chart.game_end.limit)
+        return _(GAME_END_ROUNDS).format(limit=chart.game_end.limit)
+    return _(GAME_END).format(limit=chart.game_end.limit)
 
 
 def _cards(game: GameReport) -> str:
@@ -262,17 +261,17 @@ def _cards(game: GameReport) -> str:
         items.append(f'<li style="--c: {_colour(i)}" data-player="{escape(p)}" '
                      f'data-total="{s.totals[p]}"><span class="name">{escape(p)}</span>'
                      f'<span class="total">{s.totals[p]}</span>'
-                     f'<span class="place">{escape(PLACE)} {ranks[p]}</span></li>')
+                     f'<span class="place">{escape(_(PLACE))} {ranks[p]}</span></li>')
     return '<ul class="cards">' + "".join(items) + "</ul>"
 
 
 def _state(game: GameReport) -> str:
     s = game.standings
     if not s.state.finished:
-        return NEXT_DEALER.format(player=s.next_dealer)
+        return _(NEXT_DEALER).format(player=s.next_dealer)
     if s.state.winner:
-        return GAME_OVER.format(player=s.state.winner, points=s.totals[s.state.winner])
-    return GAME_OVER_TIE.format(players=", ".join(s.state.tied))
+        return _(GAME_OVER).format(player=s.state.winner, points=s.totals[s.state.winner])
+    return _(GAME_OVER_TIE).format(players=", ".join(s.state.tied))
 
 
 def _scoresheet(game: GameReport) -> str:
@@ -294,10 +293,10 @@ def _scoresheet(game: GameReport) -> str:
         rows.append(f'<tr data-round="{row.number}"><td>{row.number}</td>{"".join(cells)}</tr>')
     foot = "".join(f'<td class="total" data-player="{escape(p)}">{s.totals[p]}</td>'
                    for p in s.players)
-    return (f'<div class="scroll"><table class="scoresheet"><thead><tr><th>{escape(ROUND)}</th>'
+    return (f'<div class="scroll"><table class="scoresheet"><thead><tr><th>{escape(_(ROUND))}</th>'
             f'{head}</tr></thead><tbody>{"".join(rows)}</tbody><tfoot><tr>'
-            f"<td>{escape(TOTAL)}</td>{foot}</tr></tfoot></table></div>"
-            f'<p class="note">{escape(SCORESHEET_NOTE)}</p>')
+            f"<td>{escape(_(TOTAL))}</td>{foot}</tr></tfoot></table></div>"
+            f'<p class="note">{escape(_(SCORESHEET_NOTE))}</p>')
 
 
 def _marks(game: GameReport) -> str:
@@ -305,13 +304,13 @@ def _marks(game: GameReport) -> str:
     items = []
     for row in s.rounds:
         if row.hand_romme and row.winner:
-            items.append(HAND_ROMME_LINE.format(round=row.number, player=row.winner,
+            items.append(_(HAND_ROMME_LINE).format(round=row.number, player=row.winner,
                                                 times=s.rules.hand_romme_multiplier))
         for p in s.players:
             if row.bonus.get(p):
-                items.append(BONUS_LINE.format(round=row.number, player=p, points=row.bonus[p]))
+                items.append(_(BONUS_LINE).format(round=row.number, player=p, points=row.bonus[p]))
     if not items:
-        return f"<p>{escape(NO_MARKS)}</p>"
+        return f"<p>{escape(_(NO_MARKS))}</p>"
     return '<ul class="marks">' + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>"
 
 
@@ -321,22 +320,22 @@ def _game(game: GameReport, heading: bool) -> str:
     if heading:
         parts.append(f"<h2>{escape(s.session)}</h2>")
     parts.append(f'<p class="meta">{escape(_meta(game))}</p>')
-    parts.append(f'<h3>{escape(STANDINGS)}</h3>{_cards(game)}')
+    parts.append(f'<h3>{escape(_(STANDINGS))}</h3>{_cards(game)}')
     parts.append(f'<p class="state">{escape(_state(game))}</p>')
     if not s.rounds:
-        parts.append(f"<p>{escape(NO_ROUNDS)}</p></section>")
+        parts.append(f"<p>{escape(_(NO_ROUNDS))}</p></section>")
         return "".join(parts)
-    parts.append(f"<h3>{escape(CHART)}</h3><figure>{svg_chart(game.chart)}"
+    parts.append(f"<h3>{escape(_(CHART))}</h3><figure>{svg_chart(game.chart)}"
                  f"<figcaption>{_legend(game.chart)}</figcaption></figure>")
-    parts.append(f"<h3>{escape(MARKS)}</h3>{_marks(game)}")
-    parts.append(f"<h3>{escape(SCORESHEET)}</h3>{_scoresheet(game)}")
+    parts.append(f"<h3>{escape(_(MARKS))}</h3>{_marks(game)}")
+    parts.append(f"<h3>{escape(_(SCORESHEET))}</h3>{_scoresheet(game)}")
     parts.append("</section>")
     return "".join(parts)
 
 
 def _meta(game: GameReport) -> str:
     s = game.standings
-    return GAME_META.format(players=", ".join(s.players), rounds=_rounds(s.rounds_played),
+    return _(GAME_META).format(players=", ".join(s.players), rounds=_rounds(s.rounds_played),
                             end=s.rules.game_end, day=game.created[:10])
 
 
@@ -348,13 +347,13 @@ def _settlement(report: Report, profile: str) -> str:
         return format_money(amount, currency, profile, s.unit)
 
     if s.rate is not None:
-        intro = SETTLEMENT_RATE.format(rate=s.rate, currency=f" ({currency})" if currency else "")
+        intro = _(SETTLEMENT_RATE).format(rate=decimal_text(s.rate), currency=f" ({currency})" if currency else "")
     else:
-        intro = SETTLEMENT_RATES
+        intro = _(SETTLEMENT_RATES)
     if len(report.games) > 1:
-        intro += " " + SETTLEMENT_GAMES
+        intro += " " + _(SETTLEMENT_GAMES)
     board: Mapping[str, int] | None = report.leaderboard
-    headers = [*SETTLEMENT_HEADERS, *([LEADERBOARD] if board is not None else [])]
+    headers = [*(_(h) for h in SETTLEMENT_HEADERS), *([_(LEADERBOARD)] if board is not None else [])]
     rows = []
     for p in s.players:
         extra = f"<td>{board.get(p.name, 0)}</td>" if board is not None else ""
@@ -362,24 +361,24 @@ def _settlement(report: Report, profile: str) -> str:
                     f'data-amount="{p.amount}"><td>{escape(p.name)}</td><td>{p.total}</td>'
                     f"<td>{p.net:+d}</td><td>{escape(money(p.amount))}</td><td>{p.place}</td>"
                     f"{extra}</tr>")
-    parts = ['<section class="settlement">', f"<h2>{escape(SETTLEMENT)}</h2>",
+    parts = ['<section class="settlement">', f"<h2>{escape(_(SETTLEMENT))}</h2>",
              f"<p>{escape(intro)}</p>",
              '<div class="scroll"><table class="settle"><thead><tr>'
              + "".join(f"<th>{escape(h)}</th>" for h in headers)
              + f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>',
-             f"<h3>{escape(WHO_PAYS)}</h3>"]
+             f"<h3>{escape(_(WHO_PAYS))}</h3>"]
     if s.transfers:
         parts.append('<ol class="transfers">' + "".join(
             f'<li data-from="{escape(t.payer)}" data-to="{escape(t.payee)}" '
             f'data-amount="{t.amount}">'
-            + escape(PAYS.format(payer=t.payer, payee=t.payee, amount="\0")).replace(
+            + escape(_(PAYS).format(payer=t.payer, payee=t.payee, amount="\0")).replace(
                 "\0", f"<b>{escape(money(t.amount))}</b>")
             + "</li>" for t in s.transfers) + "</ol>")
     else:
-        parts.append(f"<p>{escape(NOBODY_PAYS)}</p>")
+        parts.append(f"<p>{escape(_(NOBODY_PAYS))}</p>")
     if s.rounding_note:
-        parts.append(f'<p class="note">{escape(ROUNDING.format(note=s.rounding_note))}</p>')
-    parts.append(f'<p class="note">{escape(SETTLEMENT_NOTE)}</p></section>')
+        parts.append(f'<p class="note">{escape(_(ROUNDING).format(note=s.rounding_note))}</p>')
+    parts.append(f'<p class="note">{escape(_(SETTLEMENT_NOTE))}</p></section>')
     return "".join(parts)
 
 
@@ -387,27 +386,27 @@ def _pay_summary(report: Report, profile: str) -> str:
     """Who pays whom, once more at the top: what the table asks first."""
     s = report.settlement
     if not s.transfers:
-        return f'<p class="pay">{escape(NOBODY_PAYS)}</p>'
-    items = "; ".join(PAYS.format(payer=t.payer, payee=t.payee,
+        return f'<p class="pay">{escape(_(NOBODY_PAYS))}</p>'
+    items = "; ".join(_(PAYS).format(payer=t.payer, payee=t.payee,
                                   amount=format_money(t.amount, report.currency, profile, s.unit))
                       for t in s.transfers)
-    return f'<p class="pay"><strong>{escape(WHO_PAYS)}:</strong> {escape(items)}.</p>'
+    return f'<p class="pay"><strong>{escape(_(WHO_PAYS))}:</strong> {escape(items)}.</p>'
 
 
 def render_report(report: Report, profile: str, version: str, day: str) -> str:
     """The whole page."""
     names = [g.standings.session for g in report.games]
     several = len(report.games) > 1
-    title = TITLE.format(names=", ".join(names))
+    title = _(TITLE).format(names=", ".join(names))
     body = [f"<header><h1>{escape(', '.join(names))}</h1>"]
     if several:
-        body.append(f'<p class="meta">{escape(EVENING.format(count=len(names)))}</p>')
+        body.append(f'<p class="meta">{escape(_(EVENING).format(count=len(names)))}</p>')
     body.append(_pay_summary(report, profile))
     body.append("</header><main>")
     body.extend(_game(g, several) for g in report.games)
     body.append(_settlement(report, profile))
-    body.append(f"</main><footer><p>{escape(FOOTER.format(version=version, day=day))}</p></footer>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    body.append(f"</main><footer><p>{escape(_(FOOTER).format(version=version, day=day))}</p></footer>")
+    return ("<!DOCTYPE html>\n<html lang=\"" + language() + "\">\n<head>\n<meta charset=\"utf-8\">\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             # Nothing is fetched from anywhere: the page holds all it shows.
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
