@@ -347,7 +347,8 @@ def _settlement(report: Report, profile: str) -> str:
         return format_money(amount, currency, profile, s.unit)
 
     if s.rate is not None:
-        intro = _(SETTLEMENT_RATE).format(rate=decimal_text(s.rate), currency=f" ({currency})" if currency else "")
+        intro = _(SETTLEMENT_RATE).format(rate=decimal_text(s.rate),
+                                          currency=f" ({currency})" if currency else "")
     else:
         intro = _(SETTLEMENT_RATES)
     if len(report.games) > 1:
