@@ -165,8 +165,8 @@ class LazyGroup(click.Group):
             raise InputError(str(exc)) from None
         except Refusal as exc:
             raise Refused(str(exc)) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
-            raise
+        except (click.ClickException, click.exceptions.Exit, click.Abort, BrokenPipeError):
+            raise  # Click's own; a closed pipe (romme ... | head) ends quietly, as Click does
         except RecursionError:
             raise InputError(_("the input is nested too deeply to be read")) from None
         except MemoryError:

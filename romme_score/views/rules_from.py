@@ -3,13 +3,25 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from romme_score.i18n import _
+from romme_score.i18n import _, ngettext
+
+
+def label_text(label: str) -> str:
+    """The preset label as the language says it (the JSON keeps ``standard with 2 changes``)."""
+    found = re.fullmatch(r"(\S+) with (\d+) changes?", label)
+    if found is None:
+        return label
+    count = int(found.group(2))
+    return ngettext("%(preset)s with %(count)d change", "%(preset)s with %(count)d changes",
+                    count) % {"preset": found.group(1), "count": count}
 
 
 def rules_from_line(session: str, label: str) -> str:
-    return _("rules of session '%(session)s' (%(label)s)") % {"session": session, "label": label}
+    return _("rules of session '%(session)s' (%(label)s)") % {"session": session,
+                                                             "label": label_text(label)}
 
 
 def rules_from_json(kind: str, session: str | None, label: str | None) -> dict[str, Any]:
