@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import ok, run
 
-from romme_score.cli import main
 from romme_score.history import chart_of
 from romme_score.rules import find_preset
 from romme_score.scoring import Hand, RoundInput
@@ -22,18 +21,6 @@ from romme_score.views.chart import letters, render_chart, round_ticks, value_ti
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
-
-def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), env=env)
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(*args: str) -> str:
-    code, out, err = run(*args)
-    assert code == 0, err
-    return out
 
 
 @pytest.fixture

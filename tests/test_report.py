@@ -13,26 +13,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import ok, run
 
-from romme_score.cli import main
 from romme_score.views.report import COLOURS
 
 VOID = {"meta", "br", "img", "input", "link", "hr", "line", "polyline", "polygon", "circle",
         "path", "rect"}
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(*args: str) -> str:
-    code, out, err = run(*args)
-    assert code == 0, err
-    return out
 
 
 @pytest.fixture

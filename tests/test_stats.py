@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from clirun import ok, run
 
-from romme_score.cli import main
 from romme_score.history import History, name_key
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundInput
@@ -23,18 +22,6 @@ from romme_score.views.stats import stats_json
 KEYS = {"name", "games", "games_won", "rounds", "rounds_won", "hand_rommes", "average_penalty",
         "worst_round", "money"}
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(*args: str) -> str:
-    code, out, err = run(*args)
-    assert code == 0, err
-    return out
 
 
 def stats(*args: str) -> dict[str, dict[str, Any]]:
