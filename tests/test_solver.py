@@ -96,7 +96,7 @@ def test_solver_agrees_with_exhaustive_search(rules: RuleSet, seed: int) -> None
     solver = Solver(hand, rules)
     assert solver.max_meld_value()[0] == value, hand
     assert solver.min_leftover_penalty() == penalty, hand
-    options = solver.leftover_options()
+    options = solver.leftover_options(len(hand))
     assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, hand
 
 
@@ -109,7 +109,7 @@ def test_seeded_corpus_agrees_across_presets() -> None:
         solver = Solver(hand, rules)
         assert solver.max_meld_value()[0] == value, (hand, rules)
         assert solver.min_leftover_penalty() == penalty, (hand, rules)
-        options = solver.leftover_options()
+        options = solver.leftover_options(len(hand))
         assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, (hand, rules)
 
 
@@ -344,7 +344,7 @@ def test_solver_with_table_agrees_with_exhaustive_search_000_003(seed: int) -> N
     penalty, sizes = exhaustive_with_table(hand, table, rules)
     solver = Solver(hand, rules, table, came_out=True)
     assert solver.min_leftover_penalty() == penalty, (hand, [m.format() for m in table])
-    options = solver.leftover_options()
+    options = solver.leftover_options(len(hand))
     assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, \
         (hand, [m.format() for m in table])
 

@@ -333,12 +333,14 @@ class Solver:
 
     # -- (c) going out -------------------------------------------------------------------
 
-    def _counts_left(self, state: int, jokers: int, view: int | None) -> int:
-        """Bitmask of the numbers of cards that can be left in hand (bit n: n cards)."""
+    def _counts_left(self, state: int, jokers: int, view: int | None, budget: int = 1) -> int:
+        """Bitmask of the numbers of cards that can be left in hand (bit n: n cards), for
+        n up to ``budget`` only: going out asks whether 0 or 1 card can stay, and a search
+        that may leave no card (or one) need not look at the ways of leaving many."""
         if view is not None:
-            return self._counts_left_table(state, jokers, view)
+            return self._counts_left_table(state, jokers, view, budget)
         memo = self._count_fast
-        key = state * 8 + jokers
+        key = ((state << 3 | jokers) << 5) | budget
         hit = memo.get(key)
         if hit is not None:
             return hit
@@ -346,35 +348,39 @@ class Solver:
             mask = 1 << jokers
             if self.joker_only_melds and jokers >= 3:
                 mask |= 1 << (jokers - 3)
+            mask &= (2 << budget) - 1
             memo[key] = mask
             return mask
+        full = (2 << budget) - 1
         i = ((state & -state).bit_length() - 1) >> 1
         bit = 1 << (2 * i)
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
-        sub = memo.get(left * 8 + jokers)
-        mask = (sub if sub is not None else self._counts_left(left, jokers, None)) << 1
+        mask = self._counts_left(left, jokers, None, budget - 1) << 1 if budget else 0
         for t in self.templates[i]:
+            if mask == full:
+                break
             t_jokers, t_mask = t.jokers, t.mask
             if t_jokers > jokers or left & t_mask != t_mask:
                 continue
             second = (left >> 1) & t_mask
             rest = left - ((second << 1) | (t_mask ^ second))
             remaining = jokers - t_jokers
-            sub = memo.get(rest * 8 + remaining)
-            mask |= sub if sub is not None else self._counts_left(rest, remaining, None)
+            sub = memo.get(((rest << 3 | remaining) << 5) | budget)
+            mask |= sub if sub is not None else self._counts_left(rest, remaining, None, budget)
         memo[key] = mask
         return mask
 
-    def _counts_left_table(self, state: int, jokers: int, view: int) -> int:
+    def _counts_left_table(self, state: int, jokers: int, view: int, budget: int) -> int:
         """The same with melds on the table (lay-offs change the table's view); memo keys
-        as in ``_place_view``."""
+        as in ``_place_view``, with the budget below."""
         memo = self._count_memo
         shift = self.shift
-        key = ((view << shift | state) << 3) | jokers
+        key = ((((view << shift | state) << 3) | jokers) << 5) | budget
         hit = memo.get(key)
         if hit is not None:
             return hit
+        full = (2 << budget) - 1
         if not state:
             capacity = min(jokers, self.tables.capacity(view))
             mask = 0
@@ -382,16 +388,16 @@ class Solver:
                 mask |= 1 << (jokers - laid)
             if self.joker_only_melds and jokers >= 3:
                 mask |= 1 << (jokers - 3)
-            return mask
+            return mask & full
         i = ((state & -state).bit_length() - 1) >> 1
         entered_key = key
         if self.view_suit[view] != self.suit_of[i]:
             entered = self.tables.enter(view, state, i, jokers)
             if entered is None:
-                memo[key] = mask = self._counts_left(state, jokers, None)
+                memo[key] = mask = self._counts_left(state, jokers, None, budget)
                 return mask
             view = entered
-            entered_key = ((view << shift | state) << 3) | jokers
+            entered_key = ((((view << shift | state) << 3) | jokers) << 5) | budget
             hit = memo.get(entered_key)
             if hit is not None:
                 memo[key] = hit
@@ -400,7 +406,7 @@ class Solver:
         if settled:  # lay lone jokers onto the settled room now, or never
             mask = 0
             for k in range(min(settled, jokers) + 1):
-                mask |= self._counts_left_table(state, jokers - k, bare)
+                mask |= self._counts_left_table(state, jokers - k, bare, budget)
             memo[key] = memo[entered_key] = mask
             return mask
         templates = self.templates[i]
@@ -411,23 +417,27 @@ class Solver:
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
         base = view << shift
-        sub = memo.get(((base | left) << 3) | jokers)
-        mask = (sub if sub is not None else self._counts_left_table(left, jokers, view)) << 1
+        mask = self._counts_left_table(left, jokers, view, budget - 1) << 1 if budget else 0
         for t in templates:
+            if mask == full:
+                break
             t_jokers, t_mask = t.jokers, t.mask
             if t_jokers > jokers or left & t_mask != t_mask:
                 continue
             second = (left >> 1) & t_mask
             rest = left - ((second << 1) | (t_mask ^ second))
             remaining = jokers - t_jokers
-            sub = memo.get(((base | rest) << 3) | remaining)
-            mask |= sub if sub is not None else self._counts_left_table(rest, remaining, view)
-        moves = self.tables.moves(i, view)
-        self._work += len(moves)
-        for _, used, added, new_view, _ in moves:
-            if added > jokers or left & used != used:
-                continue
-            mask |= self._counts_left_table(take(left, used), jokers - added, new_view)
+            sub = memo.get(((((base | rest) << 3) | remaining) << 5) | budget)
+            mask |= sub if sub is not None else self._counts_left_table(rest, remaining, view, budget)
+        if mask != full:
+            moves = self.tables.moves(i, view)
+            self._work += len(moves)
+            for _, used, added, new_view, _ in moves:
+                if added > jokers or left & used != used:
+                    continue
+                mask |= self._counts_left_table(take(left, used), jokers - added, new_view, budget)
+                if mask == full:
+                    break
         memo[key] = memo[entered_key] = mask
         return mask
 
@@ -454,7 +464,7 @@ class Solver:
             if view is not None:
                 view = self.tables.enter(view, state, i, jokers)
             left = take(state, 1 << (2 * i))
-            if target > 0 and self._counts_left(left, jokers, view) >> (target - 1) & 1:
+            if target > 0 and self._counts_left(left, jokers, view, target - 1) >> (target - 1) & 1:
                 leftover.append(self.types[i])
                 state, target = left, target - 1
                 continue
@@ -462,7 +472,7 @@ class Solver:
                 if t.jokers > jokers or left & t.mask != t.mask:
                     continue
                 sub = take(left, t.mask)
-                if self._counts_left(sub, jokers - t.jokers, view) >> target & 1:
+                if self._counts_left(sub, jokers - t.jokers, view, target) >> target & 1:
                     melds.append(self.meld_of(t))
                     state, jokers = sub, jokers - t.jokers
                     break
@@ -472,7 +482,7 @@ class Solver:
                     if added > jokers or left & used != used:
                         continue
                     sub = take(left, used)
-                    if self._counts_left(sub, jokers - added, new_view) >> target & 1:
+                    if self._counts_left(sub, jokers - added, new_view, target) >> target & 1:
                         layoffs.append(self.tables.replay(table, move))
                         state, jokers, view = sub, jokers - added, new_view
                         break
@@ -496,9 +506,9 @@ class Solver:
             keep.append((self.rules.joker_penalty, JOKER))
         for _, j in sorted(keep):
             if j == JOKER:
-                if self._counts_left(state, jokers - 1, self.view) & 1:
+                if self._counts_left(state, jokers - 1, self.view, 0) & 1:
                     return JOKER
-            elif self._counts_left(take(state, 1 << (2 * j)), jokers, self.view) & 1:
+            elif self._counts_left(take(state, 1 << (2 * j)), jokers, self.view, 0) & 1:
                 return j
         return None
 
@@ -544,9 +554,10 @@ class Solver:
         result = self._value(self.start_state, self.hand_jokers)
         return result[0], result[1]
 
-    def leftover_options(self) -> int:
-        """(c): bit n is set when the hand can be laid down leaving n cards."""
-        return self._counts_left(self.start_state, self.hand_jokers, self.view)
+    def leftover_options(self, most: int = 1) -> int:
+        """(c): bit n is set when the hand can be laid down leaving n cards, for n up to
+        ``most`` (going out needs 0 or 1; the tests ask for every n)."""
+        return self._counts_left(self.start_state, self.hand_jokers, self.view, most)
 
     def min_leftover_penalty(self) -> int:
         """(b) without the first-meld condition: the least penalty left in hand."""
