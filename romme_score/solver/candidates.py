@@ -88,6 +88,7 @@ class Candidates:
         caches = _LEGAL_CACHES.setdefault(self._cache_key, ({}, {}))
         self._legal_cache: dict[tuple[MeldKind, tuple[bool, ...]], bool] = caches[0]
         self._run_cache: dict[tuple[int, int], bool] = caches[1]
+        self._counts_cache: dict[tuple[int, int, int], bool] = {}
         self._window_values = _window_table(rules.ace_high_value)
         naturals = Counter(c for c in hand if not c.is_joker)
         self.hand_jokers = sum(1 for c in hand if c.is_joker)
@@ -151,9 +152,21 @@ class Candidates:
 
     def _run_ok(self, n: int, natural_bits: int) -> bool:
         """The joker limits of a run, on its bit pattern (bit k set: a natural in place k)."""
-        flags = tuple(not (natural_bits >> k) & 1 for k in range(n))
         naturals = natural_bits.bit_count()
-        adjacent = longest_joker_block(flags)
+        blocks = ~natural_bits & ((1 << n) - 1)  # bit k set: a joker in place k
+        adjacent = 0
+        while blocks:  # the longest block of jokers: shrink every block by one per step
+            blocks &= blocks >> 1
+            adjacent += 1
+        if self.meld_filter is None:
+            # Without a filter only the counts matter (melds.joker_limit_violation).
+            key = (naturals, n - naturals, adjacent)
+            known = self._counts_cache.get(key)
+            if known is None:
+                known = self._counts_cache[key] = self._within_limits(
+                    MeldKind.RUN, naturals, n - naturals, adjacent, ())
+            return known
+        flags = tuple(not (natural_bits >> k) & 1 for k in range(n))
         return self._within_limits(MeldKind.RUN, naturals, n - naturals, adjacent, flags)
 
     # -- templates -------------------------------------------------------------------------
@@ -231,43 +244,56 @@ class Candidates:
         split_jokers = 4 - rules.min_naturals if self.meld_filter is None else 0
         values = self._window_values
         best: dict[tuple[tuple[int, ...], int], RunShape] = {}
-        for size in range(0, len(later) + 1):
-            for chosen in combinations(later, size):
-                # Later cards of the suit have higher ranks: the members are in order.
-                members = (rank, *chosen)
-                count = size + 1
-                for a_idx in range(count):
-                    # The empty arc runs from members[a_idx] (the run's last natural)
-                    # round to the next member (the run's first natural).
-                    first = members[(a_idx + 1) % count]
-                    gap = (first - members[a_idx] - 1) % 13 if count > 1 else 12
-                    span = 13 - gap
-                    inner = span - count
-                    if inner > hand_jokers:
-                        continue
-                    bits_from_first = 0
-                    for r in members:
-                        bits_from_first |= 1 << ((r - first) % 13)
-                    for jokers in range(max(inner, 3 - count), min(hand_jokers, 13 - count) + 1):
-                        extra = jokers - inner
-                        n = span + extra
-                        if n >= 6 and jokers < split_jokers:
-                            continue  # it splits into two legal runs: the search finds those
-                        key2 = (chosen, jokers)
-                        known = best.get(key2)
-                        best_value = known[2] if known is not None else -1
-                        for below in range(0, extra + 1):
-                            start = (first - below - 1) % 13 + 1
-                            if not wrap and start + n - 1 > top:
-                                continue
-                            value = values[start][n]
-                            if value <= best_value:
-                                continue
-                            if not self._legal_run(n, bits_from_first << below):
-                                continue
-                            best_value = value
-                            best[key2] = (chosen, jokers, value, n, start,
-                                          tuple((r - start) % 13 for r in members))
+        held = set(later)
+        ends = (rank, *later)
+        # The run's first and last naturals, f and l: the arc from f round to l holds the
+        # card and every other natural of the run; the later ranks held inside it are each
+        # in the run or not, and the places left empty are jokers. Only the choices that
+        # need at most the hand's jokers are listed.
+        for f in ends:
+            for last in ends:
+                span = (last - f) % 13 + 1
+                if (rank - f) % 13 >= span or (f == last) != (f == rank == last):
+                    continue
+                if not wrap and f > last and not (last == 1 and top == 14):
+                    continue  # it would pass from the king to the ace
+                inside = [(f + k - 1) % 13 + 1 for k in range(1, span - 1)]
+                optional = [r for r in inside if r in held and r != rank]
+                fixed = {f, last} - {rank}
+                members_fixed = len(fixed) + 1
+                missing = span - members_fixed - len(optional)
+                budget = hand_jokers - missing
+                if budget < 0:
+                    continue
+                for omitted in range(min(budget, len(optional)) + 1):
+                    for left_out in combinations(optional, omitted):
+                        chosen = tuple(sorted(fixed.union(optional).difference(left_out)))
+                        members = (rank, *chosen)
+                        count = len(members)
+                        inner = span - count
+                        bits_from_first = 0
+                        for r in members:
+                            bits_from_first |= 1 << ((r - f) % 13)
+                        for jokers in range(max(inner, 3 - count), min(hand_jokers, 13 - count) + 1):
+                            extra = jokers - inner
+                            n = span + extra
+                            if n >= 6 and jokers < split_jokers:
+                                continue  # it splits into two legal runs: the search finds those
+                            key2 = (chosen, jokers)
+                            known = best.get(key2)
+                            best_value = known[2] if known is not None else -1
+                            for below in range(0, extra + 1):
+                                start = (f - below - 1) % 13 + 1
+                                if not wrap and start + n - 1 > top:
+                                    continue
+                                value = values[start][n]
+                                if value <= best_value:
+                                    continue
+                                if not self._legal_run(n, bits_from_first << below):
+                                    continue
+                                best_value = value
+                                best[key2] = (chosen, jokers, value, n, start,
+                                              tuple((r - start) % 13 for r in members))
         shapes = list(best.values())
         if len(_SHAPES) > 50_000:
             _SHAPES.clear()
