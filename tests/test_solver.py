@@ -378,12 +378,25 @@ def test_the_slowest_hands_at_the_limit_are_answered() -> None:
     assert best.can_go_out and best.leftover_penalty == 0
 
 
-def test_a_search_outgrowing_its_limit_is_refused_with_the_limit_named() -> None:
-    """One suit held almost whole, six jokers, three runs of that suit on the table."""
+def test_one_suit_with_six_jokers_by_three_runs_of_it_is_answered_issue_12() -> None:
+    """One suit held almost whole, six jokers, three runs of that suit on the table: once
+    refused at the move limit, now answered (everything can be laid)."""
     rules = find_preset("standard")
     hand = parse_cards("HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J")
     table = [interpret(parse_cards(t), rules) for t in ("H2 H3 H4", "H6 H7 H8", "H9 H10 HB")]
-    with pytest.raises(HandTooLarge, match="21 cards with 3 table melds needs more than"):
+    solver = Solver(hand, rules, table, came_out=True)
+    assert solver.min_leftover_penalty() == 0
+    assert solver.leftover_options() == 0b11
+
+
+def test_a_search_outgrowing_its_limit_is_refused_with_the_limit_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move limit stays as a guard: with a small one the same search is refused."""
+    monkeypatch.setattr("romme_score.solver.search.MAX_TABLE_WORK", 50)
+    rules = find_preset("standard")
+    hand = parse_cards("HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J")
+    table = [interpret(parse_cards(t), rules) for t in ("H2 H3 H4", "H6 H7 H8", "H9 H10 HB")]
+    with pytest.raises(HandTooLarge, match="3 table melds needs more than the solver's 50 moves"):
         Solver(hand, rules, table, came_out=True).min_leftover_penalty()
 
 

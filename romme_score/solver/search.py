@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from romme_score.cards import Card
-from romme_score.melds import Meld, MeldKind, penalty_value
+from romme_score.melds import Meld, MeldKind, card_value, penalty_value
 from romme_score.rules import RuleSet
 from romme_score.solver.candidates import NEG, Candidates, HandTooLarge, MeldFilter, Template, take
 from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, ViewMove, table_meld
@@ -78,11 +78,23 @@ class Solver:
         self.shift = 2 * len(self.types)  # memo keys: view number above the state bits
         self.track_pure = rules.first_meld_pure_run
         self._value_memo: dict[int, tuple[int, int, Template | None, Template | None]] = {}
+        self._bound_memo: dict[int, int] = {}
+        self._value_choice: dict[int, Template | None] = {}
+        # (a)'s bound: each card at its highest meld value, a joker at the highest card's.
+        self._worth = [max(card_value(c.rank, rules), card_value(c.rank, rules, low_ace=True))
+                       if c.rank is not None else 0 for c in self.types]
+        self._joker_worth = max(10, rules.ace_high_value)
+        worth, joker_worth = self._worth, self._joker_worth
+        # Each template with what its cards could be worth at most, the best first.
+        self._value_moves = [sorted(((t, worth[i] + sum(worth[j] for j in t.others)
+                                      + t.jokers * joker_worth) for t in self.templates[i]),
+                                    key=lambda move: -move[0].value)
+                             for i in range(len(self.types))]
         self._place_memo: dict[tuple[int, int | None, int, bool], int] = {}
         self._view_memo: dict[int, int] = {}
         self._count_memo: dict[int, int] = {}
         self._count_fast: dict[int, int] = {}
-        self._place_fast: dict[int, tuple[int, Template | None]] = {}
+        self._place_fast: dict[int, int] = {}
         self._work = 0  # moves tried by the searches with the table (MAX_TABLE_WORK)
 
     # -- (a) the highest meld value -------------------------------------------------------
@@ -132,13 +144,85 @@ class Solver:
         memo[key] = result
         return result
 
+    def _value_bound(self, state: int, jokers: int, alpha: int, bound: int) -> int:
+        """(a) without the pure-run condition, as a branch and bound: the best meld value
+        from the remaining cards, exact when above ``alpha``, else an upper bound at most
+        ``alpha``. ``bound`` caps what the cards could be worth (each card at its highest
+        meld value, each joker at the highest card's). The memo keeps exact values as they
+        are and upper bounds u as -1 - u; ``_value_choice`` the template of each exact one."""
+        memo = self._bound_memo
+        key = state * 8 + jokers
+        hit = memo.get(key)
+        if hit is not None and (hit >= 0 or -1 - hit <= alpha):
+            return hit if hit >= 0 else -1 - hit
+        if not state:
+            return 0
+        if bound <= alpha:
+            return bound
+        i = ((state & -state).bit_length() - 1) >> 1
+        bit = 1 << (2 * i)
+        second = (state >> 1) & bit
+        left = state - ((second << 1) | (bit ^ second))
+        best = cut = -1  # cut: the most a move passed over for the bound could give
+        floor = alpha
+        choice: Template | None = None
+        for t, worth in self._value_moves[i]:
+            t_jokers, mask = t.jokers, t.mask
+            if t_jokers > jokers or left & mask != mask:
+                continue
+            gain = t.value
+            rest_bound = bound - worth
+            if gain + rest_bound <= floor:
+                if gain + rest_bound > cut:
+                    cut = gain + rest_bound
+                continue
+            second = (left >> 1) & mask
+            rest = left - ((second << 1) | (mask ^ second))
+            remaining = jokers - t_jokers
+            sub = memo.get(rest * 8 + remaining)
+            if sub is None or sub < 0 and -1 - sub > floor - gain:
+                sub = self._value_bound(rest, remaining, floor - gain, rest_bound)
+            elif sub < 0:
+                sub = -1 - sub
+            if gain + sub > best:
+                best, choice = gain + sub, t
+                if best > floor:
+                    floor = best
+        rest_bound = bound - self._worth[i]
+        if rest_bound > floor:  # leave the card in hand
+            result = self._value_bound(left, jokers, floor, rest_bound)
+            if result > best:
+                best, choice = result, None
+        elif rest_bound > cut:
+            cut = rest_bound
+        if best > alpha:
+            memo[key] = best
+            self._value_choice[key] = choice
+            return best
+        best = max(best, cut)  # an upper bound, at most alpha
+        memo[key] = -1 - best
+        return best
+
+    def _worth_of(self, state: int, jokers: int) -> int:
+        """The most the cards in ``state`` and ``jokers`` jokers could be worth in melds."""
+        worth = self._worth
+        total = jokers * self._joker_worth
+        for j in range(len(worth)):
+            total += worth[j] * ((state >> (2 * j) & 1) + (state >> (2 * j + 1) & 1))
+        return total
+
     def _value_arrangement(self, pure: bool) -> list[Meld]:
         state, jokers = self.start_state, self.hand_jokers
         melds: list[Meld] = []
         while state:
             i = ((state & -state).bit_length() - 1) >> 1
-            entry = self._value(state, jokers)
-            choice = entry[3] if pure else entry[2]
+            choice: Template | None
+            if self.track_pure:
+                entry = self._value(state, jokers)
+                choice = entry[3] if pure else entry[2]
+            else:
+                self._value_bound(state, jokers, -1, self._worth_of(state, jokers))
+                choice = self._value_choice[state * 8 + jokers]
             state = take(state, 1 << (2 * i))
             if isinstance(choice, Template):
                 state = take(state, choice.mask)
@@ -155,7 +239,7 @@ class Solver:
         more points (and a pure run if ``need_pure``); NEG when impossible."""
         if not need and not need_pure:
             if view is None:
-                return self._place_free(state, jokers)[0]
+                return self._place_free(state, jokers)
             return self._place_view(state, jokers, view)
         if not state:
             return NEG
@@ -190,36 +274,50 @@ class Solver:
         self._place_memo[key] = best
         return best
 
-    def _place_view(self, state: int, jokers: int, view: int) -> int:
-        """``_place`` with the table and no first-meld condition: the mid-game case. Memo
-        keys hold the view number above the state, for the view as passed and as entered."""
+    def _place_view(self, state: int, jokers: int, view: int, alpha: int = -1,
+                    total: int = -1) -> int:
+        """``_place`` with the table and no first-meld condition: the mid-game case.
+
+        A branch and bound: the result is exact when it is above ``alpha``; otherwise
+        it is only an upper bound, at most ``alpha`` (``total``, the penalty of every
+        card left, bounds what a state can still place). The memo keeps exact values as
+        they are and upper bounds u as -1 - u. Memo keys hold the view number above the
+        state, for the view as passed and as entered."""
         memo = self._view_memo
         shift = self.shift
         key = ((view << shift | state) << 3) | jokers
         hit = memo.get(key)
-        if hit is not None:
-            return hit
+        if hit is not None and (hit >= 0 or -1 - hit <= alpha):
+            return hit if hit >= 0 else -1 - hit
         if not state:
             return min(jokers, self.tables.capacity(view)) * self.rules.joker_penalty
+        if total < 0:
+            total = self._total(state, jokers)
+        if total <= alpha:
+            return total
         i = ((state & -state).bit_length() - 1) >> 1
         entered_key = key
         if self.view_suit[view] != self.suit_of[i]:
             entered = self.tables.enter(view, state, i, jokers)
             if entered is None:
-                memo[key] = best = self._place_free(state, jokers)[0]
+                best = self._place_free(state, jokers, alpha, total)
+                memo[key] = best if best > alpha else -1 - best
                 return best
             view = entered
             entered_key = ((view << shift | state) << 3) | jokers
             hit = memo.get(entered_key)
-            if hit is not None:
+            if hit is not None and (hit >= 0 or -1 - hit <= alpha):
                 memo[key] = hit
-                return hit
+                return hit if hit >= 0 else -1 - hit
         settled, bare = self.tables.unsettled(view)
+        jp = self.rules.joker_penalty
         if settled:  # lay lone jokers onto the settled room now, or never
-            jp = self.rules.joker_penalty
-            best = max(k * jp + self._place_view(state, jokers - k, bare)
-                       for k in range(min(settled, jokers) + 1))
-            memo[key] = memo[entered_key] = best
+            best = -1
+            for k in range(min(settled, jokers), -1, -1):
+                floor = best if best > alpha else alpha
+                best = max(best, k * jp + self._place_view(state, jokers - k, bare, floor - k * jp,
+                                                           total - k * jp))
+            memo[key] = memo[entered_key] = best if best > alpha else -1 - best
             return best
         templates = self.templates[i]
         self._work += len(templates) + 1
@@ -229,8 +327,9 @@ class Solver:
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
         base = view << shift
-        sub = memo.get(((base | left) << 3) | jokers)
-        best = sub if sub is not None else self._place_view(left, jokers, view)
+        best = -1
+        floor = alpha
+        # Moves that place cards first, so that the bound cuts the ways of leaving more.
         for t in templates:
             t_jokers, mask = t.jokers, t.mask
             if t_jokers > jokers or left & mask != mask:
@@ -238,20 +337,41 @@ class Solver:
             second = (left >> 1) & mask
             rest = left - ((second << 1) | (mask ^ second))
             remaining = jokers - t_jokers
+            gain = t.penalty
             sub = memo.get(((base | rest) << 3) | remaining)
-            if sub is None:
-                sub = self._place_view(rest, remaining, view)
-            if t.penalty + sub > best:
-                best = t.penalty + sub
+            if sub is None or sub < 0 and -1 - sub > floor - gain:
+                sub = self._place_view(rest, remaining, view, floor - gain, total - gain)
+            elif sub < 0:
+                sub = -1 - sub
+            if gain + sub > best:
+                best = gain + sub
+                if best > floor:
+                    if best >= total:
+                        memo[key] = memo[entered_key] = best
+                        return best
+                    floor = best
         moves = self.tables.moves(i, view)
         self._work += len(moves)
         for gain, mask, added, new_view, _ in moves:
             if added > jokers or left & mask != mask:
                 continue
-            result = self._place_view(take(left, mask), jokers - added, new_view)
+            result = self._place_view(take(left, mask), jokers - added, new_view, floor - gain,
+                                      total - gain)
             if gain + result > best:
                 best = gain + result
-        memo[key] = memo[entered_key] = best
+                if best > floor:
+                    if best >= total:
+                        memo[key] = memo[entered_key] = best
+                        return best
+                    floor = best
+        own = self.penalties[i]
+        if total - own > floor:  # leave the card in hand
+            result = self._place_view(left, jokers, view, floor, total - own)
+            if result > best:
+                best = result
+        elif total - own > best:  # passed over for the bound: what it could give at most
+            best = total - own
+        memo[key] = memo[entered_key] = best if best > alpha else -1 - best
         return best
 
     def _place_options(self, i: int, state: int, jokers: int, view: int | None, need: int,
@@ -272,23 +392,26 @@ class Solver:
                     continue
                 yield gain, take(left, mask), jokers - added, new_view, need, need_pure, move
 
-    def _place_free(self, state: int, jokers: int) -> tuple[int, Template | None]:
-        """``_place`` without a table or a first-meld condition: the common case."""
+    def _place_free(self, state: int, jokers: int, alpha: int = -1, total: int = -1) -> int:
+        """``_place`` without a table or a first-meld condition: the common case. A branch
+        and bound as ``_place_view``, with the same memo encoding."""
         memo = self._place_fast
         key = state * 8 + jokers
         hit = memo.get(key)
-        if hit is not None:
-            return hit
+        if hit is not None and (hit >= 0 or -1 - hit <= alpha):
+            return hit if hit >= 0 else -1 - hit
         if not state:
-            memo[key] = (0, None)
-            return 0, None
+            return 0
+        if total < 0:
+            total = self._total(state, jokers)
+        if total <= alpha:
+            return total
         i = ((state & -state).bit_length() - 1) >> 1
         bit = 1 << (2 * i)
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
-        sub = memo.get(left * 8 + jokers) or self._place_free(left, jokers)
-        best = sub[0]
-        choice: Template | None = None
+        best = -1
+        floor = alpha
         for t in self.templates[i]:
             t_jokers, mask = t.jokers, t.mask
             if t_jokers > jokers or left & mask != mask:
@@ -296,11 +419,35 @@ class Solver:
             second = (left >> 1) & mask
             rest = left - ((second << 1) | (mask ^ second))
             remaining = jokers - t_jokers
-            sub = memo.get(rest * 8 + remaining) or self._place_free(rest, remaining)
-            if t.penalty + sub[0] > best:
-                best, choice = t.penalty + sub[0], t
-        memo[key] = (best, choice)
-        return best, choice
+            gain = t.penalty
+            sub = memo.get(rest * 8 + remaining)
+            if sub is None or sub < 0 and -1 - sub > floor - gain:
+                sub = self._place_free(rest, remaining, floor - gain, total - gain)
+            elif sub < 0:
+                sub = -1 - sub
+            if gain + sub > best:
+                best = gain + sub
+                if best > floor:
+                    if best >= total:
+                        memo[key] = best
+                        return best
+                    floor = best
+        own = self.penalties[i]
+        if total - own > floor:  # leave the card in hand
+            result = self._place_free(left, jokers, floor, total - own)
+            if result > best:
+                best = result
+        elif total - own > best:  # passed over for the bound: what it could give at most
+            best = total - own
+        memo[key] = best if best > alpha else -1 - best
+        return best
+
+    def _total(self, state: int, jokers: int) -> int:
+        """The penalty of the cards in ``state`` and of ``jokers`` jokers."""
+        total = jokers * self.rules.joker_penalty
+        for j, pen in enumerate(self.penalties):
+            total += pen * ((state >> (2 * j) & 1) + (state >> (2 * j + 1) & 1))
+        return total
 
     def _place_arrangement(self, need: int, need_pure: bool) -> tuple[list[Meld], list[LayOffMove],
                                                                       list[Card]]:
@@ -551,6 +698,9 @@ class Solver:
     def max_meld_value(self) -> tuple[int, int]:
         """(a): the highest meld value, and the highest that includes a pure run
         (NEG unless ``first_meld_pure_run``: only then is it tracked)."""
+        if not self.track_pure:
+            state, jokers = self.start_state, self.hand_jokers
+            return self._value_bound(state, jokers, -1, self._worth_of(state, jokers)), NEG
         result = self._value(self.start_state, self.hand_jokers)
         return result[0], result[1]
 
