@@ -85,10 +85,11 @@ class Candidates:
             raise HandTooLarge(f"the solver takes hands of up to {MAX_HAND_CARDS} cards, "
                                f"this one has {len(hand)}")
         self._cache_key = (rules.legality_key(), meld_filter, joker_only_melds)
-        caches = _LEGAL_CACHES.setdefault(self._cache_key, ({}, {}))
+        caches = _LEGAL_CACHES.setdefault(self._cache_key, ({}, {}, {}, {}))
         self._legal_cache: dict[tuple[MeldKind, tuple[bool, ...]], bool] = caches[0]
-        self._run_cache: dict[tuple[int, int], bool] = caches[1]
-        self._counts_cache: dict[tuple[int, int, int], bool] = {}
+        self._run_cache: dict[tuple[int, int], bool] = caches[1]  # legal and not split
+        self._ok_cache: dict[tuple[int, int], bool] = caches[2]  # within the joker limits
+        self._counts_cache: dict[tuple[int, int, int], bool] = caches[3]
         self._window_values = _window_table(rules.ace_high_value)
         naturals = Counter(c for c in hand if not c.is_joker)
         self.hand_jokers = sum(1 for c in hand if c.is_joker)
@@ -152,6 +153,12 @@ class Candidates:
 
     def _run_ok(self, n: int, natural_bits: int) -> bool:
         """The joker limits of a run, on its bit pattern (bit k set: a natural in place k)."""
+        known = self._ok_cache.get((n, natural_bits))
+        if known is None:
+            known = self._ok_cache[(n, natural_bits)] = self._run_within_limits(n, natural_bits)
+        return known
+
+    def _run_within_limits(self, n: int, natural_bits: int) -> bool:
         naturals = natural_bits.bit_count()
         blocks = ~natural_bits & ((1 << n) - 1)  # bit k set: a joker in place k
         adjacent = 0
@@ -242,6 +249,11 @@ class Candidates:
         top = rules.top_run_position
         wrap = rules.wraparound
         split_jokers = 4 - rules.min_naturals if self.meld_filter is None else 0
+        # Without a meld filter, legality is by counts (melds.joker_limit_violation): a part
+        # of a legal run is within the joker limits, so a run of six places or more splits
+        # into two legal runs as soon as each side of some cut holds min_naturals naturals,
+        # which is certain with more than min_naturals + 2 naturals.
+        few = rules.min_naturals + 2 if self.meld_filter is None else None
         values = self._window_values
         best: dict[tuple[tuple[int, ...], int], RunShape] = {}
         held = set(later)
@@ -265,35 +277,45 @@ class Candidates:
                 budget = hand_jokers - missing
                 if budget < 0:
                     continue
-                for omitted in range(min(budget, len(optional)) + 1):
-                    for left_out in combinations(optional, omitted):
-                        chosen = tuple(sorted(fixed.union(optional).difference(left_out)))
-                        members = (rank, *chosen)
-                        count = len(members)
-                        inner = span - count
-                        bits_from_first = 0
-                        for r in members:
-                            bits_from_first |= 1 << ((r - f) % 13)
-                        for jokers in range(max(inner, 3 - count), min(hand_jokers, 13 - count) + 1):
-                            extra = jokers - inner
-                            n = span + extra
-                            if n >= 6 and jokers < split_jokers:
-                                continue  # it splits into two legal runs: the search finds those
-                            key2 = (chosen, jokers)
-                            known = best.get(key2)
-                            best_value = known[2] if known is not None else -1
-                            for below in range(0, extra + 1):
-                                start = (f - below - 1) % 13 + 1
-                                if not wrap and start + n - 1 > top:
-                                    continue
-                                value = values[start][n]
-                                if value <= best_value:
-                                    continue
-                                if not self._legal_run(n, bits_from_first << below):
-                                    continue
-                                best_value = value
-                                best[key2] = (chosen, jokers, value, n, start,
-                                              tuple((r - start) % 13 for r in members))
+                if span >= 6 and few is not None:
+                    # Six places or more: a run with more than min_naturals + 2 naturals
+                    # splits into two legal runs (the search finds those), so list the
+                    # ranks taken in rather than those left out.
+                    most = min(few - len(fixed) - 1, len(optional))
+                    choices = [tuple(sorted(fixed.union(taken)))
+                               for k in range(max(0, len(optional) - budget), most + 1)
+                               for taken in combinations(optional, k)]
+                else:
+                    choices = [tuple(sorted(fixed.union(optional).difference(left_out)))
+                               for omitted in range(min(budget, len(optional)) + 1)
+                               for left_out in combinations(optional, omitted)]
+                for chosen in choices:
+                    members = (rank, *chosen)
+                    count = len(members)
+                    inner = span - count
+                    bits_from_first = 0
+                    for r in members:
+                        bits_from_first |= 1 << ((r - f) % 13)
+                    for jokers in range(max(inner, 3 - count), min(hand_jokers, 13 - count) + 1):
+                        extra = jokers - inner
+                        n = span + extra
+                        if n >= 6 and jokers < split_jokers:
+                            continue  # it splits into two legal runs: the search finds those
+                        key2 = (chosen, jokers)
+                        known = best.get(key2)
+                        best_value = known[2] if known is not None else -1
+                        for below in range(0, extra + 1):
+                            start = (f - below - 1) % 13 + 1
+                            if not wrap and start + n - 1 > top:
+                                continue
+                            value = values[start][n]
+                            if value <= best_value:
+                                continue
+                            if not self._legal_run(n, bits_from_first << below):
+                                continue
+                            best_value = value
+                            best[key2] = (chosen, jokers, value, n, start,
+                                          tuple((r - start) % 13 for r in members))
         shapes = list(best.values())
         if len(_SHAPES) > 50_000:
             _SHAPES.clear()
@@ -347,7 +369,8 @@ def mask_of(types: Sequence[int]) -> int:
 # Per-process memos keyed by the rules that decide meld legality (RuleSet.legality_key):
 # legality of joker patterns, and run shapes by rank (the same few recur from hand to hand).
 _LEGAL_CACHES: dict[tuple[object, ...], tuple[dict[tuple[MeldKind, tuple[bool, ...]], bool],
-                                              dict[tuple[int, int], bool]]] = {}
+                                              dict[tuple[int, int], bool], dict[tuple[int, int], bool],
+                                              dict[tuple[int, int, int], bool]]] = {}
 _SHAPES: dict[tuple[object, ...], list[RunShape]] = {}
 _TABLES: dict[int, list[list[int]]] = {}
 _SET_VALUES: dict[int, list[int]] = {}
