@@ -670,7 +670,17 @@ class Solver:
         discards: list[Card | None] = [c for c in kinds if rules.discard_joker or not c.is_joker]
         if rules.out_without_discard:
             discards.append(None)
+        state, jokers, view = self.start_state, self.hand_jokers, self.view
         for discard in discards:
+            # First the quick question, without the minimum: can the rest all be laid?
+            if discard is None:
+                kept_state, kept_jokers = state, jokers
+            elif discard.is_joker:
+                kept_state, kept_jokers = state, jokers - 1
+            else:
+                kept_state, kept_jokers = take(state, 1 << (2 * self.index[discard])), jokers
+            if not self._counts_left(kept_state, kept_jokers, view, 0) & 1:
+                continue
             rest = list(self.hand)
             if discard is not None:
                 rest.remove(discard)
