@@ -91,6 +91,7 @@ class Solver:
                                     key=lambda move: -move[0].value)
                              for i in range(len(self.types))]
         self._place_memo: dict[tuple[int, int | None, int, bool], int] = {}
+        self._laid_memo: dict[tuple[int, int | None, int, bool], bool] = {}
         self._view_memo: dict[int, int] = {}
         self._count_memo: dict[int, int] = {}
         self._count_fast: dict[int, int] = {}
@@ -449,6 +450,17 @@ class Solver:
             total += pen * ((state >> (2 * j) & 1) + (state >> (2 * j + 1) & 1))
         return total
 
+    def _reaches(self, state: int, jokers: int, view: int | None, need: int, need_pure: bool,
+                 target: int) -> bool:
+        """``_place`` gives at least ``target``: asked of the branch and bound with that
+        as its floor, so that a move that is not the best is not searched to the end."""
+        if need or need_pure:
+            value = self._place(state, jokers, view, need, need_pure)
+            return value > NEG and value >= target
+        if view is None:
+            return self._place_free(state, jokers, target - 1) >= target
+        return self._place_view(state, jokers, view, target - 1) >= target
+
     def _place_arrangement(self, need: int, need_pure: bool) -> tuple[list[Meld], list[LayOffMove],
                                                                       list[Card]]:
         """Replay (b): at each card the first move that keeps the best total."""
@@ -463,8 +475,7 @@ class Solver:
                 view = self.tables.enter(view, state, i, jokers)
             best = self._place(state, jokers, view, need, need_pure)
             option = next(o for o in self._place_options(i, state, jokers, view, need, need_pure)
-                          if best == NEG or self._place(*o[1:6]) > NEG
-                          and o[0] + self._place(*o[1:6]) == best)
+                          if best == NEG or self._reaches(*o[1:6], best - o[0]))
             move = option[6]
             if isinstance(move, Template):
                 melds.append(self.meld_of(move))
@@ -670,33 +681,93 @@ class Solver:
         discards: list[Card | None] = [c for c in kinds if rules.discard_joker or not c.is_joker]
         if rules.out_without_discard:
             discards.append(None)
-        state, jokers, view = self.start_state, self.hand_jokers, self.view
+        state, jokers = self.start_state, self.hand_jokers
         for discard in discards:
-            # First the quick question, without the minimum: can the rest all be laid?
             if discard is None:
                 kept_state, kept_jokers = state, jokers
             elif discard.is_joker:
                 kept_state, kept_jokers = state, jokers - 1
             else:
                 kept_state, kept_jokers = take(state, 1 << (2 * self.index[discard])), jokers
-            if not self._counts_left(kept_state, kept_jokers, view, 0) & 1:
-                continue
-            rest = list(self.hand)
-            if discard is not None:
-                rest.remove(discard)
-            if not rest:
-                continue
-            sub = Solver(rest, rules, self.melds_on_table, came_out=False,
-                         meld_filter=self.meld_filter, joker_only_melds=self.joker_only_melds)
-            total = sum(penalty_value(c, rules) for c in rest)
-            if sub._place(sub.start_state, sub.hand_jokers, sub.view, need, need_pure) != total:
-                continue
-            melds, layoffs, left = sub._place_arrangement(need, need_pure)
-            value = sum(m.value for m in melds)
-            pure = any(m.kind == MeldKind.RUN and m.jokers == 0 for m in melds)
-            if not left and value >= need and (pure or not need_pure):
+            # First the quick question, without the minimum: can the rest all be laid?
+            if (kept_state or kept_jokers) and \
+                    self._counts_left(kept_state, kept_jokers, self.view, 0) & 1 and \
+                    self._all_laid(kept_state, kept_jokers, self.view, need, need_pure):
+                melds, layoffs = self._laid_arrangement(kept_state, kept_jokers, need, need_pure)
                 return melds, layoffs, discard
         return None
+
+    def _all_laid(self, state: int, jokers: int, view: int | None, need: int, need_pure: bool) -> bool:
+        """Every remaining card can be laid, with melds worth ``need`` more points (and a
+        pure run if ``need_pure``): ``_place`` for a hand that must go out, which never
+        leaves a card and so looks at far fewer states."""
+        if not need and not need_pure:
+            return bool(self._counts_left(state, jokers, view, 0) & 1)
+        if not state:
+            return False
+        i = ((state & -state).bit_length() - 1) >> 1
+        if view is not None and self.view_suit[view] != self.suit_of[i]:
+            view = self.tables.enter(view, state, i, jokers)
+        key = (state * 8 + jokers, view, need, need_pure)
+        known = self._laid_memo.get(key)
+        if known is not None:
+            return known
+        if self._worth_of(state, jokers) < need:  # the cards cannot reach the minimum
+            self._laid_memo[key] = False
+            return False
+        self._work += len(self.templates[i]) + 1
+        if self._work > MAX_TABLE_WORK:
+            self._too_large()
+        left = take(state, 1 << (2 * i))
+        found = any(self._all_laid(take(left, t.mask), jokers - t.jokers, view, max(0, need - t.value),
+                                   need_pure and not t.pure_run)
+                    for t, _ in self._value_moves[i] if t.jokers <= jokers and left & t.mask == t.mask)
+        if not found and view is not None:
+            found = any(self._all_laid(take(left, mask), jokers - added, new_view, need, need_pure)
+                        for _, mask, added, new_view, _ in self.tables.moves(i, view)
+                        if added <= jokers and left & mask == mask)
+        self._laid_memo[key] = found
+        return found
+
+    def _laid_arrangement(self, state: int, jokers: int, need: int,
+                          need_pure: bool) -> tuple[list[Meld], list[LayOffMove]]:
+        """The melds and lay-offs ``_all_laid`` found, replayed from the start."""
+        view = self.view
+        table = list(self.table)
+        melds: list[Meld] = []
+        layoffs: list[LayOffMove] = []
+        while state:
+            i = ((state & -state).bit_length() - 1) >> 1
+            if view is not None:
+                view = self.tables.enter(view, state, i, jokers)
+            left = take(state, 1 << (2 * i))
+            for t in self.templates[i]:
+                if t.jokers > jokers or left & t.mask != t.mask:
+                    continue
+                rest, more = take(left, t.mask), max(0, need - t.value)
+                more_pure = need_pure and not t.pure_run
+                if self._all_laid(rest, jokers - t.jokers, view, more, more_pure):
+                    melds.append(self.meld_of(t))
+                    state, jokers, need, need_pure = rest, jokers - t.jokers, more, more_pure
+                    break
+            else:
+                assert view is not None, "_all_laid promised a way"
+                for _, mask, added, new_view, move in self.tables.moves(i, view):
+                    if added > jokers or left & mask != mask:
+                        continue
+                    rest = take(left, mask)
+                    if self._all_laid(rest, jokers - added, new_view, need, need_pure):
+                        layoffs.append(self.tables.replay(table, move))
+                        state, jokers, view = rest, jokers - added, new_view
+                        break
+                else:  # pragma: no cover - _all_laid promised a way
+                    raise AssertionError("no way to lay every card")
+        capacity = self.tables.capacity(view) if view is not None else 0
+        extra = jokers
+        if extra > min(jokers, capacity):  # three jokers on their own
+            extra -= 3
+        layoffs += self.tables.joker_layoffs(table, extra)
+        return melds, layoffs
 
     def _too_large(self) -> None:
         cards = sum(self.start_counts) + self.hand_jokers
