@@ -241,7 +241,7 @@ class Case(NamedTuple):
 QUESTIONS: dict[str, Callable[[Solver], object]] = {
     "(a) highest meld value": lambda s: s.max_meld_value(),
     "(b) lowest penalty left": lambda s: s.min_leftover_penalty(),
-    "(c) can go out": lambda s: s.leftover_options(),
+    "(c) can go out": lambda s: s.can_go_out(),
     "solve(): all, with arrangements": lambda s: s.solve(),
 }
 

@@ -491,14 +491,19 @@ class Solver:
 
     # -- (c) going out -------------------------------------------------------------------
 
-    def _counts_left(self, state: int, jokers: int, view: int | None, budget: int = 1) -> int:
+    def _counts_left(self, state: int, jokers: int, view: int | None, budget: int = 1,
+                     only: bool = False) -> int:
         """Bitmask of the numbers of cards that can be left in hand (bit n: n cards), for
-        n up to ``budget`` only: going out asks whether 0 or 1 card can stay, and a search
-        that may leave no card (or one) need not look at the ways of leaving many."""
+        n up to ``budget`` only (``only``: n = budget alone): going out asks whether 0 or
+        1 card can stay, and a search that may leave no card (or one) need not look at
+        the ways of leaving many. Inside, ``code`` is budget * 2 + only."""
+        return self._counts_code(state, jokers, view, budget * 2 + (only and budget > 0))
+
+    def _counts_code(self, state: int, jokers: int, view: int | None, code: int) -> int:
         if view is not None:
-            return self._counts_left_table(state, jokers, view, budget)
+            return self._counts_left_table(state, jokers, view, code)
         memo = self._count_fast
-        key = ((state << 3 | jokers) << 5) | budget
+        key = ((state << 3 | jokers) << 6) | code
         hit = memo.get(key)
         if hit is not None:
             return hit
@@ -506,15 +511,15 @@ class Solver:
             mask = 1 << jokers
             if self.joker_only_melds and jokers >= 3:
                 mask |= 1 << (jokers - 3)
-            mask &= (2 << budget) - 1
+            mask &= (1 << (code >> 1)) if code & 1 else (2 << (code >> 1)) - 1
             memo[key] = mask
             return mask
-        full = (2 << budget) - 1
+        full = (1 << (code >> 1)) if code & 1 else (2 << (code >> 1)) - 1
         i = ((state & -state).bit_length() - 1) >> 1
         bit = 1 << (2 * i)
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
-        mask = self._counts_left(left, jokers, None, budget - 1) << 1 if budget else 0
+        mask = self._counts_code(left, jokers, None, code - 2 if code >= 4 else 0) << 1 if code >= 2 else 0
         for t in self.templates[i]:
             if mask == full:
                 break
@@ -524,21 +529,21 @@ class Solver:
             second = (left >> 1) & t_mask
             rest = left - ((second << 1) | (t_mask ^ second))
             remaining = jokers - t_jokers
-            sub = memo.get(((rest << 3 | remaining) << 5) | budget)
-            mask |= sub if sub is not None else self._counts_left(rest, remaining, None, budget)
+            sub = memo.get(((rest << 3 | remaining) << 6) | code)
+            mask |= sub if sub is not None else self._counts_code(rest, remaining, None, code)
         memo[key] = mask
         return mask
 
-    def _counts_left_table(self, state: int, jokers: int, view: int, budget: int) -> int:
+    def _counts_left_table(self, state: int, jokers: int, view: int, code: int) -> int:
         """The same with melds on the table (lay-offs change the table's view); memo keys
-        as in ``_place_view``, with the budget below."""
+        as in ``_place_view``, with the code below."""
         memo = self._count_memo
         shift = self.shift
-        key = ((((view << shift | state) << 3) | jokers) << 5) | budget
+        key = ((((view << shift | state) << 3) | jokers) << 6) | code
         hit = memo.get(key)
         if hit is not None:
             return hit
-        full = (2 << budget) - 1
+        full = (1 << (code >> 1)) if code & 1 else (2 << (code >> 1)) - 1
         if not state:
             capacity = min(jokers, self.tables.capacity(view))
             mask = 0
@@ -552,10 +557,10 @@ class Solver:
         if self.view_suit[view] != self.suit_of[i]:
             entered = self.tables.enter(view, state, i, jokers)
             if entered is None:
-                memo[key] = mask = self._counts_left(state, jokers, None, budget)
+                memo[key] = mask = self._counts_code(state, jokers, None, code)
                 return mask
             view = entered
-            entered_key = ((((view << shift | state) << 3) | jokers) << 5) | budget
+            entered_key = ((((view << shift | state) << 3) | jokers) << 6) | code
             hit = memo.get(entered_key)
             if hit is not None:
                 memo[key] = hit
@@ -564,7 +569,7 @@ class Solver:
         if settled:  # lay lone jokers onto the settled room now, or never
             mask = 0
             for k in range(min(settled, jokers) + 1):
-                mask |= self._counts_left_table(state, jokers - k, bare, budget)
+                mask |= self._counts_left_table(state, jokers - k, bare, code)
             memo[key] = memo[entered_key] = mask
             return mask
         templates = self.templates[i]
@@ -575,7 +580,8 @@ class Solver:
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
         base = view << shift
-        mask = self._counts_left_table(left, jokers, view, budget - 1) << 1 if budget else 0
+        mask = self._counts_left_table(left, jokers, view, code - 2 if code >= 4 else 0) << 1 \
+            if code >= 2 else 0
         for t in templates:
             if mask == full:
                 break
@@ -585,15 +591,15 @@ class Solver:
             second = (left >> 1) & t_mask
             rest = left - ((second << 1) | (t_mask ^ second))
             remaining = jokers - t_jokers
-            sub = memo.get(((((base | rest) << 3) | remaining) << 5) | budget)
-            mask |= sub if sub is not None else self._counts_left_table(rest, remaining, view, budget)
+            sub = memo.get(((((base | rest) << 3) | remaining) << 6) | code)
+            mask |= sub if sub is not None else self._counts_left_table(rest, remaining, view, code)
         if mask != full:
             moves = self.tables.moves(i, view)
             self._work += len(moves)
             for _, used, added, new_view, _ in moves:
                 if added > jokers or left & used != used:
                     continue
-                mask |= self._counts_left_table(take(left, used), jokers - added, new_view, budget)
+                mask |= self._counts_left_table(take(left, used), jokers - added, new_view, code)
                 if mask == full:
                     break
         memo[key] = memo[entered_key] = mask
@@ -790,6 +796,21 @@ class Solver:
         ``most`` (going out needs 0 or 1; the tests ask for every n)."""
         return self._counts_left(self.start_state, self.hand_jokers, self.view, most)
 
+    def can_go_out(self) -> bool:
+        """(c) as the rules ask it: the hand can be laid down keeping one card to discard
+        (or none, with ``out_without_discard``)."""
+        return self._going_out_target() >= 0
+
+    def _going_out_target(self) -> int:
+        """How many cards going out keeps: 1 (the discard), 0 (out_without_discard), or -1
+        when the hand cannot go out. Each count is searched only until it is found."""
+        state, jokers, view = self.start_state, self.hand_jokers, self.view
+        if self._counts_left(state, jokers, view, 1, only=True) and self._cheapest_discard() is not None:
+            return 1
+        if self.rules.out_without_discard and self._counts_left(state, jokers, view, 0) & 1:
+            return 0
+        return -1
+
     def min_leftover_penalty(self) -> int:
         """(b) without the first-meld condition: the least penalty left in hand."""
         total = sum(self.penalties[i] * n for i, n in enumerate(self.start_counts)) + \
@@ -823,11 +844,7 @@ class Solver:
                 out = Solver(self.hand, rules, self.melds_on_table, came_out=True,
                              meld_filter=self.meld_filter,
                              joker_only_melds=self.joker_only_melds)
-            options = out.leftover_options()
-            if options & 2 and out._cheapest_discard() is not None:
-                out_target = 1
-            else:
-                out_target = 0 if rules.out_without_discard and options & 1 else -1
+            out_target = out._going_out_target()
             can_go_out = out_target >= 0
             if can_go_out:
                 m, lay, left = out._out_arrangement(out_target)
@@ -844,7 +861,14 @@ class Solver:
         layoffs: list[LayOffMove] = []
         leftover: list[Card] = list(all_cards)
         penalty = total_penalty
-        if (need == 0 and not need_pure) or first_ok:
+        out_left = [discard] if discard is not None else []
+        out_penalty = sum(penalty_value(c, rules) for c in out_left)
+        searched = (need == 0 and not need_pure) or first_ok
+        if searched and can_go_out:
+            # Going out leaves the discard: (b) searches only for something better.
+            searched = self._reaches(self.start_state, self.hand_jokers, self.view, 0, False,
+                                     total_penalty - out_penalty + 1)
+        if searched:
             # The unconstrained optimum is also the constrained one when its melds
             # happen to make a first meld; only otherwise search with the minimum.
             placed = self._place(self.start_state, self.hand_jokers, self.view, 0, False)
@@ -858,14 +882,12 @@ class Solver:
             if placed > 0:
                 melds, layoffs, leftover = arrangement
                 penalty = total_penalty - placed
-        if can_go_out and not self.came_out:
-            # A hand that goes out at once needs no first-meld minimum (Hand-Rommé), or
-            # its out arrangement already is a first meld (hand_romme_empty_table).
-            out_left = [discard] if discard is not None else []
-            out_penalty = sum(penalty_value(c, rules) for c in out_left)
-            if out_penalty < penalty:
-                melds, layoffs, leftover = list(out_melds), list(out_layoffs), out_left
-                penalty = out_penalty
+        # A hand that goes out at once needs no first-meld minimum (Hand-Rommé), or its
+        # out arrangement already is a first meld (hand_romme_empty_table); after coming
+        # out it is one of the arrangements (b) compares.
+        if can_go_out and out_penalty < penalty:
+            melds, layoffs, leftover = list(out_melds), list(out_layoffs), out_left
+            penalty = out_penalty
         leftover.sort(key=Card.sort_key)
         return Best(best_any, value_melds, first_ok, tuple(melds), tuple(layoffs), tuple(leftover),
                     penalty, can_go_out, out_melds, out_layoffs, discard, hand_romme)
