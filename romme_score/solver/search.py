@@ -519,7 +519,7 @@ class Solver:
         bit = 1 << (2 * i)
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
-        mask = self._counts_code(left, jokers, None, code - 2 if code >= 4 else 0) << 1 if code >= 2 else 0
+        mask = 0  # the moves that place the card first: a way to go out turns up sooner
         for t in self.templates[i]:
             if mask == full:
                 break
@@ -531,6 +531,8 @@ class Solver:
             remaining = jokers - t_jokers
             sub = memo.get(((rest << 3 | remaining) << 6) | code)
             mask |= sub if sub is not None else self._counts_code(rest, remaining, None, code)
+        if code >= 2 and mask != full:  # the card stays in hand
+            mask |= self._counts_code(left, jokers, None, code - 2 if code >= 4 else 0) << 1
         memo[key] = mask
         return mask
 
@@ -580,8 +582,7 @@ class Solver:
         second = (state >> 1) & bit
         left = state - ((second << 1) | (bit ^ second))
         base = view << shift
-        mask = self._counts_left_table(left, jokers, view, code - 2 if code >= 4 else 0) << 1 \
-            if code >= 2 else 0
+        mask = 0  # the moves that place the card first: a way to go out turns up sooner
         for t in templates:
             if mask == full:
                 break
@@ -602,6 +603,8 @@ class Solver:
                 mask |= self._counts_left_table(take(left, used), jokers - added, new_view, code)
                 if mask == full:
                     break
+        if code >= 2 and mask != full:  # the card stays in hand
+            mask |= self._counts_left_table(left, jokers, view, code - 2 if code >= 4 else 0) << 1
         memo[key] = memo[entered_key] = mask
         return mask
 
