@@ -14,7 +14,11 @@ included), then the whole answer of `romme best` (solve(), arrangements too):
 - first meld with lay-offs: the same tables, a hand that has not come out and
   first_meld_layoff (the minimum and the lay-offs in one search);
 - hard, with table: the 6-9 run of every suit twice, a classic 14-card hand on
-  8 melds, 16 melds with 15 cards and 6 jokers, ...;
+  8 melds, 16 melds with 15 cards and 6 jokers, the slowest hand a stress run found, ...;
+- stress, no table: dense hands of 15 cards (a few neighbouring ranks of one to four
+  suits) and six jokers, every preset, now and then a joker limit;
+- stress, with table: mid-game tables of 4-16 melds, 15 cards and six jokers, every
+  preset, a third not come out with first_meld_layoff;
 - absurd: the largest hands answered (MAX_HAND_CARDS) and larger ones, which
   are refused with HandTooLarge (the time to the refusal is timed).
 
@@ -56,6 +60,7 @@ from romme_score.solver import HandTooLarge, Solver
 
 HANDS = int(os.environ.get("HANDS", "3000"))
 TABLES = int(os.environ.get("TABLES", "600"))
+STRESS = int(os.environ.get("STRESS", "300"))
 SEED = 20261130
 
 
@@ -194,10 +199,54 @@ HARD_TABLES = [
      "standard", SIXTEEN),
     ("15 + 6 jokers on 16 melds, classic", "HA H5 HD T4 T6 TB P4 P8 PD K4 K8 K5 KA P3 H7 J J J J J J",
      "classic", SIXTEEN),
-    ("one suit + 6 jokers by 3 runs of it (refused)",
+    ("15 + 6 jokers on 14 melds, classic (the slowest a stress run found)",
+     "♥4 ♣2 ♣8 ♣5 ♦9 ♦9 ♣4 ♠D ♠4 ♥B ♦4 ♣6 ♦5 ♠B ♠A J J J J J J", "classic",
+     "♠6 ♠7 ♠8 ♠9|♠A ♠2 ♠3 ♠4 ♠5|♠7 ♠8 ♠9 ♠10 ♠B ♠D|♦D ♦K ♦A ♦2 ♦3 ♦4|♥7 ♥8 ♥9|♥A ♥2 ♥3|"
+     "♥5 ♥6 ♥7 ♥8|♣10 ♣B J=♣D J=♣K ♣A|♣K ♠K ♥K ♦K|♣10 ♣B ♣D|♠6 J=♥6 ♦6|"
+     "♦8 J=♦9 ♦10 ♦B ♦D J=♦K|♠10 ♥10 ♦10|♣5 ♠5 ♥5 ♦5"),
+    ("one suit + 6 jokers by 3 runs of it (once refused)",
      "HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J", "standard",
      "H2 H3 H4|H6 H7 H8|H9 H10 HB|TA T2 T3|P5 P6 P7|K9 K10 KB|T5 P5 K5|TD PD KD"),
 ]
+
+
+def stress_no_table(count: int) -> list[Case]:
+    """The largest hands the solver takes, made dense: 15 cards from a few neighbouring
+    ranks of one to four suits (both packs where the preset has two) and six jokers (as
+    many as the pack has), every preset, a joker limit now and then."""
+    rnd = random.Random(SEED + 4)
+    presets = sorted(PRESETS)
+    cases = []
+    for n in range(count):
+        rules = find_preset(presets[n % len(presets)])
+        if rnd.random() < 0.3:
+            rules = rules.replace(max_adjacent_jokers=rnd.choice([1, 2]))
+        jokers = min(rules.jokers, 6)
+        low, width = rnd.randint(1, 9), rnd.randint(3, 6)
+        suits = rnd.sample(SUITS, rnd.randint(1, 4))
+        pool = [Card(Rank((r - 1) % 13 + 1), s) for s in suits for r in range(low, low + width)] * rules.packs
+        rnd.shuffle(pool)
+        cases.append(Case(f"stress, no table/{rules_name(rules)}",
+                          pool[:15] + [Card.joker()] * jokers, rules, [], False))
+    return cases
+
+
+def stress_table(count: int) -> list[Case]:
+    """Mid-game tables of 4-16 melds and a hand of 15 cards plus six jokers (as many as
+    the pack has), every preset; a third not come out, with first_meld_layoff."""
+    rnd = random.Random(SEED + 5)
+    presets = sorted(PRESETS)
+    cases = []
+    for n in range(count):
+        rules = find_preset(presets[n % len(presets)])
+        first = n % 3 == 2
+        if first:
+            rules = rules.replace(first_meld_layoff=True, first_meld_min=max(30, rules.first_meld_min))
+        hand, table = mid_game(rnd, rules, rnd.randint(4, 16), 21)
+        hand = [c for c in hand if not c.is_joker][:15] + [Card.joker()] * min(6, rules.jokers)
+        cases.append(Case(f"stress, with table/{rules_name(rules)}{', first meld' if first else ''}",
+                          hand, rules, table, not first))
+    return cases
 
 
 def hard_table_hands() -> list[Case]:
@@ -465,6 +514,9 @@ def main() -> None:
         (f"first meld with lay-offs ({TABLES // 3} mid-game hands, not come out, "
          "first_meld_layoff)", first_meld_corpus(TABLES // 3)),
         ("hard, with table", hard_table_hands()),
+        (f"stress, no table ({STRESS} dense hands of 15 cards and 6 jokers)", stress_no_table(STRESS)),
+        (f"stress, with table ({STRESS} hands of 15 cards and 6 jokers on 4-16 melds)",
+         stress_table(STRESS)),
         ("absurd sizes", absurd_hands()),
     ]
     print(f"romme-score solver, CPython {sys.version.split()[0]}")
