@@ -141,6 +141,7 @@ class TableSearch:
         self.view_suit: list[int] = []
         self._ids: dict[View, int] = {}
         self._entered: dict[tuple[int, int, int, int], int | None] = {}
+        self._view_fills: dict[int, list[int]] = {}
         self._moves: dict[tuple[int, int], list[Lay]] = {}
         self._capacity: dict[int, int] = {}
         self._unsettled: dict[int, tuple[int, int]] = {}
@@ -238,12 +239,18 @@ class TableSearch:
         suit = self.cands.suit_of[i]
         if self.view_suit[vid] == suit:
             return vid
-        old, settled, runs, sets = self.views[vid]
-        fills = [self._fill_of(st) for st in sets]
-        live = sum(1 << n for n, fill in enumerate(fills) if state & fill)
+        fills = self._view_fills.get(vid)
+        if fills is None:
+            fills = self._view_fills[vid] = [self._fill_of(st) for st in self.views[vid][3]]
+        live = 0
+        for n, fill in enumerate(fills):
+            if state & fill:
+                live |= 1 << n
         key = (vid, suit, live, jokers)
-        if key in self._entered:
-            return self._entered[key]
+        known = self._entered.get(key, -1)
+        if known != -1:
+            return known
+        old, settled, runs, sets = self.views[vid]
         settled += self._rooms(runs)
         for passed in range(old + 1, suit):
             settled += self._rooms(self.runs_of[passed])
