@@ -448,3 +448,39 @@ def test_every_reported_layoff_is_one_the_referee_accepts_000_003(seed: int) -> 
         for m in melds:
             interpret(list(m.cards), rules)
         assert Counter([c for m in melds for c in m.cards] + laid + kept) == Counter(hand)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_branch_and_bound_agrees_with_the_plain_search_issue_12(seed: int) -> None:
+    """(a) and (b) with their bounds on and off, on hands of 12-16 cards with jokers, with
+    and without a table and a first meld: too large for the exhaustive search, so the
+    plain memoised search (every state to the end) is the reference."""
+    rnd = random.Random(4200 + seed)
+    rules = TABLE_RULES[seed % len(TABLE_RULES)]
+    table = []
+    for text in rnd.sample(TABLE_MELDS, rnd.randint(0, 8)):
+        try:
+            table.append(interpret(parse_cards(text), rules))
+        except IllegalMeldError:
+            continue
+    used = Counter(c for m in table for c in m.cards)
+    pool = [c for c in full_deck(rules.packs, 0) if used[c] < rules.packs]
+    hand = (dense_hand if seed % 2 else random_hand)(rnd, rules, rnd.randint(10, 13))
+    hand = [c for c in hand if not c.is_joker and used[c] < rules.packs] or rnd.sample(pool, 12)
+    hand += [Card.joker()] * min(rules.jokers, seed % 5)
+    came_out = seed % 3 != 0
+    if not came_out:
+        rules = rules.replace(first_meld_layoff=seed % 2 == 0)
+    plain = Solver(hand, rules, table, came_out, bounded=False)
+    bounded = Solver(hand, rules, table, came_out)
+    assert bounded.max_meld_value() == plain.max_meld_value(), hand
+    assert bounded.min_leftover_penalty() == plain.min_leftover_penalty(), hand
+    best, reference = solve_with(bounded), solve_with(plain)
+    assert best == reference, hand
+
+
+def solve_with(solver: Solver) -> tuple[object, ...]:
+    best = solver.solve()
+    return (best.max_meld_value, best.first_meld_ok, best.leftover_penalty, best.can_go_out,
+            best.discard, best.hand_romme,
+            sum(m.value for m in best.value_melds), len(best.leftover))

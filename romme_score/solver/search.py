@@ -46,13 +46,16 @@ class Best(NamedTuple):
 class Solver:
     """One hand under one rule set; the three questions share its templates.
 
-    ``meld_filter`` and ``joker_only_melds``: see :class:`Candidates`.
+    ``meld_filter`` and ``joker_only_melds``: see :class:`Candidates`. ``bounded=False``
+    turns the branch and bound of (a) and (b) off (every state searched to the end): the
+    tests compare the two on hands too large for the exhaustive search.
     """
 
     def __init__(self, hand: Sequence[Card], rules: RuleSet, table: Sequence[Meld] = (),
                  came_out: bool = False, *, meld_filter: MeldFilter | None = None,
-                 joker_only_melds: bool = False) -> None:
+                 joker_only_melds: bool = False, bounded: bool = True) -> None:
         self.rules = rules
+        self.bounded = bounded  # False: no branch and bound, for the tests to compare
         self.came_out = came_out
         self.hand = tuple(hand)
         self.melds_on_table = tuple(table)
@@ -187,7 +190,7 @@ class Solver:
                 sub = -1 - sub
             if gain + sub > best:
                 best, choice = gain + sub, t
-                if best > floor:
+                if best > floor and self.bounded:
                     floor = best
         rest_bound = bound - self._worth[i]
         if rest_bound > floor:  # leave the card in hand
@@ -315,7 +318,7 @@ class Solver:
         if settled:  # lay lone jokers onto the settled room now, or never
             best = -1
             for k in range(min(settled, jokers), -1, -1):
-                floor = best if best > alpha else alpha
+                floor = best if best > alpha and self.bounded else alpha
                 best = max(best, k * jp + self._place_view(state, jokers - k, bare, floor - k * jp,
                                                            total - k * jp))
             memo[key] = memo[entered_key] = best if best > alpha else -1 - best
@@ -350,7 +353,7 @@ class Solver:
                     if best >= total:
                         memo[key] = memo[entered_key] = best
                         return best
-                    floor = best
+                    floor = best if self.bounded else floor
         moves = self.tables.moves(i, view)
         self._work += len(moves)
         for gain, mask, added, new_view, _ in moves:
@@ -364,7 +367,7 @@ class Solver:
                     if best >= total:
                         memo[key] = memo[entered_key] = best
                         return best
-                    floor = best
+                    floor = best if self.bounded else floor
         own = self.penalties[i]
         if total - own > floor:  # leave the card in hand
             result = self._place_view(left, jokers, view, floor, total - own)
@@ -432,7 +435,7 @@ class Solver:
                     if best >= total:
                         memo[key] = best
                         return best
-                    floor = best
+                    floor = best if self.bounded else floor
         own = self.penalties[i]
         if total - own > floor:  # leave the card in hand
             result = self._place_free(left, jokers, floor, total - own)
