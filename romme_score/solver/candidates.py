@@ -37,9 +37,9 @@ RANK_AT = {p: rank_at(p) for p in range(-40, 60)}
 MeldFilter = Callable[[MeldKind, tuple[bool, ...]], bool]
 
 # The most cards the solver takes in hand: 15 plus 6 jokers, more than a table deals
-# out. The slowest such hands (one suit and jokers) take a tenth of a second for all
-# three answers; at 24 cards they take more than a second, a whole suit twice with six
-# jokers (32) several.
+# out. Without a table the densest such hands take about 25 ms per question
+# (benchmarks/solver.py, stress family); hands dealt at random from both packs take half
+# a second at 34 cards and seconds from 38 on, so larger hands are refused at once.
 MAX_HAND_CARDS = 21
 
 
