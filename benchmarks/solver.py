@@ -414,7 +414,7 @@ def run_rummikub(hands: list[tuple[str, list[Card], RuleSet]]) -> list[str]:
     ruleset.solve(ruleset.new_game(), rk.SolverMode.TILE_COUNT)  # warm its model once
     def mine(hand: list[Card]) -> int:
         solver = Solver(hand, RUMMIKUB_RULES, meld_filter=rummikub_filter, joker_only_melds=True)
-        options = solver.leftover_options()
+        options = solver.leftover_options(len(hand))  # every count: the fewest left
         return len(hand) - ((options & -options).bit_length() - 1)
 
     def anchor(hand: list[Card]) -> int:
