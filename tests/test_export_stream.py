@@ -56,6 +56,7 @@ def odd_evening(tmp_path: Path) -> Path:
     ok("round", "--winner", c, f"{a}=5", f"{b}=7", f"{z}=9", "--never-out", z, *d)
     ok("round", "--winner", z, f"{a}=K2", f"{b}=T5", f"{c}=3", *d)
     ok("undo", "--yes", *d)
+    ok("round", "--winner", a, f"{b}=K2", f"{c}=3", f"{z}=4", *d)  # the first seat's bonus
     ok("edit", "1", f"{b}=HK K10", *d)
     ok("edit", "2", "--no-hand-romme", *d)
     ok("note", 'a "quoted" note\\ with ünïcode', "--round", "2", *d)
@@ -75,7 +76,8 @@ def test_fast_export_is_byte_identical_to_the_reference_with_odd_names_and_histo
     assert out.read_bytes() == fast.encode()
     if fmt == "json":
         data = json.loads(fast)
-        assert len(data["rounds"]) == 4 and len(data["history"]) == 3
+        assert len(data["rounds"]) == 5 and len(data["history"]) == 3
+        assert data["rounds"][-1]["bonus"] == {ODD[0]: 10}
         assert any(h.get("never_out") for r in data["rounds"] for h in r["hands"].values())
         assert any(r["stalemate"] for r in data["rounds"])
         assert all(r["leaderboard"] for r in data["rounds"])
