@@ -769,18 +769,14 @@ class Store:
                         batch: int = 512) -> Iterator[list[tuple[Any, ...]]]:
         """The active rounds as the CSV scoresheet lists them, in batches: number, winner
         ('' for none), Hand-Rommé and stalemate (0 or 1), per seat the points less the bonus,
-        per seat the cards ('' for none), who dealt (the first dealer, then the next seat
-        each round) and when the round was recorded."""
+        per seat the cards ('' for none), and when the round was recorded."""
         seats = range(len(session.players))
-        dealer = " ".join(f"WHEN {i} THEN :p{i}" for i in seats)
         return self._side_by_side(
             session, "r.number, IFNULL(r.winner, ''), r.hand_romme IS TRUE, "
             "r.stalemate IS TRUE, "
             + "".join(f"IFNULL(h{i}.points, 0) - IFNULL(h{i}.bonus, 0), " for i in seats)
-            + "".join(f"IFNULL(h{i}.cards, ''), " for i in seats)
-            + f"CASE (:first + r.number - 1) % :seats {dealer} END, r.recorded_at",
-            "r.status = 'active'", "r.number",
-            {"first": session.first_dealer, "seats": len(seats)}, batch)
+            + "".join(f"IFNULL(h{i}.cards, ''), " for i in seats) + "r.recorded_at",
+            "r.status = 'active'", "r.number", {}, batch)
 
     def notes(self, session: SessionInfo) -> list[Note]:
         return [Note(r[0], r[1], r[2]) for r in self.query(

@@ -385,27 +385,29 @@ class _RoundLines:
         for rows in batches:
             if not rows:
                 continue
-            made = []
-            special = len(rows) - 1  # the newlines between the lines
-            for row in rows:
-                found = templates.get(row[0])
-                if found is None:
-                    if len(templates) >= self.CACHE:
-                        templates.clear()
-                    found = templates[row[0]] = self.template(row[0])
-                made.append(found)
-                special += found.special
             text = None
             if not self.history:
-                text = ",\n    ".join([t.text % t.pick(row) for t, row in zip(made, rows,
-                                                                                strict=True)])
+                lines = []
+                special = len(rows) - 1  # the newlines between the lines
+                for row in rows:
+                    found = templates.get(row[0]) or self.add(row[0])
+                    lines.append(found[0] % found[1](row))
+                    special += found[3]
+                text = ",\n    ".join(lines)
                 data = text.encode()
                 if len(data) - len(data.translate(None, _JSON_SPECIAL)) != special:
                     text = None
             if text is None:
-                text = ",\n    ".join([self.escaped(t, row) for t, row in zip(made, rows,
-                                                                                strict=True)])
+                text = ",\n    ".join([self.escaped(templates.get(row[0]) or self.add(row[0]),
+                                                     row) for row in rows])
             yield RawJSON(text)
+
+    def add(self, shape: int) -> _Template:
+        """Make and keep the template of a shape not seen yet."""
+        if len(self.templates) >= self.CACHE:
+            self.templates.clear()
+        made = self.templates[shape] = self.template(shape)
+        return made
 
     def escaped(self, template: _Template, row: Sequence[Any]) -> str:
         """One round's line with each text escaped (the history's, and a batch with texts
@@ -457,13 +459,22 @@ def export_csv_chunks(export: SessionExport) -> Iterator[str]:
     yield sink.take()
     totals = dict.fromkeys(players, 0)
     if export.scoresheet_rows is not None:
-        line = "%d,%s,%d,%d," + "%d," * seats + "%s," * seats + "%s,%s\r\n"
-        special = line.count(",") + 2  # and the line's end, \r\n
+        # One template per dealer (round n is dealt by the seat n-1 after the first dealer),
+        # used when no name needs quoting; each line holds as many commas as its fields.
+        lines = [f"%d,%s,%d,%d,{'%d,' * seats}{'%s,' * seats}{_pct(dealer)},%s\r\n"
+                 for dealer in players]
+        plain = not any(set(p) & set(',"\r\n') for p in players)
+        special = lines[0].count(",") + 2  # and the line's end, \r\n
         for rows in export.scoresheet_rows:
-            text = "".join([line % row for row in rows])
-            data = text.encode()
-            if len(data) - len(data.translate(None, _CSV_SPECIAL)) != special * len(rows):
-                writer.writerows(rows)
+            text = ""
+            if plain:
+                text = "".join([lines[(first + row[0] - 1) % seats] % row for row in rows])
+                data = text.encode()
+                if len(data) - len(data.translate(None, _CSV_SPECIAL)) != special * len(rows):
+                    text = ""
+            if not text:
+                writer.writerows([(*row[:-1], players[(first + row[0] - 1) % seats], row[-1])
+                                  for row in rows])
                 text = sink.take()
             columns = list(zip(*rows, strict=True))
             for seat, p in enumerate(players):
