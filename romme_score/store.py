@@ -726,13 +726,14 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
 
+    MAX_GAPS = 32  # runs of other sessions' rounds amid a session's that round_table numbers
+
     def round_table(self, session: SessionInfo, *, active: bool,
                     batch: int = 512) -> Iterator[list[tuple[Any, ...]]] | None:
         """What :meth:`all_rounds` reads, one row per round row with the hands side by side,
         in batches: a long session's export streams at a few microseconds per round. None
-        when the session's round rows are not numbered by their ids alone (another
-        session's rounds were recorded in between) or it seats more than 9 players: then
-        read :meth:`all_rounds`.
+        when it seats more than 9 players or other sessions' rounds were recorded amid its
+        own in more than :data:`MAX_GAPS` runs: then read :meth:`all_rounds`.
 
         Each row: ``shape``, row, number, winner, recorded_at, (for the history: status,
         changed_at and the row that replaced it), then per seat cards, typed points, points,
@@ -744,10 +745,32 @@ class Store:
             low, high, count = self.db.execute(
                 "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE session_id = ?",
                 (session.id,)).fetchone()
+            gaps: list[tuple[int, int]] = []
+            if count and high - low + 1 != count:  # other sessions' rounds amid its own
+                gaps = self.db.execute(
+                    "SELECT MIN(id), COUNT(*) FROM (SELECT id, id - ROW_NUMBER() OVER "
+                    "(ORDER BY id) AS run FROM rounds WHERE id BETWEEN ? AND ? "
+                    "AND session_id != ?) GROUP BY run ORDER BY 1 LIMIT ?",
+                    (low, high, session.id, self.MAX_GAPS + 1)).fetchall()
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
-        if len(seats) > 9 or (count and high - low + 1 != count):
+        if len(seats) > 9 or len(gaps) > self.MAX_GAPS:
             return None
+        # A round's row is its place among the session's rounds by id: its id less the
+        # first id and the other sessions' rounds before it (the gaps, latest first).
+        params: dict[str, Any] = {"base": (low or 1) - 1}
+        skipped = 0
+        cases: list[str] = []
+        for n, (start, length) in enumerate(gaps):
+            skipped += length
+            params[f"g{n}"], params[f"s{n}"] = start, skipped
+            cases.insert(0, f"WHEN {{id}} > :g{n} THEN :s{n}")
+
+        def row_of(column: str) -> str:
+            if not cases:
+                return f"{column} - :base"
+            return f"{column} - :base - CASE {' '.join(cases).format(id=column)} ELSE 0 END"
+
         # << and | share one precedence in SQLite: every shifted flag in parentheses.
         flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)",
                  "((r.winner IS NULL) << 2)"]
@@ -756,14 +779,14 @@ class Store:
                                         "typed_points IS NOT NULL", "never_out IS TRUE",
                                         "bonus IS TRUE", "leaderboard IS NOT NULL")):
                 flags.append(f"((h{i}.{flag}) << {3 + 6 * i + bit})")
-        history = "" if active else "r.status, r.changed_at, r.replaced_by - :base + 1, "
+        history = "" if active else f"r.status, r.changed_at, {row_of('r.replaced_by')}, "
         hands = ", ".join(f"h{i}.cards, h{i}.typed_points, h{i}.points, h{i}.bonus, "
                           f"h{i}.leaderboard" for i in seats)
         return self._side_by_side(
-            session, " | ".join(flags) + ", r.id - :base + 1, r.number, r.winner, "
+            session, " | ".join(flags) + f", {row_of('r.id')}, r.number, r.winner, "
             f"r.recorded_at, {history}{hands}",
             "r.status = 'active'" if active else "r.status != 'active'",
-            "r.number" if active else "r.id", {"base": low or 0}, batch)
+            "r.number" if active else "r.id", params, batch)
 
     def scoresheet_rows(self, session: SessionInfo,
                         batch: int = 512) -> Iterator[list[tuple[Any, ...]]]:
