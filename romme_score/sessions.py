@@ -294,6 +294,11 @@ class SessionExport:
     history: Iterable[ExportRound] = ()
     notes: tuple[Note, ...] = ()
     renames: tuple[Rename, ...] = ()
+    # The same rounds as the store reads them for a fast export, in batches of rows (see
+    # Store.round_table and Store.scoresheet_rows); None where only the objects above are.
+    round_rows: Iterable[Sequence[tuple[Any, ...]]] | None = None
+    history_rows: Iterable[Sequence[tuple[Any, ...]]] | None = None
+    scoresheet_rows: Iterable[Sequence[tuple[Any, ...]]] | None = None
 
     def header(self) -> dict[str, Any]:
         """Everything but the rounds, history, notes and renames, in the export's key order."""
@@ -711,12 +716,17 @@ class SessionService:
     # -- export and import ----------------------------------------------------------
 
     def export(self, info: SessionInfo) -> SessionExport:
-        """Everything the database knows of a session; rounds and history stream."""
+        """Everything the database knows of a session; rounds and history stream, read
+        when consumed (the database must stay open until then), as objects or, for the
+        export's writers, as the store's rows (the same rounds, a few times faster)."""
         rounds = (ExportRound.from_stored(r) for r in self.store.all_rounds(info, active=True))
         history = (ExportRound.from_stored(r) for r in self.store.all_rounds(info, active=False))
+        round_rows = self.store.round_table(info, active=True)
+        history_rows = self.store.round_table(info, active=False)
         return SessionExport(info.name, info.players, info.rules, info.rate, info.currency,
                              info.players[info.first_dealer], info.created_at, rounds, history,
-                             tuple(self.store.notes(info)), tuple(self.store.renames(info)))
+                             tuple(self.store.notes(info)), tuple(self.store.renames(info)),
+                             round_rows, history_rows, self.store.scoresheet_rows(info))
 
     def import_(self, export: SessionExport, name: str | None = None,
                 replace: bool = False) -> tuple[str, int]:

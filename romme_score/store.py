@@ -704,6 +704,103 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
 
+    def _side_by_side(self, session: SessionInfo, select: str, where: str, order: str,
+                      params: dict[str, Any], batch: int) -> Iterator[list[tuple[Any, ...]]]:
+        """Round rows with the seated players' hands side by side (``h0``, ``h1``, ... in
+        seating order: one LEFT JOIN per seat, found by the hands' primary key), read with one
+        cursor in batches of ``batch`` rows. Only rounds with a hand of a seated player, as
+        :meth:`all_rounds` reads them."""
+        seats = range(len(session.players))
+        joins = " ".join(f"LEFT JOIN hands h{i} ON h{i}.round_id = r.id AND h{i}.player = :p{i}"
+                         for i in seats)
+        some_hand = " OR ".join(f"h{i}.points IS NOT NULL" for i in seats)
+        params = {**params, "sid": session.id,
+                  **{f"p{i}": p for i, p in enumerate(session.players)}}
+        try:
+            cursor = self.db.execute(
+                f"SELECT {select} FROM rounds r {joins} "
+                f"WHERE r.session_id = :sid AND {where} AND ({some_hand}) ORDER BY {order}",
+                params)
+            while rows := cursor.fetchmany(batch):
+                yield rows
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc) from None
+
+    MAX_GAPS = 32  # runs of other sessions' rounds amid a session's that round_table numbers
+
+    def round_table(self, session: SessionInfo, *, active: bool,
+                    batch: int = 512) -> Iterator[list[tuple[Any, ...]]] | None:
+        """What :meth:`all_rounds` reads, one row per round row with the hands side by side,
+        in batches: a long session's export streams at a few microseconds per round. None
+        when it seats more than 9 players or other sessions' rounds were recorded amid its
+        own in more than :data:`MAX_GAPS` runs: then read :meth:`all_rounds`.
+
+        Each row: ``shape``, row, number, winner, recorded_at, (for the history: status,
+        changed_at and the row that replaced it), then per seat cards, typed points, points,
+        bonus, leaderboard. ``shape`` says which values are there: bit 0 Hand-Rommé, bit 1
+        stalemate, bit 2 no winner, then six bits per seat (from bit 3 + 6 * seat): no hand,
+        cards, typed points, never out, a bonus (not 0), leaderboard points."""
+        seats = range(len(session.players))
+        try:
+            low, high, count = self.db.execute(
+                "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE session_id = ?",
+                (session.id,)).fetchone()
+            gaps: list[tuple[int, int]] = []
+            if count and high - low + 1 != count:  # other sessions' rounds amid its own
+                gaps = self.db.execute(
+                    "SELECT MIN(id), COUNT(*) FROM (SELECT id, id - ROW_NUMBER() OVER "
+                    "(ORDER BY id) AS run FROM rounds WHERE id BETWEEN ? AND ? "
+                    "AND session_id != ?) GROUP BY run ORDER BY 1 LIMIT ?",
+                    (low, high, session.id, self.MAX_GAPS + 1)).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc) from None
+        if len(seats) > 9 or len(gaps) > self.MAX_GAPS:
+            return None
+        # A round's row is its place among the session's rounds by id: its id less the
+        # first id and the other sessions' rounds before it (the gaps, latest first).
+        params: dict[str, Any] = {"base": (low or 1) - 1}
+        skipped = 0
+        cases: list[str] = []
+        for n, (start, length) in enumerate(gaps):
+            skipped += length
+            params[f"g{n}"], params[f"s{n}"] = start, skipped
+            cases.insert(0, f"WHEN {{id}} > :g{n} THEN :s{n}")
+
+        def row_of(column: str) -> str:
+            if not cases:
+                return f"{column} - :base"
+            return f"{column} - :base - CASE {' '.join(cases).format(id=column)} ELSE 0 END"
+
+        # << and | share one precedence in SQLite: every shifted flag in parentheses.
+        flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)",
+                 "((r.winner IS NULL) << 2)"]
+        for i in seats:
+            for bit, flag in enumerate(("points IS NULL", "cards IS NOT NULL",
+                                        "typed_points IS NOT NULL", "never_out IS TRUE",
+                                        "bonus IS TRUE", "leaderboard IS NOT NULL")):
+                flags.append(f"((h{i}.{flag}) << {3 + 6 * i + bit})")
+        history = "" if active else f"r.status, r.changed_at, {row_of('r.replaced_by')}, "
+        hands = ", ".join(f"h{i}.cards, h{i}.typed_points, h{i}.points, h{i}.bonus, "
+                          f"h{i}.leaderboard" for i in seats)
+        return self._side_by_side(
+            session, " | ".join(flags) + f", {row_of('r.id')}, r.number, r.winner, "
+            f"r.recorded_at, {history}{hands}",
+            "r.status = 'active'" if active else "r.status != 'active'",
+            "r.number" if active else "r.id", params, batch)
+
+    def scoresheet_rows(self, session: SessionInfo,
+                        batch: int = 512) -> Iterator[list[tuple[Any, ...]]]:
+        """The active rounds as the CSV scoresheet lists them, in batches: number, winner
+        ('' for none), Hand-Rommé and stalemate (0 or 1), per seat the points less the bonus,
+        per seat the cards ('' for none), and when the round was recorded."""
+        seats = range(len(session.players))
+        return self._side_by_side(
+            session, "r.number, IFNULL(r.winner, ''), r.hand_romme IS TRUE, "
+            "r.stalemate IS TRUE, "
+            + "".join(f"IFNULL(h{i}.points, 0) - IFNULL(h{i}.bonus, 0), " for i in seats)
+            + "".join(f"IFNULL(h{i}.cards, ''), " for i in seats) + "r.recorded_at",
+            "r.status = 'active'", "r.number", {}, batch)
+
     def notes(self, session: SessionInfo) -> list[Note]:
         return [Note(r[0], r[1], r[2]) for r in self.query(
             "SELECT round, text, at FROM notes WHERE session_id = ? ORDER BY id", (session.id,))]

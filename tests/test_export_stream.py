@@ -1,0 +1,237 @@
+"""``romme export`` streams a long session (issue 12 item 4): the fast writers read the
+store's rows batch by batch, in flat memory, and write exactly what the straightforward
+writer (a dict per round through ``json``, ``csv.writer`` per row) writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import tracemalloc
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirun import ok
+
+from romme_score.rules import GameEnd, find_preset
+from romme_score.sessions import SessionService
+from romme_score.store import HandRecord, Store, StoredRound
+from romme_score.views.session import export_csv_chunks, export_json_chunks
+
+ODD = ('Ann "the fox"', "B\\ob", "Jürgen, 50%", "Zoë ♥")  # quotes, backslash, comma, %
+
+
+def fast_and_reference(db: Path, name: str | None, fmt: str) -> tuple[str, str]:
+    """The export as written from the store's rows, and as the objects write it."""
+    writer = export_json_chunks if fmt == "json" else export_csv_chunks
+    with SessionService(db) as service:
+        export = service.export(service.session(name))
+        fast = "".join(writer(export))
+    with SessionService(db) as service:
+        plain = dataclasses.replace(service.export(service.session(name)), round_rows=None,
+                                    history_rows=None, scoresheet_rows=None)
+        reference = "".join(writer(plain))
+    return fast, reference
+
+
+def uses_rows(db: Path, name: str | None) -> bool:
+    with SessionService(db) as service:
+        return service.export(service.session(name)).round_rows is not None
+
+
+@pytest.fixture
+def odd_evening(tmp_path: Path) -> Path:
+    """Every kind of round and history, with names JSON escapes and CSV quotes."""
+    db = tmp_path / "odd.sqlite3"
+    d = ("--db", str(db))
+    a, b, c, z = ODD
+    ok("new", "Fri", *ODD, "--dealer", b, "--rule", "leaderboard=true",
+       "--rule", "never_out_doubles=true", *d)
+    ok("round", "--winner", a, f"{b}=HK K10 J", f"{c}=P7 P8", f"{z}=J", *d)
+    ok("round", "--winner", b, "--hand-romme", f"{a}=TA T2", f"{c}=0", f"{z}=12", *d)
+    ok("round", "--stalemate", f"{a}=12", f"{b}=30", f"{c}=HK", f"{z}=K3",
+       "--never-out", c, *d)
+    ok("round", "--winner", c, f"{a}=5", f"{b}=7", f"{z}=9", "--never-out", z, *d)
+    ok("round", "--winner", z, f"{a}=K2", f"{b}=T5", f"{c}=3", *d)
+    ok("undo", "--yes", *d)
+    ok("round", "--winner", a, f"{b}=K2", f"{c}=3", f"{z}=4", *d)  # the first seat's bonus
+    ok("edit", "1", f"{b}=HK K10", *d)
+    ok("edit", "2", "--no-hand-romme", *d)
+    ok("note", 'a "quoted" note\\ with ünïcode', "--round", "2", *d)
+    ok("note", "a good evening", *d)
+    ok("sessions", "rename", "Fri", 'Friday "late"', *d)
+    return db
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_fast_export_is_byte_identical_to_the_reference_with_odd_names_and_history(
+        odd_evening: Path, fmt: str) -> None:
+    assert uses_rows(odd_evening, None)
+    fast, reference = fast_and_reference(odd_evening, None, fmt)
+    assert fast == reference
+    out = odd_evening.with_suffix("." + fmt)
+    ok("export", "--format", fmt, "-o", str(out), "--db", str(odd_evening))
+    assert out.read_bytes() == fast.encode()
+    if fmt == "json":
+        data = json.loads(fast)
+        assert len(data["rounds"]) == 5 and len(data["history"]) == 3
+        assert data["rounds"][-1]["bonus"] == {ODD[0]: 10}
+        assert any(h.get("never_out") for r in data["rounds"] for h in r["hands"].values())
+        assert any(r["stalemate"] for r in data["rounds"])
+        assert all(r["leaderboard"] for r in data["rounds"])
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_fast_export_escapes_texts_that_json_escapes_and_csv_quotes(tmp_path: Path,
+                                                                     fmt: str) -> None:
+    """Times with a quote, a backslash, a comma, a tab and a newline (an import keeps them
+    as they were): the batch that holds them is written again, escaped."""
+    db = tmp_path / "times.sqlite3"
+    ok("new", "T", "Anna", "Ben", "--db", str(db))
+    for _ in range(3):
+        ok("round", "--winner", "Anna", "Ben=HK", "--db", str(db))
+    data = json.loads(ok("export", "--db", str(db)))
+    odd_times = ['say "when"', "back\\slash", "a,b", "tab\there", "line\nbreak"]
+    for rnd, at in zip(data["rounds"], odd_times, strict=False):
+        rnd["recorded_at"] = at
+    path = tmp_path / "times.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    other = tmp_path / "other.sqlite3"
+    ok("import", str(path), "--db", str(other))
+    assert uses_rows(other, None)
+    fast, reference = fast_and_reference(other, None, fmt)
+    assert fast == reference
+    if fmt == "json":
+        assert [r["recorded_at"] for r in json.loads(fast)["rounds"]] == odd_times[:3]
+
+
+def test_a_round_without_a_players_hand_exports_as_the_reference_does(odd_evening: Path) -> None:
+    con = sqlite3.connect(odd_evening)
+    with con:
+        con.execute("DELETE FROM hands WHERE player = ? AND round_id = (SELECT MIN(id) "
+                    "FROM rounds WHERE status = 'active')", (ODD[3],))
+    con.close()
+    for fmt in ("json", "csv"):
+        fast, reference = fast_and_reference(odd_evening, None, fmt)
+        assert fast == reference
+
+
+def test_rounds_recorded_between_another_sessions_are_numbered_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sessions played turn about, and a correction made after the other session's
+    rounds: a row is the round's place among its session's rows, not its id less a
+    constant. Past Store.MAX_GAPS such runs the export reads the rounds as objects."""
+    db = tmp_path / "two.sqlite3"
+    d = ("--db", str(db))
+    ok("new", "A", "Anna", "Ben", *d)
+    ok("new", "B", "Carl", "Dora", *d)
+    for _ in range(3):
+        ok("round", "--winner", "Anna", "Ben=HK", "--session", "A", *d)
+        ok("round", "--winner", "Dora", "Carl=P7", "--session", "B", *d)
+        ok("round", "--winner", "Dora", "Carl=P8", "--session", "B", *d)
+    ok("edit", "1", "Ben=HK K10", "--session", "A", *d)
+    ok("undo", "--yes", "--session", "A", *d)
+    ok("round", "--winner", "Ben", "Anna=T2", "--session", "A", *d)
+    assert uses_rows(db, "A") and uses_rows(db, "B")
+    for name in ("A", "B"):
+        for fmt in ("json", "csv"):
+            fast, reference = fast_and_reference(db, name, fmt)
+            assert fast == reference
+    rows = [(r["row"], r.get("replaced_by")) for part in ("rounds", "history")
+            for r in json.loads(fast_and_reference(db, "A", "json")[0])[part]]
+    assert sorted(rows) == [(1, 4), (2, None), (3, None), (4, None), (5, None)]
+    monkeypatch.setattr(Store, "MAX_GAPS", 2)  # A has 3 runs of B's rounds amid its own
+    assert not uses_rows(db, "A")
+    assert fast_and_reference(db, "A", "json")[0] == reference_json(db, "A")
+
+
+def reference_json(db: Path, name: str) -> str:
+    return fast_and_reference(db, name, "json")[1]
+
+
+# --- streaming ---------------------------------------------------------------------
+
+def long_session(path: Path, rounds: int) -> None:
+    """A long session written straight into the store (no scoring: fast to make)."""
+    players = ("Anna", "Ben", "Carl", "Dora")
+    rows = []
+    for n in range(1, rounds + 1):
+        winner = players[n % 4]
+        hands = {p: HandRecord(None if p == winner else "HK K10 J P7 T2", None, False,
+                               0 if p == winner else 32, 10 if p == winner else 0, None)
+                 for p in players}
+        rows.append(StoredRound(n, n, "active", winner, n % 7 == 0, False,
+                                "2026-11-30T20:00:00+00:00", None, None, hands))
+    with Store(path) as store:
+        store.write_session("long", "2026-11-30T20:00:00+00:00", players,
+                            find_preset("standard").replace(game_end=GameEnd("open")), None,
+                            None, 0, rows, (), (), overwrite=False)
+
+
+class Counted:
+    """Batches handed out one at a time, counting how many were taken."""
+
+    def __init__(self, batches: Iterable[Sequence[tuple[Any, ...]]]) -> None:
+        self.batches = iter(batches)
+        self.taken = 0
+
+    def __iter__(self) -> Iterator[Sequence[tuple[Any, ...]]]:
+        for batch in self.batches:
+            self.taken += 1
+            yield batch
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_export_writers_pull_the_rounds_batch_by_batch(tmp_path: Path, fmt: str) -> None:
+    db = tmp_path / "long.sqlite3"
+    long_session(db, 3000)
+    with SessionService(db) as service:
+        export = service.export(service.session("long"))
+        assert isinstance(export.round_rows, Iterator) and isinstance(export.scoresheet_rows,
+                                                                        Iterator)
+        if fmt == "json":
+            counted = Counted(export.round_rows or ())
+            chunks = export_json_chunks(dataclasses.replace(export, round_rows=counted))
+            marker = '"number": 1,'
+        else:
+            counted = Counted(export.scoresheet_rows or ())
+            chunks = export_csv_chunks(dataclasses.replace(export, scoresheet_rows=counted))
+            marker = "\r\n1,"
+        written = ""
+        while marker not in written:
+            written += next(chunks)
+        assert counted.taken == 1  # the first round is out before the second batch is read
+        rest = "".join(chunks)
+        assert counted.taken == 6  # 3000 rounds, 512 a batch
+        assert (written + rest).count('"number": ' if fmt == "json" else "\r\n") == (
+            3000 if fmt == "json" else 3003)  # and the header, totals and places
+
+
+def peak_of_export(db: Path, fmt: str) -> tuple[int, int]:
+    """Peak memory (tracemalloc) of writing the export to a file, and the file's size."""
+    out = db.with_suffix("." + fmt)
+    tracemalloc.start()
+    try:
+        with SessionService(db) as service, out.open("w", encoding="utf-8", newline="") as f:
+            export = service.export(service.session("long"))
+            for chunk in (export_json_chunks if fmt == "json" else export_csv_chunks)(export):
+                f.write(chunk)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return peak, out.stat().st_size
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_export_of_20000_rounds_stays_in_flat_memory(tmp_path: Path, fmt: str) -> None:
+    """Ten times the rounds, the same memory: a few batches (~1 MB), not the session."""
+    short, long = tmp_path / "short.sqlite3", tmp_path / "long.sqlite3"
+    long_session(short, 2000)
+    long_session(long, 20000)
+    short_peak, short_size = peak_of_export(short, fmt)
+    long_peak, long_size = peak_of_export(long, fmt)
+    assert long_size > 9 * short_size and long_size > 1_500_000
+    assert long_peak < short_peak * 1.2 + 100_000 and long_peak < 3_000_000, (short_peak,
+                                                                              long_peak)
