@@ -43,7 +43,11 @@ def session_of(rounds: int) -> SessionExport:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
+    with tempfile.TemporaryDirectory() as scratch:  # the session file goes with it
+        run(Path(scratch))
+
+
+def run(folder: Path) -> None:
     db = folder / "bench.sqlite3"
     with SessionService(db) as service:
         service.import_(session_of(ROUNDS))

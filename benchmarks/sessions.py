@@ -75,7 +75,11 @@ def measure(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
+    with tempfile.TemporaryDirectory() as scratch:  # the session file goes with it
+        run(Path(scratch))
+
+
+def run(folder: Path) -> None:
     db = folder / "bench.sqlite3"
     print(f"building a session of {ROUNDS} rounds ...", flush=True)
     with Store(db) as store:

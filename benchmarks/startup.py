@@ -27,7 +27,12 @@ def median_ms(args: list[str], env: dict[str, str]) -> float:
 
 
 def main() -> None:
-    env = {**os.environ, "ROMME_DB": os.path.join(tempfile.mkdtemp(), "bench.sqlite3")}
+    with tempfile.TemporaryDirectory() as scratch:  # the database goes with it
+        run(scratch)
+
+
+def run(scratch: str) -> None:
+    env = {**os.environ, "ROMME_DB": os.path.join(scratch, "bench.sqlite3")}
     py = sys.executable
     cases = [
         ("python -c pass", [py, "-c", "pass"]),
