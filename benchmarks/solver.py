@@ -14,7 +14,7 @@ included), then the whole answer of `romme best` (solve(), arrangements too):
 - first meld with lay-offs: the same tables, a hand that has not come out and
   first_meld_layoff (the minimum and the lay-offs in one search);
 - hard, with table: the 6-9 run of every suit twice, a classic 14-card hand on
-  8 melds, 16 melds with 15 cards and 6 jokers, the slowest hand a stress run found, ...;
+  8 melds, 16 melds with 15 cards and 6 jokers, the slowest position a stress run found, ...;
 - stress, no table: dense hands of 15 cards (a few neighbouring ranks of one to four
   suits) and six jokers, every preset, now and then a joker limit;
 - stress, with table: mid-game tables of 4-16 melds, 15 cards and six jokers, every
@@ -55,7 +55,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from romme_score.cards import SUITS, Card, Rank, full_deck, parse_cards
-from romme_score.melds import IllegalMeldError, Meld, MeldKind, interpret
+from romme_score.melds import IllegalMeldError, Meld, MeldKind, check_supply, interpret
 from romme_score.rules import PRESETS, RuleSet, find_preset
 from romme_score.solver import HandTooLarge, Solver
 
@@ -200,11 +200,10 @@ HARD_TABLES = [
      "standard", SIXTEEN),
     ("15 + 6 jokers on 16 melds, classic", "HA H5 HD T4 T6 TB P4 P8 PD K4 K8 K5 KA P3 H7 J J J J J J",
      "classic", SIXTEEN),
-    ("15 + 6 jokers on 14 melds, classic (the slowest a stress run found)",
-     "♥4 ♣2 ♣8 ♣5 ♦9 ♦9 ♣4 ♠D ♠4 ♥B ♦4 ♣6 ♦5 ♠B ♠A J J J J J J", "classic",
-     "♠6 ♠7 ♠8 ♠9|♠A ♠2 ♠3 ♠4 ♠5|♠7 ♠8 ♠9 ♠10 ♠B ♠D|♦D ♦K ♦A ♦2 ♦3 ♦4|♥7 ♥8 ♥9|♥A ♥2 ♥3|"
-     "♥5 ♥6 ♥7 ♥8|♣10 ♣B J=♣D J=♣K ♣A|♣K ♠K ♥K ♦K|♣10 ♣B ♣D|♠6 J=♥6 ♦6|"
-     "♦8 J=♦9 ♦10 ♦B ♦D J=♦K|♠10 ♥10 ♦10|♣5 ♠5 ♥5 ♦5"),
+    ("15 + 5 jokers on 10 melds (the slowest of 1,200 stress positions)",
+     "♥D ♠9 ♥10 ♠8 ♦10 ♠8 ♠10 ♠D ♠K ♣D ♥4 ♥A ♣4 ♠5 ♥A J J J J J", "standard",
+     "♣7 ♠7 ♥7 ♦7|♦A ♦2 ♦3|♣3 ♥3 ♦3|♠3 ♠4 J=♠5 ♠6|♣K ♥K ♦K|♣3 ♣4 ♣5 ♣6 ♣7|♣8 ♣9 ♣10 ♣B|"
+     "♣2 ♠2 ♥2 ♦2|♣9 ♥9 ♦9|♦6 ♦7 ♦8"),
     ("one suit + 6 jokers by 3 runs of it (once refused)",
      "HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J", "standard",
      "H2 H3 H4|H6 H7 H8|H9 H10 HB|TA T2 T3|P5 P6 P7|K9 K10 KB|T5 P5 K5|TD PD KD"),
@@ -234,7 +233,7 @@ def stress_no_table(count: int) -> list[Case]:
 
 def stress_table(count: int) -> list[Case]:
     """Mid-game tables of 4-16 melds and a hand of 15 cards plus six jokers (as many as
-    the pack has), every preset; a third not come out, with first_meld_layoff."""
+    are not on the table), every preset; a third not come out, with first_meld_layoff."""
     rnd = random.Random(SEED + 5)
     presets = sorted(PRESETS)
     cases = []
@@ -244,7 +243,8 @@ def stress_table(count: int) -> list[Case]:
         if first:
             rules = rules.replace(first_meld_layoff=True, first_meld_min=max(30, rules.first_meld_min))
         hand, table = mid_game(rnd, rules, rnd.randint(4, 16), 21)
-        hand = [c for c in hand if not c.is_joker][:15] + [Card.joker()] * min(6, rules.jokers)
+        free = rules.jokers - sum(m.jokers for m in table)  # the jokers not on the table
+        hand = [c for c in hand if not c.is_joker][:15] + [Card.joker()] * min(6, free)
         cases.append(Case(f"stress, with table/{rules_name(rules)}{', first meld' if first else ''}",
                           hand, rules, table, not first))
     return cases
@@ -526,6 +526,9 @@ def main() -> None:
          stress_table(STRESS)),
         ("absurd sizes", absurd_hands()),
     ]
+    for _, cases in families:  # every hand with its table is a position the packs allow
+        for case in cases:
+            check_supply(list(case.hand) + [c for m in case.table for c in m.cards], case.rules)
     print(f"romme-score solver, CPython {sys.version.split()[0]}")
     print(HEADER)
     for label, cases in families:

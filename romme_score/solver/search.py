@@ -18,8 +18,9 @@ from romme_score.solver.candidates import NEG, Candidates, HandTooLarge, MeldFil
 from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, ViewMove, table_meld
 
 # The most moves a search with the table (or a first-meld minimum) tries before it refuses:
-# about a third of a second. Real mid-game hands need a few thousand; the slowest hand
-# found (15 cards and six jokers on 14 classic melds) needs 193,000 for all of solve().
+# about a third of a second. Real mid-game hands need a few thousand; the slowest position
+# found (benchmarks/solver.py: 15 cards and five jokers on 10 melds) needs 49,000 for all
+# of solve(), an impossible one with eleven jokers in play 193,000.
 MAX_TABLE_WORK = 500_000
 
 
