@@ -81,9 +81,10 @@ def render_best(b: Best, hand: Sequence[Card], table: Sequence[Meld], rules: Rul
             lines.append("  " + _("nothing can be laid yet: no first meld reaches the minimum"))
     if b.can_go_out:
         kind = _("a Hand-Rommé") if b.hand_romme else _("going out")
-        how = melds(b.out_melds)
-        for move in b.out_layoffs:
-            how += " | " + _("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii)}
+        parts = [m.format(profile, ascii) for m in b.out_melds]
+        parts += [_("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii)}
+                  for move in b.out_layoffs]
+        how = " | ".join(parts) or _("nothing")  # "nothing" only when no card is laid at all
         discard = (", " + _("discard %(card)s") % {"card": b.discard.format(profile, ascii)}
                    if b.discard is not None else "")
         lines.append(_("Can go out now: yes, %(kind)s: %(how)s%(discard)s")
