@@ -17,7 +17,8 @@ from romme_score.solver.candidates import Candidates, RunShape
 
 
 def reference_shapes(cands: Candidates, rank: int, later: tuple[int, ...]) -> list[RunShape]:
-    """The enumeration before issue 12, kept as the reference."""
+    """The enumeration before issue 12, kept as the reference (with the same legality
+    test, which knows where a cut before an ace after the king loses value)."""
     rules = cands.rules
     hand_jokers = cands.hand_jokers
     top = rules.top_run_position
@@ -42,7 +43,7 @@ def reference_shapes(cands: Candidates, rank: int, later: tuple[int, ...]) -> li
                 for jokers in range(max(inner, 3 - count), min(hand_jokers, 13 - count) + 1):
                     extra = jokers - inner
                     n = span + extra
-                    if n >= 6 and jokers < split_jokers:
+                    if n >= 6 and jokers < split_jokers and not wrap:
                         continue
                     key2 = (chosen, jokers)
                     known = best.get(key2)
@@ -54,7 +55,9 @@ def reference_shapes(cands: Candidates, rank: int, later: tuple[int, ...]) -> li
                         value = values[start][n]
                         if value <= best_value:
                             continue
-                        if not cands._legal_run(n, bits_from_first << below):
+                        ace_at = (14 - start) % 13
+                        if not cands._legal_run(n, bits_from_first << below,
+                                                ace_at if 3 <= ace_at <= n - 3 else -1):
                             continue
                         best_value = value
                         best[key2] = (chosen, jokers, value, n, start,

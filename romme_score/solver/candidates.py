@@ -87,7 +87,7 @@ class Candidates:
         self._cache_key = (rules.legality_key(), meld_filter, joker_only_melds)
         caches = _LEGAL_CACHES.setdefault(self._cache_key, ({}, {}, {}, {}))
         self._legal_cache: dict[tuple[MeldKind, tuple[bool, ...]], bool] = caches[0]
-        self._run_cache: dict[tuple[int, int], bool] = caches[1]  # legal and not split
+        self._run_cache: dict[tuple[int, int, int], bool] = caches[1]  # legal, not split
         self._ok_cache: dict[tuple[int, int], bool] = caches[2]  # within the joker limits
         self._counts_cache: dict[tuple[int, int, int], bool] = caches[3]
         self._window_values = _window_table(rules.ace_high_value)
@@ -137,17 +137,20 @@ class Candidates:
             return True
         return self.meld_filter(kind, flags)
 
-    def _legal_run(self, n: int, natural_bits: int) -> bool:
+    def _legal_run(self, n: int, natural_bits: int, ace_at: int = -1) -> bool:
         """A run of ``n`` places with naturals where ``natural_bits`` is set: legal, and
-        (six or more long) not splittable into two legal runs."""
-        key = (n, natural_bits)
+        (six or more long) not splittable into two legal runs. ``ace_at``: the place of an
+        ace that follows the king (wraparound) where a cut could fall; the ace counts 11
+        there but 1 at the start of a run, so a cut before it loses value and does not count."""
+        key = (n, natural_bits, ace_at)
         known = self._run_cache.get(key)
         if known is None:
             known = self._run_ok(n, natural_bits)
             if known and n >= 6:
                 # Split after t places: both parts legal means the search finds them.
                 known = not any(self._run_ok(t, natural_bits & ((1 << t) - 1)) and
-                                self._run_ok(n - t, natural_bits >> t) for t in range(3, n - 2))
+                                self._run_ok(n - t, natural_bits >> t)
+                                for t in range(3, n - 2) if t != ace_at)
             self._run_cache[key] = known
         return known
 
@@ -277,11 +280,16 @@ class Candidates:
                 budget = hand_jokers - missing
                 if budget < 0:
                     continue
-                if span >= 6 and few is not None:
+                # With wraparound, an ace after the king may sit where a cut falls (see
+                # _legal_run); a run of seven places or more with min_naturals + 4 naturals
+                # has two cuts at least, so one more natural is listed near an ace.
+                near_ace = wrap and ((f - 1) % 13 <= hand_jokers or (1 - f) % 13 < span
+                                     or (1 - last) % 13 <= hand_jokers)
+                if few is not None and span >= (7 if near_ace else 6):
                     # Six places or more: a run with more than min_naturals + 2 naturals
                     # splits into two legal runs (the search finds those), so list the
                     # ranks taken in rather than those left out.
-                    most = min(few - len(fixed) - 1, len(optional))
+                    most = min(few + near_ace - len(fixed) - 1, len(optional))
                     choices = [tuple(sorted(fixed.union(taken)))
                                for k in range(max(0, len(optional) - budget), most + 1)
                                for taken in combinations(optional, k)]
@@ -299,7 +307,7 @@ class Candidates:
                     for jokers in range(max(inner, 3 - count), min(hand_jokers, 13 - count) + 1):
                         extra = jokers - inner
                         n = span + extra
-                        if n >= 6 and jokers < split_jokers:
+                        if n >= 6 and jokers < split_jokers and not near_ace:
                             continue  # it splits into two legal runs: the search finds those
                         key2 = (chosen, jokers)
                         known = best.get(key2)
@@ -311,7 +319,9 @@ class Candidates:
                             value = values[start][n]
                             if value <= best_value:
                                 continue
-                            if not self._legal_run(n, bits_from_first << below):
+                            ace_at = (14 - start) % 13  # the place of an ace after the king
+                            if not self._legal_run(n, bits_from_first << below,
+                                                   ace_at if 3 <= ace_at <= n - 3 else -1):
                                 continue
                             best_value = value
                             best[key2] = (chosen, jokers, value, n, start,
@@ -369,7 +379,7 @@ def mask_of(types: Sequence[int]) -> int:
 # Per-process memos keyed by the rules that decide meld legality (RuleSet.legality_key):
 # legality of joker patterns, and run shapes by rank (the same few recur from hand to hand).
 _LEGAL_CACHES: dict[tuple[object, ...], tuple[dict[tuple[MeldKind, tuple[bool, ...]], bool],
-                                              dict[tuple[int, int], bool], dict[tuple[int, int], bool],
+                                              dict[tuple[int, int, int], bool], dict[tuple[int, int], bool],
                                               dict[tuple[int, int, int], bool]]] = {}
 _SHAPES: dict[tuple[object, ...], list[RunShape]] = {}
 _TABLES: dict[int, list[list[int]]] = {}
