@@ -484,3 +484,46 @@ def solve_with(solver: Solver) -> tuple[object, ...]:
     return (best.max_meld_value, best.first_meld_ok, best.leftover_penalty, best.can_go_out,
             best.discard, best.hand_romme,
             sum(m.value for m in best.value_melds), len(best.leftover))
+
+
+def test_wraparound_run_counts_the_ace_after_the_king_high_002() -> None:
+    """♣B ♣D ♣K ♣A ♣2 ♣3 under wraparound is one run worth 46 (the ace follows the king:
+    11); cut into ♣B ♣D ♣K and ♣A ♣2 ♣3 it would be worth 36, so the whole run must stay
+    a candidate even though it splits into two legal runs (found by review, issue 12)."""
+    rules = find_preset("classic").replace(first_meld_min=45)
+    hand = parse_cards("TB TD TK TA T2 T3")
+    assert interpret(hand, rules).value == 46
+    best = solve(hand, rules)
+    assert best.max_meld_value == 46 and best.first_meld_ok
+    assert Solver(hand, rules, bounded=False).max_meld_value()[0] == 46
+
+
+HAND_MELDS = ["PB PD PK", "TK HK KK", "H10 HB HD HK", "T2 T3 T4", "K7 K8 K9 K10", "P5 H5 K5",
+              "HA H2 H3", "TD PD HD KD", "K3 K4 K5"]
+
+
+@pytest.mark.parametrize("preset", ["wiki-51", "classic", "standard"])
+def test_can_go_out_answers_as_solve_does_000_002(preset: str) -> None:
+    """can_go_out() (the benchmark's (c)) and solve() agree, ordinary going out
+    (hand_romme_empty_table, 000) and a Hand-Rommé with lay-offs (hand_romme_layoff, 002)
+    included: hands that have not come out, beside melds on the table (found by review)."""
+    rnd = random.Random(preset)
+    rules = find_preset(preset)
+    agreed = going_out = 0
+    for _ in range(40):
+        table = []
+        for text in rnd.sample(TABLE_MELDS, rnd.randint(1, 5)):
+            try:
+                table.append(interpret(parse_cards(text), rules))
+            except IllegalMeldError:
+                continue
+        hand = [c for text in rnd.sample(HAND_MELDS, rnd.randint(1, 3)) for c in parse_cards(text)]
+        hand += rnd.sample(full_deck(1, 0), rnd.randint(1, 2))  # a discard, or a card in the way
+        used = Counter(c for m in table for c in m.cards) + Counter(hand)
+        if any(n > rules.packs for c, n in used.items() if not c.is_joker):
+            continue
+        best = solve(hand, rules, table)
+        assert Solver(hand, rules, table).can_go_out() == best.can_go_out, (hand, table)
+        agreed += 1
+        going_out += best.can_go_out
+    assert agreed > 20 and going_out > 3

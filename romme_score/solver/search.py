@@ -805,8 +805,27 @@ class Solver:
 
     def can_go_out(self) -> bool:
         """(c) as the rules ask it: the hand can be laid down keeping one card to discard
-        (or none, with ``out_without_discard``)."""
-        return self._going_out_target() >= 0
+        (or none, with ``out_without_discard``); as solve() answers it, ordinary going out
+        (hand_romme_empty_table) and a Hand-Rommé with lay-offs (hand_romme_layoff) included."""
+        if self._ordinary():
+            return self._ordinary_out() is not None
+        return self._out_solver()._going_out_target() >= 0
+
+    def _ordinary(self) -> bool:
+        """000: with melds on the table, going out at once is no Hand-Rommé but an ordinary
+        going out (hand_romme_empty_table)."""
+        return not self.came_out and bool(self.melds_on_table) and self.rules.hand_romme_empty_table
+
+    def _out_solver(self) -> Solver:
+        """The solver that judges going out: this one, or (002, hand_romme_layoff) one that
+        may lay off onto the table as if come out."""
+        rules = self.rules
+        if (not self.came_out and self.melds_on_table and rules.hand_romme_layoff
+                and not rules.first_meld_layoff):
+            return Solver(self.hand, rules, self.melds_on_table, came_out=True,
+                          meld_filter=self.meld_filter, joker_only_melds=self.joker_only_melds,
+                          bounded=self.bounded)
+        return self
 
     def _going_out_target(self) -> int:
         """How many cards going out keeps: 1 (the discard), 0 (out_without_discard), or -1
@@ -832,10 +851,7 @@ class Solver:
         value_melds = tuple(self._value_arrangement(pure=rules.first_meld_pure_run and first_ok
                                                     and best_pure == best_any))
 
-        # 000: with melds on the table, going out at once is no Hand-Rommé but an ordinary
-        # going out (hand_romme_empty_table); 002: a Hand-Rommé may lay off (hand_romme_layoff).
-        ordinary = (not self.came_out and bool(self.melds_on_table)
-                    and rules.hand_romme_empty_table)
+        ordinary = self._ordinary()
         out_melds: tuple[Meld, ...] = ()
         out_layoffs: tuple[LayOffMove, ...] = ()
         discard = None
@@ -845,12 +861,7 @@ class Solver:
             if found is not None:
                 out_melds, out_layoffs, discard = tuple(found[0]), tuple(found[1]), found[2]
         else:
-            out = self
-            if (not self.came_out and self.melds_on_table and rules.hand_romme_layoff
-                    and not rules.first_meld_layoff):
-                out = Solver(self.hand, rules, self.melds_on_table, came_out=True,
-                             meld_filter=self.meld_filter,
-                             joker_only_melds=self.joker_only_melds)
+            out = self._out_solver()
             out_target = out._going_out_target()
             can_go_out = out_target >= 0
             if can_go_out:
