@@ -27,6 +27,15 @@ MAX_TABLE_WORK = 500_000
 JOKER = -1  # _cheapest_discard: keep a joker
 
 
+def weigh(state: int, jokers: int, weights: Sequence[int], joker_weight: int) -> int:
+    """The cards in ``state`` (two bits per type) and ``jokers`` jokers, each counted at
+    its type's weight: the bounds of the branch and bound (penalty, or meld worth)."""
+    total = jokers * joker_weight
+    for j, weight in enumerate(weights):
+        total += weight * ((state >> (2 * j) & 1) + (state >> (2 * j + 1) & 1))
+    return total
+
+
 class Best(NamedTuple):
     """The solver's answers; each arrangement lists melds and lay-offs."""
 
@@ -210,11 +219,7 @@ class Solver:
 
     def _worth_of(self, state: int, jokers: int) -> int:
         """The most the cards in ``state`` and ``jokers`` jokers could be worth in melds."""
-        worth = self._worth
-        total = jokers * self._joker_worth
-        for j in range(len(worth)):
-            total += worth[j] * ((state >> (2 * j) & 1) + (state >> (2 * j + 1) & 1))
-        return total
+        return weigh(state, jokers, self._worth, self._joker_worth)
 
     def _value_arrangement(self, pure: bool) -> list[Meld]:
         state, jokers = self.start_state, self.hand_jokers
@@ -449,10 +454,7 @@ class Solver:
 
     def _total(self, state: int, jokers: int) -> int:
         """The penalty of the cards in ``state`` and of ``jokers`` jokers."""
-        total = jokers * self.rules.joker_penalty
-        for j, pen in enumerate(self.penalties):
-            total += pen * ((state >> (2 * j) & 1) + (state >> (2 * j + 1) & 1))
-        return total
+        return weigh(state, jokers, self.penalties, self.rules.joker_penalty)
 
     def _reaches(self, state: int, jokers: int, view: int | None, need: int, need_pure: bool,
                  target: int) -> bool:
