@@ -36,8 +36,11 @@ def session_of(rounds: int) -> SessionExport:
     made = []
     for n in range(1, rounds + 1):
         winner = PLAYERS[n % 4]
-        hands = {p: ExportHand(cards="HK K10") if i % 2 else ExportHand(points=7)
-                 for i, p in enumerate(PLAYERS) if p != winner}
+        hands = {
+            p: ExportHand(cards="HK K10") if i % 2 else ExportHand(points=7)
+            for i, p in enumerate(PLAYERS)
+            if p != winner
+        }
         made.append(ExportRound(n, n, winner, n % 17 == 0, False, hands))
     return SessionExport("Bench", PLAYERS, rules, None, None, "Anna", "", tuple(made))
 
@@ -69,10 +72,14 @@ def run(folder: Path) -> None:
         played = service.standings(info, last=0).rounds_played
     assert played == ROUNDS + SAMPLES
     times.sort()
-    print(f"Enter to redrawn standings, in process, session of {ROUNDS} rounds "
-          f"(then up to {ROUNDS + SAMPLES}), {SAMPLES} rounds saved")
-    print(f"median {statistics.median(times):.2f} ms, p90 {times[int(0.9 * len(times))]:.2f} ms, "
-          f"max {times[-1]:.2f} ms")
+    print(
+        f"Enter to redrawn standings, in process, session of {ROUNDS} rounds "
+        f"(then up to {ROUNDS + SAMPLES}), {SAMPLES} rounds saved"
+    )
+    print(
+        f"median {statistics.median(times):.2f} ms, p90 {times[int(0.9 * len(times))]:.2f} ms, "
+        f"max {times[-1]:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

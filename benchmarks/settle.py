@@ -58,8 +58,10 @@ def group_nets(n: int, rnd: random.Random) -> dict[str, int]:
 
 def main() -> None:
     print(f"plan_transfers, {RUNS} instances per row; exact up to EXACT_LIMIT = {EXACT_LIMIT} players")
-    header = (f"{'players':>7}  {'kind':<7} {'median ms':>10} {'max ms':>9} {'peak MB':>8}  "
-              f"{'exact':>5}  {'minimal':>7}  {'transfers':>9}  {'heuristic':>9}")
+    header = (
+        f"{'players':>7}  {'kind':<7} {'median ms':>10} {'max ms':>9} {'peak MB':>8}  "
+        f"{'exact':>5}  {'minimal':>7}  {'transfers':>9}  {'heuristic':>9}"
+    )
     print(header)
     print("-" * len(header))
     worst: dict[str, tuple[float, int, str]] = {}  # method: slowest time, its peak, where
@@ -82,14 +84,15 @@ def main() -> None:
                 proven += plan.minimal
                 counts.append(len(plan.transfers))
                 if plan.method == "exact":
-                    extra.append(len(plan_transfers(balances, exact_limit=0).transfers)
-                                 - len(plan.transfers))
+                    extra.append(len(plan_transfers(balances, exact_limit=0).transfers) - len(plan.transfers))
                 if elapsed > worst.get(plan.method, (0.0, 0, ""))[0]:
                     worst[plan.method] = (elapsed, peak, f"{n} players, {kind}")
-            print(f"{n:>7}  {kind:<7} {statistics.median(times):>10.2f} {max(times):>9.2f} "
-                  f"{max(peaks) / 1e6:>8.2f}  {exact:>5}  {proven:>3}/{RUNS:<3}  "
-                  f"{statistics.median(counts):>9g}  {f'+{max(extra)}' if extra else '':>9}",
-                  flush=True)
+            print(
+                f"{n:>7}  {kind:<7} {statistics.median(times):>10.2f} {max(times):>9.2f} "
+                f"{max(peaks) / 1e6:>8.2f}  {exact:>5}  {proven:>3}/{RUNS:<3}  "
+                f"{statistics.median(counts):>9g}  {f'+{max(extra)}' if extra else '':>9}",
+                flush=True,
+            )
     for method, (ms, peak, where) in sorted(worst.items()):
         print(f"slowest {method}: {ms:.1f} ms, its peak {peak / 1e6:.1f} MB ({where})")
 

@@ -67,6 +67,7 @@ SEED = 20261130
 
 # --- the corpus -----------------------------------------------------------------------
 
+
 def corpus(count: int) -> list[tuple[str, list[Card], RuleSet]]:
     rnd = random.Random(SEED)
     presets = sorted(PRESETS)
@@ -77,8 +78,9 @@ def corpus(count: int) -> list[tuple[str, list[Card], RuleSet]]:
         jokers = rnd.randint(0, rules.jokers) if rules.jokers else 0
         naturals = full_deck(rules.packs, 0)
         rnd.shuffle(naturals)
-        hands.append((f"dealt/{rules_name(rules)}",
-                      naturals[:size - jokers] + [Card.joker()] * jokers, rules))
+        hands.append(
+            (f"dealt/{rules_name(rules)}", naturals[: size - jokers] + [Card.joker()] * jokers, rules)
+        )
     return hands
 
 
@@ -123,8 +125,8 @@ def hard_hands() -> list[tuple[str, list[Card], RuleSet]]:
 
 # --- mid-game tables ----------------------------------------------------------------
 
-def mid_game(rnd: random.Random, rules: RuleSet, melds: int,
-             size: int) -> tuple[list[Card], list[Meld]]:
+
+def mid_game(rnd: random.Random, rules: RuleSet, melds: int, size: int) -> tuple[list[Card], list[Meld]]:
     """Melds dealt onto the table from one shuffled pack (runs of 3-6, sets of 3-4,
     now and then a joker), then a hand of ``size`` cards from what is left."""
     pack = full_deck(rules.packs, 0)
@@ -159,7 +161,7 @@ def mid_game(rnd: random.Random, rules: RuleSet, melds: int,
             pack.remove(card)
         jokers = budget
     in_hand = rnd.randint(0, min(jokers, 6))
-    return pack[:size - in_hand] + [Card.joker()] * in_hand, table
+    return pack[: size - in_hand] + [Card.joker()] * in_hand, table
 
 
 def mid_game_corpus(count: int) -> list[Case]:
@@ -176,10 +178,16 @@ def mid_game_corpus(count: int) -> list[Case]:
 def first_meld_corpus(count: int) -> list[Case]:
     """Mid-game tables, a hand that has not come out, and first_meld_layoff (003): the
     first meld's minimum and lay-offs in one search."""
-    return [Case(f"first meld + lay-offs/{rules_name(c.rules)}", c.hand,
-                 c.rules.replace(first_meld_layoff=True, first_meld_min=max(30, c.rules.first_meld_min)),
-                 c.table, False)
-            for c in mid_game_corpus(count)]
+    return [
+        Case(
+            f"first meld + lay-offs/{rules_name(c.rules)}",
+            c.hand,
+            c.rules.replace(first_meld_layoff=True, first_meld_min=max(30, c.rules.first_meld_min)),
+            c.table,
+            False,
+        )
+        for c in mid_game_corpus(count)
+    ]
 
 
 def melds_of(texts: str, rules: RuleSet) -> list[Meld]:
@@ -190,23 +198,45 @@ RUNS_TWICE = "|".join(f"{s}6 {s}7 {s}8 {s}9" for s in "TPHK" for _ in range(2))
 EIGHT = "H2 H3 H4|HK KK PK|T7 T8 T9 T10|PA P2 P3|K5 K6 K7|T4 P4 H4|KB KD KK|P8 P9 P10 PB"
 SIXTEEN = EIGHT + "|TA T2 T3|P5 P6 P7|H9 H10 HB|K9 K10 KB|T5 P5 H5|HD KD TD|T9 P9 H9 K9|H6 H7 H8"
 HARD_TABLES = [
-    ("15 cards on the 6-9 run of every suit twice", "T5 T10 P5 P10 H5 H10 K5 K10 T4 TB P4 PB H4 HB J",
-     "standard", RUNS_TWICE),
+    (
+        "15 cards on the 6-9 run of every suit twice",
+        "T5 T10 P5 P10 H5 H10 K5 K10 T4 TB P4 PB H4 HB J",
+        "standard",
+        RUNS_TWICE,
+    ),
     ("the same, classic", "T5 T10 P5 P10 H5 H10 K5 K10 T4 TB P4 PB H4 HB J", "classic", RUNS_TWICE),
-    ("the same with 6 jokers", "T5 T10 P5 P10 H5 H10 K5 K10 T4 TB P4 PB H4 HB J J J J J J",
-     "standard", RUNS_TWICE),
+    (
+        "the same with 6 jokers",
+        "T5 T10 P5 P10 H5 H10 K5 K10 T4 TB P4 PB H4 HB J J J J J J",
+        "standard",
+        RUNS_TWICE,
+    ),
     ("14 cards on 8 melds, classic", "H5 H6 HA T6 TB T3 P4 P7 PD K4 K8 K10 J J", "classic", EIGHT),
-    ("15 + 6 jokers on 16 melds", "HA H5 HD T4 T6 TB P4 P8 PD K4 K8 K5 KA P3 H7 J J J J J J",
-     "standard", SIXTEEN),
-    ("15 + 6 jokers on 16 melds, classic", "HA H5 HD T4 T6 TB P4 P8 PD K4 K8 K5 KA P3 H7 J J J J J J",
-     "classic", SIXTEEN),
-    ("15 + 5 jokers on 10 melds (the slowest of 1,200 stress positions)",
-     "♥D ♠9 ♥10 ♠8 ♦10 ♠8 ♠10 ♠D ♠K ♣D ♥4 ♥A ♣4 ♠5 ♥A J J J J J", "standard",
-     "♣7 ♠7 ♥7 ♦7|♦A ♦2 ♦3|♣3 ♥3 ♦3|♠3 ♠4 J=♠5 ♠6|♣K ♥K ♦K|♣3 ♣4 ♣5 ♣6 ♣7|♣8 ♣9 ♣10 ♣B|"
-     "♣2 ♠2 ♥2 ♦2|♣9 ♥9 ♦9|♦6 ♦7 ♦8"),
-    ("one suit + 6 jokers by 3 runs of it (once refused)",
-     "HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J", "standard",
-     "H2 H3 H4|H6 H7 H8|H9 H10 HB|TA T2 T3|P5 P6 P7|K9 K10 KB|T5 P5 K5|TD PD KD"),
+    (
+        "15 + 6 jokers on 16 melds",
+        "HA H5 HD T4 T6 TB P4 P8 PD K4 K8 K5 KA P3 H7 J J J J J J",
+        "standard",
+        SIXTEEN,
+    ),
+    (
+        "15 + 6 jokers on 16 melds, classic",
+        "HA H5 HD T4 T6 TB P4 P8 PD K4 K8 K5 KA P3 H7 J J J J J J",
+        "classic",
+        SIXTEEN,
+    ),
+    (
+        "15 + 5 jokers on 10 melds (the slowest of 1,200 stress positions)",
+        "♥D ♠9 ♥10 ♠8 ♦10 ♠8 ♠10 ♠D ♠K ♣D ♥4 ♥A ♣4 ♠5 ♥A J J J J J",
+        "standard",
+        "♣7 ♠7 ♥7 ♦7|♦A ♦2 ♦3|♣3 ♥3 ♦3|♠3 ♠4 J=♠5 ♠6|♣K ♥K ♦K|♣3 ♣4 ♣5 ♣6 ♣7|♣8 ♣9 ♣10 ♣B|"
+        "♣2 ♠2 ♥2 ♦2|♣9 ♥9 ♦9|♦6 ♦7 ♦8",
+    ),
+    (
+        "one suit + 6 jokers by 3 runs of it (once refused)",
+        "HA H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA H5 J J J J J J",
+        "standard",
+        "H2 H3 H4|H6 H7 H8|H9 H10 HB|TA T2 T3|P5 P6 P7|K9 K10 KB|T5 P5 K5|TD PD KD",
+    ),
 ]
 
 
@@ -226,8 +256,11 @@ def stress_no_table(count: int) -> list[Case]:
         suits = rnd.sample(SUITS, rnd.randint(1, 4))
         pool = [Card(Rank((r - 1) % 13 + 1), s) for s in suits for r in range(low, low + width)] * rules.packs
         rnd.shuffle(pool)
-        cases.append(Case(f"stress, no table/{rules_name(rules)}",
-                          pool[:15] + [Card.joker()] * jokers, rules, [], False))
+        cases.append(
+            Case(
+                f"stress, no table/{rules_name(rules)}", pool[:15] + [Card.joker()] * jokers, rules, [], False
+            )
+        )
     return cases
 
 
@@ -245,15 +278,29 @@ def stress_table(count: int) -> list[Case]:
         hand, table = mid_game(rnd, rules, rnd.randint(4, 16), 21)
         free = rules.jokers - sum(m.jokers for m in table)  # the jokers not on the table
         hand = [c for c in hand if not c.is_joker][:15] + [Card.joker()] * min(6, free)
-        cases.append(Case(f"stress, with table/{rules_name(rules)}{', first meld' if first else ''}",
-                          hand, rules, table, not first))
+        cases.append(
+            Case(
+                f"stress, with table/{rules_name(rules)}{', first meld' if first else ''}",
+                hand,
+                rules,
+                table,
+                not first,
+            )
+        )
     return cases
 
 
 def hard_table_hands() -> list[Case]:
-    return [Case(f"hard table/{label}", parse_cards(hand), find_preset(preset),
-                 melds_of(table, find_preset(preset)), True)
-            for label, hand, preset, table in HARD_TABLES]
+    return [
+        Case(
+            f"hard table/{label}",
+            parse_cards(hand),
+            find_preset(preset),
+            melds_of(table, find_preset(preset)),
+            True,
+        )
+        for label, hand, preset, table in HARD_TABLES
+    ]
 
 
 def absurd_hands() -> list[Case]:
@@ -263,15 +310,34 @@ def absurd_hands() -> list[Case]:
     rnd.shuffle(pack)
     rules = find_preset("standard")
     return [
-        Case("absurd/21: one suit, 5-6 again, 6 jokers", parse_cards(f"{one_suit} H5 H6 J J J J J J"),
-             rules, [], False),
-        Case("absurd/21: grid 5-7, 6 jokers",
-             parse_cards("T5 T6 T7 P5 P6 P7 H5 H6 H7 K5 K6 K7 T5 T6 T7 J J J J J J"), rules, [], False),
-        Case("absurd/24: grid 5-7 twice, 6 jokers",
-             parse_cards("T5 T6 T7 P5 P6 P7 H5 H6 H7 K5 K6 K7 T5 T6 T7 P5 P6 P7 J J J J J J"), rules,
-             [], False),
-        Case("absurd/32: one suit twice, 6 jokers", parse_cards(f"{one_suit} {one_suit} J J J J J J"),
-             rules, [], False),
+        Case(
+            "absurd/21: one suit, 5-6 again, 6 jokers",
+            parse_cards(f"{one_suit} H5 H6 J J J J J J"),
+            rules,
+            [],
+            False,
+        ),
+        Case(
+            "absurd/21: grid 5-7, 6 jokers",
+            parse_cards("T5 T6 T7 P5 P6 P7 H5 H6 H7 K5 K6 K7 T5 T6 T7 J J J J J J"),
+            rules,
+            [],
+            False,
+        ),
+        Case(
+            "absurd/24: grid 5-7 twice, 6 jokers",
+            parse_cards("T5 T6 T7 P5 P6 P7 H5 H6 H7 K5 K6 K7 T5 T6 T7 P5 P6 P7 J J J J J J"),
+            rules,
+            [],
+            False,
+        ),
+        Case(
+            "absurd/32: one suit twice, 6 jokers",
+            parse_cards(f"{one_suit} {one_suit} J J J J J J"),
+            rules,
+            [],
+            False,
+        ),
         Case("absurd/38 dealt", pack[:38], rules, [], False),
         Case("absurd/52: a whole pack", full_deck(1, 0), rules, [], False),
         Case("absurd/110: both packs", full_deck(2, 6), rules, [], False),
@@ -279,6 +345,7 @@ def absurd_hands() -> list[Case]:
 
 
 # --- timing --------------------------------------------------------------------------
+
 
 class Case(NamedTuple):
     name: str
@@ -362,7 +429,7 @@ def run_family(label: str, cases: list[Case]) -> list[str]:
     for n, case in enumerate(cases, 1):
         # Rotate which question comes first: the first one for a new kind of hand
         # also fills the per-process memo of run shapes that the others then use.
-        for question, ask in order[n % 4:] + order[:n % 4]:
+        for question, ask in order[n % 4 :] + order[: n % 4]:
             ms, answer = timed(ask_fresh, ask, case)
             refused += isinstance(answer, HandTooLarge) and question == order[0][0]
             times[question].append(ms)
@@ -377,13 +444,16 @@ def run_family(label: str, cases: list[Case]) -> list[str]:
         if worst is not None:
             # Timed again: on a shared machine a single slow run may be another process's.
             again, _ = timed(ask_fresh, ask, worst)
-            lines.append(f"  slowest {question}: {ms:.1f} ms (again: {again:.1f} ms), "
-                         f"{peak_mb(ask, worst):.2f} MB peak, {worst.name} "
-                         f"({len(worst.hand)} cards, {len(worst.table)} table melds)")
+            lines.append(
+                f"  slowest {question}: {ms:.1f} ms (again: {again:.1f} ms), "
+                f"{peak_mb(ask, worst):.2f} MB peak, {worst.name} "
+                f"({len(worst.hand)} cards, {len(worst.table)} table melds)"
+            )
     return lines
 
 
 # --- anchor: rummikub-solver ------------------------------------------------------------
+
 
 def rummikub_filter(kind: MeldKind, flags: tuple[bool, ...]) -> bool:
     """The melds rummikub-solver generates: groups of four and the ends of runs of
@@ -395,8 +465,9 @@ def rummikub_filter(kind: MeldKind, flags: tuple[bool, ...]) -> bool:
     return len(flags) == 3 or not (flags[0] or flags[-1])
 
 
-RUMMIKUB_RULES = find_preset("standard").replace(ace_high_runs=False, wraparound=False,
-                                                 max_jokers_per_meld=None, max_adjacent_jokers=None)
+RUMMIKUB_RULES = find_preset("standard").replace(
+    ace_high_runs=False, wraparound=False, max_jokers_per_meld=None, max_adjacent_jokers=None
+)
 
 
 def run_rummikub(hands: list[tuple[str, list[Card], RuleSet]]) -> list[str]:
@@ -404,8 +475,9 @@ def run_rummikub(hands: list[tuple[str, list[Card], RuleSet]]) -> list[str]:
         import rummikub_solver as rk
     except ImportError:
         return ["rummikub-solver: not installed (pip install -e '.[bench]'); skipped"]
-    usable = [(name, hand) for name, hand, rules in hands
-              if rules.packs == 2 and sum(c.is_joker for c in hand) <= 4]
+    usable = [
+        (name, hand) for name, hand, rules in hands if rules.packs == 2 and sum(c.is_joker for c in hand) <= 4
+    ]
     ruleset = rk.RuleSet(jokers=4)
     tiles = ruleset.tiles
 
@@ -419,6 +491,7 @@ def run_rummikub(hands: list[tuple[str, list[Card], RuleSet]]) -> list[str]:
     theirs: list[float] = []
     mismatches = []
     ruleset.solve(ruleset.new_game(), rk.SolverMode.TILE_COUNT)  # warm its model once
+
     def mine(hand: list[Card]) -> int:
         solver = Solver(hand, RUMMIKUB_RULES, meld_filter=rummikub_filter, joker_only_melds=True)
         options = solver.leftover_options(len(hand))  # every count: the fewest left
@@ -439,9 +512,12 @@ def run_rummikub(hands: list[tuple[str, list[Card], RuleSet]]) -> list[str]:
             mismatches.append((name, " ".join(map(str, hand)), placed, their_placed))
         progress(n, len(usable), "vs rummikub-solver")
     ratio = statistics.median(theirs) / statistics.median(ours)
-    lines = [row("romme-score, Rummikub mode", ours), row("rummikub-solver (HiGHS MILP)", theirs),
-             f"cards placed: {len(usable) - len(mismatches)} of {len(usable)} hands identical; "
-             f"romme-score {ratio:.0f}x faster at the median"]
+    lines = [
+        row("romme-score, Rummikub mode", ours),
+        row("rummikub-solver (HiGHS MILP)", theirs),
+        f"cards placed: {len(usable) - len(mismatches)} of {len(usable)} hands identical; "
+        f"romme-score {ratio:.0f}x faster at the median",
+    ]
     lines += [f"  MISMATCH {name}: {hand}: ours {a}, theirs {b}" for name, hand, a, b in mismatches[:10]]
     return lines
 
@@ -510,20 +586,21 @@ def run_openspiel(count: int) -> list[str]:
 
 # --- main ----------------------------------------------------------------------------
 
+
 def main() -> None:
     dealt = [Case(name, hand, rules, [], False) for name, hand, rules in corpus(HANDS)]
     hard = [Case(name, hand, rules, [], False) for name, hand, rules in hard_hands()]
     families = [
         (f"dealt, no table ({HANDS} hands of 13-15 cards, 0-6 jokers, five presets)", dealt),
         ("hard, no table", hard),
-        (f"mid-game ({TABLES} hands of 13-15 cards on 4-16 table melds, came out)",
-         mid_game_corpus(TABLES)),
-        (f"first meld with lay-offs ({TABLES // 3} mid-game hands, not come out, "
-         "first_meld_layoff)", first_meld_corpus(TABLES // 3)),
+        (f"mid-game ({TABLES} hands of 13-15 cards on 4-16 table melds, came out)", mid_game_corpus(TABLES)),
+        (
+            f"first meld with lay-offs ({TABLES // 3} mid-game hands, not come out, first_meld_layoff)",
+            first_meld_corpus(TABLES // 3),
+        ),
         ("hard, with table", hard_table_hands()),
         (f"stress, no table ({STRESS} dense hands of 15 cards and 6 jokers)", stress_no_table(STRESS)),
-        (f"stress, with table ({STRESS} hands of 15 cards and 6 jokers on 4-16 melds)",
-         stress_table(STRESS)),
+        (f"stress, with table ({STRESS} hands of 15 cards and 6 jokers on 4-16 melds)", stress_table(STRESS)),
         ("absurd sizes", absurd_hands()),
     ]
     for _, cases in families:  # every hand with its table is a position the packs allow

@@ -20,8 +20,7 @@ def median_ms(args: list[str], env: dict[str, str]) -> float:
     times = []
     for _ in range(RUNS):
         start = time.perf_counter()
-        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=False)
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
 
@@ -38,10 +37,14 @@ def run(scratch: str) -> None:
         ("python -c pass", [py, "-c", "pass"]),
         ("python -c 'import click'", [py, "-c", "import click"]),
         ("romme check (2 melds)", [py, "-m", "romme_score", "check", "HK KK PK", "T9 T10 TB"]),
-        ("romme check --lang de (2 melds)",
-         [py, "-m", "romme_score", "check", "--lang", "de", "HK KK PK", "T9 T10 TB"]),
-        ("romme check --first (2 melds)",
-         [py, "-m", "romme_score", "check", "--first", "TA PA J", "H3 H4 H5"]),
+        (
+            "romme check --lang de (2 melds)",
+            [py, "-m", "romme_score", "check", "--lang", "de", "HK KK PK", "T9 T10 TB"],
+        ),
+        (
+            "romme check --first (2 melds)",
+            [py, "-m", "romme_score", "check", "--first", "TA PA J", "H3 H4 H5"],
+        ),
         ("romme check --onto", [py, "-m", "romme_score", "check", "--onto", "♥2 ♥3 ♥4", "♥A ♥5"]),
         ("romme value", [py, "-m", "romme_score", "value", "HK K10 J"]),
     ]

@@ -42,9 +42,19 @@ def build(db: Path) -> None:
                 winner = rng.choice(players)
                 hands = {p: Hand(points=rng.randint(0, 80)) for p in players if p != winner}
                 inputs.append(RoundInput(winner, hands, rng.random() < 0.05))
-            store.write_session(f"S{number:03}", "", players, rules,
-                                rng.choice([None, "0.01", "0.05"]), "EUR", 0,
-                                scored_rows(players, rules, inputs), (), (), overwrite=False)
+            store.write_session(
+                f"S{number:03}",
+                "",
+                players,
+                rules,
+                rng.choice([None, "0.01", "0.05"]),
+                "EUR",
+                0,
+                scored_rows(players, rules, inputs),
+                (),
+                (),
+                overwrite=False,
+            )
 
 
 def naive(service: SessionService) -> dict[str, tuple[int, int, int]]:
@@ -55,8 +65,7 @@ def naive(service: SessionService) -> dict[str, tuple[int, int, int]]:
         for rec in service.store.rounds(info):
             for player, hand in rec.hands.items():
                 rounds, won, points = out.get(name_key(player), (0, 0, 0))
-                out[name_key(player)] = (rounds + 1, won + (rec.winner == player),
-                                         points + hand.points)
+                out[name_key(player)] = (rounds + 1, won + (rec.winner == player), points + hand.points)
     return out
 
 
@@ -75,8 +84,7 @@ def main() -> None:
 
 
 def measure(db: Path) -> None:
-    print(f"building {SESSIONS} sessions of {ROUNDS} rounds (4 of {len(PEOPLE)} people each) ...",
-          flush=True)
+    print(f"building {SESSIONS} sessions of {ROUNDS} rounds (4 of {len(PEOPLE)} people each) ...", flush=True)
     build(db)
     print(f"database: {db.stat().st_size / 1e6:.1f} MB; median of {RUNS} runs each, in ms")
     with SessionService(db) as service:
@@ -93,10 +101,12 @@ def measure(db: Path) -> None:
     print(f"loading every round takes {ratio:.1f}x as long (and only counts three of the figures)")
     env = {**os.environ, "ROMME_DB": str(db)}
     romme = [sys.executable, "-m", "romme_score"]
-    for label, args in (("romme stats (whole process)", ["stats"]),
-                        ("romme stats --json", ["stats", "--json"]),
-                        ("romme stats --player anna --vs ben", ["stats", "--player", "anna",
-                                                                "--vs", "ben"])):
+    for label, args in (
+        ("romme stats (whole process)", ["stats"]),
+        ("romme stats --json", ["stats", "--json"]),
+        ("romme stats --player anna --vs ben", ["stats", "--player", "anna", "--vs", "ben"]),
+    ):
+
         def call(args: list[str] = args) -> None:
             subprocess.run([*romme, *args], env=env, stdout=subprocess.DEVNULL, check=True)
 

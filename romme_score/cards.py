@@ -33,8 +33,9 @@ PROFILES: tuple[Profile, ...] = ("de", "en")
 class NotationError(InputProblem):
     """Text that cannot be read as cards. Names the token and its position."""
 
-    def __init__(self, message: str, token: str = "", position: int = 0,
-                 suggestion: str | None = None) -> None:
+    def __init__(
+        self, message: str, token: str = "", position: int = 0, suggestion: str | None = None
+    ) -> None:
         super().__init__(message)
         self.token = token
         self.position = position
@@ -74,12 +75,24 @@ _SUIT_INDEX = {suit: i for i, suit in enumerate(_SUIT_ORDER)}
 _SUIT_SYMBOL = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
 _SUIT_DE = {Suit.CLUBS: "T", Suit.SPADES: "P", Suit.HEARTS: "H", Suit.DIAMONDS: "K"}
 _SYMBOLS = {
-    "♣": Suit.CLUBS, "♧": Suit.CLUBS, "♠": Suit.SPADES, "♤": Suit.SPADES,
-    "♥": Suit.HEARTS, "♡": Suit.HEARTS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
 }
 # 002 writes Kreuz as T (Treff) and once as C; X is a common keyboard stand-in.
-_DE_SUIT_LETTERS = {"T": Suit.CLUBS, "X": Suit.CLUBS, "C": Suit.CLUBS,
-                    "P": Suit.SPADES, "H": Suit.HEARTS, "K": Suit.DIAMONDS}
+_DE_SUIT_LETTERS = {
+    "T": Suit.CLUBS,
+    "X": Suit.CLUBS,
+    "C": Suit.CLUBS,
+    "P": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "K": Suit.DIAMONDS,
+}
 _EN_SUIT_LETTERS = {"C": Suit.CLUBS, "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS}
 
 
@@ -116,8 +129,7 @@ class Rank(enum.IntEnum):
 RANKS = tuple(Rank)
 _NUMBER_RANKS = {str(n): Rank(n) for n in range(2, 11)}
 _DE_RANKS = {**_NUMBER_RANKS, "A": Rank.ACE, "B": Rank.JACK, "D": Rank.QUEEN, "K": Rank.KING}
-_EN_RANKS = {**_NUMBER_RANKS, "A": Rank.ACE, "T": Rank.TEN, "J": Rank.JACK,
-             "Q": Rank.QUEEN, "K": Rank.KING}
+_EN_RANKS = {**_NUMBER_RANKS, "A": Rank.ACE, "T": Rank.TEN, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING}
 # With a suit symbol the rank letters cannot collide with suits, so both
 # profiles' letters are read there ("Symbol forms are the same in both").
 _SYMBOL_RANKS = {**_DE_RANKS, **_EN_RANKS}
@@ -255,9 +267,10 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
             return (_("in the en profile J is the jack and needs a suit; the joker is JK or *"), "JK")
     other_card = _try_letters(text, other)
     if other_card is not None:
-        return (_("it is a card only in the %(profile)s profile (--notation %(profile)s)")
-                % {"profile": other},
-                other_card.format(profile, ascii=True))
+        return (
+            _("it is a card only in the %(profile)s profile (--notation %(profile)s)") % {"profile": other},
+            other_card.format(profile, ascii=True),
+        )
     suit_letters = _DE_SUIT_LETTERS if profile == "de" else _EN_SUIT_LETTERS
     ranks = _DE_RANKS if profile == "de" else _EN_RANKS
     if profile == "de":
@@ -272,28 +285,52 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
             rank_text = text[:-1]
         if rank_text == "":
             return (_("the rank is missing"), None)
-        guess = _close_rank(rank_text, ranks if not (text[:1] in _SYMBOLS or text[-1:] in _SYMBOLS)
-                            else _SYMBOL_RANKS)
+        guess = _close_rank(
+            rank_text, ranks if not (text[:1] in _SYMBOLS or text[-1:] in _SYMBOLS) else _SYMBOL_RANKS
+        )
         allowed = "A, 2-10, B, D, K" if profile == "de" else "A, 2-10, J, Q, K"
         why = _("%(text)s is not a rank (%(allowed)s)") % {"text": rank_text, "allowed": allowed}
         if guess is not None:
             return (why, text.replace(rank_text, guess.letter(profile), 1))
         return (why, None)
     if profile == "de" and text[:1] in _EN_SUIT_LETTERS and text[:1] not in _DE_SUIT_LETTERS:
-        return (_("%(letter)s is not a suit letter in the de profile (T/X Kreuz, P Pik, H Herz, K Karo)")
-                % {"letter": text[:1]}, None)
+        return (
+            _("%(letter)s is not a suit letter in the de profile (T/X Kreuz, P Pik, H Herz, K Karo)")
+            % {"letter": text[:1]},
+            None,
+        )
     if profile == "de":
-        return (_("a card is a suit letter (T/X Kreuz, P Pik, H Herz, K Karo) and a rank "
-                  "(A, 2-10, B, D, K), a suit symbol and a rank, or J for the joker"), None)
-    return (_("a card is a rank (A, 2-10, J, Q, K) and a suit letter (C, S, H, D), "
-              "a suit symbol and a rank, or JK for the joker"), None)
+        return (
+            _(
+                "a card is a suit letter (T/X Kreuz, P Pik, H Herz, K Karo) and a rank "
+                "(A, 2-10, B, D, K), a suit symbol and a rank, or J for the joker"
+            ),
+            None,
+        )
+    return (
+        _(
+            "a card is a rank (A, 2-10, J, Q, K) and a suit letter (C, S, H, D), "
+            "a suit symbol and a rank, or JK for the joker"
+        ),
+        None,
+    )
 
 
 def _close_rank(text: str, ranks: dict[str, Rank]) -> Rank | None:
     """A likely meant rank for a typo: 1 -> A or 10, 0 -> 10, 11..13 -> B/D/K, O -> 10."""
-    guesses = {"1": Rank.TEN, "0": Rank.TEN, "O": Rank.TEN, "1O": Rank.TEN, "IO": Rank.TEN,
-               "11": Rank.JACK, "12": Rank.QUEEN, "13": Rank.KING, "14": Rank.ACE,
-               "AS": Rank.ACE, "Z": Rank.TEN}
+    guesses = {
+        "1": Rank.TEN,
+        "0": Rank.TEN,
+        "O": Rank.TEN,
+        "1O": Rank.TEN,
+        "IO": Rank.TEN,
+        "11": Rank.JACK,
+        "12": Rank.QUEEN,
+        "13": Rank.KING,
+        "14": Rank.ACE,
+        "AS": Rank.ACE,
+        "Z": Rank.TEN,
+    }
     if text in guesses:
         return guesses[text]
     if len(text) > 1 and text[0] in ranks and text.isalpha():
@@ -324,18 +361,29 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
             nested = _DECLARATION.match(_normalise(inner))
             if nested and _is_joker_word(nested.group("joker").strip(), profile):
                 # J=J=...: refused here, before reading on (no recursion however deep)
-                raise NotationError(_("a joker cannot stand for another joker in '%(raw)s' %(where)s")
-                                    % {"raw": raw, "where": where}, raw, position)
+                raise NotationError(
+                    _("a joker cannot stand for another joker in '%(raw)s' %(where)s")
+                    % {"raw": raw, "where": where},
+                    raw,
+                    position,
+                )
             try:
                 declared = parse_card(inner, profile, position)
             except NotationError as exc:
                 raise NotationError(
                     _("cannot read the card the joker stands for in '%(raw)s' %(where)s: %(reason)s")
                     % {"raw": raw, "where": where, "reason": _reason_of(exc)},
-                    raw, position, exc.suggestion) from None
+                    raw,
+                    position,
+                    exc.suggestion,
+                ) from None
             if declared.is_joker:
-                raise NotationError(_("a joker cannot stand for another joker in '%(raw)s' %(where)s")
-                                    % {"raw": raw, "where": where}, raw, position)
+                raise NotationError(
+                    _("a joker cannot stand for another joker in '%(raw)s' %(where)s")
+                    % {"raw": raw, "where": where},
+                    raw,
+                    position,
+                )
             return Card.joker(declared)
     if _is_joker_word(text, profile):
         return Card.joker()
@@ -343,8 +391,11 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
     if card is not None:
         return card
     why, suggestion = _suggest(text, profile)
-    message = (_("cannot read card '%(raw)s' %(where)s: %(reason)s")
-               % {"raw": raw, "where": where, "reason": why})
+    message = _("cannot read card '%(raw)s' %(where)s: %(reason)s") % {
+        "raw": raw,
+        "where": where,
+        "reason": why,
+    }
     if suggestion:
         message += "; " + _("did you mean '%(card)s'?") % {"card": suggestion}
     raise NotationError(message, raw, position, suggestion)
@@ -379,7 +430,6 @@ def parse_cards(text: str, profile: Profile = "de") -> list[Card]:
     return [parse_card(token, profile, i) for i, token in enumerate(split_tokens(text), 1)]
 
 
-def format_cards(cards: Sequence[Card], profile: Profile = "de",
-                 ascii: bool = False) -> str:
+def format_cards(cards: Sequence[Card], profile: Profile = "de", ascii: bool = False) -> str:
     """Print cards separated by spaces."""
     return " ".join(card.format(profile, ascii) for card in cards)

@@ -50,6 +50,7 @@ def name_key(name: str) -> str:
 
 # --- the course of a game -------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Chart:
     """Every player's running total after each round of a session."""
@@ -102,12 +103,21 @@ def chart_of(standings: Standings) -> Chart:
                 bonuses.append((row.number, p, row.bonus[p]))
         if row.hand_romme and row.winner:
             hand_rommes.append((row.number, row.winner))
-    return Chart(standings.session, standings.players, tuple(r.number for r in standings.rounds),
-                 {p: tuple(v) for p, v in totals.items()}, tuple(hand_rommes), tuple(bonuses),
-                 standings.rules.game_end, standings.state.finished, standings.state.winner)
+    return Chart(
+        standings.session,
+        standings.players,
+        tuple(r.number for r in standings.rounds),
+        {p: tuple(v) for p, v in totals.items()},
+        tuple(hand_rommes),
+        tuple(bonuses),
+        standings.rules.game_end,
+        standings.state.finished,
+        standings.state.winner,
+    )
 
 
 # --- statistics -------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class HeadToHead:
@@ -195,6 +205,7 @@ def _rules(text: str) -> RuleSet:
 
 # --- the report -----------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class GameReport:
     """One session of the evening: its scoresheet and its chart."""
@@ -218,6 +229,7 @@ class Report:
 
 # --- the service ------------------------------------------------------------------------
 
+
 class History:
     """Charts, statistics and reports over the sessions of one database."""
 
@@ -237,14 +249,14 @@ class History:
         for name in names:
             info = self.service.session(name)
             standings = self.service.standings(info)
-            games.append(GameReport(standings, chart_of(standings), info.created_at, info.rate,
-                                    info.currency))
+            games.append(
+                GameReport(standings, chart_of(standings), info.created_at, info.rate, info.currency)
+            )
         found = self.service.settlement_inputs([g.standings.session for g in games])
         result = settlement.settle_games(found.games, found.rates, unit)
         return Report(tuple(games), result, found.currency, found.leaderboard)
 
-    def stats(self, player: str | None = None, since: date | None = None,
-              vs: str | None = None) -> Stats:
+    def stats(self, player: str | None = None, since: date | None = None, vs: str | None = None) -> Stats:
         """Per person across all sessions (started on or after ``since``)."""
         rows = self.store.player_session_stats(since.isoformat() if since else None)
         games: dict[int, _Game] = {}
@@ -260,8 +272,9 @@ class History:
                 continue  # a session without rounds is not a game yet
             game = games.get(row["session_id"])
             if game is None:
-                game = games[row["session_id"]] = _Game([], {}, row["rounds"], row["rules"],
-                                                        row["rate"], row["currency"])
+                game = games[row["session_id"]] = _Game(
+                    [], {}, row["rounds"], row["rules"], row["rate"], row["currency"]
+                )
             game.players.append(row["player"])
             game.totals[row["player"]] = row["total"]
             tally.games += 1
@@ -281,7 +294,8 @@ class History:
         against: dict[str, tuple[int, int, int]] = {}
         if opponent is not None:
             for spelling, count, fewer, more in self.store.head_to_head_rounds(
-                    sorted(tallies[opponent].spellings), since.isoformat() if since else None):
+                sorted(tallies[opponent].spellings), since.isoformat() if since else None
+            ):
                 rounds, lower, higher = against.get(name_key(spelling), (0, 0, 0))
                 against[name_key(spelling)] = (rounds + count, lower + fewer, higher + more)
         results = []
@@ -292,9 +306,21 @@ class History:
             h2h = None
             if opponent is not None and opponent != key:
                 h2h = self._head_to_head(t, tallies[opponent], against.get(key, (0, 0, 0)))
-            results.append(PlayerStats(t.name, t.games, t.games_won, t.rounds, t.rounds_won,
-                                       t.hand_rommes, t.points, t.worst_round, t.money,
-                                       tuple(dict.fromkeys(t.currencies)), h2h))
+            results.append(
+                PlayerStats(
+                    t.name,
+                    t.games,
+                    t.games_won,
+                    t.rounds,
+                    t.rounds_won,
+                    t.hand_rommes,
+                    t.points,
+                    t.worst_round,
+                    t.money,
+                    tuple(dict.fromkeys(t.currencies)),
+                    h2h,
+                )
+            )
         return Stats(tuple(results), since, len(games))
 
     # -- helpers --------------------------------------------------------------------

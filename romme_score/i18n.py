@@ -33,8 +33,7 @@ _language: str | None = None
 _catalogs: dict[tuple[str, str], _gettext.NullTranslations] = {}
 
 
-def choose_language(explicit: str | None = None,
-                    environ: Mapping[str, str] | None = None) -> str:
+def choose_language(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
     """The language of this run: ``de`` or ``en``.
 
     >>> choose_language(None, {"LANG": "de_DE.UTF-8"})

@@ -69,23 +69,32 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
         body = body[1:]
     digits = _digits(body)
     if digits is None:
-        raise InputValueError(_("%(what)s: '%(text)s' is not a whole number (use the digits 0-9)")
-                              % {"what": what, "text": text.strip()})
+        raise InputValueError(
+            _("%(what)s: '%(text)s' is not a whole number (use the digits 0-9)")
+            % {"what": what, "text": text.strip()}
+        )
     if len(digits) > 18:  # far beyond every range; int() of a huge string is slow
-        raise InputValueError(_("%(what)s: %(value)s is out of range: allowed %(lo)s to %(hi)s")
-                              % {"what": what, "value": text.strip(), "lo": lo, "hi": hi})
+        raise InputValueError(
+            _("%(what)s: %(value)s is out of range: allowed %(lo)s to %(hi)s")
+            % {"what": what, "value": text.strip(), "lo": lo, "hi": hi}
+        )
     value = sign * int(digits)
     if not lo <= value <= hi:
         if value < 0 <= lo:
-            raise InputValueError(_("%(what)s: %(value)s cannot be negative (allowed %(lo)s to %(hi)s)")
-                                  % {"what": what, "value": value, "lo": lo, "hi": hi})
-        raise InputValueError(_("%(what)s: %(value)s is out of range: allowed %(lo)s to %(hi)s")
-                              % {"what": what, "value": value, "lo": lo, "hi": hi})
+            raise InputValueError(
+                _("%(what)s: %(value)s cannot be negative (allowed %(lo)s to %(hi)s)")
+                % {"what": what, "value": value, "lo": lo, "hi": hi}
+            )
+        raise InputValueError(
+            _("%(what)s: %(value)s is out of range: allowed %(lo)s to %(hi)s")
+            % {"what": what, "value": value, "lo": lo, "hi": hi}
+        )
     return value
 
 
-def parse_decimal(text: str, what: str, lo: Decimal | int, hi: Decimal | int, *,
-                  places: int, above: bool = False) -> Decimal:
+def parse_decimal(
+    text: str, what: str, lo: Decimal | int, hi: Decimal | int, *, places: int, above: bool = False
+) -> Decimal:
     """A decimal number (``0.01`` or ``0,01``) from ``lo`` (exclusive when ``above``) to ``hi``
     with at most ``places`` decimal places; else :class:`InputValueError`."""
     from decimal import Decimal
@@ -97,19 +106,29 @@ def parse_decimal(text: str, what: str, lo: Decimal | int, hi: Decimal | int, *,
     whole, dot, frac = body.partition(".")
     whole_digits = _digits(whole) if whole else ""
     frac_digits = _digits(frac) if frac else ""
-    if whole_digits is None or frac_digits is None or not (whole_digits or frac_digits) \
-            or "." in frac or len(whole_digits) > 18:
-        raise InputValueError(_("%(what)s '%(text)s' is not a decimal number (e.g. 0.01)")
-                              % {"what": what, "text": text.strip()})
+    if (
+        whole_digits is None
+        or frac_digits is None
+        or not (whole_digits or frac_digits)
+        or "." in frac
+        or len(whole_digits) > 18
+    ):
+        raise InputValueError(
+            _("%(what)s '%(text)s' is not a decimal number (e.g. 0.01)")
+            % {"what": what, "text": text.strip()}
+        )
     number = Decimal(f"{sign}{whole_digits or '0'}" + (f".{frac_digits}" if frac_digits else ""))
     if len(frac_digits.rstrip("0")) > places:
-        raise InputValueError(_("%(what)s '%(text)s' has more than %(places)d decimal places")
-                              % {"what": what, "text": text.strip(), "places": places})
+        raise InputValueError(
+            _("%(what)s '%(text)s' has more than %(places)d decimal places")
+            % {"what": what, "text": text.strip(), "places": places}
+        )
     low_ok = number > lo if above else number >= lo
     if not low_ok or number > hi:
         if number < 0 <= lo:
-            raise InputValueError(_("%(what)s '%(text)s' must not be negative")
-                                  % {"what": what, "text": text.strip()})
+            raise InputValueError(
+                _("%(what)s '%(text)s' must not be negative") % {"what": what, "text": text.strip()}
+            )
         if above:
             message = _("%(what)s '%(text)s' is out of range: allowed more than %(lo)s to %(hi)s")
         else:
@@ -128,15 +147,19 @@ def clean_name(text: str, what: str | None = None) -> str:
     if not name:
         raise InputValueError(_("%(what)s must not be empty") % {"what": what})
     if "=" in name:
-        raise InputValueError(_("%(what)s '%(name)s' must not contain '=' (it separates name and "
-                                "cards)") % {"what": what, "name": name})
-    if not name.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")
-                                      for ch in name):
-        raise InputValueError(_("%(what)s %(name)s must not contain control characters")
-                              % {"what": what, "name": repr(name)})
+        raise InputValueError(
+            _("%(what)s '%(name)s' must not contain '=' (it separates name and cards)")
+            % {"what": what, "name": name}
+        )
+    if not name.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        raise InputValueError(
+            _("%(what)s %(name)s must not contain control characters") % {"what": what, "name": repr(name)}
+        )
     if len(name) > MAX_NAME:
-        raise InputValueError(_("%(what)s '%(name)s…' is longer than %(max)d characters")
-                              % {"what": what, "name": name[:MAX_NAME], "max": MAX_NAME})
+        raise InputValueError(
+            _("%(what)s '%(name)s…' is longer than %(max)d characters")
+            % {"what": what, "name": name[:MAX_NAME], "max": MAX_NAME}
+        )
     return name
 
 
@@ -149,8 +172,10 @@ def clean_names(names: Iterable[str], what: str | None = None) -> list[str]:
     for raw in names:
         name = clean_name(raw, what)
         if name.casefold() in seen:
-            raise InputValueError(_("the %(what)s %(name)s is given twice: names must be unique "
-                                    "(ignoring case)") % {"what": what, "name": name})
+            raise InputValueError(
+                _("the %(what)s %(name)s is given twice: names must be unique (ignoring case)")
+                % {"what": what, "name": name}
+            )
         seen.add(name.casefold())
         out.append(name)
     return out

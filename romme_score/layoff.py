@@ -43,8 +43,9 @@ class LayOff(NamedTuple):
     alternative: str | None = None
 
 
-def lay_off(table_cards: Sequence[Card], added: Sequence[Card], rules: RuleSet,
-            came_out: bool = True) -> LayOff:
+def lay_off(
+    table_cards: Sequence[Card], added: Sequence[Card], rules: RuleSet, came_out: bool = True
+) -> LayOff:
     """Lay ``added`` onto the table meld, swapping jokers where a card takes their place.
 
     ``came_out=False`` judges a player who has not come out yet (§4, §5): a
@@ -54,9 +55,9 @@ def lay_off(table_cards: Sequence[Card], added: Sequence[Card], rules: RuleSet,
     try:
         table = interpret(table_cards, rules)
     except IllegalMeldError as exc:
-        raise IllegalMeldError(Reason.TABLE_MELD_ILLEGAL,
-                               _("the meld on the table is not legal: %(reason)s")
-                               % {"reason": exc}) from None
+        raise IllegalMeldError(
+            Reason.TABLE_MELD_ILLEGAL, _("the meld on the table is not legal: %(reason)s") % {"reason": exc}
+        ) from None
     if not added:
         raise IllegalMeldError(Reason.NOTHING_TO_ADD, _("no cards to lay off"))
     refusal = _swap_refusal(rules, came_out)
@@ -73,18 +74,21 @@ def lay_off(table_cards: Sequence[Card], added: Sequence[Card], rules: RuleSet,
 def _swap_refusal(rules: RuleSet, came_out: bool) -> tuple[Reason, str] | None:
     """Why no joker may be swapped now (003 lobby "Joker tauschen"), or None."""
     if rules.joker_swap == "never":
-        return (Reason.JOKER_SWAP_FORBIDDEN,
-                _("a joker on the table may not be swapped (joker_swap=never)"))
+        return (Reason.JOKER_SWAP_FORBIDDEN, _("a joker on the table may not be swapped (joker_swap=never)"))
     if not came_out and rules.joker_swap == "after-out":
-        return (Reason.SWAP_NOT_OUT_YET,
-                _("only a player who has come out may swap a joker (joker_swap=after-out)"))
+        return (
+            Reason.SWAP_NOT_OUT_YET,
+            _("only a player who has come out may swap a joker (joker_swap=after-out)"),
+        )
     return None
 
 
 def _not_out_message(rules: RuleSet) -> str:
     if rules.hand_romme_layoff:
-        return _("a player who has not come out yet may not lay cards off (first_meld_layoff=false), "
-                 "except when going out at once in a Hand-Rommé (hand_romme_layoff=true)")
+        return _(
+            "a player who has not come out yet may not lay cards off (first_meld_layoff=false), "
+            "except when going out at once in a Hand-Rommé (hand_romme_layoff=true)"
+        )
     return _("a player who has not come out yet may not lay cards off (first_meld_layoff=false)")
 
 
@@ -92,12 +96,19 @@ def _joker_note(freed: int, rules: RuleSet) -> str:
     if not freed:
         return _("laid off")
     if rules.swapped_joker == "meld-now":
-        return (_("swap: take the joker, which must be laid out again this turn (swapped_joker=meld-now)")
-                if freed == 1 else
-                _("swap: take %(count)d jokers, which must be laid out again this turn "
-                  "(swapped_joker=meld-now)") % {"count": freed})
-    return (_("swap: the joker goes to your hand (swapped_joker=to-hand)") if freed == 1
-            else _("swap: %(count)d jokers go to your hand (swapped_joker=to-hand)") % {"count": freed})
+        return (
+            _("swap: take the joker, which must be laid out again this turn (swapped_joker=meld-now)")
+            if freed == 1
+            else _(
+                "swap: take %(count)d jokers, which must be laid out again this turn (swapped_joker=meld-now)"
+            )
+            % {"count": freed}
+        )
+    return (
+        _("swap: the joker goes to your hand (swapped_joker=to-hand)")
+        if freed == 1
+        else _("swap: %(count)d jokers go to your hand (swapped_joker=to-hand)") % {"count": freed}
+    )
 
 
 def _check_limits(meld: Meld, rules: RuleSet) -> None:
@@ -106,8 +117,7 @@ def _check_limits(meld: Meld, rules: RuleSet) -> None:
         raise IllegalMeldError(*violation)
 
 
-def _onto_run(table: Meld, added: list[Card], rules: RuleSet,
-              refusal: tuple[Reason, str] | None) -> LayOff:
+def _onto_run(table: Meld, added: list[Card], rules: RuleSet, refusal: tuple[Reason, str] | None) -> LayOff:
     suit = table.slots[0].stands_for.suit
     assert suit is not None
     by_rank = {slot.stands_for.rank: i for i, slot in enumerate(table.slots)}
@@ -117,19 +127,18 @@ def _onto_run(table: Meld, added: list[Card], rules: RuleSet,
     jokers = [c for c in added if c.is_joker]
     for card in (c for c in added if not c.is_joker):
         if card.suit != suit:
-            raise IllegalMeldError(Reason.WRONG_SUIT,
-                                   f"{card} does not fit a {suit.symbol} run")
+            raise IllegalMeldError(Reason.WRONG_SUIT, f"{card} does not fit a {suit.symbol} run")
         index = by_rank.get(card.rank)
         if index is None:
             extra_naturals.append(card)
             continue
         if not slots[index].is_joker:
-            raise IllegalMeldError(Reason.DUPLICATE_RANK,
-                                   f"{card} is already in the run: a run holds each rank once")
+            raise IllegalMeldError(
+                Reason.DUPLICATE_RANK, f"{card} is already in the run: a run holds each rank once"
+            )
         # The card the joker stands for takes its fixed place (002 c, 003, 004).
         if refusal is not None:
-            raise IllegalMeldError(refusal[0], f"{card} would take the joker's place, but "
-                                               f"{refusal[1]}")
+            raise IllegalMeldError(refusal[0], f"{card} would take the joker's place, but {refusal[1]}")
         slots[index] = Slot(card, card, slots[index].value)
         freed += 1
     base = Meld(MeldKind.RUN, tuple(slots), start=table.start)
@@ -147,8 +156,9 @@ def _onto_run(table: Meld, added: list[Card], rules: RuleSet,
     return LayOff(table, legal[0], freed, _joker_note(freed, rules))
 
 
-def _extend_run(base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card],
-                rules: RuleSet) -> list[Meld]:
+def _extend_run(
+    base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card], rules: RuleSet
+) -> list[Meld]:
     """Every way to extend the run at its ends with ``naturals`` and ``jokers``."""
     k = len(naturals) + len(jokers)
     n = len(base.slots) + k
@@ -160,12 +170,12 @@ def _extend_run(base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card]
             start += 13
         if start not in starts:
             continue
-        new_positions = [start + i for i in range(left)] + \
-                        [base.end + 1 + i for i in range(k - left)]
+        new_positions = [start + i for i in range(left)] + [base.end + 1 + i for i in range(k - left)]
         if start != base.start - left:  # wrapped below the ace: shift the old run up by 13
             old_start = base.start + 13
-            new_positions = [start + i for i in range(left)] + \
-                            [old_start + len(base.slots) + i for i in range(k - left)]
+            new_positions = [start + i for i in range(left)] + [
+                old_start + len(base.slots) + i for i in range(k - left)
+            ]
         else:
             old_start = base.start
         rank_pos = {int(rank_at(p)): p for p in new_positions}
@@ -198,65 +208,92 @@ def _extend_run(base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card]
         for p in range(start, start + n):
             if p in old:
                 slot = old[p]
-                slots.append(_run_slot(slot.card, p, suit, rules) if not slot.is_joker
-                             else Slot(slot.card, slot.stands_for,
-                                       card_value(rank_at(p), rules, low_ace=p == 1)))
+                slots.append(
+                    _run_slot(slot.card, p, suit, rules)
+                    if not slot.is_joker
+                    else Slot(slot.card, slot.stands_for, card_value(rank_at(p), rules, low_ace=p == 1))
+                )
             else:
                 slots.append(_run_slot(placed[p], p, suit, rules))
         found.append(Meld(MeldKind.RUN, tuple(slots), start=start))
     return found
 
 
-def _why_not_extend(base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card],
-                    rules: RuleSet) -> tuple[Reason, str]:
+def _why_not_extend(
+    base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card], rules: RuleSet
+) -> tuple[Reason, str]:
     if len(base.slots) + len(naturals) + len(jokers) > 13:
         return Reason.RUN_TOO_LONG, _("a run has at most 13 cards")
     for relaxed, reason, text in (
-            (rules.replace(ace_high_runs=True), Reason.ACE_HIGH,
-             _("the ace would have to follow the king (ace_high_runs=false)")),
-            (rules.replace(wraparound=True), Reason.WRAPAROUND,
-             _("the run would go around the corner (K-A-2), which needs wraparound=true"))):
+        (
+            rules.replace(ace_high_runs=True),
+            Reason.ACE_HIGH,
+            _("the ace would have to follow the king (ace_high_runs=false)"),
+        ),
+        (
+            rules.replace(wraparound=True),
+            Reason.WRAPAROUND,
+            _("the run would go around the corner (K-A-2), which needs wraparound=true"),
+        ),
+    ):
         if relaxed != rules and _extend_run(base, suit, naturals, jokers, relaxed):
             return reason, text
     cards = " ".join(str(c) for c in naturals + jokers)
-    return (Reason.GAP, _("%(cards)s cannot extend %(meld)s at either end without a gap")
-            % {"cards": cards, "meld": base.format()})
+    return (
+        Reason.GAP,
+        _("%(cards)s cannot extend %(meld)s at either end without a gap")
+        % {"cards": cards, "meld": base.format()},
+    )
 
 
-def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card],
-                          rules: RuleSet) -> list[Meld]:
+def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card], rules: RuleSet) -> list[Meld]:
     """004: a joker only with a natural card that fixes its place; 003: where its place is clear."""
+
     def joker_places(meld: Meld) -> tuple[int, ...]:
         old = set(range(base.start, base.end + 1))
-        return tuple(meld.start + i for i, s in enumerate(meld.slots)
-                     if s.is_joker and meld.start + i not in old)
+        return tuple(
+            meld.start + i for i, s in enumerate(meld.slots) if s.is_joker and meld.start + i not in old
+        )
 
     if rules.joker_layoff == "with-natural":
         fixed = []
         for meld in legal:
             spots = joker_places(meld)
-            outer = [meld.start + i for i, s in enumerate(meld.slots) if not s.is_joker
-                     and (meld.start + i < base.start or meld.start + i > base.end)]
+            outer = [
+                meld.start + i
+                for i, s in enumerate(meld.slots)
+                if not s.is_joker and (meld.start + i < base.start or meld.start + i > base.end)
+            ]
             if all(any((o < p < base.start) or (base.end < p < o) for o in outer) for p in spots):
                 fixed.append(meld)
         if not fixed:
             raise IllegalMeldError(
                 Reason.JOKER_NEEDS_NATURAL,
-                _("a joker may be laid onto a run only together with a natural card beyond it "
-                  "that fixes its place (joker_layoff=with-natural, 004)"))
+                _(
+                    "a joker may be laid onto a run only together with a natural card beyond it "
+                    "that fixes its place (joker_layoff=with-natural, 004)"
+                ),
+            )
         legal = fixed
+
     def new_joker_cards(meld: Meld) -> tuple[str, ...]:
-        return tuple(str(meld.slots[p - meld.start].stands_for) for p in joker_places(meld)
-                     if meld.slots[p - meld.start].card.declared is None)
+        return tuple(
+            str(meld.slots[p - meld.start].stands_for)
+            for p in joker_places(meld)
+            if meld.slots[p - meld.start].card.declared is None
+        )
 
     places = sorted({new_joker_cards(m) for m in legal})
     if len(places) > 1:
         where = _(" or ").join(", ".join(p) for p in places)
         raise IllegalMeldError(
             Reason.JOKER_PLACE_UNCLEAR,
-            _("the joker's place is not clear (%(where)s): lay it with the card beside it, "
-              "or declare it, e.g. J=%(card)s")
-            % {"where": where, "card": places[0][0] if places[0] else "?"})
+            _(
+                "the joker's place is not clear (%(where)s): lay it with the card beside it, "
+                "or declare it, e.g. J=%(card)s"
+            )
+            % {"where": where, "card": places[0][0] if places[0] else "?"},
+        )
     return legal
 
 
@@ -272,8 +309,9 @@ def pinned_suit(slot: Slot, rules: RuleSet) -> Suit | None:
     return None
 
 
-def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
-              refusal: tuple[Reason, str] | None, may_lay_off: bool) -> LayOff:
+def _onto_set(
+    table: Meld, added: list[Card], rules: RuleSet, refusal: tuple[Reason, str] | None, may_lay_off: bool
+) -> LayOff:
     rank = table.slots[0].stands_for.rank
     assert rank is not None
     natural_suits = {s.card.suit for s in table.slots if not s.is_joker}
@@ -283,21 +321,25 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
         if card.is_joker:
             continue
         if card.rank != rank:
-            raise IllegalMeldError(Reason.WRONG_RANK,
-                                   _("%(card)s does not fit a set of %(rank)ss")
-                                   % {"card": card, "rank": rank.letter()})
+            raise IllegalMeldError(
+                Reason.WRONG_RANK,
+                _("%(card)s does not fit a set of %(rank)ss") % {"card": card, "rank": rank.letter()},
+            )
         if card.suit in natural_suits or card.suit in {c.suit for c in new_naturals}:
-            raise IllegalMeldError(Reason.DUPLICATE_SUIT,
-                                   _("%(card)s is already in the set: a set holds each suit once")
-                                   % {"card": card})
+            raise IllegalMeldError(
+                Reason.DUPLICATE_SUIT,
+                _("%(card)s is already in the set: a set holds each suit once") % {"card": card},
+            )
         new_naturals.append(card)
     new_jokers = [c for c in added if c.is_joker]
     if new_jokers and rules.joker_layoff == "with-natural":
-        raise IllegalMeldError(Reason.JOKER_ONTO_SET,
-                               _("a joker may not be laid onto a set (joker_layoff=with-natural, 004)"))
+        raise IllegalMeldError(
+            Reason.JOKER_ONTO_SET, _("a joker may not be laid onto a set (joker_layoff=with-natural, 004)")
+        )
     value = card_value(rank, rules)
-    all_naturals = sorted({*natural_suits, *(c.suit for c in new_naturals)} - {None},
-                          key=lambda s: s.index if s else 0)
+    all_naturals = sorted(
+        {*natural_suits, *(c.suit for c in new_naturals)} - {None}, key=lambda s: s.index if s else 0
+    )
     new_suits = {c.suit for c in new_naturals}
     pins = [pinned_suit(slot, rules) for slot in table_jokers]
 
@@ -310,19 +352,26 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
         forced = [k for k, pin in enumerate(pins) if pin is not None and pin in new_suits]
         if rules.set_joker_swap == "missing-suit":
             spare = len(new_naturals) - len(forced)
-            optional = [k for k in range(len(table_jokers)) if k not in forced][:max(0, spare)]
+            optional = [k for k in range(len(table_jokers)) if k not in forced][: max(0, spare)]
     for k, slot in enumerate(table_jokers):
         declared = slot.card.declared
         if declared is not None and declared.suit in new_suits and k not in forced:
             raise IllegalMeldError(
                 Reason.DUPLICATE_SUIT,
-                _("%(card)s is already in the set as a joker, and set_joker_swap=%(rule)s does not "
-                  "let it be swapped here") % {"card": declared, "rule": rules.set_joker_swap})
+                _(
+                    "%(card)s is already in the set as a joker, and set_joker_swap=%(rule)s does not "
+                    "let it be swapped here"
+                )
+                % {"card": declared, "rule": rules.set_joker_swap},
+            )
     if refusal is not None and forced:
         taken = [c for c in new_naturals if c.suit == pins[forced[0]]]
-        what = (_("%(card)s would take the joker's place") % {"card": taken[0]} if taken else
-                _("%(cards)s would complete the set and free the joker")
-                % {"cards": " ".join(str(c) for c in new_naturals)})
+        what = (
+            _("%(card)s would take the joker's place") % {"card": taken[0]}
+            if taken
+            else _("%(cards)s would complete the set and free the joker")
+            % {"cards": " ".join(str(c) for c in new_naturals)}
+        )
         raise IllegalMeldError(refusal[0], _("%(what)s, but %(why)s") % {"what": what, "why": refusal[1]})
     could_swap = bool(optional)
     if refusal is not None:
@@ -334,13 +383,20 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
         if rules.set_joker_swap == "complete" and table_jokers:
             raise IllegalMeldError(
                 Reason.SET_TOO_LARGE,
-                _("a set has at most 4 cards; the joker is freed only when all four natural "
-                  "%(rank)ss are complete (set_joker_swap=complete)") % {"rank": rank.letter()})
+                _(
+                    "a set has at most 4 cards; the joker is freed only when all four natural "
+                    "%(rank)ss are complete (set_joker_swap=complete)"
+                )
+                % {"rank": rank.letter()},
+            )
         if refusal is not None and could_swap:
-            raise IllegalMeldError(refusal[0], _("the set has room only if a joker is swapped, but %(why)s")
-                                   % {"why": refusal[1]})
-        raise IllegalMeldError(Reason.SET_TOO_LARGE,
-                               _("a set has at most 4 cards, this would have %(count)d") % {"count": size})
+            raise IllegalMeldError(
+                refusal[0],
+                _("the set has room only if a joker is swapped, but %(why)s") % {"why": refusal[1]},
+            )
+        raise IllegalMeldError(
+            Reason.SET_TOO_LARGE, _("a set has at most 4 cards, this would have %(count)d") % {"count": size}
+        )
     missing = [s for s in SUITS if s not in all_naturals]
     slots = [Slot(Card(rank, s), Card(rank, s), value) for s in all_naturals]
     fixed = [(slot.card, pin) for slot, pin in kept if pin is not None]
@@ -349,29 +405,35 @@ def _onto_set(table: Meld, added: list[Card], rules: RuleSet,
         if declared is None:
             continue
         if declared.rank != rank:
-            raise IllegalMeldError(Reason.WRONG_RANK,
-                                   _("%(card)s does not fit a set of %(rank)ss")
-                                   % {"card": joker, "rank": rank.letter()})
+            raise IllegalMeldError(
+                Reason.WRONG_RANK,
+                _("%(card)s does not fit a set of %(rank)ss") % {"card": joker, "rank": rank.letter()},
+            )
         if declared.suit not in missing or declared.suit in {pin for _card, pin in fixed}:
-            raise IllegalMeldError(Reason.DUPLICATE_SUIT,
-                                   _("%(card)s is already in the set: a set holds each suit once")
-                                   % {"card": declared})
+            raise IllegalMeldError(
+                Reason.DUPLICATE_SUIT,
+                _("%(card)s is already in the set: a set holds each suit once") % {"card": declared},
+            )
         fixed.append((joker, declared.suit))
     for card, suit in fixed:
         slots.append(Slot(card, Card(rank, suit), value, (suit,)))
     free = tuple(s for s in missing if s not in {suit for _card, suit in fixed})
-    loose = [slot.card for slot, pin in kept if pin is None] + \
-        [j for j in new_jokers if j.declared is None]
+    loose = [slot.card for slot, pin in kept if pin is None] + [j for j in new_jokers if j.declared is None]
     slots += [Slot(card, Card(rank, free[0]), value, free) for card in loose]
     slots.sort(key=lambda slot: slot.stands_for.sort_key())
     meld = Meld(MeldKind.SET, tuple(slots))
     _check_limits(meld, rules)
     freed = len(freeable)
     alternative = None
-    if optional and not forced and may_lay_off and \
-            len(all_naturals) + len(table_jokers) + len(new_jokers) <= 4:
+    if (
+        optional
+        and not forced
+        and may_lay_off
+        and len(all_naturals) + len(table_jokers) + len(new_jokers) <= 4
+    ):
         alternative = _("or lay the cards off and leave the joker in the set")
     elif table_jokers and not freed and new_naturals and rules.set_joker_swap == "declared":
-        alternative = (_("the joker stays: it was not declared for %(cards)s")
-                       % {"cards": "/".join(str(c) for c in new_naturals)})
+        alternative = _("the joker stays: it was not declared for %(cards)s") % {
+            "cards": "/".join(str(c) for c in new_naturals)
+        }
     return LayOff(table, meld, freed, _joker_note(freed, rules), alternative)

@@ -94,8 +94,9 @@ class Slot(NamedTuple):
         joker = Card.joker().format(profile, ascii)
         if len(self.options) > 1:
             assert self.stands_for.rank is not None
-            suits = "/".join(s.symbol if not ascii else (s.german if profile == "de" else s.value)
-                             for s in self.options)
+            suits = "/".join(
+                s.symbol if not ascii else (s.german if profile == "de" else s.value) for s in self.options
+            )
             return f"{joker}={suits}{self.stands_for.rank.letter(profile)}"
         return f"{joker}={self.stands_for.format(profile, ascii)}"
 
@@ -134,6 +135,7 @@ class Meld(NamedTuple):
 
 # --- values -------------------------------------------------------------------
 
+
 def card_value(rank: Rank, rules: RuleSet, *, low_ace: bool = False) -> int:
     """Meld value (§3): pips, 10 for faces, ace 11 (``ace_high_value``) or 1 in a low run."""
     if rank == Rank.ACE:
@@ -159,6 +161,7 @@ def rank_at(position: int) -> Rank:
 
 # --- interpretation -----------------------------------------------------------
 
+
 def _run_windows(n: int, rules: RuleSet) -> list[int]:
     """Start positions of every run of ``n`` cards the rules allow."""
     if n > 13 or n < 1:
@@ -174,8 +177,9 @@ def _run_slot(card: Card, position: int, suit: Suit, rules: RuleSet) -> Slot:
     return Slot(card, Card(rank, suit), value)
 
 
-def _fit_run(cards: Sequence[Card], suit: Suit, start: int, rules: RuleSet,
-             order: Sequence[int] | None) -> Meld | None:
+def _fit_run(
+    cards: Sequence[Card], suit: Suit, start: int, rules: RuleSet, order: Sequence[int] | None
+) -> Meld | None:
     """Place ``cards`` in the run starting at ``start``; ``order`` fixes positions as written."""
     n = len(cards)
     positions: dict[int, int] = {}  # rank -> offset in the window
@@ -202,14 +206,16 @@ def _fit_run(cards: Sequence[Card], suit: Suit, start: int, rules: RuleSet,
     for offset in range(n):
         if placed[offset] is None:
             placed[offset] = free_jokers.pop()
-    slots = tuple(_run_slot(card, start + offset, suit, rules)
-                  for offset, card in enumerate(placed) if card is not None)
+    slots = tuple(
+        _run_slot(card, start + offset, suit, rules) for offset, card in enumerate(placed) if card is not None
+    )
     return Meld(MeldKind.RUN, slots, written_order=order is not None, start=start)
 
 
 def _run_interpretations(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
-    suits = {c.suit for c in cards if not c.is_joker} | \
-        {c.declared.suit for c in cards if c.declared is not None}
+    suits = {c.suit for c in cards if not c.is_joker} | {
+        c.declared.suit for c in cards if c.declared is not None
+    }
     if len(suits) != 1:
         return []
     suit = suits.pop()
@@ -247,8 +253,7 @@ def _infer_set_suits(cards: Sequence[Card]) -> dict[int, Suit]:
     jokers = [i for i, c in enumerate(cards) if c.is_joker and c.declared is None]
     if not jokers or len(cards) > 4:
         return {}
-    suits = [c.suit if not c.is_joker else (c.declared.suit if c.declared else None)
-             for c in cards]
+    suits = [c.suit if not c.is_joker else (c.declared.suit if c.declared else None) for c in cards]
     known = [(i, s) for i, s in enumerate(suits) if s is not None]
     if [s.index for _, s in known] != sorted({s.index for _, s in known}):
         return {}  # not laid in Skat order
@@ -320,8 +325,9 @@ def limit_violation(meld: Meld, rules: RuleSet) -> tuple[Reason, str] | None:
     return joker_limit_violation(meld.kind, meld.naturals, meld.jokers, adjacent, rules)
 
 
-def joker_limit_violation(kind: MeldKind, naturals: int, jokers: int, adjacent: int,
-                          rules: RuleSet) -> tuple[Reason, str] | None:
+def joker_limit_violation(
+    kind: MeldKind, naturals: int, jokers: int, adjacent: int, rules: RuleSet
+) -> tuple[Reason, str] | None:
     """The joker limits of §2, the one place they are written: a meld of ``kind`` with
     these counts and at most ``adjacent`` jokers side by side (runs) breaks which, if any.
 
@@ -330,24 +336,35 @@ def joker_limit_violation(kind: MeldKind, naturals: int, jokers: int, adjacent: 
     (<Reason.TOO_FEW_NATURALS: 'too-few-naturals'>, 'a meld needs at least 2 natural cards (min_naturals=2)')
     """
     if naturals < rules.min_naturals:
-        return (Reason.TOO_FEW_NATURALS,
-                ngettext("a meld needs at least %(min)d natural card (min_naturals=%(min)d)",
-                         "a meld needs at least %(min)d natural cards (min_naturals=%(min)d)",
-                         rules.min_naturals) % {"min": rules.min_naturals})
+        return (
+            Reason.TOO_FEW_NATURALS,
+            ngettext(
+                "a meld needs at least %(min)d natural card (min_naturals=%(min)d)",
+                "a meld needs at least %(min)d natural cards (min_naturals=%(min)d)",
+                rules.min_naturals,
+            )
+            % {"min": rules.min_naturals},
+        )
     if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
-        return (Reason.TOO_MANY_JOKERS,
-                _("%(jokers)d jokers, but at most %(max)d per meld (max_jokers_per_meld=%(max)d)")
-                % {"jokers": jokers, "max": rules.max_jokers_per_meld})
+        return (
+            Reason.TOO_MANY_JOKERS,
+            _("%(jokers)d jokers, but at most %(max)d per meld (max_jokers_per_meld=%(max)d)")
+            % {"jokers": jokers, "max": rules.max_jokers_per_meld},
+        )
     if kind == MeldKind.SET:
         limit = rules.max_jokers_in_set
         if limit is not None and jokers > limit:
-            return (Reason.TOO_MANY_JOKERS,
-                    _("%(jokers)d jokers in a set, but at most %(max)d (max_adjacent_jokers=%(rule)s)")
-                    % {"jokers": jokers, "max": limit, "rule": rules.max_adjacent_jokers})
+            return (
+                Reason.TOO_MANY_JOKERS,
+                _("%(jokers)d jokers in a set, but at most %(max)d (max_adjacent_jokers=%(rule)s)")
+                % {"jokers": jokers, "max": limit, "rule": rules.max_adjacent_jokers},
+            )
     elif rules.max_adjacent_jokers is not None and adjacent > rules.max_adjacent_jokers:
-        return (Reason.ADJACENT_JOKERS,
-                _("%(jokers)d jokers side by side, but at most %(max)d (max_adjacent_jokers=%(max)d)")
-                % {"jokers": adjacent, "max": rules.max_adjacent_jokers})
+        return (
+            Reason.ADJACENT_JOKERS,
+            _("%(jokers)d jokers side by side, but at most %(max)d (max_adjacent_jokers=%(max)d)")
+            % {"jokers": adjacent, "max": rules.max_adjacent_jokers},
+        )
     return None
 
 
@@ -396,16 +413,21 @@ def explain(cards: Sequence[Card], rules: RuleSet) -> tuple[Reason, str]:
     naturals = [c for c in cards if not c.is_joker]
     jokers = n - len(naturals)
     if len(naturals) < rules.min_naturals:
-        return (Reason.TOO_FEW_NATURALS,
-                ngettext("a meld needs at least %(min)d natural card, this has %(count)d "
-                         "(min_naturals=%(min)d)",
-                         "a meld needs at least %(min)d natural cards, this has %(count)d "
-                         "(min_naturals=%(min)d)", rules.min_naturals)
-                % {"min": rules.min_naturals, "count": len(naturals)})
+        return (
+            Reason.TOO_FEW_NATURALS,
+            ngettext(
+                "a meld needs at least %(min)d natural card, this has %(count)d (min_naturals=%(min)d)",
+                "a meld needs at least %(min)d natural cards, this has %(count)d (min_naturals=%(min)d)",
+                rules.min_naturals,
+            )
+            % {"min": rules.min_naturals, "count": len(naturals)},
+        )
     if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
-        return (Reason.TOO_MANY_JOKERS,
-                _("%(jokers)d jokers, but at most %(max)d per meld (max_jokers_per_meld=%(max)d)")
-                % {"jokers": jokers, "max": rules.max_jokers_per_meld})
+        return (
+            Reason.TOO_MANY_JOKERS,
+            _("%(jokers)d jokers, but at most %(max)d per meld (max_jokers_per_meld=%(max)d)")
+            % {"jokers": jokers, "max": rules.max_jokers_per_meld},
+        )
     structural = _structural(cards, rules)
     for meld in structural:
         violation = limit_violation(meld, rules)
@@ -414,47 +436,60 @@ def explain(cards: Sequence[Card], rules: RuleSet) -> tuple[Reason, str]:
     plain = [c.plain for c in cards]
     if any(c.declared is not None for c in cards) and _structural(plain, rules):
         declared = ", ".join(c.format() for c in cards if c.declared is not None)
-        return (Reason.DECLARATION,
-                _("the joker declaration (%(declared)s) does not fit the other cards")
-                % {"declared": declared})
+        return (
+            Reason.DECLARATION,
+            _("the joker declaration (%(declared)s) does not fit the other cards") % {"declared": declared},
+        )
     ranks = Counter(c.rank for c in naturals)
     suits = Counter(c.suit for c in naturals)
     if len(ranks) == 1 and (len(suits) < len(naturals) or n > 4 or len(suits) > 1):
         if n > 4:
             return Reason.SET_TOO_LARGE, _("a set has at most 4 cards, this has %(count)d") % {"count": n}
         twice = next(c for c in naturals if suits[c.suit] > 1)
-        return (Reason.DUPLICATE_SUIT,
-                _("%(card)s appears twice: a set holds each suit at most once") % {"card": _name(twice)})
+        return (
+            Reason.DUPLICATE_SUIT,
+            _("%(card)s appears twice: a set holds each suit at most once") % {"card": _name(twice)},
+        )
     if len(suits) == 1:
         return _explain_run(plain, naturals, jokers, rules)
     pairs = ((a, b) for a in naturals for b in naturals if a.rank != b.rank and a.suit != b.suit)
     pair = next(pairs, None)
     if pair is None:  # pragma: no cover - two ranks and two suits always give such a pair
         return Reason.MIXED, _("the cards share neither one rank (set) nor one suit (run)")
-    return (Reason.MIXED,
-            _("%(first)s and %(second)s share neither rank (for a set) nor suit (for a run)")
-            % {"first": _name(pair[0]), "second": _name(pair[1])})
+    return (
+        Reason.MIXED,
+        _("%(first)s and %(second)s share neither rank (for a set) nor suit (for a run)")
+        % {"first": _name(pair[0]), "second": _name(pair[1])},
+    )
 
 
-def _explain_run(cards: Sequence[Card], naturals: Sequence[Card], jokers: int,
-                 rules: RuleSet) -> tuple[Reason, str]:
+def _explain_run(
+    cards: Sequence[Card], naturals: Sequence[Card], jokers: int, rules: RuleSet
+) -> tuple[Reason, str]:
     n = len(cards)
     ranks = Counter(c.rank for c in naturals)
     twice = [r for r, k in ranks.items() if k > 1]
     if twice:
         card = next(c for c in naturals if c.rank == twice[0])
-        return (Reason.DUPLICATE_RANK,
-                _("%(card)s appears twice: a run holds each rank once") % {"card": _name(card)})
+        return (
+            Reason.DUPLICATE_RANK,
+            _("%(card)s appears twice: a run holds each rank once") % {"card": _name(card)},
+        )
     if n > 13:
         return Reason.RUN_TOO_LONG, _("a run has at most 13 cards, this has %(count)d") % {"count": n}
     if _structural(cards, rules.replace(ace_high_runs=True)):
-        return (Reason.ACE_HIGH,
-                _("the ace would have to follow the king, and these rules have aces low only "
-                  "(ace_high_runs=false)"))
+        return (
+            Reason.ACE_HIGH,
+            _(
+                "the ace would have to follow the king, and these rules have aces low only "
+                "(ace_high_runs=false)"
+            ),
+        )
     if _structural(cards, rules.replace(wraparound=True)):
-        return (Reason.WRAPAROUND,
-                _("the run would go around the corner (K-A-2), which needs the house rule "
-                  "wraparound=true"))
+        return (
+            Reason.WRAPAROUND,
+            _("the run would go around the corner (K-A-2), which needs the house rule wraparound=true"),
+        )
     low = sorted(naturals, key=lambda c: int(c.rank or 0))
     # The smallest gap to fill over the linear placements (ace low or high).
     best_missing = None
@@ -465,14 +500,20 @@ def _explain_run(cards: Sequence[Card], naturals: Sequence[Card], jokers: int,
             best_missing = missing
     first, last = low[0], low[-1]
     gap = best_missing or 0
-    return (Reason.GAP,
-            _("the run from %(first)s to %(last)s has a gap of %(gap)s but only %(jokers)s to fill it")
-            % {"first": _name(first), "last": _name(last),
-               "gap": ngettext("%(count)d card", "%(count)d cards", gap) % {"count": gap},
-               "jokers": ngettext("%(count)d joker", "%(count)d jokers", jokers) % {"count": jokers}})
+    return (
+        Reason.GAP,
+        _("the run from %(first)s to %(last)s has a gap of %(gap)s but only %(jokers)s to fill it")
+        % {
+            "first": _name(first),
+            "last": _name(last),
+            "gap": ngettext("%(count)d card", "%(count)d cards", gap) % {"count": gap},
+            "jokers": ngettext("%(count)d joker", "%(count)d jokers", jokers) % {"count": jokers},
+        },
+    )
 
 
 # --- several melds: supply and first meld --------------------------------------
+
 
 def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
     """No card more often than the packs hold, no more jokers than in play (§1)."""
@@ -482,14 +523,19 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
         raise IllegalMeldError(
             Reason.NO_JOKERS_IN_PLAY,
             _("%(jokers)d jokers, but only %(max)d are in play (jokers=%(max)d)")
-            % {"jokers": jokers, "max": rules.jokers})
+            % {"jokers": jokers, "max": rules.jokers},
+        )
     for card, count in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
         if count > rules.packs:
             raise IllegalMeldError(
                 Reason.TOO_MANY_COPIES,
-                ngettext("%(card)s appears %(count)d times, but %(packs)d pack holds it only %(packs)d time",
-                         "%(card)s appears %(count)d times, but %(packs)d packs hold it only %(packs)d times",
-                         rules.packs) % {"card": _name(card), "count": count, "packs": rules.packs})
+                ngettext(
+                    "%(card)s appears %(count)d times, but %(packs)d pack holds it only %(packs)d time",
+                    "%(card)s appears %(count)d times, but %(packs)d packs hold it only %(packs)d times",
+                    rules.packs,
+                )
+                % {"card": _name(card), "count": count, "packs": rules.packs},
+            )
 
 
 class FirstMeld(NamedTuple):
@@ -513,12 +559,20 @@ def judge_first_meld(melds: Sequence[Meld | None], rules: RuleSet) -> FirstMeld:
     if len(legal) < len(melds):
         return FirstMeld(required, total, False, None, "every meld must be legal")
     if total < required:
-        return FirstMeld(required, total, False, Reason.BELOW_MINIMUM,
-                         f"{total} points, but a first meld needs {required} "
-                         f"(first_meld_min={required}); {required - total} short")
-    if rules.first_meld_pure_run and not any(m.kind == MeldKind.RUN and m.jokers == 0
-                                             for m in legal):
-        return FirstMeld(required, total, False, Reason.NO_PURE_RUN,
-                         "the first meld must include a run without jokers "
-                         "(first_meld_pure_run=true)")
+        return FirstMeld(
+            required,
+            total,
+            False,
+            Reason.BELOW_MINIMUM,
+            f"{total} points, but a first meld needs {required} "
+            f"(first_meld_min={required}); {required - total} short",
+        )
+    if rules.first_meld_pure_run and not any(m.kind == MeldKind.RUN and m.jokers == 0 for m in legal):
+        return FirstMeld(
+            required,
+            total,
+            False,
+            Reason.NO_PURE_RUN,
+            "the first meld must include a run without jokers (first_meld_pure_run=true)",
+        )
     return FirstMeld(required, total, True, None, None)

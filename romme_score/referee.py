@@ -73,13 +73,11 @@ def _judge_one(text: str, cards: list[Card], rules: RuleSet) -> MeldVerdict:
         meld = interpret(cards, rules)
     except IllegalMeldError as exc:
         return MeldVerdict(text, cards, None, exc.reason, str(exc))
-    others = [m for m in interpretations(cards, rules)[1:]
-              if m.kind != meld.kind or m.value != meld.value]
+    others = [m for m in interpretations(cards, rules)[1:] if m.kind != meld.kind or m.value != meld.value]
     return MeldVerdict(text, cards, meld, alternatives=others[:3])
 
 
-def judge_melds(texts: list[str], parsed: list[list[Card]], rules: RuleSet,
-                first: bool = False) -> Verdict:
+def judge_melds(texts: list[str], parsed: list[list[Card]], rules: RuleSet, first: bool = False) -> Verdict:
     """Each meld's verdict; with ``first``, the melds together as a first meld."""
     verdicts = [_judge_one(t, c, rules) for t, c in zip(texts, parsed, strict=True)]
     supply_error = None
@@ -91,8 +89,7 @@ def judge_melds(texts: list[str], parsed: list[list[Card]], rules: RuleSet,
     return Verdict(verdicts, supply_error, first_verdict)
 
 
-def judge_onto(table: list[Card], added: list[Card], rules: RuleSet,
-               came_out: bool = True) -> Verdict:
+def judge_onto(table: list[Card], added: list[Card], rules: RuleSet, came_out: bool = True) -> Verdict:
     """The cards in ``added`` laid off onto (or swapped into) the table meld, by a player
     who has come out (or not yet: then ``first_meld_layoff`` and ``joker_swap`` decide)."""
     # Imported here, not at the top: plain `romme check` never needs lay-offs (start-up time).
@@ -103,7 +100,6 @@ def judge_onto(table: list[Card], added: list[Card], rules: RuleSet,
         check_supply(table + added, rules)
         move = lay_off(table, added, rules, came_out=came_out)
     except IllegalMeldError as exc:
-        return Verdict(melds, onto=OntoVerdict(False, exc.reason, str(exc), None),
-                       added=added, table=table)
+        return Verdict(melds, onto=OntoVerdict(False, exc.reason, str(exc), None), added=added, table=table)
     onto = OntoVerdict(True, None, None, move.meld, move.freed_jokers, move.note, move.alternative)
     return Verdict(melds, onto=onto, added=added, table=table)

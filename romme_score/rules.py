@@ -67,10 +67,14 @@ class GameEnd:
                 return cls("rounds", _whole(number, 1, MAX_GAME_ROUNDS) or 1)
         elif _whole(value, 1, MAX_GAME_POINTS) is not None:
             return cls("points", _whole(value, 1, MAX_GAME_POINTS) or 1)
-        raise RuleError(_("game_end '%(text)s' is not allowed: use a number of points "
-                          "(500, 1000, ... up to %(points)d), rounds:N (up to %(rounds)d), or "
-                          "open") % {"text": text, "points": MAX_GAME_POINTS,
-                                     "rounds": MAX_GAME_ROUNDS})
+        raise RuleError(
+            _(
+                "game_end '%(text)s' is not allowed: use a number of points "
+                "(500, 1000, ... up to %(points)d), rounds:N (up to %(rounds)d), or "
+                "open"
+            )
+            % {"text": text, "points": MAX_GAME_POINTS, "rounds": MAX_GAME_ROUNDS}
+        )
 
     def __str__(self) -> str:
         if self.kind == "open":
@@ -91,8 +95,9 @@ class RuleSet:
     packs: int = _opt(2, "French packs of 52 in play (001 plays with one)", lo=1, hi=2)
     jokers: int = _opt(6, "jokers in play, 0-6 (up to 3 per pack)", lo=0, hi=6)
     max_players: int = _opt(6, "most players at the table (2-6; 003 seats 4)", lo=2, hi=6)
-    first_meld_min: int = _opt(40, "points the first meld must reach (000: 51, 002 d: 30, 001: 0)",
-                               lo=0, hi=1000)
+    first_meld_min: int = _opt(
+        40, "points the first meld must reach (000: 51, 002 d: 30, 001: 0)", lo=0, hi=1000
+    )
     first_meld_pure_run: bool = _opt(False, "the first meld must include a run without jokers (003)")
     first_meld_layoff: bool = _opt(False, "cards may be laid off in the turn of the first meld (003)")
     ace_high_runs: bool = _opt(True, "the ace may end a run above the king, D-K-A (001: no)")
@@ -103,17 +108,25 @@ class RuleSet:
     min_naturals: int = _opt(1, "natural cards every meld needs (003: 1; 000: 2)", lo=1, hi=2)
     max_jokers_per_meld: int | None = _opt(None, "most jokers in one meld (none, or 1 in 003)", lo=1, hi=6)
     max_adjacent_jokers: int | None = _opt(
-        None, "most jokers side by side in a run; 1 also means one joker per set (003, 000: 2)", lo=1, hi=6)
+        None, "most jokers side by side in a run; 1 also means one joker per set (003, 000: 2)", lo=1, hi=6
+    )
     set_joker_swap: SetJokerSwap = _opt(
-        "missing-suit", "which card frees a joker in a set: missing-suit (003), declared (002 b, 004), "
-        "complete (000: all four naturals)", choices=("missing-suit", "declared", "complete"))
+        "missing-suit",
+        "which card frees a joker in a set: missing-suit (003), declared (002 b, 004), "
+        "complete (000: all four naturals)",
+        choices=("missing-suit", "declared", "complete"),
+    )
     swapped_joker: SwappedJoker = _opt(
-        "meld-now", "a swapped joker must be melded in the same turn (meld-now) or goes to the hand",
-        choices=("meld-now", "to-hand"))
+        "meld-now",
+        "a swapped joker must be melded in the same turn (meld-now) or goes to the hand",
+        choices=("meld-now", "to-hand"),
+    )
     joker_layoff: JokerLayoff = _opt(
-        "clear-place", "a joker may be laid off where its place is clear (003), or only with a "
+        "clear-place",
+        "a joker may be laid off where its place is clear (003), or only with a "
         "natural card that fixes it and never onto a set (with-natural, 004)",
-        choices=("clear-place", "with-natural"))
+        choices=("clear-place", "with-natural"),
+    )
     out_without_discard: bool = _opt(False, "a player may go out without a last discard (001, 003)")
     hand_romme_multiplier: int = _opt(2, "the others' penalty is multiplied after a Hand-Rommé", lo=1, hi=10)
     joker_in_hand_doubles: bool = _opt(False, "a player still holding a joker scores double (002 h)")
@@ -121,37 +134,57 @@ class RuleSet:
     winner_bonus: int = _opt(10, "points struck from the winner's earlier total (002 i)", lo=0, hi=1000)
     winner_bonus_hand_romme: int = _opt(20, "the same after a Hand-Rommé (002 i)", lo=0, hi=1000)
     stalemate: Stalemate = _opt(
-        "everyone-counts", "a round ended by the stock: everyone-counts (003) or nobody-scores (001)",
-        choices=("everyone-counts", "nobody-scores"))
-    game_end: GameEnd = _opt(GameEnd("points", 500),
-                             "when the game ends: N points, rounds:N, or open (003: 500)")
+        "everyone-counts",
+        "a round ended by the stock: everyone-counts (003) or nobody-scores (001)",
+        choices=("everyone-counts", "nobody-scores"),
+    )
+    game_end: GameEnd = _opt(
+        GameEnd("points", 500), "when the game ends: N points, rounds:N, or open (003: 500)"
+    )
     leaderboard: bool = _opt(False, "keep 003's leaderboard points (Bestenliste) as a second ranking")
     joker_swap: JokerSwap = _opt(
-        "after-out", "who may swap a joker from the table: after-out (003: only a player who has "
+        "after-out",
+        "who may swap a joker from the table: after-out (003: only a player who has "
         "come out), anytime (also within the first meld), or never (003 lobby 'Joker tauschen')",
-        choices=("after-out", "anytime", "never"))
+        choices=("after-out", "anytime", "never"),
+    )
     discard_joker: bool = _opt(
-        True, "a joker may be discarded, also as the last card when going out (003 'Joker abwerfen')")
+        True, "a joker may be discarded, also as the last card when going out (003 'Joker abwerfen')"
+    )
     hand_romme_empty_table: bool = _opt(
-        False, "a Hand-Rommé counts only while no other player has melded; after that, going out "
-        "at once needs the first-meld minimum and doubles nothing (000)")
+        False,
+        "a Hand-Rommé counts only while no other player has melded; after that, going out "
+        "at once needs the first-meld minimum and doubles nothing (000)",
+    )
     hand_romme_layoff: bool = _opt(
-        False, "a Hand-Rommé may also lay cards off onto the melds on the table "
-        "(002 'aus- oder anlegt'; not first_meld_layoff)")
+        False,
+        "a Hand-Rommé may also lay cards off onto the melds on the table "
+        "(002 'aus- oder anlegt'; not first_meld_layoff)",
+    )
     call_out_max: int | None = _opt(
-        None, "a player may end the round holding at most N points, shown and not counted "
-        "(none, or 10 in 002 e 'Rommé mit 10')", lo=1, hi=1000)
+        None,
+        "a player may end the round holding at most N points, shown and not counted "
+        "(none, or 10 in 002 e 'Rommé mit 10')",
+        lo=1,
+        hi=1000,
+    )
     color_romme: int | None = _opt(
-        None, "a player holding at least N cards of one suit may end the round, shown and not "
-        "counted (none, or 10 in 002 f 'Farbenrommé')", lo=1, hi=26)
+        None,
+        "a player holding at least N cards of one suit may end the round, shown and not "
+        "counted (none, or 10 in 002 f 'Farbenrommé')",
+        lo=1,
+        hi=26,
+    )
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             _check_value(f, value)
         if self.jokers > 3 * self.packs:
-            raise RuleError(_("jokers=%(jokers)d is more than 3 per pack with packs=%(packs)d")
-                            % {"jokers": self.jokers, "packs": self.packs})
+            raise RuleError(
+                _("jokers=%(jokers)d is more than 3 per pack with packs=%(packs)d")
+                % {"jokers": self.jokers, "packs": self.packs}
+            )
 
     def replace(self, **changes: Any) -> RuleSet:
         return dataclasses.replace(self, **changes)
@@ -176,8 +209,11 @@ class RuleSet:
     @property
     def max_jokers_in_set(self) -> int | None:
         """003: with jokers 'not side by side' a set holds at most one joker."""
-        limits = [x for x in (self.max_jokers_per_meld,
-                              1 if self.max_adjacent_jokers == 1 else None) if x is not None]
+        limits = [
+            x
+            for x in (self.max_jokers_per_meld, 1 if self.max_adjacent_jokers == 1 else None)
+            if x is not None
+        ]
         return min(limits) if limits else None
 
     @property
@@ -192,8 +228,14 @@ class RuleSet:
 
 
 # What legality_key() reads; tests/test_rules.py classifies every option against it.
-LEGALITY_OPTIONS = ("ace_high_runs", "wraparound", "ace_high_value", "min_naturals",
-                    "max_jokers_per_meld", "max_adjacent_jokers")
+LEGALITY_OPTIONS = (
+    "ace_high_runs",
+    "wraparound",
+    "ace_high_value",
+    "min_naturals",
+    "max_jokers_per_meld",
+    "max_adjacent_jokers",
+)
 
 
 def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
@@ -201,8 +243,9 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
     name = f.name
     if f.type in ("bool",):
         if not isinstance(value, bool):
-            raise RuleError(_("%(name)s must be true or false, not %(value)s")
-                            % {"name": name, "value": repr(value)})
+            raise RuleError(
+                _("%(name)s must be true or false, not %(value)s") % {"name": name, "value": repr(value)}
+            )
         return
     if name == "game_end":
         if not isinstance(value, GameEnd):
@@ -210,20 +253,24 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
         return
     if "choices" in meta:
         if value not in meta["choices"]:
-            raise RuleError(_("%(name)s=%(value)s is not allowed: use one of %(choices)s")
-                            % {"name": name, "value": value,
-                               "choices": ", ".join(meta["choices"])})
+            raise RuleError(
+                _("%(name)s=%(value)s is not allowed: use one of %(choices)s")
+                % {"name": name, "value": value, "choices": ", ".join(meta["choices"])}
+            )
         return
     if value is None and "None" in str(f.type):
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(_("%(name)s must be a whole number, not %(value)s")
-                        % {"name": name, "value": repr(value)})
+        raise RuleError(
+            _("%(name)s must be a whole number, not %(value)s") % {"name": name, "value": repr(value)}
+        )
     lo, hi = meta.get("lo"), meta.get("hi")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         allowed = _range_text(f)
-        raise RuleError(_("%(name)s=%(value)s is out of range: allowed %(allowed)s")
-                        % {"name": name, "value": value, "allowed": allowed})
+        raise RuleError(
+            _("%(name)s=%(value)s is out of range: allowed %(allowed)s")
+            % {"name": name, "value": value, "allowed": allowed}
+        )
 
 
 def _range_text(f: dataclasses.Field[Any]) -> str:
@@ -255,12 +302,10 @@ def option_field(name: str) -> dataclasses.Field[Any]:
     if name not in _FIELDS:
         close = _closest(name, OPTION_NAMES)
         if close:
-            message = _("unknown rule option '%(name)s'; did you mean %(close)s? "
-                        "(options: %(known)s)")
+            message = _("unknown rule option '%(name)s'; did you mean %(close)s? (options: %(known)s)")
         else:
             message = _("unknown rule option '%(name)s' (options: %(known)s)")
-        raise RuleError(message % {"name": name, "close": close or "",
-                                   "known": ", ".join(OPTION_NAMES)})
+        raise RuleError(message % {"name": name, "close": close or "", "known": ", ".join(OPTION_NAMES)})
     return _FIELDS[name]
 
 
@@ -288,8 +333,9 @@ def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RuleError(_("%(name)s=%(value)s is not allowed: use true or false")
-                        % {"name": name, "value": value})
+        raise RuleError(
+            _("%(name)s=%(value)s is not allowed: use true or false") % {"name": name, "value": value}
+        )
     if "choices" in f.metadata:
         return text
     if text in ("none", "null", "") and "None" in str(f.type):
@@ -307,24 +353,49 @@ def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
 
 
 def _not_allowed(name: str, value: Any) -> RuleError:
-    return RuleError(_("%(name)s=%(value)s is not allowed: use %(allowed)s")
-                     % {"name": name, "value": value, "allowed": _(allowed_values(name))})
+    return RuleError(
+        _("%(name)s=%(value)s is not allowed: use %(allowed)s")
+        % {"name": name, "value": value, "allowed": _(allowed_values(name))}
+    )
 
 
 PRESETS: dict[str, RuleSet] = {
     "standard": RuleSet(),
-    "wiki-51": RuleSet(first_meld_min=51, ace_high_value=10, ace_penalty=10, min_naturals=2,
-                       max_adjacent_jokers=2, set_joker_swap="complete", winner_bonus=0,
-                       winner_bonus_hand_romme=0, game_end=GameEnd("open"),
-                       hand_romme_empty_table=True),
-    "classic": RuleSet(wraparound=True, set_joker_swap="declared", swapped_joker="to-hand",
-                       game_end=GameEnd("open"), hand_romme_layoff=True),
-    "speedromme": RuleSet(max_players=4, winner_bonus=0, winner_bonus_hand_romme=0,
-                          leaderboard=True),
-    "basic": RuleSet(packs=1, jokers=0, max_players=4, first_meld_min=0, first_meld_layoff=True,
-                     ace_high_runs=False, swapped_joker="to-hand", out_without_discard=True,
-                     hand_romme_multiplier=1, winner_bonus=0, winner_bonus_hand_romme=0,
-                     stalemate="nobody-scores", game_end=GameEnd("open")),
+    "wiki-51": RuleSet(
+        first_meld_min=51,
+        ace_high_value=10,
+        ace_penalty=10,
+        min_naturals=2,
+        max_adjacent_jokers=2,
+        set_joker_swap="complete",
+        winner_bonus=0,
+        winner_bonus_hand_romme=0,
+        game_end=GameEnd("open"),
+        hand_romme_empty_table=True,
+    ),
+    "classic": RuleSet(
+        wraparound=True,
+        set_joker_swap="declared",
+        swapped_joker="to-hand",
+        game_end=GameEnd("open"),
+        hand_romme_layoff=True,
+    ),
+    "speedromme": RuleSet(max_players=4, winner_bonus=0, winner_bonus_hand_romme=0, leaderboard=True),
+    "basic": RuleSet(
+        packs=1,
+        jokers=0,
+        max_players=4,
+        first_meld_min=0,
+        first_meld_layoff=True,
+        ace_high_runs=False,
+        swapped_joker="to-hand",
+        out_without_discard=True,
+        hand_romme_multiplier=1,
+        winner_bonus=0,
+        winner_bonus_hand_romme=0,
+        stalemate="nobody-scores",
+        game_end=GameEnd("open"),
+    ),
 }
 
 PRESET_SOURCES = {
@@ -345,16 +416,16 @@ def find_preset(name: str) -> RuleSet:
             message = _("unknown preset '%(name)s'; did you mean %(close)s? (presets: %(known)s)")
         else:
             message = _("unknown preset '%(name)s' (presets: %(known)s)")
-        raise RuleError(message % {"name": name, "close": close or "",
-                                   "known": ", ".join(PRESETS)})
+        raise RuleError(message % {"name": name, "close": close or "", "known": ", ".join(PRESETS)})
     return PRESETS[key]
 
 
 def parse_assignment(text: str) -> tuple[str, str]:
     """Split ``KEY=VALUE`` from ``--rule``."""
     if "=" not in text:
-        raise RuleError(_("--rule '%(text)s' needs the form KEY=VALUE, e.g. wraparound=true")
-                        % {"text": text})
+        raise RuleError(
+            _("--rule '%(text)s' needs the form KEY=VALUE, e.g. wraparound=true") % {"text": text}
+        )
     key, value = text.split("=", 1)
     return key.strip().replace("-", "_"), value.strip()
 
@@ -366,17 +437,21 @@ def load_rules_file(text: str, source: str = "rules file") -> tuple[str | None, 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RuleError(_("cannot read %(source)s: %(reason)s")
-                        % {"source": source, "reason": exc}) from None
+        raise RuleError(_("cannot read %(source)s: %(reason)s") % {"source": source, "reason": exc}) from None
     preset = data.pop("preset", None)
     if preset is not None and not isinstance(preset, str):
-        raise RuleError(_("%(source)s: preset must be a name in quotes, e.g. preset = "
-                          "\"standard\"") % {"source": source})
+        raise RuleError(
+            _('%(source)s: preset must be a name in quotes, e.g. preset = "standard"') % {"source": source}
+        )
     return preset, data
 
 
-def build_rules(preset: str | None = None, overrides: list[str] | tuple[str, ...] = (),
-                file_text: str | None = None, file_name: str = "rules file") -> RuleSet:
+def build_rules(
+    preset: str | None = None,
+    overrides: list[str] | tuple[str, ...] = (),
+    file_text: str | None = None,
+    file_name: str = "rules file",
+) -> RuleSet:
     """Rules from a preset, then a rules file's overrides, then ``--rule`` overrides."""
     file_preset: str | None = None
     file_overrides: dict[str, Any] = {}

@@ -85,8 +85,9 @@ def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> N
         needed = [p for p in players if p != rnd.winner]
     missing = [p for p in needed if p not in rnd.hands]
     if missing:
-        raise RoundError(_("no hand given for %(players)s: give NAME=CARDS, or NAME=0")
-                         % {"players": ", ".join(missing)})
+        raise RoundError(
+            _("no hand given for %(players)s: give NAME=CARDS, or NAME=0") % {"players": ", ".join(missing)}
+        )
     cards = [c for hand in rnd.hands.values() if hand.cards for c in hand.cards]
     try:
         check_supply(cards, rules)
@@ -94,8 +95,10 @@ def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> N
         raise RoundError(_("the hands of this round do not add up: %(reason)s") % {"reason": exc}) from None
     for name, hand in rnd.hands.items():
         if hand.points is not None and hand.points < 0:
-            raise RoundError(_("%(player)s=%(text)s: points left in hand cannot be negative")
-                             % {"player": name, "text": hand.points})
+            raise RoundError(
+                _("%(player)s=%(text)s: points left in hand cannot be negative")
+                % {"player": name, "text": hand.points}
+            )
     if rnd.winner is not None and rnd.winner in rnd.hands:
         check_winner_hand(rnd.winner, rnd.hands[rnd.winner], rules)
 
@@ -110,34 +113,48 @@ def check_winner_hand(name: str, hand: Hand, rules: RuleSet) -> None:
     if hand.cards is None and not hand.points or hand.cards == ():
         return  # nothing held: the usual going out
     if rules.call_out_max is None and rules.color_romme is None:
-        raise RoundError(_("%(player)s went out and holds no cards: cards entered for the "
-                           "winner need a rule that ends the round with cards in hand "
-                           "(call_out_max or color_romme, both none here)") % {"player": name})
+        raise RoundError(
+            _(
+                "%(player)s went out and holds no cards: cards entered for the "
+                "winner need a rule that ends the round with cards in hand "
+                "(call_out_max or color_romme, both none here)"
+            )
+            % {"player": name}
+        )
     points = hand.base_points(rules)
     if rules.call_out_max is not None and points <= rules.call_out_max:
         return
     failures = []
     if rules.call_out_max is not None:
-        failures.append(_("%(player)s's cards count %(points)d points, but "
-                          "call_out_max=%(max)d allows at most %(max)d")
-                        % {"player": name, "points": points, "max": rules.call_out_max})
+        failures.append(
+            _("%(player)s's cards count %(points)d points, but call_out_max=%(max)d allows at most %(max)d")
+            % {"player": name, "points": points, "max": rules.call_out_max}
+        )
     if rules.color_romme is not None:
         if hand.cards is None:
-            failures.append(_("color_romme=%(need)d is checked on the cards, so give "
-                              "%(player)s's cards rather than points")
-                            % {"need": rules.color_romme, "player": name})
+            failures.append(
+                _(
+                    "color_romme=%(need)d is checked on the cards, so give "
+                    "%(player)s's cards rather than points"
+                )
+                % {"need": rules.color_romme, "player": name}
+            )
         else:
             suits = Counter(c.suit for c in hand.cards if c.suit is not None)
             suit, most = suits.most_common(1)[0] if suits else (None, 0)
             if most >= rules.color_romme:
                 return
             of = f" ({suit.symbol})" if suit is not None and most > 1 else ""
-            failures.append(ngettext("%(player)s holds no more than %(count)d card of one "
-                                     "suit%(of)s, but color_romme=%(need)d needs %(need)d",
-                                     "%(player)s holds no more than %(count)d cards of one "
-                                     "suit%(of)s, but color_romme=%(need)d needs %(need)d", most)
-                            % {"player": name, "count": most, "of": of,
-                               "need": rules.color_romme})
+            failures.append(
+                ngettext(
+                    "%(player)s holds no more than %(count)d card of one "
+                    "suit%(of)s, but color_romme=%(need)d needs %(need)d",
+                    "%(player)s holds no more than %(count)d cards of one "
+                    "suit%(of)s, but color_romme=%(need)d needs %(need)d",
+                    most,
+                )
+                % {"player": name, "count": most, "of": of, "need": rules.color_romme}
+            )
     raise RoundError(_("; and ").join(failures))
 
 
@@ -148,8 +165,11 @@ def unknown_player_message(name: str, players: Sequence[str]) -> str:
     if not close:
         close = [p for p in players if p.lower() == name.lower()]
     hint = "; " + _("did you mean %(name)s?") % {"name": close[0]} if close else ""
-    return (_("unknown player '%(text)s'%(hint)s (players: %(players)s)")
-            % {"text": name, "hint": hint, "players": ", ".join(players)})
+    return _("unknown player '%(text)s'%(hint)s (players: %(players)s)") % {
+        "text": name,
+        "hint": hint,
+        "players": ", ".join(players),
+    }
 
 
 def leaderboard_points(penalty: int, went_out: bool, hand_romme: bool) -> int:
@@ -168,8 +188,9 @@ def leaderboard_points(penalty: int, went_out: bool, hand_romme: bool) -> int:
 PLACE_BONUS = (30, 15, 5)  # 003: place bonus at the end of the game
 
 
-def score_round(players: Sequence[str], totals_before: Mapping[str, int], rnd: RoundInput,
-                rules: RuleSet) -> RoundScore:
+def score_round(
+    players: Sequence[str], totals_before: Mapping[str, int], rnd: RoundInput, rules: RuleSet
+) -> RoundScore:
     """Points of one round under the rules (§6); validates it first."""
     validate_round(players, rnd, rules)
     points: dict[str, int] = {}
@@ -200,8 +221,9 @@ def score_round(players: Sequence[str], totals_before: Mapping[str, int], rnd: R
             bonus[rnd.winner] = struck
     board: dict[str, int] = {}
     if rules.leaderboard:
-        board = {name: leaderboard_points(points[name], name == rnd.winner, rnd.hand_romme)
-                 for name in players}
+        board = {
+            name: leaderboard_points(points[name], name == rnd.winner, rnd.hand_romme) for name in players
+        }
     return RoundScore(points, base, multiplier, bonus, board)
 
 
@@ -212,8 +234,7 @@ class GameState:
     tied: tuple[str, ...] = ()
 
 
-def game_state(players: Sequence[str], totals: Mapping[str, int], rounds: int,
-               rules: RuleSet) -> GameState:
+def game_state(players: Sequence[str], totals: Mapping[str, int], rounds: int, rules: RuleSet) -> GameState:
     """Whether the game is over and who won: the fewest points (003)."""
     end = rules.game_end
     if end.kind == "points":
@@ -244,8 +265,13 @@ def places(totals: Mapping[str, int]) -> dict[str, int]:
     return {name: 1 + sum(1 for t in totals.values() if t < total) for name, total in totals.items()}
 
 
-def replay(players: Sequence[str], rules: RuleSet, inputs: Sequence[RoundInput],
-           totals: Mapping[str, int] | None = None, first_number: int = 1) -> list[RoundScore]:
+def replay(
+    players: Sequence[str],
+    rules: RuleSet,
+    inputs: Sequence[RoundInput],
+    totals: Mapping[str, int] | None = None,
+    first_number: int = 1,
+) -> list[RoundScore]:
     """Score rounds in order from the given totals (bonuses depend on earlier totals)."""
     running = {p: 0 for p in players} if totals is None else dict(totals)
     scores = []

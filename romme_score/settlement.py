@@ -75,7 +75,7 @@ def pairs(totals: Mapping[str, int]) -> list[Pair]:
     names = list(totals)
     out = []
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             if totals[a] <= totals[b]:
                 out.append(Pair(a, b, totals[b] - totals[a]))
             else:
@@ -102,9 +102,11 @@ def round_to_unit(exact: Mapping[str, Decimal], unit: Decimal) -> tuple[dict[str
     note = None
     if any(units[n] != floors[n] for n in units):
         if bumped:
-            note = (f"amounts rounded to {unit}; the {short} unit{'s' if short != 1 else ''} "
-                    f"left over by rounding down went to the largest remainders: "
-                    f"{', '.join(bumped)}")
+            note = (
+                f"amounts rounded to {unit}; the {short} unit{'s' if short != 1 else ''} "
+                f"left over by rounding down went to the largest remainders: "
+                f"{', '.join(bumped)}"
+            )
         else:
             note = f"amounts rounded to {unit}"
     return {name: floors[name] * unit for name in exact}, note
@@ -177,8 +179,10 @@ def min_transfers(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
     """
     plan = plan_transfers(balances)
     if not plan.minimal:
-        raise SettlementError(_("more than %(limit)d players to settle: the fewest transfers "
-                                "are not proven") % {"limit": EXACT_LIMIT})
+        raise SettlementError(
+            _("more than %(limit)d players to settle: the fewest transfers are not proven")
+            % {"limit": EXACT_LIMIT}
+        )
     return list(plan.transfers)
 
 
@@ -254,8 +258,9 @@ def _max_zero_sum_groups(rest: list[Member]) -> list[list[Member]]:
             both = levels[a - 1] & complements[b]
             if both:
                 first = (both & -both).bit_length() - 1
-                masks = (_groups_of(first, a, levels, ups, size)
-                         + _groups_of(full ^ first, b, levels, ups, size))
+                masks = _groups_of(first, a, levels, ups, size) + _groups_of(
+                    full ^ first, b, levels, ups, size
+                )
                 return [[rest[i] for i in range(n) if mask >> i & 1] for mask in masks]
     return [rest]
 
@@ -387,8 +392,14 @@ def _small_groups(rest: list[Member], budget: int = SEARCH_BUDGET) -> tuple[list
         partners = pair_sums.get(-total)
         while partners and (used[partners[-1][0]] or used[partners[-1][1]]):
             partners.pop()
-        other = next((pair for pair in (partners or [])[-8:]
-                      if not ({i, j} & set(pair) or used[pair[0]] or used[pair[1]])), None)
+        other = next(
+            (
+                pair
+                for pair in (partners or [])[-8:]
+                if not ({i, j} & set(pair) or used[pair[0]] or used[pair[1]])
+            ),
+            None,
+        )
         if other is not None:
             groups.append([*other, i, j])
             used[i] = used[j] = used[other[0]] = used[other[1]] = True
@@ -440,8 +451,13 @@ def _greedy(members: list[Member]) -> list[tuple[str, str, int]]:
             heapq.heappop(heap)  # a stale entry
         return heap[0][1]
 
-    def change(name: str, amounts: dict[str, int], at: defaultdict[int, set[str]],
-               heap: list[tuple[int, str]], paid: int) -> None:
+    def change(
+        name: str,
+        amounts: dict[str, int],
+        at: defaultdict[int, set[str]],
+        heap: list[tuple[int, str]],
+        paid: int,
+    ) -> None:
         at[amounts[name]].discard(name)
         amounts[name] -= paid
         if amounts[name]:
@@ -474,8 +490,10 @@ def check_totals(totals: Mapping[str, int]) -> None:
         raise SettlementError(_("a settlement needs at least two players"))
     for name, total in totals.items():
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-            raise SettlementError(_("%(player)s=%(total)s: a total is a whole number of points, 0 "
-                                    "or more") % {"player": name, "total": total})
+            raise SettlementError(
+                _("%(player)s=%(total)s: a total is a whole number of points, 0 or more")
+                % {"player": name, "total": total}
+            )
 
 
 def settle(totals: Mapping[str, int], rate: Decimal, unit: Decimal = Decimal("0.01")) -> Settlement:
@@ -483,8 +501,9 @@ def settle(totals: Mapping[str, int], rate: Decimal, unit: Decimal = Decimal("0.
     return settle_games([totals], [rate], unit)
 
 
-def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
-                 unit: Decimal = Decimal("0.01")) -> Settlement:
+def settle_games(
+    games: Sequence[Mapping[str, int]], rates: Sequence[Decimal], unit: Decimal = Decimal("0.01")
+) -> Settlement:
     """Settle an evening of several games: each game pairwise among its own players.
 
     A player settles only the games they played; nets, pairs and money add up
@@ -515,7 +534,7 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
             exact[name] += game_net[name] * rate
         keys = list(totals)
         for i, a in enumerate(keys):
-            for b in keys[i + 1:]:
+            for b in keys[i + 1 :]:
                 key = (a, b) if position[a] < position[b] else (b, a)
                 # points the first of the pair receives from the second
                 pair_points[key] = pair_points.get(key, 0) + totals[key[1]] - totals[key[0]]
@@ -525,20 +544,33 @@ def settle_games(games: Sequence[Mapping[str, int]], rates: Sequence[Decimal],
     transfers = tuple(Transfer(payer, payee, units * unit) for payer, payee, units in plan.transfers)
     ascending = sorted(net.values())  # place: 1 + how many have a higher net
     place = {name: 1 + len(ascending) - bisect.bisect_right(ascending, net[name]) for name in names}
-    players = tuple(PlayerResult(name, total[name], net[name], amounts[name], place[name])
-                    for name in names)
-    pair_list = tuple(Pair(a, b, pts) if pts >= 0 else Pair(b, a, -pts)
-                      for (a, b), pts in pair_points.items())
-    return Settlement(players, pair_list, transfers, rates[0] if len(set(rates)) == 1 else None,
-                      unit, note, plan.minimal)
+    players = tuple(PlayerResult(name, total[name], net[name], amounts[name], place[name]) for name in names)
+    pair_list = tuple(
+        Pair(a, b, pts) if pts >= 0 else Pair(b, a, -pts) for (a, b), pts in pair_points.items()
+    )
+    return Settlement(
+        players, pair_list, transfers, rates[0] if len(set(rates)) == 1 else None, unit, note, plan.minimal
+    )
 
 
-CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF", "JPY": "¥", "DKK": "kr",
-                    "SEK": "kr", "NOK": "kr", "PLN": "zł", "CZK": "Kč", "DM": "DM"}
+CURRENCY_SYMBOLS = {
+    "EUR": "€",
+    "USD": "$",
+    "GBP": "£",
+    "CHF": "CHF",
+    "JPY": "¥",
+    "DKK": "kr",
+    "SEK": "kr",
+    "NOK": "kr",
+    "PLN": "zł",
+    "CZK": "Kč",
+    "DM": "DM",
+}
 
 
-def format_money(amount: Decimal, currency: str | None, profile: str = "de",
-                 unit: Decimal = Decimal("0.01")) -> str:
+def format_money(
+    amount: Decimal, currency: str | None, profile: str = "de", unit: Decimal = Decimal("0.01")
+) -> str:
     """An amount with its currency: ``0,33 €`` in ``de``, ``€0.33`` in ``en``.
 
     >>> format_money(Decimal("-1234.5"), "EUR", "de")

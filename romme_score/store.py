@@ -119,8 +119,7 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (session_id, player)
         )""",
         "CREATE INDEX rounds_by_session ON rounds(session_id, status, number)",
-        "INSERT INTO totals (session_id, player, total, leaderboard) "
-        + TOTALS_SELECT.format(where="1"),
+        "INSERT INTO totals (session_id, player, total, leaderboard) " + TOTALS_SELECT.format(where="1"),
     ],
     [  # 3: notes and renames, kept with the session's history
         """CREATE TABLE notes (
@@ -198,8 +197,11 @@ class RoundRecord:
     recorded_at: str = ""
 
     def to_input(self, players: Sequence[str]) -> RoundInput:
-        hands = {name: rec.to_hand() for name, rec in self.hands.items()
-                 if rec.cards is not None or rec.typed_points is not None}
+        hands = {
+            name: rec.to_hand()
+            for name, rec in self.hands.items()
+            if rec.cards is not None or rec.typed_points is not None
+        }
         return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
 
 
@@ -219,8 +221,9 @@ class StoredRound:
     hands: dict[str, HandRecord]
 
     def to_input(self) -> RoundInput:
-        return RoundRecord(self.number, self.winner, self.hand_romme, self.stalemate,
-                           self.hands, self.recorded_at).to_input(list(self.hands))
+        return RoundRecord(
+            self.number, self.winner, self.hand_romme, self.stalemate, self.hands, self.recorded_at
+        ).to_input(list(self.hands))
 
 
 @dataclass(frozen=True)
@@ -264,9 +267,13 @@ class Store:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise DatabasePathError(_("cannot create the folder for the database %(path)s: "
-                                      "%(reason)s; give another file with --db")
-                                    % {"path": path, "reason": exc.strerror or exc}) from None
+            raise DatabasePathError(
+                _(
+                    "cannot create the folder for the database %(path)s: "
+                    "%(reason)s; give another file with --db"
+                )
+                % {"path": path, "reason": exc.strerror or exc}
+            ) from None
         self._verified = False
         try:
             self.db = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)
@@ -282,39 +289,58 @@ class Store:
         if not self.path.exists():
             return
         if self.path.is_dir():
-            raise DatabasePathError(_("%(path)s is a folder, not a database file")
-                                    % {"path": self.path})
+            raise DatabasePathError(_("%(path)s is a folder, not a database file") % {"path": self.path})
         try:
             if self.path.stat().st_size == 0:
                 return
             with open(self.path, "rb") as f:
                 header = f.read(16)
         except OSError as exc:
-            raise StoreError(_("cannot read the database %(path)s: %(reason)s")
-                             % {"path": self.path, "reason": exc.strerror or exc}) from None
+            raise StoreError(
+                _("cannot read the database %(path)s: %(reason)s")
+                % {"path": self.path, "reason": exc.strerror or exc}
+            ) from None
         if header != SQLITE_HEADER:
-            raise StoreError(_("%(path)s is not a romme-score database (not an SQLite file); "
-                               "it was left untouched: give another file with --db")
-                             % {"path": self.path})
+            raise StoreError(
+                _(
+                    "%(path)s is not a romme-score database (not an SQLite file); "
+                    "it was left untouched: give another file with --db"
+                )
+                % {"path": self.path}
+            )
 
     def _translate(self, exc: sqlite3.Error) -> StoreError:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if "locked" in text or "busy" in text:
             return StoreBusy(_("the database is busy (another romme is writing to it); try again"))
-        if "malformed" in text or "not a database" in text or "corrupt" in text \
-                or "btreeInitPage" in text or "never used" in text:
-            return StoreError(_("the database %(path)s is damaged (%(reason)s); it was left "
-                                "untouched: restore a copy or give another file with --db")
-                              % {"path": self.path, "reason": text})
+        if (
+            "malformed" in text
+            or "not a database" in text
+            or "corrupt" in text
+            or "btreeInitPage" in text
+            or "never used" in text
+        ):
+            return StoreError(
+                _(
+                    "the database %(path)s is damaged (%(reason)s); it was left "
+                    "untouched: restore a copy or give another file with --db"
+                )
+                % {"path": self.path, "reason": text}
+            )
         if "disk is full" in text or "disk I/O" in text:
-            return StoreError(_("cannot write to %(path)s: %(reason)s; nothing was written "
-                                "(free some space and try again)")
-                              % {"path": self.path, "reason": text})
+            return StoreError(
+                _("cannot write to %(path)s: %(reason)s; nothing was written (free some space and try again)")
+                % {"path": self.path, "reason": text}
+            )
         if "readonly" in text or "read-only" in text:
-            return StoreError(_("cannot write to %(path)s: the file is read-only; nothing was "
-                                "written") % {"path": self.path})
-        return StoreError(_("database error on %(path)s: %(reason)s; nothing was written")
-                          % {"path": self.path, "reason": text})
+            return StoreError(
+                _("cannot write to %(path)s: the file is read-only; nothing was written")
+                % {"path": self.path}
+            )
+        return StoreError(
+            _("database error on %(path)s: %(reason)s; nothing was written")
+            % {"path": self.path, "reason": text}
+        )
 
     def _verify(self) -> None:
         """Refuse to write to a damaged file: PRAGMA quick_check, once per process,
@@ -331,9 +357,13 @@ class Store:
         result = self.db.execute("PRAGMA quick_check").fetchall()
         if result != [("ok",)]:
             first = str(result[0][0]).replace("*** in database main ***", "").strip()
-            raise StoreError(_("the database %(path)s is damaged (%(reason)s); it was left "
-                               "untouched: restore a copy or give another file with --db")
-                             % {"path": self.path, "reason": first.splitlines()[0]})
+            raise StoreError(
+                _(
+                    "the database %(path)s is damaged (%(reason)s); it was left "
+                    "untouched: restore a copy or give another file with --db"
+                )
+                % {"path": self.path, "reason": first.splitlines()[0]}
+            )
 
     def _rollback(self) -> None:
         """Roll back if a transaction is still open (SQLite may have ended it already)."""
@@ -349,13 +379,22 @@ class Store:
         if app_id != APPLICATION_ID:
             tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if app_id != 0 or tables or version:
-                raise StoreError(_("%(path)s is an SQLite database of another program, not of "
-                                   "romme-score; it was left untouched: give another file with "
-                                   "--db") % {"path": self.path})
+                raise StoreError(
+                    _(
+                        "%(path)s is an SQLite database of another program, not of "
+                        "romme-score; it was left untouched: give another file with "
+                        "--db"
+                    )
+                    % {"path": self.path}
+                )
         if version > SCHEMA_VERSION:
-            raise StoreError(_("%(path)s was written by a newer romme-score (schema %(version)d, "
-                               "this one knows %(known)d): upgrade romme-score")
-                             % {"path": self.path, "version": version, "known": SCHEMA_VERSION})
+            raise StoreError(
+                _(
+                    "%(path)s was written by a newer romme-score (schema %(version)d, "
+                    "this one knows %(known)d): upgrade romme-score"
+                )
+                % {"path": self.path, "version": version, "known": SCHEMA_VERSION}
+            )
         if version == SCHEMA_VERSION:
             return
         if version:
@@ -420,21 +459,37 @@ class Store:
 
     # -- sessions -----------------------------------------------------------------
 
-    def create_session(self, name: str, players: Sequence[str], rules: RuleSet,
-                       rate: str | None, currency: str | None, first_dealer: int) -> None:
+    def create_session(
+        self,
+        name: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: str | None,
+        currency: str | None,
+        first_dealer: int,
+    ) -> None:
         with self.write() as db:
             if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
-                raise StoreError(_("a session named '%(session)s' exists already: choose another "
-                                   "name or 'romme use %(session)s'") % {"session": name})
+                raise StoreError(
+                    _(
+                        "a session named '%(session)s' exists already: choose another "
+                        "name or 'romme use %(session)s'"
+                    )
+                    % {"session": name}
+                )
             cur = db.execute(
                 "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer))
+                (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
+            )
             sid = cur.lastrowid
-            db.executemany("INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
-                           [(sid, seat, player) for seat, player in enumerate(players)])
-            db.executemany("INSERT INTO totals (session_id, player) VALUES (?, ?)",
-                           [(sid, player) for player in players])
+            db.executemany(
+                "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+                [(sid, seat, player) for seat, player in enumerate(players)],
+            )
+            db.executemany(
+                "INSERT INTO totals (session_id, player) VALUES (?, ?)", [(sid, player) for player in players]
+            )
             db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
 
     def set_current(self, name: str) -> None:
@@ -454,24 +509,29 @@ class Store:
         if name is None:
             name = self.current_name()
             if name is None:
-                raise NotFound(_("no current session: start one with 'romme new NAME PLAYER ...' "
-                                 "or choose one with 'romme use NAME'"))
-        rows = self.query("SELECT id, name, rules, rate, currency, first_dealer, created_at "
-                          "FROM sessions WHERE name = ?", (name,))
+                raise NotFound(
+                    _(
+                        "no current session: start one with 'romme new NAME PLAYER ...' "
+                        "or choose one with 'romme use NAME'"
+                    )
+                )
+        rows = self.query(
+            "SELECT id, name, rules, rate, currency, first_dealer, created_at FROM sessions WHERE name = ?",
+            (name,),
+        )
         if not rows:
             names = self.session_names()
             close = difflib.get_close_matches(name, names, n=1)
             known = ", ".join(names) or _("none yet")
             if close:
-                message = _("no session named '%(session)s'; did you mean %(close)s? "
-                            "(sessions: %(known)s)")
+                message = _("no session named '%(session)s'; did you mean %(close)s? (sessions: %(known)s)")
             else:
                 message = _("no session named '%(session)s' (sessions: %(known)s)")
-            raise NotFound(message % {"session": name, "close": close[0] if close else "",
-                                      "known": known})
+            raise NotFound(message % {"session": name, "close": close[0] if close else "", "known": known})
         sid, sname, rules_json, rate, currency, dealer, created = rows[0]
-        players = tuple(r[0] for r in self.query(
-            "SELECT name FROM players WHERE session_id = ? ORDER BY seat", (sid,)))
+        players = tuple(
+            r[0] for r in self.query("SELECT name FROM players WHERE session_id = ? ORDER BY seat", (sid,))
+        )
         rules = RuleSet.from_dict(json.loads(rules_json))
         return SessionInfo(sid, sname, players, rules, rate, currency, dealer, created)
 
@@ -486,38 +546,48 @@ class Store:
 
     def round_count(self, session: SessionInfo) -> int:
         # Active rounds are numbered 1..n without gaps, so the highest number is the count.
-        row = self.query("SELECT COALESCE(MAX(number), 0) FROM rounds "
-                         "WHERE session_id = ? AND status = 'active'", (session.id,))
+        row = self.query(
+            "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'",
+            (session.id,),
+        )
         return int(row[0][0])
 
     def totals(self, session: SessionInfo) -> dict[str, int]:
         """Each player's total: penalty points minus bonus over the active rounds."""
         totals = {p: 0 for p in session.players}
-        for player, total in self.query("SELECT player, total FROM totals WHERE session_id = ?",
-                                        (session.id,)):
+        for player, total in self.query(
+            "SELECT player, total FROM totals WHERE session_id = ?", (session.id,)
+        ):
             totals[player] = int(total)
         return totals
 
     def leaderboard(self, session: SessionInfo) -> dict[str, int]:
         board = {p: 0 for p in session.players}
         for player, total in self.query(
-                "SELECT player, leaderboard FROM totals WHERE session_id = ?", (session.id,)):
+            "SELECT player, leaderboard FROM totals WHERE session_id = ?", (session.id,)
+        ):
             board[player] = int(total)
         return board
 
     def _refresh_totals(self, db: sqlite3.Connection, session_id: int) -> None:
         """Recompute a session's totals from its rounds (after a correction)."""
         db.execute("DELETE FROM totals WHERE session_id = ?", (session_id,))
-        db.execute("INSERT INTO totals (session_id, player, total, leaderboard) "
-                   + TOTALS_SELECT.format(where="p.session_id = ?"), (session_id,))
+        db.execute(
+            "INSERT INTO totals (session_id, player, total, leaderboard) "
+            + TOTALS_SELECT.format(where="p.session_id = ?"),
+            (session_id,),
+        )
 
     @staticmethod
     def _recent(session: SessionInfo, last: int | None) -> tuple[str, list[Any]]:
         """SQL condition and parameters for a session's active rounds (the last N)."""
         if last is None:
             return "", [session.id]
-        return ("AND r.number > (SELECT COALESCE(MAX(number), 0) - ? FROM rounds "
-                "WHERE session_id = ? AND status = 'active')", [session.id, last, session.id])
+        return (
+            "AND r.number > (SELECT COALESCE(MAX(number), 0) - ? FROM rounds "
+            "WHERE session_id = ? AND status = 'active')",
+            [session.id, last, session.id],
+        )
 
     def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]:
         """The active rounds in order; ``last`` limits to the most recent ones."""
@@ -526,10 +596,11 @@ class Store:
             "SELECT r.number, r.winner, r.hand_romme, r.stalemate, r.recorded_at, h.player, "
             "h.cards, h.typed_points, h.never_out, h.points, h.bonus, h.leaderboard "
             "FROM rounds r JOIN hands h ON h.round_id = r.id "
-            f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number", params)
+            f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number",
+            params,
+        )
         records: dict[int, RoundRecord] = {}
-        for (number, winner, hr, sm, at, player, cards, typed, never_out, points, bonus,
-             board) in rows:
+        for number, winner, hr, sm, at, player, cards, typed, never_out, points, bonus, board in rows:
             rec = records.get(number)
             if rec is None:
                 rec = records[number] = RoundRecord(number, winner, bool(hr), bool(sm), {}, at)
@@ -550,14 +621,16 @@ class Store:
                 "'bonus', (SELECT json_group_object(h.player, h.bonus) FROM hands h "
                 "WHERE h.round_id = r.id AND h.bonus != 0)) "
                 "FROM rounds r WHERE r.session_id = ? AND r.status = 'active' ORDER BY r.number",
-                (session.id,))
+                (session.id,),
+            )
             for (text,) in cursor:
                 yield text
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
 
-    def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[
-            tuple[int, str | None, bool, bool, dict[str, int], dict[str, int], dict[str, int | None]]]:
+    def round_points(
+        self, session: SessionInfo, last: int | None = None
+    ) -> Iterator[tuple[int, str | None, bool, bool, dict[str, int], dict[str, int], dict[str, int | None]]]:
         """The scoresheet only (no cards): per active round its number, winner, marks,
         points, bonus and leaderboard points per player. Lean, for the standings; read with
         one cursor, so that all rounds of a long session stream."""
@@ -567,9 +640,12 @@ class Store:
                 "SELECT r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, "
                 "h.bonus, h.leaderboard FROM rounds r JOIN hands h ON h.round_id = r.id "
                 f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number",
-                params)
-            entry: tuple[int, str | None, bool, bool, dict[str, int], dict[str, int],
-                         dict[str, int | None]] | None = None
+                params,
+            )
+            entry: (
+                tuple[int, str | None, bool, bool, dict[str, int], dict[str, int], dict[str, int | None]]
+                | None
+            ) = None
             for number, winner, hr, sm, player, points, bonus, board in cursor:
                 if entry is None or number != entry[0]:
                     if entry is not None:
@@ -583,40 +659,60 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
 
-    def _insert_round(self, db: sqlite3.Connection, session: SessionInfo, number: int,
-                      rnd: RoundInput, score: RoundScore) -> int:
+    def _insert_round(
+        self, db: sqlite3.Connection, session: SessionInfo, number: int, rnd: RoundInput, score: RoundScore
+    ) -> int:
         cur = db.execute(
             "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, recorded_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (session.id, number, rnd.winner, int(rnd.hand_romme), int(rnd.stalemate), now()))
+            (session.id, number, rnd.winner, int(rnd.hand_romme), int(rnd.stalemate), now()),
+        )
         round_id = cur.lastrowid
         assert round_id is not None
         rows = []
         for player in session.players:
             hand = rnd.hands.get(player)
-            rows.append((round_id, player, canonical(hand.cards) if hand else None,
-                         hand.points if hand else None, int(hand.never_out) if hand else 0,
-                         score.points[player], score.bonus.get(player, 0),
-                         score.leaderboard.get(player)))
+            rows.append(
+                (
+                    round_id,
+                    player,
+                    canonical(hand.cards) if hand else None,
+                    hand.points if hand else None,
+                    int(hand.never_out) if hand else 0,
+                    score.points[player],
+                    score.bonus.get(player, 0),
+                    score.leaderboard.get(player),
+                )
+            )
         db.executemany(
             "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, bonus, "
-            "leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            "leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
         db.executemany(
             "UPDATE totals SET total = total + ?, leaderboard = leaderboard + ? "
             "WHERE session_id = ? AND player = ?",
-            [(points - bonus, board or 0, session.id, player)
-             for _, player, _, _, _, points, bonus, board in rows])
+            [
+                (points - bonus, board or 0, session.id, player)
+                for _, player, _, _, _, points, bonus, board in rows
+            ],
+        )
         return round_id
 
-    def record_round(self, session: SessionInfo, rnd: RoundInput,
-                     compute: Callable[[dict[str, int], int], T],
-                     score_of: Callable[[T], RoundScore]) -> tuple[int, T]:
+    def record_round(
+        self,
+        session: SessionInfo,
+        rnd: RoundInput,
+        compute: Callable[[dict[str, int], int], T],
+        score_of: Callable[[T], RoundScore],
+    ) -> tuple[int, T]:
         """Record a round; ``compute`` gets the totals before and the rounds played
         (read inside the same transaction) and returns the result to store."""
         with self.write() as db:
-            count = db.execute("SELECT COALESCE(MAX(number), 0) FROM rounds "
-                               "WHERE session_id = ? AND status = 'active'",
-                               (session.id,)).fetchone()[0]
+            count = db.execute(
+                "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'",
+                (session.id,),
+            ).fetchone()[0]
             result = compute(self.totals(session), count)
             number = count + 1
             self._insert_round(db, session, number, rnd, score_of(result))
@@ -625,49 +721,74 @@ class Store:
     def undo_last(self, session: SessionInfo) -> RoundRecord:
         """Mark the last round undone (it stays in the history)."""
         with self.write() as db:
-            row = db.execute("SELECT id, number FROM rounds WHERE session_id = ? AND "
-                             "status = 'active' ORDER BY number DESC LIMIT 1",
-                             (session.id,)).fetchone()
+            row = db.execute(
+                "SELECT id, number FROM rounds WHERE session_id = ? AND "
+                "status = 'active' ORDER BY number DESC LIMIT 1",
+                (session.id,),
+            ).fetchone()
             if row is None:
-                raise NotFound(_("session '%(session)s' has no rounds to undo")
-                               % {"session": session.name})
+                raise NotFound(_("session '%(session)s' has no rounds to undo") % {"session": session.name})
             record = self.rounds(session, last=1)[0]
-            db.execute("UPDATE rounds SET status = 'undone', changed_at = ? WHERE id = ?",
-                       (change_time(), row[0]))
+            db.execute(
+                "UPDATE rounds SET status = 'undone', changed_at = ? WHERE id = ?", (change_time(), row[0])
+            )
             self._refresh_totals(db, session.id)
         return record
 
-    def replace_rounds(self, session: SessionInfo, first_number: int,
-                       inputs: Sequence[RoundInput], scores: Sequence[RoundScore],
-                       changed: set[int]) -> None:
+    def replace_rounds(
+        self,
+        session: SessionInfo,
+        first_number: int,
+        inputs: Sequence[RoundInput],
+        scores: Sequence[RoundScore],
+        changed: set[int],
+    ) -> None:
         """Rewrite rounds from ``first_number`` on: rounds in ``changed`` get a new
         row (the old one kept as 'replaced' history), the others new points/bonus."""
         with self.write() as db:
             for offset, (rnd, score) in enumerate(zip(inputs, scores, strict=True)):
                 number = first_number + offset
-                old = db.execute("SELECT id FROM rounds WHERE session_id = ? AND number = ? "
-                                 "AND status = 'active'", (session.id, number)).fetchone()
+                old = db.execute(
+                    "SELECT id FROM rounds WHERE session_id = ? AND number = ? AND status = 'active'",
+                    (session.id, number),
+                ).fetchone()
                 if old is None:
-                    raise NotFound(_("round %(number)d is not in session '%(session)s'")
-                                   % {"number": number, "session": session.name})
+                    raise NotFound(
+                        _("round %(number)d is not in session '%(session)s'")
+                        % {"number": number, "session": session.name}
+                    )
                 if number in changed:
-                    db.execute("UPDATE rounds SET status = 'replaced', changed_at = ? WHERE id = ?",
-                               (change_time(), old[0]))
+                    db.execute(
+                        "UPDATE rounds SET status = 'replaced', changed_at = ? WHERE id = ?",
+                        (change_time(), old[0]),
+                    )
                     new_id = self._insert_round(db, session, number, rnd, score)
                     db.execute("UPDATE rounds SET replaced_by = ? WHERE id = ?", (new_id, old[0]))
                 else:
                     for player in session.players:
-                        db.execute("UPDATE hands SET points = ?, bonus = ?, leaderboard = ? "
-                                   "WHERE round_id = ? AND player = ?",
-                                   (score.points[player], score.bonus.get(player, 0),
-                                    score.leaderboard.get(player), old[0], player))
+                        db.execute(
+                            "UPDATE hands SET points = ?, bonus = ?, leaderboard = ? "
+                            "WHERE round_id = ? AND player = ?",
+                            (
+                                score.points[player],
+                                score.bonus.get(player, 0),
+                                score.leaderboard.get(player),
+                                old[0],
+                                player,
+                            ),
+                        )
             self._refresh_totals(db, session.id)
 
     def history(self, session: SessionInfo) -> list[tuple[int, str, str | None]]:
         """Corrections: (round number, status, when) of undone and replaced rounds."""
-        return [(r[0], r[1], to_seconds(r[2])) for r in self.query(
-            "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
-            "status != 'active' ORDER BY changed_at, id", (session.id,))]
+        return [
+            (r[0], r[1], to_seconds(r[2]))
+            for r in self.query(
+                "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
+                "status != 'active' ORDER BY changed_at, id",
+                (session.id,),
+            )
+        ]
 
     def all_rounds(self, session: SessionInfo, *, active: bool) -> Iterator[StoredRound]:
         """A session's active rounds by number (``active``), or its history in the order
@@ -688,39 +809,60 @@ class Store:
                 "JOIN hands h ON h.round_id = r.id "
                 "JOIN players p ON p.session_id = r.session_id AND p.name = h.player "
                 f"WHERE r.session_id = :sid AND (r.status = 'active') = :active "
-                f"ORDER BY {order}, p.seat", {"sid": session.id, "active": active})
+                f"ORDER BY {order}, p.seat",
+                {"sid": session.id, "active": active},
+            )
             current: StoredRound | None = None
-            for (_rid, row, number, status, winner, hr, sm, at, changed, by, player, cards, typed,
-                 never_out, points, bonus, board) in cursor:
+            for (
+                _rid,
+                row,
+                number,
+                status,
+                winner,
+                hr,
+                sm,
+                at,
+                changed,
+                by,
+                player,
+                cards,
+                typed,
+                never_out,
+                points,
+                bonus,
+                board,
+            ) in cursor:
                 if current is None or current.row != row:
                     if current is not None:
                         yield current
-                    current = StoredRound(row, number, status, winner, bool(hr), bool(sm), at,
-                                          changed, by, {})
-                current.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus,
-                                                   board)
+                    current = StoredRound(
+                        row, number, status, winner, bool(hr), bool(sm), at, changed, by, {}
+                    )
+                current.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
             if current is not None:
                 yield current
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
 
-    def _side_by_side(self, session: SessionInfo, select: str, where: str, order: str,
-                      params: dict[str, Any], batch: int) -> Iterator[list[tuple[Any, ...]]]:
+    def _side_by_side(
+        self, session: SessionInfo, select: str, where: str, order: str, params: dict[str, Any], batch: int
+    ) -> Iterator[list[tuple[Any, ...]]]:
         """Round rows with the seated players' hands side by side (``h0``, ``h1``, ... in
         seating order: one LEFT JOIN per seat, found by the hands' primary key), read with one
         cursor in batches of ``batch`` rows. Only rounds with a hand of a seated player, as
         :meth:`all_rounds` reads them."""
         seats = range(len(session.players))
-        joins = " ".join(f"LEFT JOIN hands h{i} ON h{i}.round_id = r.id AND h{i}.player = :p{i}"
-                         for i in seats)
+        joins = " ".join(
+            f"LEFT JOIN hands h{i} ON h{i}.round_id = r.id AND h{i}.player = :p{i}" for i in seats
+        )
         some_hand = " OR ".join(f"h{i}.points IS NOT NULL" for i in seats)
-        params = {**params, "sid": session.id,
-                  **{f"p{i}": p for i, p in enumerate(session.players)}}
+        params = {**params, "sid": session.id, **{f"p{i}": p for i, p in enumerate(session.players)}}
         try:
             cursor = self.db.execute(
                 f"SELECT {select} FROM rounds r {joins} "
                 f"WHERE r.session_id = :sid AND {where} AND ({some_hand}) ORDER BY {order}",
-                params)
+                params,
+            )
             while rows := cursor.fetchmany(batch):
                 yield rows
         except sqlite3.DatabaseError as exc:
@@ -728,8 +870,9 @@ class Store:
 
     MAX_GAPS = 32  # runs of other sessions' rounds amid a session's that round_table numbers
 
-    def round_table(self, session: SessionInfo, *, active: bool,
-                    batch: int = 512) -> Iterator[list[tuple[Any, ...]]] | None:
+    def round_table(
+        self, session: SessionInfo, *, active: bool, batch: int = 512
+    ) -> Iterator[list[tuple[Any, ...]]] | None:
         """What :meth:`all_rounds` reads, one row per round row with the hands side by side,
         in batches: a long session's export streams at a few microseconds per round. None
         when it seats more than 9 players or other sessions' rounds were recorded amid its
@@ -743,15 +886,16 @@ class Store:
         seats = range(len(session.players))
         try:
             low, high, count = self.db.execute(
-                "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE session_id = ?",
-                (session.id,)).fetchone()
+                "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE session_id = ?", (session.id,)
+            ).fetchone()
             gaps: list[tuple[int, int]] = []
             if count and high - low + 1 != count:  # other sessions' rounds amid its own
                 gaps = self.db.execute(
                     "SELECT MIN(id), COUNT(*) FROM (SELECT id, id - ROW_NUMBER() OVER "
                     "(ORDER BY id) AS run FROM rounds WHERE id BETWEEN ? AND ? "
                     "AND session_id != ?) GROUP BY run ORDER BY 1 LIMIT ?",
-                    (low, high, session.id, self.MAX_GAPS + 1)).fetchall()
+                    (low, high, session.id, self.MAX_GAPS + 1),
+                ).fetchall()
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
         if len(seats) > 9 or len(gaps) > self.MAX_GAPS:
@@ -772,62 +916,88 @@ class Store:
             return f"{column} - :base - CASE {' '.join(cases).format(id=column)} ELSE 0 END"
 
         # << and | share one precedence in SQLite: every shifted flag in parentheses.
-        flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)",
-                 "((r.winner IS NULL) << 2)"]
+        flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)", "((r.winner IS NULL) << 2)"]
         for i in seats:
-            for bit, flag in enumerate(("points IS NULL", "cards IS NOT NULL",
-                                        "typed_points IS NOT NULL", "never_out IS TRUE",
-                                        "bonus IS TRUE", "leaderboard IS NOT NULL")):
+            for bit, flag in enumerate(
+                (
+                    "points IS NULL",
+                    "cards IS NOT NULL",
+                    "typed_points IS NOT NULL",
+                    "never_out IS TRUE",
+                    "bonus IS TRUE",
+                    "leaderboard IS NOT NULL",
+                )
+            ):
                 flags.append(f"((h{i}.{flag}) << {3 + 6 * i + bit})")
         history = "" if active else f"r.status, r.changed_at, {row_of('r.replaced_by')}, "
-        hands = ", ".join(f"h{i}.cards, h{i}.typed_points, h{i}.points, h{i}.bonus, "
-                          f"h{i}.leaderboard" for i in seats)
+        hands = ", ".join(
+            f"h{i}.cards, h{i}.typed_points, h{i}.points, h{i}.bonus, h{i}.leaderboard" for i in seats
+        )
         return self._side_by_side(
-            session, " | ".join(flags) + f", {row_of('r.id')}, r.number, r.winner, "
-            f"r.recorded_at, {history}{hands}",
+            session,
+            " | ".join(flags) + f", {row_of('r.id')}, r.number, r.winner, r.recorded_at, {history}{hands}",
             "r.status = 'active'" if active else "r.status != 'active'",
-            "r.number" if active else "r.id", params, batch)
+            "r.number" if active else "r.id",
+            params,
+            batch,
+        )
 
-    def scoresheet_rows(self, session: SessionInfo,
-                        batch: int = 512) -> Iterator[list[tuple[Any, ...]]]:
+    def scoresheet_rows(self, session: SessionInfo, batch: int = 512) -> Iterator[list[tuple[Any, ...]]]:
         """The active rounds as the CSV scoresheet lists them, in batches: number, winner
         ('' for none), Hand-Rommé and stalemate (0 or 1), per seat the points less the bonus,
         per seat the cards ('' for none), and when the round was recorded."""
         seats = range(len(session.players))
         return self._side_by_side(
-            session, "r.number, IFNULL(r.winner, ''), r.hand_romme IS TRUE, "
+            session,
+            "r.number, IFNULL(r.winner, ''), r.hand_romme IS TRUE, "
             "r.stalemate IS TRUE, "
             + "".join(f"IFNULL(h{i}.points, 0) - IFNULL(h{i}.bonus, 0), " for i in seats)
-            + "".join(f"IFNULL(h{i}.cards, ''), " for i in seats) + "r.recorded_at",
-            "r.status = 'active'", "r.number", {}, batch)
+            + "".join(f"IFNULL(h{i}.cards, ''), " for i in seats)
+            + "r.recorded_at",
+            "r.status = 'active'",
+            "r.number",
+            {},
+            batch,
+        )
 
     def notes(self, session: SessionInfo) -> list[Note]:
-        return [Note(r[0], r[1], r[2]) for r in self.query(
-            "SELECT round, text, at FROM notes WHERE session_id = ? ORDER BY id", (session.id,))]
+        return [
+            Note(r[0], r[1], r[2])
+            for r in self.query(
+                "SELECT round, text, at FROM notes WHERE session_id = ? ORDER BY id", (session.id,)
+            )
+        ]
 
     def renames(self, session: SessionInfo) -> list[Rename]:
-        return [Rename(r[0], r[1], r[2]) for r in self.query(
-            "SELECT old_name, new_name, at FROM renames WHERE session_id = ? ORDER BY id",
-            (session.id,))]
+        return [
+            Rename(r[0], r[1], r[2])
+            for r in self.query(
+                "SELECT old_name, new_name, at FROM renames WHERE session_id = ? ORDER BY id", (session.id,)
+            )
+        ]
 
     def add_note(self, session: SessionInfo, round_number: int | None, text: str) -> Note:
         at = now()
         with self.write() as db:
-            db.execute("INSERT INTO notes (session_id, round, text, at) VALUES (?, ?, ?, ?)",
-                       (session.id, round_number, text, at))
+            db.execute(
+                "INSERT INTO notes (session_id, round, text, at) VALUES (?, ?, ?, ?)",
+                (session.id, round_number, text, at),
+            )
         return Note(round_number, text, at)
 
     def rename_session(self, old: str, new: str) -> None:
         info = self.session(old)
         with self.write() as db:
             if db.execute("SELECT 1 FROM sessions WHERE name = ?", (new,)).fetchone():
-                raise StoreError(_("a session named '%(session)s' exists already: choose another "
-                                   "name") % {"session": new})
+                raise StoreError(
+                    _("a session named '%(session)s' exists already: choose another name") % {"session": new}
+                )
             db.execute("UPDATE sessions SET name = ? WHERE id = ?", (new, info.id))
-            db.execute("INSERT INTO renames (session_id, old_name, new_name, at) "
-                       "VALUES (?, ?, ?, ?)", (info.id, info.name, new, now()))
-            db.execute("UPDATE state SET value = ? WHERE key = 'current' AND value = ?",
-                       (new, info.name))
+            db.execute(
+                "INSERT INTO renames (session_id, old_name, new_name, at) VALUES (?, ?, ?, ?)",
+                (info.id, info.name, new, now()),
+            )
+            db.execute("UPDATE state SET value = ? WHERE key = 'current' AND value = ?", (new, info.name))
 
     def delete_session(self, name: str) -> None:
         info = self.session(name)
@@ -837,61 +1007,100 @@ class Store:
 
     @staticmethod
     def _delete_session(db: sqlite3.Connection, sid: int) -> None:
-        db.execute("DELETE FROM hands WHERE round_id IN (SELECT id FROM rounds WHERE session_id = ?)",
-                   (sid,))
+        db.execute("DELETE FROM hands WHERE round_id IN (SELECT id FROM rounds WHERE session_id = ?)", (sid,))
         db.execute("UPDATE rounds SET replaced_by = NULL WHERE session_id = ?", (sid,))
         for table in ("rounds", "players", "totals", "notes", "renames"):
             db.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
         db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
 
-    def write_session(self, name: str, created: str, players: Sequence[str], rules: RuleSet,
-                      rate: str | None, currency: str | None, first_dealer: int,
-                      rounds: Sequence[StoredRound], notes: Sequence[Note],
-                      renames: Sequence[Rename], overwrite: bool) -> None:
+    def write_session(
+        self,
+        name: str,
+        created: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: str | None,
+        currency: str | None,
+        first_dealer: int,
+        rounds: Sequence[StoredRound],
+        notes: Sequence[Note],
+        renames: Sequence[Rename],
+        overwrite: bool,
+    ) -> None:
         """Write a whole session as exported (rounds with their history, notes, renames,
         times) in one transaction, and make it current."""
         with self.write() as db:
             existing = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
             if existing:
                 if not overwrite:
-                    raise StoreError(_("a session named '%(session)s' exists already: use "
-                                       "--replace to overwrite it, or --name to import under "
-                                       "another name") % {"session": name})
+                    raise StoreError(
+                        _(
+                            "a session named '%(session)s' exists already: use "
+                            "--replace to overwrite it, or --name to import under "
+                            "another name"
+                        )
+                        % {"session": name}
+                    )
                 self._delete_session(db, existing[0])
             cur = db.execute(
                 "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, created or now(), json.dumps(rules.to_dict()), rate, currency, first_dealer))
+                (name, created or now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
+            )
             sid = cur.lastrowid
             assert sid is not None
-            db.executemany("INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
-                           [(sid, seat, p) for seat, p in enumerate(players)])
+            db.executemany(
+                "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+                [(sid, seat, p) for seat, p in enumerate(players)],
+            )
             ids: dict[int, int] = {}
             for rec in rounds:
                 cur = db.execute(
                     "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, "
                     "recorded_at, status, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (sid, rec.number, rec.winner, int(rec.hand_romme), int(rec.stalemate),
-                     rec.recorded_at or now(), rec.status, rec.changed_at))
+                    (
+                        sid,
+                        rec.number,
+                        rec.winner,
+                        int(rec.hand_romme),
+                        int(rec.stalemate),
+                        rec.recorded_at or now(),
+                        rec.status,
+                        rec.changed_at,
+                    ),
+                )
                 assert cur.lastrowid is not None
                 ids[rec.row] = cur.lastrowid
                 db.executemany(
                     "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, "
                     "bonus, leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(cur.lastrowid, p, rec.hands[p].cards if p in rec.hands else None,
-                      rec.hands[p].typed_points if p in rec.hands else None,
-                      int(rec.hands[p].never_out) if p in rec.hands else 0,
-                      rec.hands[p].points if p in rec.hands else 0,
-                      rec.hands[p].bonus if p in rec.hands else 0,
-                      rec.hands[p].leaderboard if p in rec.hands else None) for p in players])
+                    [
+                        (
+                            cur.lastrowid,
+                            p,
+                            rec.hands[p].cards if p in rec.hands else None,
+                            rec.hands[p].typed_points if p in rec.hands else None,
+                            int(rec.hands[p].never_out) if p in rec.hands else 0,
+                            rec.hands[p].points if p in rec.hands else 0,
+                            rec.hands[p].bonus if p in rec.hands else 0,
+                            rec.hands[p].leaderboard if p in rec.hands else None,
+                        )
+                        for p in players
+                    ],
+                )
             for rec in rounds:
                 if rec.replaced_by is not None:
-                    db.execute("UPDATE rounds SET replaced_by = ? WHERE id = ?",
-                               (ids[rec.replaced_by], ids[rec.row]))
-            db.executemany("INSERT INTO notes (session_id, round, text, at) VALUES (?, ?, ?, ?)",
-                           [(sid, n.round, n.text, n.at) for n in notes])
-            db.executemany("INSERT INTO renames (session_id, old_name, new_name, at) "
-                           "VALUES (?, ?, ?, ?)", [(sid, r.old, r.new, r.at) for r in renames])
+                    db.execute(
+                        "UPDATE rounds SET replaced_by = ? WHERE id = ?", (ids[rec.replaced_by], ids[rec.row])
+                    )
+            db.executemany(
+                "INSERT INTO notes (session_id, round, text, at) VALUES (?, ?, ?, ?)",
+                [(sid, n.round, n.text, n.at) for n in notes],
+            )
+            db.executemany(
+                "INSERT INTO renames (session_id, old_name, new_name, at) VALUES (?, ?, ?, ?)",
+                [(sid, r.old, r.new, r.at) for r in renames],
+            )
             self._refresh_totals(db, sid)
             db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
 
@@ -931,12 +1140,15 @@ class Store:
                 "LEFT JOIN totals t ON t.session_id = s.id AND t.player = p.name "
                 "LEFT JOIN per_player a ON a.session_id = s.id AND a.player = p.name "
                 "WHERE s.id IN (SELECT id FROM chosen) "
-                "ORDER BY s.id, p.seat", (since, since)).fetchall()
+                "ORDER BY s.id, p.seat",
+                (since, since),
+            ).fetchall()
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc) from None
 
-    def head_to_head_rounds(self, opponents: Sequence[str],
-                            since: str | None = None) -> list[tuple[str, int, int, int]]:
+    def head_to_head_rounds(
+        self, opponents: Sequence[str], since: str | None = None
+    ) -> list[tuple[str, int, int, int]]:
         """Every player against one opponent (any of the spellings in ``opponents``): per
         player's spelling, (spelling, rounds both played, rounds the player scored
         fewer penalty points, rounds the opponent did)."""
@@ -951,5 +1163,7 @@ class Store:
             "JOIN hands a ON a.round_id = r.id AND a.player != b.player "
             f"WHERE b.player IN ({theirs}) "
             "AND (? IS NULL OR date(s.created_at, 'localtime') >= ?) "
-            "GROUP BY a.player", [*opponents, since, since])
+            "GROUP BY a.player",
+            [*opponents, since, since],
+        )
         return [(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]

@@ -7,8 +7,7 @@ from click.testing import CliRunner
 from romme_score.cli import main
 
 
-def run(*args: str, input: str | None = None,
-        env: dict[str, str] | None = None) -> tuple[int, str, str]:
+def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     """Exit code, standard output and standard error; an exception that is not an exit fails."""
     result = CliRunner().invoke(main, list(args), input=input, env=env)
     if result.exception and not isinstance(result.exception, SystemExit):

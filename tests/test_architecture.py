@@ -15,8 +15,15 @@ from romme_score.cli import COMMANDS, main
 
 PACKAGE = Path(__file__).resolve().parent.parent / "romme_score"
 CORE = ("cards", "rules", "melds", "layoff", "scoring", "settlement", "solver")
-FORBIDDEN_IN_CORE = ("click", "sqlite3", "tabulate", "romme_score.store", "romme_score.views",
-                     "romme_score.cli", "romme_score.sessions")
+FORBIDDEN_IN_CORE = (
+    "click",
+    "sqlite3",
+    "tabulate",
+    "romme_score.store",
+    "romme_score.views",
+    "romme_score.cli",
+    "romme_score.sessions",
+)
 
 
 def module_name(path: Path) -> str:
@@ -60,7 +67,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -91,8 +98,11 @@ def test_core_module_imports_no_edge(core: str) -> None:
     names = [n for n in modules() if n == f"romme_score.{core}" or n.startswith(f"romme_score.{core}.")]
     assert names, f"no module romme_score.{core}"
     for name in names:
-        bad = {m for m in imports_of(modules()[name])
-               if any(m == f or m.startswith(f + ".") for f in FORBIDDEN_IN_CORE)}
+        bad = {
+            m
+            for m in imports_of(modules()[name])
+            if any(m == f or m.startswith(f + ".") for f in FORBIDDEN_IN_CORE)
+        }
         assert not bad, f"{name} imports {sorted(bad)}"
 
 
@@ -112,16 +122,29 @@ def test_every_lazy_command_loads_and_has_help_with_an_example() -> None:
 
 
 def test_check_loads_no_session_machinery() -> None:
-    code = ("import sys\n"
-            "from romme_score.cli import main\n"
-            "try:\n"
-            "    main(['check', 'HK KK PK'], standalone_mode=False)\n"
-            "finally:\n"
-            "    print(' '.join(sorted(sys.modules)))\n")
+    code = (
+        "import sys\n"
+        "from romme_score.cli import main\n"
+        "try:\n"
+        "    main(['check', 'HK KK PK'], standalone_mode=False)\n"
+        "finally:\n"
+        "    print(' '.join(sorted(sys.modules)))\n"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(result.stdout.split())
     assert "romme_score.referee" in loaded  # the probe does see what check loads
-    for heavy in ("sqlite3", "tabulate", "decimal", "romme_score.store", "romme_score.sessions",
-                  "romme_score.solver", "romme_score.scoring", "romme_score.cli.session",
-                  "prompt_toolkit", "platformdirs", "romme_score.table", "romme_score.layoff"):
+    for heavy in (
+        "sqlite3",
+        "tabulate",
+        "decimal",
+        "romme_score.store",
+        "romme_score.sessions",
+        "romme_score.solver",
+        "romme_score.scoring",
+        "romme_score.cli.session",
+        "prompt_toolkit",
+        "platformdirs",
+        "romme_score.table",
+        "romme_score.layoff",
+    ):
         assert heavy not in loaded, f"romme check imports {heavy}"

@@ -13,16 +13,24 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-@pytest.mark.parametrize("script, env", [
-    ("sessions.py", {"ROUNDS": "30", "RUNS": "1"}),
-    ("stats.py", {"SESSIONS": "12", "ROUNDS": "5", "RUNS": "1"}),
-    ("play.py", {"ROUNDS": "20", "SAMPLES": "3"}),
-    ("startup.py", {"RUNS": "1"}),
-    ("solver.py", {"HANDS": "10", "TABLES": "6", "STRESS": "4"}),
-    ("settle.py", {"RUNS": "1"}),
-])
+@pytest.mark.parametrize(
+    "script, env",
+    [
+        ("sessions.py", {"ROUNDS": "30", "RUNS": "1"}),
+        ("stats.py", {"SESSIONS": "12", "ROUNDS": "5", "RUNS": "1"}),
+        ("play.py", {"ROUNDS": "20", "SAMPLES": "3"}),
+        ("startup.py", {"RUNS": "1"}),
+        ("solver.py", {"HANDS": "10", "TABLES": "6", "STRESS": "4"}),
+        ("settle.py", {"RUNS": "1"}),
+    ],
+)
 def test_benchmark_script_runs_at_a_tiny_size(script: str, env: dict[str, str]) -> None:
-    result = subprocess.run([sys.executable, str(BENCH / script)], env={**os.environ, **env},
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(BENCH / script)],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip()

@@ -23,40 +23,73 @@ from romme_score.cards import (
 H, K, P, T = Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS
 
 
-@pytest.mark.parametrize("token, profile, card", [
-    # symbol + rank, either order, also hollow symbols (§1 table row 1)
-    ("♥K", "de", Card(Rank.KING, H)), ("K♥", "de", Card(Rank.KING, H)),
-    ("♣10", "de", Card(Rank.TEN, T)), ("♦A", "en", Card(Rank.ACE, K)),
-    ("♡D", "de", Card(Rank.QUEEN, H)), ("♢B", "de", Card(Rank.JACK, K)),
-    ("♤Q", "en", Card(Rank.QUEEN, P)), ("♧J", "de", Card(Rank.JACK, T)),
-    # German suit letter + rank, as 002 writes cards (§1 table row 2)
-    ("HK", "de", Card(Rank.KING, H)), ("KK", "de", Card(Rank.KING, K)),
-    ("PK", "de", Card(Rank.KING, P)), ("T2", "de", Card(Rank.TWO, T)),
-    ("K10", "de", Card(Rank.TEN, K)), ("X7", "de", Card(Rank.SEVEN, T)),
-    ("HB", "de", Card(Rank.JACK, H)), ("PD", "de", Card(Rank.QUEEN, P)),
-    ("hk", "de", Card(Rank.KING, H)), ("C9", "de", Card(Rank.NINE, T)),
-    # English rank + suit letter (§1 table row 3)
-    ("KH", "en", Card(Rank.KING, H)), ("10S", "en", Card(Rank.TEN, P)),
-    ("TD", "en", Card(Rank.TEN, K)), ("QC", "en", Card(Rank.QUEEN, T)),
-    ("AS", "en", Card(Rank.ACE, P)), ("JH", "en", Card(Rank.JACK, H)),
-    ("jh", "en", Card(Rank.JACK, H)),
-])
+@pytest.mark.parametrize(
+    "token, profile, card",
+    [
+        # symbol + rank, either order, also hollow symbols (§1 table row 1)
+        ("♥K", "de", Card(Rank.KING, H)),
+        ("K♥", "de", Card(Rank.KING, H)),
+        ("♣10", "de", Card(Rank.TEN, T)),
+        ("♦A", "en", Card(Rank.ACE, K)),
+        ("♡D", "de", Card(Rank.QUEEN, H)),
+        ("♢B", "de", Card(Rank.JACK, K)),
+        ("♤Q", "en", Card(Rank.QUEEN, P)),
+        ("♧J", "de", Card(Rank.JACK, T)),
+        # German suit letter + rank, as 002 writes cards (§1 table row 2)
+        ("HK", "de", Card(Rank.KING, H)),
+        ("KK", "de", Card(Rank.KING, K)),
+        ("PK", "de", Card(Rank.KING, P)),
+        ("T2", "de", Card(Rank.TWO, T)),
+        ("K10", "de", Card(Rank.TEN, K)),
+        ("X7", "de", Card(Rank.SEVEN, T)),
+        ("HB", "de", Card(Rank.JACK, H)),
+        ("PD", "de", Card(Rank.QUEEN, P)),
+        ("hk", "de", Card(Rank.KING, H)),
+        ("C9", "de", Card(Rank.NINE, T)),
+        # English rank + suit letter (§1 table row 3)
+        ("KH", "en", Card(Rank.KING, H)),
+        ("10S", "en", Card(Rank.TEN, P)),
+        ("TD", "en", Card(Rank.TEN, K)),
+        ("QC", "en", Card(Rank.QUEEN, T)),
+        ("AS", "en", Card(Rank.ACE, P)),
+        ("JH", "en", Card(Rank.JACK, H)),
+        ("jh", "en", Card(Rank.JACK, H)),
+    ],
+)
 def test_card_notation_forms_rules_section1(token: str, profile: Profile, card: Card) -> None:
     assert parse_card(token, profile) == card
 
 
-@pytest.mark.parametrize("token, profile", [
-    ("J", "de"), ("JO", "de"), ("JK", "de"), ("*", "de"), ("🃏", "de"),
-    ("JO", "en"), ("JK", "en"), ("*", "en"), ("🃏", "en"), ("joker", "en"),
-])
+@pytest.mark.parametrize(
+    "token, profile",
+    [
+        ("J", "de"),
+        ("JO", "de"),
+        ("JK", "de"),
+        ("*", "de"),
+        ("🃏", "de"),
+        ("JO", "en"),
+        ("JK", "en"),
+        ("*", "en"),
+        ("🃏", "en"),
+        ("joker", "en"),
+    ],
+)
 def test_joker_notation_rules_section1(token: str, profile: Profile) -> None:
     assert parse_card(token, profile).is_joker
 
 
-@pytest.mark.parametrize("token, profile", [
-    ("J=H8", "de"), ("*=♥8", "de"), ("J(♥8)", "de"), ("JK=8H", "en"), ("*(8H)", "en"),
-    ("J = H8", "de"),
-])
+@pytest.mark.parametrize(
+    "token, profile",
+    [
+        ("J=H8", "de"),
+        ("*=♥8", "de"),
+        ("J(♥8)", "de"),
+        ("JK=8H", "en"),
+        ("*(8H)", "en"),
+        ("J = H8", "de"),
+    ],
+)
 def test_joker_declaration_004_002b(token: str, profile: Profile) -> None:
     card = parse_cards(token, profile)[0]
     assert card.is_joker and card.declared == Card(Rank.EIGHT, H)
@@ -76,20 +109,24 @@ def test_hand_separators_spaces_and_commas() -> None:
     assert parse_cards("HK,K10,J") == parse_cards("HK K10 J")
 
 
-@pytest.mark.parametrize("text, profile, fragment", [
-    ("HK HX", "de", "'HX' (2nd card): X is not a rank"),
-    ("KH", "de", "did you mean 'HK'"),
-    ("HK", "en", "did you mean 'KH'"),
-    ("H11", "de", "did you mean 'HB'"),
-    ("10H", "de", "did you mean 'H10'"),
-    ("S5", "de", "S is not a suit letter in the de profile"),
-    ("ZZ", "de", "(1st card)"),
-    ("J=X", "de", "joker stands for"),
-    ("J=J", "de", "cannot stand for another joker"),
-    ("", "de", None),
-])
-def test_parse_errors_name_token_position_and_suggestion(text: str, profile: Profile,
-                                                        fragment: str | None) -> None:
+@pytest.mark.parametrize(
+    "text, profile, fragment",
+    [
+        ("HK HX", "de", "'HX' (2nd card): X is not a rank"),
+        ("KH", "de", "did you mean 'HK'"),
+        ("HK", "en", "did you mean 'KH'"),
+        ("H11", "de", "did you mean 'HB'"),
+        ("10H", "de", "did you mean 'H10'"),
+        ("S5", "de", "S is not a suit letter in the de profile"),
+        ("ZZ", "de", "(1st card)"),
+        ("J=X", "de", "joker stands for"),
+        ("J=J", "de", "cannot stand for another joker"),
+        ("", "de", None),
+    ],
+)
+def test_parse_errors_name_token_position_and_suggestion(
+    text: str, profile: Profile, fragment: str | None
+) -> None:
     if fragment is None:
         assert parse_cards(text, profile) == []
         return
@@ -115,13 +152,15 @@ def test_full_deck_two_packs_six_jokers_000_002() -> None:
     assert len(full_deck(1, 0)) == 52 and not any(card.is_joker for card in full_deck(1, 0))
 
 
-ALL_CARDS = [Card(r, s) for s in SUITS for r in RANKS] + [Card.joker()] + \
-    [Card.joker(Card(r, s)) for s in SUITS for r in RANKS]
+ALL_CARDS = (
+    [Card(r, s) for s in SUITS for r in RANKS]
+    + [Card.joker()]
+    + [Card.joker(Card(r, s)) for s in SUITS for r in RANKS]
+)
 
 
 @given(st.sampled_from(ALL_CARDS), st.sampled_from(PROFILES), st.booleans())
-def test_notation_round_trips_every_card_both_profiles(card: Card, profile: Profile,
-                                                       ascii: bool) -> None:
+def test_notation_round_trips_every_card_both_profiles(card: Card, profile: Profile, ascii: bool) -> None:
     text = card.format(profile, ascii)
     assert parse_card(text, profile) == card
 
@@ -136,8 +175,7 @@ def test_parser_raises_only_its_own_error(text: str, profile: Profile) -> None:
         assert all(isinstance(c, Card) for c in cards)
 
 
-@given(st.text(alphabet="HKPTXCSDAJQB0123456789=*()♥♦♠♣ ,", max_size=20),
-       st.sampled_from(PROFILES))
+@given(st.text(alphabet="HKPTXCSDAJQB0123456789=*()♥♦♠♣ ,", max_size=20), st.sampled_from(PROFILES))
 def test_parser_on_card_like_text_raises_only_its_own_error(text: str, profile: Profile) -> None:
     try:
         cards = parse_cards(text, profile)

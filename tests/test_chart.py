@@ -22,7 +22,6 @@ from romme_score.views.chart import letters, render_chart, round_ticks, value_ti
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-
 @pytest.fixture
 def friday() -> None:
     """The demo evening: three rounds, a Hand-Rommé by Ben in round 2, an undo, an edit."""
@@ -123,8 +122,9 @@ def test_chart_in_colour_gives_each_player_a_colour(friday: None, tmp_path: Path
 def _on_a_terminal(args: list[str], env: dict[str, str]) -> str:
     """Run romme with its output on a pseudo-terminal; what it printed."""
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "romme_score", *args], stdout=follower,
-                            stderr=follower, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "romme_score", *args], stdout=follower, stderr=follower, env=env
+    )
     os.close(follower)
     chunks = []
     while True:
@@ -154,8 +154,12 @@ def test_dense_chart_draws_each_line_with_its_letter(tmp_path: Path) -> None:
         info = service.create("Long", ["Anna", "Ben", "Carl"], rules, None, None)
         for i in range(60):
             winner = ["Anna", "Ben", "Carl"][i % 3]
-            service.record(info, RoundInput(winner, {p: Hand(points=5 + i % 7) for p in
-                                                     ["Anna", "Ben", "Carl"] if p != winner}))
+            service.record(
+                info,
+                RoundInput(
+                    winner, {p: Hand(points=5 + i % 7) for p in ["Anna", "Ben", "Carl"] if p != winner}
+                ),
+            )
         chart = chart_of(service.standings(info))
     out = render_chart(chart, 80, 24, colour=False)
     plot = out.split("\n")[:-1]
@@ -179,19 +183,20 @@ def test_ticks_are_whole_round_numbers() -> None:
 
 
 def test_plotext_is_imported_by_chart_only(friday: None) -> None:
-    code = ("import sys\n"
-            "from romme_score.cli import main\n"
-            "for args in (['check', 'HK KK PK'], ['standings'], ['stats'], ['report'], "
-            "['settle']):\n"
-            "    try:\n"
-            "        main(args, standalone_mode=False)\n"
-            "    except SystemExit:\n"
-            "        pass\n"
-            "print('before', 'plotext' in sys.modules, file=sys.stderr)\n"
-            "main(['chart'], standalone_mode=False)\n"
-            "print('after', 'plotext' in sys.modules, file=sys.stderr)\n")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    code = (
+        "import sys\n"
+        "from romme_score.cli import main\n"
+        "for args in (['check', 'HK KK PK'], ['standings'], ['stats'], ['report'], "
+        "['settle']):\n"
+        "    try:\n"
+        "        main(args, standalone_mode=False)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print('before', 'plotext' in sys.modules, file=sys.stderr)\n"
+        "main(['chart'], standalone_mode=False)\n"
+        "print('after', 'plotext' in sys.modules, file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stderr.split() == ["before", "False", "after", "True"]
 
 
@@ -202,8 +207,9 @@ def test_chart_legend_wraps_long_names_and_counts_many_hand_rommes(tmp_path: Pat
         info = service.create("Names", names, rules, None, None)
         for i in range(5):
             winner = names[i % 4]
-            service.record(info, RoundInput(winner, {p: Hand(points=7) for p in names
-                                                     if p != winner}, hand_romme=True))
+            service.record(
+                info, RoundInput(winner, {p: Hand(points=7) for p in names if p != winner}, hand_romme=True)
+            )
         chart = chart_of(service.standings(info))
     out = render_chart(chart, 60, 24, colour=False)
     lines = out.split("\n")

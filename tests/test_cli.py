@@ -29,8 +29,22 @@ def run_json(*args: str) -> tuple[int, dict[str, Any]]:
     return code, data
 
 
-COMMANDS = {"best", "check", "edit", "export", "import", "new", "round", "rules", "sessions",
-            "settle", "standings", "undo", "use", "value"}
+COMMANDS = {
+    "best",
+    "check",
+    "edit",
+    "export",
+    "import",
+    "new",
+    "round",
+    "rules",
+    "sessions",
+    "settle",
+    "standings",
+    "undo",
+    "use",
+    "value",
+}
 
 
 def test_every_command_has_help_with_an_example() -> None:
@@ -104,15 +118,18 @@ def test_check_classic_dka23() -> None:
     assert run("check", "HD HK HA H2 H3")[0] == 1
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (("check", "HX K5"), "cannot read card 'HX' (1st card): X is not a rank"),
-    (("check", "KH KD", "--notation", "de"), "did you mean 'HK'"),
-    (("check", "--rule", "wrapround=true", "HK KK PK"), "did you mean wraparound"),
-    (("check", "--rule", "packs=9", "HK KK PK"), "allowed 1-2"),
-    (("check", "--preset", "nope", "HK KK PK"), "unknown preset 'nope'"),
-    (("value", "HK Q10"), "'Q10'"),
-    (("check", "--rules-file", "/nonexistent/r.toml", "HK KK PK"), "cannot read the rules file"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("check", "HX K5"), "cannot read card 'HX' (1st card): X is not a rank"),
+        (("check", "KH KD", "--notation", "de"), "did you mean 'HK'"),
+        (("check", "--rule", "wrapround=true", "HK KK PK"), "did you mean wraparound"),
+        (("check", "--rule", "packs=9", "HK KK PK"), "allowed 1-2"),
+        (("check", "--preset", "nope", "HK KK PK"), "unknown preset 'nope'"),
+        (("value", "HK Q10"), "'Q10'"),
+        (("check", "--rules-file", "/nonexistent/r.toml", "HK KK PK"), "cannot read the rules file"),
+    ],
+)
 def test_bad_input_exit_2_one_sentence(args: tuple[str, ...], fragment: str) -> None:
     code, out, err = run(*args)
     assert code == 2
@@ -131,9 +148,10 @@ def test_rules_file_option(tmp_path: Path) -> None:
 def test_value_contract() -> None:
     code, data = run_json("value", "HK K10 J")
     assert code == 0
-    assert data == {"points": 40, "cards": [{"card": "♥K", "points": 10},
-                                            {"card": "♦10", "points": 10},
-                                            {"card": "J", "points": 20}]}
+    assert data == {
+        "points": 40,
+        "cards": [{"card": "♥K", "points": 10}, {"card": "♦10", "points": 10}, {"card": "J", "points": 20}],
+    }
     assert run_json("value", "HK", "K10", "J")[1]["points"] == 40
     assert run_json("value", "--rule", "joker_penalty=25", "J")[1]["points"] == 25
 
@@ -152,37 +170,61 @@ def test_settle_002_example() -> None:
     code, data = run_json("settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001")
     assert code == 0
     assert [(p["name"], p["net"], p["amount"]) for p in data["players"]] == [
-        ("A", 330, "0.33"), ("B", -230, "-0.23"), ("C", 650, "0.65"), ("D", -750, "-0.75")]
+        ("A", 330, "0.33"),
+        ("B", -230, "-0.23"),
+        ("C", 650, "0.65"),
+        ("D", -750, "-0.75"),
+    ]
     assert {"winner": "C", "loser": "D", "points": 350} in data["pairs"]
     assert sum(float(t["amount"]) for t in data["transfers"] if t["from"] == "D") == pytest.approx(0.75)
 
 
 def test_settle_money_in_both_notations() -> None:
-    code, out, _ = run("settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001",
-                       "--currency", "EUR")
+    code, out, _ = run("settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001", "--currency", "EUR")
     assert code == 0 and "0,33 €" in out and "D pays" in out
-    code, out, _ = run("settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001",
-                       "--currency", "EUR", "--notation", "en")
+    code, out, _ = run(
+        "settle",
+        "A=220",
+        "B=360",
+        "C=140",
+        "D=490",
+        "--rate",
+        "0.001",
+        "--currency",
+        "EUR",
+        "--notation",
+        "en",
+    )
     assert code == 0 and "€0.33" in out
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (("A=1", "A=2"), "given twice"),
-    (("A=1.5", "B=2"), "whole number"),
-    (("A=-1", "B=2"), "cannot be negative"),
-    (("A=1",), "at least two players"),
-    (("A=1", "B=2", "--rate", "abc"), "not a decimal"),
-    (("A", "B=2"), "NAME=POINTS"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("A=1", "A=2"), "given twice"),
+        (("A=1.5", "B=2"), "whole number"),
+        (("A=-1", "B=2"), "cannot be negative"),
+        (("A=1",), "at least two players"),
+        (("A=1", "B=2", "--rate", "abc"), "not a decimal"),
+        (("A", "B=2"), "NAME=POINTS"),
+    ],
+)
 def test_settle_bad_input(args: tuple[str, ...], fragment: str) -> None:
     code, _, err = run("settle", *args)
     assert code == 2 and fragment in err
 
 
-@pytest.mark.parametrize("args", [
-    ("check", "HK KK PK"), ("value", "HK"), ("rules",), ("rules", "--list"), ("settle", "A=1", "B=2"),
-    ("best", "HK KK PK"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "HK KK PK"),
+        ("value", "HK"),
+        ("rules",),
+        ("rules", "--list"),
+        ("settle", "A=1", "B=2"),
+        ("best", "HK KK PK"),
+    ],
+)
 def test_json_output_is_valid_for_every_referee_command(args: tuple[str, ...]) -> None:
     code, out, _ = run(*args, "--json")
     assert code == 0
@@ -204,17 +246,22 @@ def test_click_group_is_the_entry_point() -> None:
 def test_best_contract() -> None:
     code, data = run_json("best", "P3 P4 P5 TB PB HB H9 K2")
     assert code == 0
-    assert {k: data[k] for k in ("max_meld_value", "first_meld_ok", "leftover_penalty",
-                                 "can_go_out", "hand_romme")} == {
-        "max_meld_value": 42, "first_meld_ok": True, "leftover_penalty": 11,
-        "can_go_out": False, "hand_romme": False}
+    assert {
+        k: data[k]
+        for k in ("max_meld_value", "first_meld_ok", "leftover_penalty", "can_go_out", "hand_romme")
+    } == {
+        "max_meld_value": 42,
+        "first_meld_ok": True,
+        "leftover_penalty": 11,
+        "can_go_out": False,
+        "hand_romme": False,
+    }
     assert sorted(data["leftover"]) == ["♥9", "♦2"]
     assert sorted(map(sorted, data["melds"])) == [["♠3", "♠4", "♠5"], ["♠B", "♣B", "♥B"]]
 
 
 def test_best_with_table_and_hand_romme() -> None:
-    code, data = run_json("best", "--came-out", "--table", "♥2 ♥3 ♥4", "--table", "HK KK PK",
-                          "♥A ♥5 TK P9")
+    code, data = run_json("best", "--came-out", "--table", "♥2 ♥3 ♥4", "--table", "HK KK PK", "♥A ♥5 TK P9")
     assert code == 0
     assert data["leftover"] == ["♠9"] and data["can_go_out"] and not data["hand_romme"]
     assert len(data["layoffs"]) == 3
@@ -224,18 +271,20 @@ def test_best_with_table_and_hand_romme() -> None:
 
 def test_best_going_out_by_layoffs_alone_names_them() -> None:
     """Going out with lay-offs and no meld lists the lay-offs, not 'nothing' before them."""
-    code, out, _ = run("best", "--came-out", "--table", "♥2 ♥3 ♥4", "--table", "HK KK PK",
-                       "♥A ♥5 TK P9")
+    code, out, _ = run("best", "--came-out", "--table", "♥2 ♥3 ♥4", "--table", "HK KK PK", "♥A ♥5 TK P9")
     assert code == 0
     assert "Can go out now: yes, going out: lay off ♣K onto ♠K ♥K ♦K | " in out
     assert "nothing" not in out
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (("best", "HK HX"), "'HX'"),
-    (("best", "HK HK HK"), "3 times"),
-    (("best", "--table", "H2 H5 H9", "HK"), "is not a legal meld"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("best", "HK HX"), "'HX'"),
+        (("best", "HK HK HK"), "3 times"),
+        (("best", "--table", "H2 H5 H9", "HK"), "is not a legal meld"),
+    ],
+)
 def test_best_bad_input(args: tuple[str, ...], fragment: str) -> None:
     code, _, err = run(*args)
     assert code == 2 and fragment in err

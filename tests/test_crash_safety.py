@@ -86,28 +86,34 @@ KILLS = 25  # as many as before; each costs ~0.15 s here, against ~0.7 s with a 
 
 
 def new_session(db: Path) -> None:
-    result = CliRunner().invoke(main, ["new", "K", "Anna", "Ben", "Carl", "Dora", "--until", "open",
-                                       "--db", str(db)])
+    result = CliRunner().invoke(
+        main, ["new", "K", "Anna", "Ben", "Carl", "Dora", "--until", "open", "--db", str(db)]
+    )
     assert result.exit_code == 0, result.output
 
 
 def check_consistent(db: Path) -> int:
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    rows = con.execute("SELECT r.number, count(h.player), sum(h.points) FROM rounds r "
-                       "LEFT JOIN hands h ON h.round_id = r.id WHERE r.status = 'active' "
-                       "GROUP BY r.id ORDER BY r.number").fetchall()
+    rows = con.execute(
+        "SELECT r.number, count(h.player), sum(h.points) FROM rounds r "
+        "LEFT JOIN hands h ON h.round_id = r.id WHERE r.status = 'active' "
+        "GROUP BY r.id ORDER BY r.number"
+    ).fetchall()
     for expected, (number, hands, points) in enumerate(rows, 1):
         assert number == expected  # no gaps, no duplicates
         assert hands == 4  # every round fully there
         assert points > 0
     cached = con.execute("SELECT player, total FROM totals ORDER BY player").fetchall()
-    summed = con.execute("SELECT h.player, SUM(h.points - h.bonus) FROM hands h JOIN rounds r "
-                         "ON r.id = h.round_id WHERE r.status = 'active' GROUP BY h.player "
-                         "ORDER BY h.player").fetchall()
+    summed = con.execute(
+        "SELECT h.player, SUM(h.points - h.bonus) FROM hands h JOIN rounds r "
+        "ON r.id = h.round_id WHERE r.status = 'active' GROUP BY h.player "
+        "ORDER BY h.player"
+    ).fetchall()
     assert not summed or cached == summed  # the kept totals never drift from the rounds
-    orphans = con.execute("SELECT count(*) FROM hands WHERE round_id NOT IN "
-                          "(SELECT id FROM rounds)").fetchone()[0]
+    orphans = con.execute(
+        "SELECT count(*) FROM hands WHERE round_id NOT IN (SELECT id FROM rounds)"
+    ).fetchone()[0]
     assert orphans == 0
     con.close()
     return len(rows)
@@ -134,8 +140,14 @@ def test_kill_9_while_recording_leaves_whole_rounds_only(tmp_path: Path) -> None
     rnd = random.Random(20261130)
     errors = tmp_path / "recorders.err"
     with open(errors, "w") as err:
-        server = subprocess.Popen([sys.executable, "-c", RECORDERS, str(db)], env=env(), text=True,
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
+        server = subprocess.Popen(
+            [sys.executable, "-c", RECORDERS, str(db)],
+            env=env(),
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+        )
     alive: int | None = None
     try:
         for _ in range(KILLS):
@@ -146,8 +158,7 @@ def test_kill_9_while_recording_leaves_whole_rounds_only(tmp_path: Path) -> None
             status = ask(server, "wait", errors)
             alive = None
             # killed while recording, not stopped by an error of its own
-            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, \
-                errors.read_text()
+            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, errors.read_text()
             rounds = check_consistent(db)
     finally:
         if alive is not None:
@@ -156,8 +167,9 @@ def test_kill_9_while_recording_leaves_whole_rounds_only(tmp_path: Path) -> None
         server.wait()
     assert rounds > 1  # the children recorded rounds, not only the server's warm-up
     # the database is still usable after all that
-    result = CliRunner().invoke(main, ["round", "--db", str(db), "--winner", "Anna", "Ben=1",
-                                       "Carl=1", "Dora=1"])
+    result = CliRunner().invoke(
+        main, ["round", "--db", str(db), "--winner", "Anna", "Ben=1", "Carl=1", "Dora=1"]
+    )
     assert result.exit_code == 0, result.output
     assert check_consistent(db) == rounds + 1
 
@@ -165,9 +177,16 @@ def test_kill_9_while_recording_leaves_whole_rounds_only(tmp_path: Path) -> None
 def test_two_writers_at_once_both_succeed_or_are_told_busy(tmp_path: Path) -> None:
     db = tmp_path / "c.sqlite3"
     new_session(db)
-    procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(db), "40"], env=env(),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(db), "40"],
+            env=env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     succeeded = 0
     for proc in procs:
         out, err = proc.communicate(timeout=300)

@@ -30,8 +30,9 @@ def fast_and_reference(db: Path, name: str | None, fmt: str) -> tuple[str, str]:
         export = service.export(service.session(name))
         fast = "".join(writer(export))
     with SessionService(db) as service:
-        plain = dataclasses.replace(service.export(service.session(name)), round_rows=None,
-                                    history_rows=None, scoresheet_rows=None)
+        plain = dataclasses.replace(
+            service.export(service.session(name)), round_rows=None, history_rows=None, scoresheet_rows=None
+        )
         reference = "".join(writer(plain))
     return fast, reference
 
@@ -47,12 +48,21 @@ def odd_evening(tmp_path: Path) -> Path:
     db = tmp_path / "odd.sqlite3"
     d = ("--db", str(db))
     a, b, c, z = ODD
-    ok("new", "Fri", *ODD, "--dealer", b, "--rule", "leaderboard=true",
-       "--rule", "never_out_doubles=true", *d)
+    ok(
+        "new",
+        "Fri",
+        *ODD,
+        "--dealer",
+        b,
+        "--rule",
+        "leaderboard=true",
+        "--rule",
+        "never_out_doubles=true",
+        *d,
+    )
     ok("round", "--winner", a, f"{b}=HK K10 J", f"{c}=P7 P8", f"{z}=J", *d)
     ok("round", "--winner", b, "--hand-romme", f"{a}=TA T2", f"{c}=0", f"{z}=12", *d)
-    ok("round", "--stalemate", f"{a}=12", f"{b}=30", f"{c}=HK", f"{z}=K3",
-       "--never-out", c, *d)
+    ok("round", "--stalemate", f"{a}=12", f"{b}=30", f"{c}=HK", f"{z}=K3", "--never-out", c, *d)
     ok("round", "--winner", c, f"{a}=5", f"{b}=7", f"{z}=9", "--never-out", z, *d)
     ok("round", "--winner", z, f"{a}=K2", f"{b}=T5", f"{c}=3", *d)
     ok("undo", "--yes", *d)
@@ -67,7 +77,8 @@ def odd_evening(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("fmt", ["json", "csv"])
 def test_fast_export_is_byte_identical_to_the_reference_with_odd_names_and_history(
-        odd_evening: Path, fmt: str) -> None:
+    odd_evening: Path, fmt: str
+) -> None:
     assert uses_rows(odd_evening, None)
     fast, reference = fast_and_reference(odd_evening, None, fmt)
     assert fast == reference
@@ -84,8 +95,7 @@ def test_fast_export_is_byte_identical_to_the_reference_with_odd_names_and_histo
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv"])
-def test_fast_export_escapes_texts_that_json_escapes_and_csv_quotes(tmp_path: Path,
-                                                                     fmt: str) -> None:
+def test_fast_export_escapes_texts_that_json_escapes_and_csv_quotes(tmp_path: Path, fmt: str) -> None:
     """Times with a quote, a backslash, a comma, a tab and a newline (an import keeps them
     as they were): the batch that holds them is written again, escaped."""
     db = tmp_path / "times.sqlite3"
@@ -110,8 +120,11 @@ def test_fast_export_escapes_texts_that_json_escapes_and_csv_quotes(tmp_path: Pa
 def test_a_round_without_a_players_hand_exports_as_the_reference_does(odd_evening: Path) -> None:
     con = sqlite3.connect(odd_evening)
     with con:
-        con.execute("DELETE FROM hands WHERE player = ? AND round_id = (SELECT MIN(id) "
-                    "FROM rounds WHERE status = 'active')", (ODD[3],))
+        con.execute(
+            "DELETE FROM hands WHERE player = ? AND round_id = (SELECT MIN(id) "
+            "FROM rounds WHERE status = 'active')",
+            (ODD[3],),
+        )
     con.close()
     for fmt in ("json", "csv"):
         fast, reference = fast_and_reference(odd_evening, None, fmt)
@@ -119,7 +132,8 @@ def test_a_round_without_a_players_hand_exports_as_the_reference_does(odd_evenin
 
 
 def test_rounds_recorded_between_another_sessions_are_numbered_as_before(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two sessions played turn about, and a correction made after the other session's
     rounds: a row is the round's place among its session's rows, not its id less a
     constant. Past Store.MAX_GAPS such runs the export reads the rounds as objects."""
@@ -139,8 +153,11 @@ def test_rounds_recorded_between_another_sessions_are_numbered_as_before(
         for fmt in ("json", "csv"):
             fast, reference = fast_and_reference(db, name, fmt)
             assert fast == reference
-    rows = [(r["row"], r.get("replaced_by")) for part in ("rounds", "history")
-            for r in json.loads(fast_and_reference(db, "A", "json")[0])[part]]
+    rows = [
+        (r["row"], r.get("replaced_by"))
+        for part in ("rounds", "history")
+        for r in json.loads(fast_and_reference(db, "A", "json")[0])[part]
+    ]
     assert sorted(rows) == [(1, 4), (2, None), (3, None), (4, None), (5, None)]
     monkeypatch.setattr(Store, "MAX_GAPS", 2)  # A has 3 runs of B's rounds amid its own
     assert not uses_rows(db, "A")
@@ -153,21 +170,43 @@ def reference_json(db: Path, name: str) -> str:
 
 # --- streaming ---------------------------------------------------------------------
 
+
 def long_session(path: Path, rounds: int) -> None:
     """A long session written straight into the store (no scoring: fast to make)."""
     players = ("Anna", "Ben", "Carl", "Dora")
     rows = []
     for n in range(1, rounds + 1):
         winner = players[n % 4]
-        hands = {p: HandRecord(None if p == winner else "HK K10 J P7 T2", None, False,
-                               0 if p == winner else 32, 10 if p == winner else 0, None)
-                 for p in players}
-        rows.append(StoredRound(n, n, "active", winner, n % 7 == 0, False,
-                                "2026-11-30T20:00:00+00:00", None, None, hands))
+        hands = {
+            p: HandRecord(
+                None if p == winner else "HK K10 J P7 T2",
+                None,
+                False,
+                0 if p == winner else 32,
+                10 if p == winner else 0,
+                None,
+            )
+            for p in players
+        }
+        rows.append(
+            StoredRound(
+                n, n, "active", winner, n % 7 == 0, False, "2026-11-30T20:00:00+00:00", None, None, hands
+            )
+        )
     with Store(path) as store:
-        store.write_session("long", "2026-11-30T20:00:00+00:00", players,
-                            find_preset("standard").replace(game_end=GameEnd("open")), None,
-                            None, 0, rows, (), (), overwrite=False)
+        store.write_session(
+            "long",
+            "2026-11-30T20:00:00+00:00",
+            players,
+            find_preset("standard").replace(game_end=GameEnd("open")),
+            None,
+            None,
+            0,
+            rows,
+            (),
+            (),
+            overwrite=False,
+        )
 
 
 class Counted:
@@ -189,8 +228,7 @@ def test_export_writers_pull_the_rounds_batch_by_batch(tmp_path: Path, fmt: str)
     long_session(db, 3000)
     with SessionService(db) as service:
         export = service.export(service.session("long"))
-        assert isinstance(export.round_rows, Iterator) and isinstance(export.scoresheet_rows,
-                                                                        Iterator)
+        assert isinstance(export.round_rows, Iterator) and isinstance(export.scoresheet_rows, Iterator)
         if fmt == "json":
             counted = Counted(export.round_rows or ())
             chunks = export_json_chunks(dataclasses.replace(export, round_rows=counted))
@@ -206,7 +244,8 @@ def test_export_writers_pull_the_rounds_batch_by_batch(tmp_path: Path, fmt: str)
         rest = "".join(chunks)
         assert counted.taken == 6  # 3000 rounds, 512 a batch
         assert (written + rest).count('"number": ' if fmt == "json" else "\r\n") == (
-            3000 if fmt == "json" else 3003)  # and the header, totals and places
+            3000 if fmt == "json" else 3003
+        )  # and the header, totals and places
 
 
 def peak_of_export(db: Path, fmt: str) -> tuple[int, int]:
@@ -233,5 +272,4 @@ def test_export_of_20000_rounds_stays_in_flat_memory(tmp_path: Path, fmt: str) -
     short_peak, short_size = peak_of_export(short, fmt)
     long_peak, long_size = peak_of_export(long, fmt)
     assert long_size > 9 * short_size and long_size > 1_500_000
-    assert long_peak < short_peak * 1.2 + 100_000 and long_peak < 3_000_000, (short_peak,
-                                                                              long_peak)
+    assert long_peak < short_peak * 1.2 + 100_000 and long_peak < 3_000_000, (short_peak, long_peak)

@@ -19,9 +19,9 @@ TABLES = {  # what a session is made of, compared without surrogate ids
     "sessions": "SELECT name, created_at, rules, rate, currency, first_dealer FROM sessions",
     "players": "SELECT seat, name FROM players ORDER BY seat",
     "rounds": "SELECT number, winner, hand_romme, stalemate, recorded_at, status, changed_at, "
-              "(SELECT COUNT(*) FROM rounds x WHERE x.id <= r.replaced_by) FROM rounds r ORDER BY id",
+    "(SELECT COUNT(*) FROM rounds x WHERE x.id <= r.replaced_by) FROM rounds r ORDER BY id",
     "hands": "SELECT (SELECT COUNT(*) FROM rounds x WHERE x.id <= h.round_id), player, cards, "
-             "typed_points, never_out, points, bonus, leaderboard FROM hands h ORDER BY 1, 2",
+    "typed_points, never_out, points, bonus, leaderboard FROM hands h ORDER BY 1, 2",
     "totals": "SELECT player, total, leaderboard FROM totals ORDER BY player",
     "notes": "SELECT round, text, at FROM notes ORDER BY id",
     "renames": "SELECT old_name, new_name, at FROM renames ORDER BY id",
@@ -54,8 +54,22 @@ def evening(tmp_path: Path) -> Path:
     an undo, two edits of one round, notes, a rename, the 003 leaderboard."""
     db = tmp_path / "evening.sqlite3"
     d = ("--db", str(db))
-    ok("new", "Fri", "Anna", "Ben", "Carl", "--rate", "0.01", "--currency", "EUR",
-       "--dealer", "Ben", "--rule", "leaderboard=true", *d)
+    ok(
+        "new",
+        "Fri",
+        "Anna",
+        "Ben",
+        "Carl",
+        "--rate",
+        "0.01",
+        "--currency",
+        "EUR",
+        "--dealer",
+        "Ben",
+        "--rule",
+        "leaderboard=true",
+        *d,
+    )
     ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=P7 P8", *d)
     ok("round", "--winner", "Ben", "--hand-romme", "Anna=TA T2", "Carl=0", *d)
     ok("round", "--stalemate", "Anna=12", "Ben=30", "Carl=HK", "--never-out", "Carl", *d)
@@ -69,8 +83,7 @@ def evening(tmp_path: Path) -> Path:
     return db
 
 
-def test_export_import_export_is_byte_identical_and_tables_equal(evening: Path,
-                                                                 tmp_path: Path) -> None:
+def test_export_import_export_is_byte_identical_and_tables_equal(evening: Path, tmp_path: Path) -> None:
     first = tmp_path / "first.json"
     ok("export", "-o", str(first), "--db", str(evening))
     other = tmp_path / "other.sqlite3"
@@ -94,8 +107,7 @@ def test_streamed_export_has_one_line_per_round_and_parses_whole(evening: Path) 
     assert [json.loads(line.rstrip(","))["number"] for line in items[:3]] == [1, 2, 3]
 
 
-def test_imported_points_that_do_not_match_the_cards_are_refused(evening: Path,
-                                                                 tmp_path: Path) -> None:
+def test_imported_points_that_do_not_match_the_cards_are_refused(evening: Path, tmp_path: Path) -> None:
     data = json.loads(ok("export", "--db", str(evening)))
     data["rounds"][0]["points"]["Ben"] += 5
     path = tmp_path / "bent.json"
@@ -108,10 +120,24 @@ def test_imported_points_that_do_not_match_the_cards_are_refused(evening: Path,
 
 
 def test_version_1_exports_still_import(tmp_path: Path) -> None:
-    data = {"format": "romme-score session", "version": 1, "name": "Old", "players": ["A", "B"],
-            "rules": {}, "rounds": [{"number": 1, "winner": "A", "hand_romme": False,
-                                     "stalemate": False, "hands": {"B": {"cards": "HK"}},
-                                     "points": {"A": 0, "B": 10}, "bonus": {}}]}
+    data = {
+        "format": "romme-score session",
+        "version": 1,
+        "name": "Old",
+        "players": ["A", "B"],
+        "rules": {},
+        "rounds": [
+            {
+                "number": 1,
+                "winner": "A",
+                "hand_romme": False,
+                "stalemate": False,
+                "hands": {"B": {"cards": "HK"}},
+                "points": {"A": 0, "B": 10},
+                "bonus": {},
+            }
+        ],
+    }
     path = tmp_path / "v1.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     ok("import", str(path))
@@ -128,15 +154,19 @@ def test_notes_and_renames_show_in_standings(evening: Path) -> None:
     assert data["renames"][0]["to"] == "Friday" and data["session"] == "Friday"
 
 
-@pytest.mark.parametrize("args, code, fragment", [
-    (("note", ""), 2, "needs some text"),
-    (("note", "x", "--round", "9"), 2, "no round 9"),
-    (("sessions", "rename", "Friday", "A=B"), 2, "must not contain '='"),
-    (("sessions", "rename", "Nope", "X"), 1, "no session named 'Nope'"),
-    (("sessions", "delete", "Friday"), 1, "give --yes"),
-])
-def test_history_commands_refuse_in_one_sentence(evening: Path, args: tuple[str, ...], code: int,
-                                                 fragment: str) -> None:
+@pytest.mark.parametrize(
+    "args, code, fragment",
+    [
+        (("note", ""), 2, "needs some text"),
+        (("note", "x", "--round", "9"), 2, "no round 9"),
+        (("sessions", "rename", "Friday", "A=B"), 2, "must not contain '='"),
+        (("sessions", "rename", "Nope", "X"), 1, "no session named 'Nope'"),
+        (("sessions", "delete", "Friday"), 1, "give --yes"),
+    ],
+)
+def test_history_commands_refuse_in_one_sentence(
+    evening: Path, args: tuple[str, ...], code: int, fragment: str
+) -> None:
     got, _, err = run(*args, "--db", str(evening), input="")
     assert got == code and fragment in err
 
@@ -156,11 +186,14 @@ def test_delete_asks_and_removes_everything_of_that_session(evening: Path) -> No
     ok("sessions", "delete", "Friday", "--db", str(evening), input="y\n")
     con = sqlite3.connect(evening)
     for table in ("rounds", "players", "totals", "notes", "renames"):
-        left = con.execute(f"SELECT COUNT(*) FROM {table} WHERE session_id NOT IN "
-                           "(SELECT id FROM sessions)").fetchone()[0]
+        left = con.execute(
+            f"SELECT COUNT(*) FROM {table} WHERE session_id NOT IN (SELECT id FROM sessions)"
+        ).fetchone()[0]
         assert left == 0, table
-    assert con.execute("SELECT COUNT(*) FROM hands WHERE round_id NOT IN "
-                       "(SELECT id FROM rounds)").fetchone()[0] == 0
+    assert (
+        con.execute("SELECT COUNT(*) FROM hands WHERE round_id NOT IN (SELECT id FROM rounds)").fetchone()[0]
+        == 0
+    )
     assert [r[0] for r in con.execute("SELECT name FROM sessions")] == ["Keep"]
     con.close()
     assert len(json.loads(ok("standings", "--json", "--db", str(evening)))["rounds"]) == 1
@@ -169,8 +202,7 @@ def test_delete_asks_and_removes_everything_of_that_session(evening: Path) -> No
 def test_csv_scoresheet_has_dealer_time_totals_and_places(evening: Path) -> None:
     rows = list(csv.reader(io.StringIO(ok("export", "--format", "csv", "--db", str(evening)))))
     head = rows[0]
-    assert head[:4] == ["round", "winner", "hand_romme", "stalemate"] and head[-2:] == ["dealer",
-                                                                                       "time"]
+    assert head[:4] == ["round", "winner", "hand_romme", "stalemate"] and head[-2:] == ["dealer", "time"]
     body = {r[0]: r for r in rows[1:]}
     assert [body[n][-2] for n in ("1", "2", "3")] == ["Ben", "Carl", "Anna"]  # from --dealer Ben
     assert all(body[n][-1] for n in ("1", "2", "3"))
@@ -178,8 +210,7 @@ def test_csv_scoresheet_has_dealer_time_totals_and_places(evening: Path) -> None
     totals = {p["name"]: p["total"] for p in standings["players"]}
     players = ["Anna", "Ben", "Carl"]
     assert [int(x) for x in body["total"][4:7]] == [totals[p] for p in players]
-    assert body["place"][4:7] == [str(1 + sum(t < totals[p] for t in totals.values()))
-                                  for p in players]
+    assert body["place"][4:7] == [str(1 + sum(t < totals[p] for t in totals.values())) for p in players]
 
 
 def test_streamed_standings_rounds_equal_the_scoresheet_view(evening: Path) -> None:

@@ -25,37 +25,152 @@ from romme_score.inputs import InputValueError, clean_name, parse_decimal, parse
 from romme_score.sessions import ExportError, SessionExport
 
 EXAMPLES = int(os.environ.get("ROMME_FUZZ_EXAMPLES", "60"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize="ROMME_FUZZ_EXAMPLES" not in os.environ,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                           HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize="ROMME_FUZZ_EXAMPLES" not in os.environ,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 PLAYERS = ["Anna", "Ben", "Carl", "Dora"]
 
 # Tokens that broke things before, and their relatives.
-NUMBERS = ["0", "5", "-5", "--5", "+5", "²", "½", "Ⅻ", "٣", "３", "1e5", "1e999999", "NaN", "nan",
-           "Infinity", "-Infinity", "9" * 30, "0.01", "0,001", "1.2.3", "", " ", "0x10", "1_000",
-           "9223372036854775808", "-0", ".5", "5."]
-CARDS = ["HK", "K10", "J", "PX", "KH", "J=H8", "J(♥8)", "J=" * 300 + "H8", "J(" * 300 + "H8",
-         "♥", "🃏", "*", "T2 T3 T4", "HK,KK,PK", "J J J J J J J", "\x00", "H\u200bK", "ＨＫ", "=",
-         "H" * 500]
-NAMES = ["Anna", "anna", " Anna ", "Ben", "A=B", "", " ", "\t", "Zed", "Ann", "b", "Dora\n",
-         "Ä" * 50, "'; DROP TABLE sessions; --", "Anna\x07"]
-OPTIONS = ["--winner", "--hand-romme", "--stalemate", "--never-out", "--session", "--rate",
-           "--unit", "--currency", "--until", "--dealer", "--preset", "--rule", "--first",
-           "--onto", "--table", "--came-out", "--json", "--ascii", "--notation", "--all",
-           "--yes", "--name", "--replace", "--list", "--no-hand-romme", "--no-stalemate"]
-RULE_ITEMS = ["wraparound=true", "packs=²", "packs=3", "jokers=-1", "game_end=rounds:0",
-              "first_meld_min=99999999999999999999", "max_jokers_per_meld=none", "nope=1", "=",
-              "stalemate=maybe", "ace_penalty=١٠", "game_end=1e3"]
+NUMBERS = [
+    "0",
+    "5",
+    "-5",
+    "--5",
+    "+5",
+    "²",
+    "½",
+    "Ⅻ",
+    "٣",
+    "３",
+    "1e5",
+    "1e999999",
+    "NaN",
+    "nan",
+    "Infinity",
+    "-Infinity",
+    "9" * 30,
+    "0.01",
+    "0,001",
+    "1.2.3",
+    "",
+    " ",
+    "0x10",
+    "1_000",
+    "9223372036854775808",
+    "-0",
+    ".5",
+    "5.",
+]
+CARDS = [
+    "HK",
+    "K10",
+    "J",
+    "PX",
+    "KH",
+    "J=H8",
+    "J(♥8)",
+    "J=" * 300 + "H8",
+    "J(" * 300 + "H8",
+    "♥",
+    "🃏",
+    "*",
+    "T2 T3 T4",
+    "HK,KK,PK",
+    "J J J J J J J",
+    "\x00",
+    "H\u200bK",
+    "ＨＫ",
+    "=",
+    "H" * 500,
+]
+NAMES = [
+    "Anna",
+    "anna",
+    " Anna ",
+    "Ben",
+    "A=B",
+    "",
+    " ",
+    "\t",
+    "Zed",
+    "Ann",
+    "b",
+    "Dora\n",
+    "Ä" * 50,
+    "'; DROP TABLE sessions; --",
+    "Anna\x07",
+]
+OPTIONS = [
+    "--winner",
+    "--hand-romme",
+    "--stalemate",
+    "--never-out",
+    "--session",
+    "--rate",
+    "--unit",
+    "--currency",
+    "--until",
+    "--dealer",
+    "--preset",
+    "--rule",
+    "--first",
+    "--onto",
+    "--table",
+    "--came-out",
+    "--json",
+    "--ascii",
+    "--notation",
+    "--all",
+    "--yes",
+    "--name",
+    "--replace",
+    "--list",
+    "--no-hand-romme",
+    "--no-stalemate",
+]
+RULE_ITEMS = [
+    "wraparound=true",
+    "packs=²",
+    "packs=3",
+    "jokers=-1",
+    "game_end=rounds:0",
+    "first_meld_min=99999999999999999999",
+    "max_jokers_per_meld=none",
+    "nope=1",
+    "=",
+    "stalemate=maybe",
+    "ace_penalty=١٠",
+    "game_end=1e3",
+]
 
 token = st.one_of(
-    st.sampled_from(NUMBERS), st.sampled_from(CARDS), st.sampled_from(NAMES),
-    st.sampled_from(OPTIONS), st.sampled_from(RULE_ITEMS),
+    st.sampled_from(NUMBERS),
+    st.sampled_from(CARDS),
+    st.sampled_from(NAMES),
+    st.sampled_from(OPTIONS),
+    st.sampled_from(RULE_ITEMS),
     st.builds(lambda n, v: f"{n}={v}", st.sampled_from(NAMES), st.sampled_from(NUMBERS + CARDS)),
     st.text(max_size=12),
 )
-COMMANDS = ["check", "value", "best", "rules", "settle", "new", "round", "undo", "edit",
-            "standings", "sessions", "use", "export"]
+COMMANDS = [
+    "check",
+    "value",
+    "best",
+    "rules",
+    "settle",
+    "new",
+    "round",
+    "undo",
+    "edit",
+    "standings",
+    "sessions",
+    "use",
+    "export",
+]
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +182,11 @@ def hostile_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def assert_one_clean_answer(args: list[str], db: Path, input: str | None = None) -> None:
-    result = CliRunner().invoke(main, [*args, "--db", str(db)] if args[0] not in ("check", "value",
-                                "best", "rules") else args, input=input)
+    result = CliRunner().invoke(
+        main,
+        [*args, "--db", str(db)] if args[0] not in ("check", "value", "best", "rules") else args,
+        input=input,
+    )
     shown = f"romme {' '.join(map(repr, args))}"
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"{shown} raised {result.exception!r}") from result.exception
@@ -78,8 +196,9 @@ def assert_one_clean_answer(args: list[str], db: Path, input: str | None = None)
 
 @SETTINGS
 @given(command=st.sampled_from(COMMANDS), args=st.lists(token, max_size=6))
-def test_every_command_answers_hostile_arguments_in_one_sentence(hostile_db: Path, command: str,
-                                                                 args: list[str]) -> None:
+def test_every_command_answers_hostile_arguments_in_one_sentence(
+    hostile_db: Path, command: str, args: list[str]
+) -> None:
     if command in ("check", "value", "best") and not args:
         args = ["HK"]
     if command == "export":
@@ -92,37 +211,61 @@ def options_of(command: str) -> list[tuple[str, bool]]:
     ctx = main.make_context("romme", [command, "--help"], resilient_parsing=True)
     cmd = main.get_command(ctx, command)
     assert cmd is not None
-    return [(o.opts[0], bool(getattr(o, "is_flag", False))) for o in cmd.params
-            if isinstance(o, click.Option) and o.opts[0] not in ("--help", "-o", "--output", "--db")]
+    return [
+        (o.opts[0], bool(getattr(o, "is_flag", False)))
+        for o in cmd.params
+        if isinstance(o, click.Option) and o.opts[0] not in ("--help", "-o", "--output", "--db")
+    ]
 
 
-VALUES = st.one_of(st.sampled_from(NUMBERS), st.sampled_from(CARDS), st.sampled_from(NAMES),
-                   st.sampled_from(RULE_ITEMS), st.text(max_size=10))
+VALUES = st.one_of(
+    st.sampled_from(NUMBERS),
+    st.sampled_from(CARDS),
+    st.sampled_from(NAMES),
+    st.sampled_from(RULE_ITEMS),
+    st.text(max_size=10),
+)
 
 
 @SETTINGS
 @given(command=st.sampled_from(COMMANDS), data=st.data())
-def test_every_option_answers_hostile_values_in_one_sentence(hostile_db: Path, command: str,
-                                                             data: st.DataObject) -> None:
+def test_every_option_answers_hostile_values_in_one_sentence(
+    hostile_db: Path, command: str, data: st.DataObject
+) -> None:
     options = options_of(command)
     args: list[str] = []
     for name, flag in data.draw(st.lists(st.sampled_from(options), max_size=4)) if options else []:
         args += [name] if flag else [name, data.draw(VALUES)]
-    positional = {"check": ["HK KK PK"], "value": ["HK"], "best": ["HK KK PK H2"], "edit": ["1"],
-                  "use": ["Friday"]}.get(command, [])
+    positional = {
+        "check": ["HK KK PK"],
+        "value": ["HK"],
+        "best": ["HK KK PK H2"],
+        "edit": ["1"],
+        "use": ["Friday"],
+    }.get(command, [])
     assert_one_clean_answer([command, *args, *positional], hostile_db, input="")
 
 
 @SETTINGS
-@given(data=st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-                         lambda inner: st.lists(inner, max_size=4)
-                         | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20),
-       base=st.booleans())
-def test_import_answers_any_json_in_one_sentence(hostile_db: Path, tmp_path_factory: pytest.TempPathFactory,
-                                                 data: Any, base: bool) -> None:
+@given(
+    data=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+        max_leaves=20,
+    ),
+    base=st.booleans(),
+)
+def test_import_answers_any_json_in_one_sentence(
+    hostile_db: Path, tmp_path_factory: pytest.TempPathFactory, data: Any, base: bool
+) -> None:
     if base and isinstance(data, dict):  # mostly a well-formed export, with hostile parts
-        data = {"format": "romme-score session", "version": 1, "name": "Imported",
-                "players": ["A", "B"], **data}
+        data = {
+            "format": "romme-score session",
+            "version": 1,
+            "name": "Imported",
+            "players": ["A", "B"],
+            **data,
+        }
     path = tmp_path_factory.mktemp("import") / "x.json"
     path.write_text(json.dumps(data, allow_nan=True), encoding="utf-8")
     assert_one_clean_answer(["import", str(path), "--replace"], hostile_db)
@@ -148,9 +291,11 @@ def test_card_parser_raises_only_its_own_error(text: str) -> None:
 @SETTINGS
 @given(st.text(max_size=30))
 def test_number_and_name_readers_raise_only_their_own_error(text: str) -> None:
-    for read in (lambda t: parse_int(t, "x", 0, 9999),
-                 lambda t: parse_decimal(t, "x", 0, 1000, places=8),
-                 lambda t: clean_name(t)):
+    for read in (
+        lambda t: parse_int(t, "x", 0, 9999),
+        lambda t: parse_decimal(t, "x", 0, 1000, places=8),
+        lambda t: clean_name(t),
+    ):
         try:
             read(text)
         except InputValueError:
@@ -158,14 +303,19 @@ def test_number_and_name_readers_raise_only_their_own_error(text: str) -> None:
 
 
 @SETTINGS
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-                    lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.text(max_size=8), inner, max_size=5), max_leaves=25))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+        max_leaves=25,
+    )
+)
 def test_export_reader_raises_only_export_error(data: Any) -> None:
     candidates = [data]
     if isinstance(data, dict):
-        candidates.append({"format": "romme-score session", "version": 1, "name": "N",
-                           "players": ["A", "B"], **data})
+        candidates.append(
+            {"format": "romme-score session", "version": 1, "name": "N", "players": ["A", "B"], **data}
+        )
     for candidate in candidates:
         try:
             SessionExport.from_json(candidate)
@@ -173,9 +323,15 @@ def test_export_reader_raises_only_export_error(data: Any) -> None:
             pass
 
 
-@pytest.mark.parametrize("args", [
-    ["check", ""], ["check", " , "], ["value", ""], ["best", ""],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", ""],
+        ["check", " , "],
+        ["value", ""],
+        ["best", ""],
+    ],
+)
 def test_empty_cards_are_unreadable_input(args: list[str]) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and "no cards" in result.stderr

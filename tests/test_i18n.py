@@ -29,6 +29,7 @@ LOCALE = PACKAGE / "locale"
 
 # --- the catalogs against the code ------------------------------------------------
 
+
 def _decorated_as_command(node: ast.FunctionDef) -> bool:
     for d in node.decorator_list:
         target = d.func if isinstance(d, ast.Call) else d
@@ -46,8 +47,10 @@ def code_messages() -> dict[str, str | None]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 name = node.func.id if isinstance(node.func, ast.Name) else None
-                args = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
-                        for a in node.args]
+                args = [
+                    a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                    for a in node.args
+                ]
                 if name in ("_", "N_") and args and args[0]:
                     found[args[0]] = None
                 elif name == "_opt" and len(args) >= 2 and args[1]:
@@ -55,8 +58,12 @@ def code_messages() -> dict[str, str | None]:
                 elif name == "ngettext" and len(args) >= 2 and args[0] and args[1]:
                     found[args[0]] = args[1]
                 for kw in node.keywords:
-                    if (kw.arg in ("help", "short_help") and isinstance(kw.value, ast.Constant)
-                            and isinstance(kw.value.value, str) and kw.value.value):
+                    if (
+                        kw.arg in ("help", "short_help")
+                        and isinstance(kw.value, ast.Constant)
+                        and isinstance(kw.value.value, str)
+                        and kw.value.value
+                    ):
                         found[inspect.cleandoc(kw.value.value)] = None
             elif isinstance(node, ast.FunctionDef) and _decorated_as_command(node):
                 doc = ast.get_docstring(node, clean=True)
@@ -129,6 +136,7 @@ def test_compiled_catalogs_match_their_po_files(lang: str, domain: str) -> None:
 
 # --- choosing the language ---------------------------------------------------------
 
+
 def test_language_order_lang_option_romme_lang_locale_english() -> None:
     assert i18n.choose_language("de", {"ROMME_LANG": "en", "LANG": "en_US.UTF-8"}) == "de"
     assert i18n.choose_language(None, {"ROMME_LANG": "de", "LANG": "en_US.UTF-8"}) == "de"
@@ -146,8 +154,11 @@ def romme(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str,
 
 
 def test_lang_option_before_and_after_the_command() -> None:
-    for args in (["--lang", "de", "check", "HK KK PK"], ["check", "--lang", "de", "HK KK PK"],
-                 ["check", "HK KK PK", "--lang=de"]):
+    for args in (
+        ["--lang", "de", "check", "HK KK PK"],
+        ["check", "--lang", "de", "HK KK PK"],
+        ["check", "HK KK PK", "--lang=de"],
+    ):
         code, out, _ = romme(args)
         assert code == 0 and "gültig als Satz, 30 Punkte" in out, args
     code, out, _ = romme(["check", "HK KK PK", "--lang", "en"], env={"ROMME_LANG": "de"})
@@ -156,11 +167,11 @@ def test_lang_option_before_and_after_the_command() -> None:
 
 
 def test_locale_and_romme_lang_choose_german() -> None:
-    code, out, _ = romme(["value", "HK K10 J"], env={"ROMME_LANG": "", "LC_ALL": "", "LC_MESSAGES": "",
-                                                     "LANG": "de_DE.UTF-8"})
+    code, out, _ = romme(
+        ["value", "HK K10 J"], env={"ROMME_LANG": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}
+    )
     assert "Summe: 40 Punkte" in out
-    code, out, _ = romme(["value", "HK K10 J"], env={"ROMME_LANG": "", "LC_ALL": "C",
-                                                     "LANG": "de_DE.UTF-8"})
+    code, out, _ = romme(["value", "HK K10 J"], env={"ROMME_LANG": "", "LC_ALL": "C", "LANG": "de_DE.UTF-8"})
     assert "Total: 40 points" in out
 
 
@@ -186,8 +197,12 @@ def test_clicks_own_messages_in_german() -> None:
 
 
 def test_json_stays_english_in_german() -> None:
-    for args in (["check", "HK KK PK", "H2 H3"], ["value", "HK K10 J"],
-                 ["settle", "A=220", "B=360", "--rate", "0.01"], ["rules"]):
+    for args in (
+        ["check", "HK KK PK", "H2 H3"],
+        ["value", "HK K10 J"],
+        ["settle", "A=220", "B=360", "--rate", "0.01"],
+        ["rules"],
+    ):
         _, en, _ = romme([*args, "--json"])
         _, de, _ = romme([*args, "--json", "--lang", "de"])
         assert json.loads(en) == json.loads(de), args
@@ -201,6 +216,7 @@ def test_help_of_every_command_in_german_mentions_no_english_example() -> None:
 
 # --- the demonstration evening in both languages -------------------------------------
 
+
 def mask_clock(text: str) -> str:
     text = re.sub(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00", "YYYY-MM-DDThh:mm:ss+00:00", text)
     return re.sub(r"\d{4}-\d{2}-\d{2}", "YYYY-MM-DD", text)
@@ -212,11 +228,21 @@ def test_english_demo_output_is_the_kept_demo_output() -> None:
 
 
 def test_german_demo_output_is_what_make_demo_prints(tmp_path: Path) -> None:
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "ROMME_LANG": "de"}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "ROMME_LANG": "de",
+    }
     env.pop("ROMME_DB", None)
-    result = subprocess.run(["bash", str(ROOT / "examples" / "demo.sh")], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path, timeout=600)
+    result = subprocess.run(
+        ["bash", str(ROOT / "examples" / "demo.sh")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
     kept = (ROOT / "examples" / "demo-output.de.txt").read_text(encoding="utf-8")
     assert mask_clock(result.stdout) == kept, "examples/demo-output.de.txt is stale: run make demo"
 
@@ -237,9 +263,9 @@ def test_german_demo_output_contains_no_english_msgid() -> None:
 
 def test_readme_kurzanleitung_prints_what_the_program_prints() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    console = readme[readme.index("### Kurzanleitung"):]
-    console = console[console.index("```console") + len("```console\n"):]
-    console = console[:console.index("```")]
+    console = readme[readme.index("### Kurzanleitung") :]
+    console = console[console.index("```console") + len("```console\n") :]
+    console = console[: console.index("```")]
     first, _, shown = console.partition("\n")
     args = shlex.split(first.removeprefix("$ "))
     assert args[:3] == ["romme", "--lang", "de"]
@@ -291,7 +317,9 @@ def test_rules_line_and_export_errors_in_german(tmp_path: Path) -> None:
     code, out, _ = romme(["--lang", "de", "value", "HA", "--db", db])
     assert "Regeln der Partie 'Freitag' (wiki-51)" in out
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "romme-score session", "version": 2, "name": "X", '
-                   '"players": ["A", "B"], "rounds": [5]}', encoding="utf-8")
+    bad.write_text(
+        '{"format": "romme-score session", "version": 2, "name": "X", "players": ["A", "B"], "rounds": [5]}',
+        encoding="utf-8",
+    )
     code, _, err = romme(["--lang", "de", "import", str(bad), "--db", db])
     assert "Runde 1 des Exports ist kein Objekt" in err, err

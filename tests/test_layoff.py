@@ -130,14 +130,16 @@ def test_joker_layoff_only_with_natural_004() -> None:
     assert refused("HK KK PK", "J", rules) == Reason.JOKER_ONTO_SET
 
 
-@pytest.mark.parametrize("table, added, limit, expected", [
-    ("J H5 H6", "J=H3", "max_adjacent_jokers=1", Reason.ADJACENT_JOKERS),
-    ("H4 H5 J", "J=H7", "max_adjacent_jokers=1", Reason.ADJACENT_JOKERS),
-    ("H4 J H6", "J=H7", "max_jokers_per_meld=1", Reason.TOO_MANY_JOKERS),
-    ("HK KK J", "J", "max_adjacent_jokers=1", Reason.TOO_MANY_JOKERS),  # 003: in sets one
-])
-def test_layoff_respects_joker_limits_003(table: str, added: str, limit: str,
-                                          expected: Reason) -> None:
+@pytest.mark.parametrize(
+    "table, added, limit, expected",
+    [
+        ("J H5 H6", "J=H3", "max_adjacent_jokers=1", Reason.ADJACENT_JOKERS),
+        ("H4 H5 J", "J=H7", "max_adjacent_jokers=1", Reason.ADJACENT_JOKERS),
+        ("H4 J H6", "J=H7", "max_jokers_per_meld=1", Reason.TOO_MANY_JOKERS),
+        ("HK KK J", "J", "max_adjacent_jokers=1", Reason.TOO_MANY_JOKERS),  # 003: in sets one
+    ],
+)
+def test_layoff_respects_joker_limits_003(table: str, added: str, limit: str, expected: Reason) -> None:
     rules = find_preset("standard")
     assert move(table, added, rules).meld.jokers == 2  # without the limit it is accepted
     assert refused(table, added, build_rules("standard", [limit])) == expected

@@ -38,18 +38,31 @@ def reason(text: str, rules: RuleSet) -> Reason:
 
 # --- §2 sets ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", ALL_PRESETS)
-@pytest.mark.parametrize("text, value", [
-    ("HK KK PK", 30), ("T2 K2 H2 P2", 8), ("PB HB KB", 30),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("HK KK PK", 30),
+        ("T2 K2 H2 P2", 8),
+        ("PB HB KB", 30),
+    ],
+)
 def test_set_three_or_four_of_a_rank_000_002_003_004(preset: str, text: str, value: int) -> None:
     m = meld(text, find_preset(preset))
     assert (m.kind, m.value) == (MeldKind.SET, value)
 
 
-@pytest.mark.parametrize("preset, value", [
-    ("standard", 33), ("wiki-51", 30), ("classic", 33), ("speedromme", 33), ("basic", 33),
-])
+@pytest.mark.parametrize(
+    "preset, value",
+    [
+        ("standard", 33),
+        ("wiki-51", 30),
+        ("classic", 33),
+        ("speedromme", 33),
+        ("basic", 33),
+    ],
+)
 def test_ace_set_counts_the_high_ace_000_002_004(preset: str, value: int) -> None:
     # 000: ace 10 in wiki-51; the others 11 ("As-Satz = 33" in 004)
     m = meld("TA PA HA", find_preset(preset))
@@ -79,10 +92,17 @@ def test_mixed_ranks_and_suits_is_no_meld(preset: str) -> None:
 
 # --- §2 runs --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", ALL_PRESETS)
-@pytest.mark.parametrize("text, value", [
-    ("T9 T10 TB TD TK", 49), ("H4 H5 H6 H7 H8 H9", 39), ("TA T2 T3", 6), ("P3 P4 P5", 12),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("T9 T10 TB TD TK", 49),
+        ("H4 H5 H6 H7 H8 H9", 39),
+        ("TA T2 T3", 6),
+        ("P3 P4 P5", 12),
+    ],
+)
 def test_run_three_or_more_in_suit_all_sources(preset: str, text: str, value: int) -> None:
     m = meld(text, find_preset(preset))
     assert (m.kind, m.value) == (MeldKind.RUN, value)
@@ -93,9 +113,16 @@ def test_run_may_be_typed_in_any_order_section2(preset: str) -> None:
     assert meld("T3 TA T2", find_preset(preset)).value == 6
 
 
-@pytest.mark.parametrize("preset, value", [
-    ("standard", 31), ("wiki-51", 30), ("classic", 31), ("speedromme", 31), ("basic", None),
-])
+@pytest.mark.parametrize(
+    "preset, value",
+    [
+        ("standard", 31),
+        ("wiki-51", 30),
+        ("classic", 31),
+        ("speedromme", 31),
+        ("basic", None),
+    ],
+)
 def test_ace_high_run_dka_needs_ace_high_runs_001(preset: str, value: int | None) -> None:
     rules = find_preset(preset)
     assert is_legal(parse_cards("TD TK TA"), rules) is (value is not None)
@@ -105,10 +132,16 @@ def test_ace_high_run_dka_needs_ace_high_runs_001(preset: str, value: int | None
         assert reason("TD TK TA", rules) == Reason.ACE_HIGH
 
 
-@pytest.mark.parametrize("preset, legal", [
-    ("standard", False), ("wiki-51", False), ("classic", True), ("speedromme", False),
-    ("basic", False),
-])
+@pytest.mark.parametrize(
+    "preset, legal",
+    [
+        ("standard", False),
+        ("wiki-51", False),
+        ("classic", True),
+        ("speedromme", False),
+        ("basic", False),
+    ],
+)
 def test_wraparound_run_needs_house_rule_000_002_003_004(preset: str, legal: bool) -> None:
     # 000: "nicht aber ♠K–♠A–♠2"; 002: "D, K, A, 2, 3" allowed; 002 c forbids it.
     rules = find_preset(preset)
@@ -144,6 +177,7 @@ def test_gap_in_run_is_named(preset: str) -> None:
 
 # --- §2 jokers ------------------------------------------------------------------
 
+
 def test_joker_has_fixed_place_in_run_003_004() -> None:
     m = meld("H9 J HB", find_preset("standard"))
     assert [str(s.stands_for) for s in m.slots] == ["♥9", "♥10", "♥B"]
@@ -174,9 +208,15 @@ def test_skat_order_declares_set_joker_004() -> None:
     assert joker.options == (SUITS[1],)
 
 
-@pytest.mark.parametrize("preset, legal", [
-    ("standard", True), ("wiki-51", True), ("classic", True), ("speedromme", True),
-])
+@pytest.mark.parametrize(
+    "preset, legal",
+    [
+        ("standard", True),
+        ("wiki-51", True),
+        ("classic", True),
+        ("speedromme", True),
+    ],
+)
 def test_000_spade_3_jj_6_two_adjacent_jokers(preset: str, legal: bool) -> None:
     # 000: "♠3–J–J–♠6 eine erlaubte Kombination"
     assert is_legal(parse_cards("♠3 J J ♠6"), find_preset(preset)) is legal
@@ -227,6 +267,7 @@ def test_interpretation_highest_value_when_open_section2() -> None:
 
 # --- §3 values ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_ace_low_run_counts_one_002_003(preset: str) -> None:
     assert meld("TA T2 T3", find_preset(preset)).value == 6
@@ -242,16 +283,32 @@ def test_joker_counts_as_the_card_it_stands_for_002() -> None:
 
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
-@pytest.mark.parametrize("text, points", [
-    ("J", 20), ("HK", 10), ("HD", 10), ("HB", 10), ("H10", 10), ("H7", 7), ("H2", 2),
-])
+@pytest.mark.parametrize(
+    "text, points",
+    [
+        ("J", 20),
+        ("HK", 10),
+        ("HD", 10),
+        ("HB", 10),
+        ("H10", 10),
+        ("H7", 7),
+        ("H2", 2),
+    ],
+)
 def test_penalty_values_000_002_003_004(preset: str, text: str, points: int) -> None:
     assert penalty_value(parse_cards(text)[0], find_preset(preset)) == points
 
 
-@pytest.mark.parametrize("preset, points", [
-    ("standard", 11), ("wiki-51", 10), ("classic", 11), ("speedromme", 11), ("basic", 11),
-])
+@pytest.mark.parametrize(
+    "preset, points",
+    [
+        ("standard", 11),
+        ("wiki-51", 10),
+        ("classic", 11),
+        ("speedromme", 11),
+        ("basic", 11),
+    ],
+)
 def test_ace_penalty_000_002_003_004(preset: str, points: int) -> None:
     assert penalty_value(parse_cards("HA")[0], find_preset(preset)) == points
 
@@ -263,6 +320,7 @@ def test_penalty_values_configurable() -> None:
 
 
 # --- §4 first meld and the worked examples ------------------------------------------
+
 
 def first(texts: list[str], rules: RuleSet) -> FirstMeld:
     return judge_first_meld([interpret(parse_cards(t), rules) for t in texts], rules)
@@ -279,9 +337,16 @@ def test_004_ace_set_with_joker_and_herz_345_make_45() -> None:
     assert (verdict.total, verdict.ok) == (45, True)
 
 
-@pytest.mark.parametrize("preset, minimum", [
-    ("standard", 40), ("wiki-51", 51), ("classic", 40), ("speedromme", 40), ("basic", 0),
-])
+@pytest.mark.parametrize(
+    "preset, minimum",
+    [
+        ("standard", 40),
+        ("wiki-51", 51),
+        ("classic", 40),
+        ("speedromme", 40),
+        ("basic", 0),
+    ],
+)
 def test_first_meld_minimum_per_preset_000_002_003_004(preset: str, minimum: int) -> None:
     rules = find_preset(preset)
     verdict = first(["P3 P4 P5", "TB PB HB"], rules)
@@ -331,6 +396,7 @@ def test_no_more_jokers_than_in_play() -> None:
 
 # --- properties --------------------------------------------------------------------
 
+
 @st.composite
 def legal_runs(draw: st.DrawFn) -> tuple[list[Card], RuleSet]:
     rules = find_preset(draw(st.sampled_from(ALL_PRESETS))).replace(jokers=6, packs=2)
@@ -340,8 +406,10 @@ def legal_runs(draw: st.DrawFn) -> tuple[list[Card], RuleSet]:
     start = draw(st.integers(1, top - length + 1))
     cards = [Card(RANKS[(p - 1) % 13], suit) for p in range(start, start + length)]
     jokers = draw(st.sets(st.integers(0, length - 1), max_size=length - rules.min_naturals))
-    side_by_side = max((len(stretch) for stretch in "".join(
-        "J" if i in jokers else " " for i in range(length)).split()), default=0)
+    side_by_side = max(
+        (len(stretch) for stretch in "".join("J" if i in jokers else " " for i in range(length)).split()),
+        default=0,
+    )
     assume(side_by_side <= (rules.max_adjacent_jokers or length))
     cards = [Card.joker() if i in jokers else c for i, c in enumerate(cards)]
     return cards, rules
@@ -364,8 +432,12 @@ def test_meld_value_at_least_natural_cards_low_values(case: tuple[list[Card], Ru
     assert found[0].value >= low
 
 
-@given(st.lists(st.sampled_from([Card(r, s) for s in SUITS for r in RANKS] + [Card.joker()]),
-                min_size=0, max_size=8), st.sampled_from(ALL_PRESETS))
+@given(
+    st.lists(
+        st.sampled_from([Card(r, s) for s in SUITS for r in RANKS] + [Card.joker()]), min_size=0, max_size=8
+    ),
+    st.sampled_from(ALL_PRESETS),
+)
 def test_any_cards_are_legal_or_get_a_reason(cards: list[Card], preset: str) -> None:
     rules = find_preset(preset)
     try:
@@ -374,6 +446,5 @@ def test_any_cards_are_legal_or_get_a_reason(cards: list[Card], preset: str) -> 
         assert isinstance(exc.reason, Reason) and str(exc)
     else:
         assert sorted(map(str, m.cards)) == sorted(map(str, cards))
-        low = sum(1 if c.rank == Rank.ACE else min(10, int(c.rank or 0))
-                  for c in cards if not c.is_joker)
+        low = sum(1 if c.rank == Rank.ACE else min(10, int(c.rank or 0)) for c in cards if not c.is_joker)
         assert m.value >= low

@@ -16,11 +16,14 @@ from romme_score.views import play as views
 PLAYERS = ("Anna", "Ben", "Carl", "Dora")
 
 
-def entry(rules: RuleSet | None = None, players: tuple[str, ...] = PLAYERS,
-          totals: Mapping[str, int] | None = None, dealer: str | None = None) -> RoundEntry:
+def entry(
+    rules: RuleSet | None = None,
+    players: tuple[str, ...] = PLAYERS,
+    totals: Mapping[str, int] | None = None,
+    dealer: str | None = None,
+) -> RoundEntry:
     rules = rules or find_preset("standard")
-    return RoundEntry(players, rules, lambda r: score_round(players, totals or {}, r, rules),
-                      dealer=dealer)
+    return RoundEntry(players, rules, lambda r: score_round(players, totals or {}, r, rules), dealer=dealer)
 
 
 def step(e: RoundEntry) -> Step:
@@ -34,6 +37,7 @@ def feed(e: RoundEntry, *lines: str) -> RoundEntry:
 
 
 # --- the winner ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("typed", ["2", "b", "B", "be", "ben", " Ben "])
 def test_winner_by_number_prefix_or_name(typed: str) -> None:
@@ -75,6 +79,7 @@ def test_stalemate_where_nobody_scores_asks_no_hand_001() -> None:
 
 # --- the hands ------------------------------------------------------------------------
 
+
 def test_three_hands_of_two_cards_in_at_most_25_keystrokes() -> None:
     lines = ["1", "HK K10", "P7 P8", "T2 T3", ""]
     e = feed(entry(), *lines)
@@ -93,8 +98,7 @@ def test_unreadable_card_asks_that_hand_again_with_the_text_typed() -> None:
     assert step(e) is Step.SUMMARY and e.texts == {"Ben": "HK K10", "Carl": "H5", "Dora": "12"}
 
 
-@pytest.mark.parametrize("typed, needle", [("", "type the cards left"),
-                                           ("-5", "cannot be negative")])
+@pytest.mark.parametrize("typed, needle", [("", "type the cards left"), ("-5", "cannot be negative")])
 def test_empty_or_negative_hand_is_asked_again(typed: str, needle: str) -> None:
     e = feed(entry(), "a", typed)
     assert step(e) is Step.HAND and e.current == "Ben" and e.message and needle in e.message
@@ -136,6 +140,7 @@ def test_a_round_the_service_refuses_goes_back_to_the_winner_keeping_the_hands()
 
 # --- the summary ----------------------------------------------------------------------
 
+
 def summary() -> RoundEntry:
     return feed(entry(), "a", "HK K10", "P7 P8", "5")
 
@@ -173,8 +178,9 @@ def test_s_turns_the_round_into_a_stalemate_and_asks_the_winners_hand_003() -> N
 
 
 def test_n_marks_never_out_which_doubles_where_the_rules_say_003() -> None:
-    e = feed(entry(find_preset("standard").replace(never_out_doubles=True)),
-             "a", "HK K10", "P7 P8", "5", "n4")
+    e = feed(
+        entry(find_preset("standard").replace(never_out_doubles=True)), "a", "HK K10", "P7 P8", "5", "n4"
+    )
     assert e.score is not None and e.score.points["Dora"] == 10
     assert e.message and "Dora marked as never out" in e.message
     assert e.round_input().hands["Dora"].never_out
@@ -198,20 +204,32 @@ def test_unknown_key_at_the_summary_lists_the_keys() -> None:
 def test_enter_saves_the_round_as_shown() -> None:
     e = feed(summary(), "h", "")
     assert step(e) is Step.DONE
-    assert e.round_input() == RoundInput("Anna", {
-        "Ben": e.hands["Ben"], "Carl": e.hands["Carl"], "Dora": Hand(points=5)}, True, False)
+    assert e.round_input() == RoundInput(
+        "Anna", {"Ben": e.hands["Ben"], "Carl": e.hands["Carl"], "Dora": Hand(points=5)}, True, False
+    )
 
 
 # --- the views fit the window -----------------------------------------------------------
 
+
 def six_player_standings() -> Standings:
     players = ("Annegret", "Bartholomäus", "Christiane", "Dorothea", "Emil", "Friedrich")
-    rows = [RoundRow(n, players[n % 6], n == 3, False,
-                     {p: (0 if p == players[n % 6] else 10 * n + i) for i, p in enumerate(players)},
-                     {players[n % 6]: 20 if n == 3 else 10}, {}) for n in range(1, 9)]
+    rows = [
+        RoundRow(
+            n,
+            players[n % 6],
+            n == 3,
+            False,
+            {p: (0 if p == players[n % 6] else 10 * n + i) for i, p in enumerate(players)},
+            {players[n % 6]: 20 if n == 3 else 10},
+            {},
+        )
+        for n in range(1, 9)
+    ]
     totals = {p: 100 + i for i, p in enumerate(players)}
-    return Standings("Friday", players, find_preset("standard"), rows, 8, totals, None,
-                     GameState(False, None), "Emil")
+    return Standings(
+        "Friday", players, find_preset("standard"), rows, 8, totals, None, GameState(False, None), "Emil"
+    )
 
 
 @pytest.mark.parametrize("width", [60, 80])

@@ -19,8 +19,7 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_value_without_database_uses_default_rules_and_creates_no_file(
-        isolated_data_dir: Path) -> None:
+def test_value_without_database_uses_default_rules_and_creates_no_file(isolated_data_dir: Path) -> None:
     code, out, _ = run("value", "HA")
     assert code == 0 and "Total: 11 points" in out and "rules of session" not in out
     assert not isolated_data_dir.exists()
@@ -66,14 +65,15 @@ def test_changed_rules_are_named_by_the_closest_preset() -> None:
     assert "rules of session 'Friday' (standard with 2 changes)" in run("value", "J")[1]
 
 
-def test_check_with_a_session_loads_sqlite_only_because_a_database_exists(
-        isolated_data_dir: Path) -> None:
-    code = ("import sys\n"
-            "from romme_score.cli import main\n"
-            "try:\n"
-            "    main(['value', 'HA'], standalone_mode=False)\n"
-            "finally:\n"
-            "    print(' '.join(sorted(sys.modules)))\n")
+def test_check_with_a_session_loads_sqlite_only_because_a_database_exists(isolated_data_dir: Path) -> None:
+    code = (
+        "import sys\n"
+        "from romme_score.cli import main\n"
+        "try:\n"
+        "    main(['value', 'HA'], standalone_mode=False)\n"
+        "finally:\n"
+        "    print(' '.join(sorted(sys.modules)))\n"
+    )
     probe = [sys.executable, "-c", code]
     without = set(subprocess.run(probe, capture_output=True, text=True, check=True).stdout.split())
     assert "sqlite3" not in without and not isolated_data_dir.exists()
@@ -83,8 +83,9 @@ def test_check_with_a_session_loads_sqlite_only_because_a_database_exists(
     assert "sqlite3" in result.stdout.split() and "prompt_toolkit" not in result.stdout
 
 
-def test_default_database_path_is_platformdirs_answer(monkeypatch: pytest.MonkeyPatch,
-                                                      tmp_path: Path) -> None:
+def test_default_database_path_is_platformdirs_answer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from romme_score.cli.options import default_db_path
     from romme_score.store import default_path
 

@@ -28,10 +28,12 @@ def setup_sessions() -> None:
 
 def test_each_line_runs_against_the_session_and_prints_what_it_prints() -> None:
     setup_sessions()
-    script = ('round --winner Anna Ben="HK K10 J" Carl=5 Dora=0\n'
-              "# a comment, and an empty line\n\n"
-              "value HA\n"
-              "standings --json\n")
+    script = (
+        'round --winner Anna Ben="HK K10 J" Carl=5 Dora=0\n'
+        "# a comment, and an empty line\n\n"
+        "value HA\n"
+        "standings --json\n"
+    )
     code, out, err = run("play", "Friday", input=script)
     assert code == 0, err
     assert "Round 1 of 'Friday':" in out
@@ -42,11 +44,13 @@ def test_each_line_runs_against_the_session_and_prints_what_it_prints() -> None:
 
 def test_a_failing_line_does_not_stop_the_script_but_the_exit_code_is_1() -> None:
     setup_sessions()
-    script = ("round --winner Zed Ben=1 Carl=2 Dora=3\n"
-              'round --winner Anna Ben="HX" Carl=2 Dora=3\n'
-              "round --winner Anna Ben=1 Carl=2 Dora=3\n"
-              'round --winner "Anna\n'
-              "undo\n")  # last: under CliRunner a question would read the next line
+    script = (
+        "round --winner Zed Ben=1 Carl=2 Dora=3\n"
+        'round --winner Anna Ben="HX" Carl=2 Dora=3\n'
+        "round --winner Anna Ben=1 Carl=2 Dora=3\n"
+        'round --winner "Anna\n'
+        "undo\n"
+    )  # last: under CliRunner a question would read the next line
     code, out, err = run("play", "Friday", input=script)
     assert code == 1
     assert "unknown player 'Zed'" in err and "line 1 failed (exit code 2)" in err
@@ -62,8 +66,9 @@ def test_all_lines_good_exit_0_and_quit_stops() -> None:
     setup_sessions()
     code, out, err = run("play", "Friday", input="undo --yes\nquit\nfrobnicate\n")
     assert code == 1 and "has no rounds to undo" in err  # nothing to undo: refused
-    code, out, err = run("play", "Friday", input="round --stalemate Anna=1 Ben=2 Carl=3 Dora=4\n"
-                                                  "quit\nfrobnicate\n")
+    code, out, err = run(
+        "play", "Friday", input="round --stalemate Anna=1 Ben=2 Carl=3 Dora=4\nquit\nfrobnicate\n"
+    )
     assert code == 0, err
     assert "frobnicate" not in err
 
@@ -86,17 +91,20 @@ def test_the_twelve_round_evening_of_issue_9() -> None:
     """Four players, 12 rounds with a Hand-Rommé, a stalemate, a typo, an undo and an edit."""
     players = ("Anna", "Ben", "Carl", "Dora")
     run("new", "Friday", *players)
-    lines = ['round --winner Anna Ben="HK K10" Carl="P7 P8" Dora="T2 T3"',
-             "round --winner Ben --hand-romme Anna=10 Carl=20 Dora=5",
-             'round --winner Carl Anna="HX" Ben=3 Dora=4',  # the typo: refused, nothing written
-             'round --winner Carl Anna="H10" Ben=3 Dora=4',
-             "round --stalemate Anna=5 Ben=6 Carl=7 Dora=8",
-             *[f"round --winner {w} " + " ".join(f"{p}={i}" for i, p in enumerate(players, 1)
-                                                  if p != w)
-               for w in ("Dora", "Anna", "Ben", "Carl", "Dora", "Anna", "Ben", "Carl", "Dora")],
-             "undo --yes",
-             "edit 1 Ben=HK",
-             "standings --json"]
+    lines = [
+        'round --winner Anna Ben="HK K10" Carl="P7 P8" Dora="T2 T3"',
+        "round --winner Ben --hand-romme Anna=10 Carl=20 Dora=5",
+        'round --winner Carl Anna="HX" Ben=3 Dora=4',  # the typo: refused, nothing written
+        'round --winner Carl Anna="H10" Ben=3 Dora=4',
+        "round --stalemate Anna=5 Ben=6 Carl=7 Dora=8",
+        *[
+            f"round --winner {w} " + " ".join(f"{p}={i}" for i, p in enumerate(players, 1) if p != w)
+            for w in ("Dora", "Anna", "Ben", "Carl", "Dora", "Anna", "Ben", "Carl", "Dora")
+        ],
+        "undo --yes",
+        "edit 1 Ben=HK",
+        "standings --json",
+    ]
     code, out, err = run("play", "Friday", input="\n".join(lines) + "\n")
     assert code == 1 and "line 3 failed" in err and err.count("failed") == 1
     data = json.loads(out.splitlines()[-1])
@@ -110,19 +118,26 @@ def test_a_question_never_reads_the_next_line_of_the_script(isolated_data_dir: P
     setup_sessions()
     env = {**os.environ, "ROMME_DB": str(isolated_data_dir)}
     script = "round --winner Anna Ben=1 Carl=2 Dora=3\nundo\nstandings --json\n"
-    result = subprocess.run([sys.executable, "-m", "romme_score", "play", "Friday"], input=script,
-                            env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "romme_score", "play", "Friday"],
+        input=script,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1 and "line 2 failed" in result.stderr
-    data = json.loads(result.stdout[result.stdout.index("{\"session\""):])  # after the question
+    data = json.loads(result.stdout[result.stdout.index('{"session"') :])  # after the question
     assert len(data["rounds"]) == 1
 
 
 def test_settle_and_export_are_of_the_played_session_not_the_current_one() -> None:
     setup_sessions()
-    script = ("round --winner Anna Ben=10 Carl=20 Dora=30\n"
-              "settle --json\n"
-              "export --format csv\n"
-              "settle --json A=1 B=3\n")
+    script = (
+        "round --winner Anna Ben=10 Carl=20 Dora=30\n"
+        "settle --json\n"
+        "export --format csv\n"
+        "settle --json A=1 B=3\n"
+    )
     code, out, err = run("play", "Friday", input=script)
     assert code == 0, err
     settled = [json.loads(line) for line in out.splitlines() if line.startswith('{"players"')]

@@ -41,8 +41,9 @@ class Terminal:
     def __init__(self, args: list[str], db: Path, cols: int = 80, rows: int = 30) -> None:
         env = {**os.environ, "ROMME_DB": str(db), "TERM": "xterm", "LANG": "C.UTF-8"}
         env.pop("PROMPT_TOOLKIT_NO_CPR", None)
-        self.child = pexpect.spawn(sys.executable, ["-m", "romme_score", *args], env=env,
-                                   dimensions=(rows, cols), encoding="utf-8")
+        self.child = pexpect.spawn(
+            sys.executable, ["-m", "romme_score", *args], env=env, dimensions=(rows, cols), encoding="utf-8"
+        )
         self.screen = Screen(cols, rows, self.child.send)
         self.stream = pyte.Stream(self.screen)
         self.keys = 0
@@ -92,8 +93,13 @@ class Terminal:
 @pytest.fixture
 def friday(isolated_data_dir: Path) -> Path:
     with SessionService(isolated_data_dir) as service:
-        service.create("Friday", ["Anna", "Ben", "Carl", "Dora"],
-                       __import__("romme_score.rules").rules.find_preset("standard"), None, None)
+        service.create(
+            "Friday",
+            ["Anna", "Ben", "Carl", "Dora"],
+            __import__("romme_score.rules").rules.find_preset("standard"),
+            None,
+            None,
+        )
     return isolated_data_dir
 
 
@@ -112,8 +118,7 @@ def points(db: Path) -> list[dict[str, int]]:
     return [dict(r.points) for r in s.rounds]
 
 
-def test_a_round_of_three_two_card_hands_in_at_most_25_keystrokes(table: Terminal,
-                                                                  friday: Path) -> None:
+def test_a_round_of_three_two_card_hands_in_at_most_25_keystrokes(table: Terminal, friday: Path) -> None:
     table.type("1\r", "2 Ben>")  # Anna went out; hands from her left: Ben, Carl, Dora
     table.type("HK K10\r", "3 Carl>")
     table.type("P7 P8\r", "4 Dora>")
@@ -128,8 +133,7 @@ def test_a_round_of_three_two_card_hands_in_at_most_25_keystrokes(table: Termina
     assert "Round 1 of 'Friday' saved." in table.text
 
 
-def test_typo_correction_of_an_earlier_hand_up_arrow_and_abbreviation(table: Terminal,
-                                                                      friday: Path) -> None:
+def test_typo_correction_of_an_earlier_hand_up_arrow_and_abbreviation(table: Terminal, friday: Path) -> None:
     table.type("b\r", "3 Carl>")  # Ben by his first letter
     table.type("HX K10\r", "X is not a rank")  # a typo: that hand only is asked again
     table.wait_for("3 Carl> HX K10", count=2)  # asked again with the text as typed
@@ -190,23 +194,29 @@ def test_commands_in_the_window_run_against_the_session(table: Terminal, friday:
     assert points(friday) == []
 
 
-def test_a_change_from_another_process_is_noticed_and_redrawn(table: Terminal,
-                                                              friday: Path) -> None:
+def test_a_change_from_another_process_is_noticed_and_redrawn(table: Terminal, friday: Path) -> None:
     env = {**os.environ, "ROMME_DB": str(friday)}
-    subprocess.run([sys.executable, "-m", "romme_score", "round", "--winner", "Dora",
-                    "Anna=12", "Ben=0", "Carl=HK"], env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "romme_score", "round", "--winner", "Dora", "Anna=12", "Ben=0", "Carl=HK"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     table.wait_for("was changed in another window")
     table.wait_for("Friday · round 2>")
     assert "Anna 12 · Ben 0 · Carl 10 · Dora 0" in table.text
 
 
-def test_a_round_typed_while_another_process_saved_one_is_shown_again(table: Terminal,
-                                                                       friday: Path) -> None:
+def test_a_round_typed_while_another_process_saved_one_is_shown_again(table: Terminal, friday: Path) -> None:
     table.type("a\r5\r6\r", "4 Dora>")
     table.type("7\r", "Enter saves>")
     env = {**os.environ, "ROMME_DB": str(friday)}
-    subprocess.run([sys.executable, "-m", "romme_score", "round", "--winner", "Dora",
-                    "Anna=12", "Ben=0", "Carl=HK"], env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "romme_score", "round", "--winner", "Dora", "Anna=12", "Ben=0", "Carl=HK"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     table.type("\r", "This is now round 2; Enter saves.")
     table.wait_for("Round 2 of 'Friday': Anna went out")
     assert points(friday) == [{"Anna": 12, "Ben": 0, "Carl": 10, "Dora": 0}]
@@ -231,8 +241,9 @@ def test_interactive_round_is_the_same_entry(friday: Path) -> None:
 def test_six_players_at_60_columns(isolated_data_dir: Path) -> None:
     names = ["Annegret", "Bartholomäus", "Christiane", "Dorothea", "Emil", "Friedrich"]
     with SessionService(isolated_data_dir) as service:
-        service.create("Club", names,
-                       __import__("romme_score.rules").rules.find_preset("standard"), None, None)
+        service.create(
+            "Club", names, __import__("romme_score.rules").rules.find_preset("standard"), None, None
+        )
     term = Terminal(["play"], isolated_data_dir, cols=60, rows=24)
     term.wait_for("Club · round 1>")
     term.type("e\r", "6 Friedrich>")
@@ -245,10 +256,10 @@ def test_six_players_at_60_columns(isolated_data_dir: Path) -> None:
     assert term.close() == 0
 
 
-def test_twelve_rounds_at_a_table_of_four_without_leaving_the_window(table: Terminal,
-                                                                     friday: Path) -> None:
+def test_twelve_rounds_at_a_table_of_four_without_leaving_the_window(table: Terminal, friday: Path) -> None:
     """Issue 9's 'done': 12 rounds with a Hand-Rommé, a stalemate, a typo, an undo and an
     edit, all in one ``romme play``."""
+
     def round_(n: int, winner: str, *hands: str, keys: str = "") -> None:
         table.type(winner + "\r")
         for hand in hands:
@@ -259,20 +270,20 @@ def test_twelve_rounds_at_a_table_of_four_without_leaving_the_window(table: Term
         table.type("\r", f"Round {n} of 'Friday' saved.")
 
     round_(1, "a", "HK K10", "P7 P8", "T2 T3")
-    round_(2, "b", "J J", "5", "HA", keys="h")                      # a Hand-Rommé
-    table.type("0\r")                                               # 3: a stalemate
+    round_(2, "b", "J J", "5", "HA", keys="h")  # a Hand-Rommé
+    table.type("0\r")  # 3: a stalemate
     for hand in ("3", "4", "HX 9"):
         table.type(hand + "\r")
-    table.wait_for("X is not a rank")                               # the typo, asked again
+    table.wait_for("X is not a rank")  # the typo, asked again
     table.type(CTRL_U + "H9\r8\r", "Enter saves>")
     table.type("\r", "round 4>")
     for n, winner in enumerate("cdabcdab", 4):
         round_(n, winner, "2", "3", "4")
-    round_(12, "c", "5", "6", "7")                                  # then taken back
+    round_(12, "c", "5", "6", "7")  # then taken back
     table.type("undo\r", "Remove round 12")
     table.type("y\r", "Round 12 removed")
-    table.type("edit 1\r", "Round 1 of 'Friday': Anna went out")     # correct round 1 ...
-    table.type("2\r", "2 Ben> HK K10")                              # ... Ben's hand
+    table.type("edit 1\r", "Round 1 of 'Friday': Anna went out")  # correct round 1 ...
+    table.type("2\r", "2 Ben> HK K10")  # ... Ben's hand
     table.type(CTRL_U + "HK\r", "Enter saves>")
     table.type("\r", "Round 1 of 'Friday' corrected")
     round_(12, "d", "1", "1", "1")
@@ -284,8 +295,7 @@ def test_twelve_rounds_at_a_table_of_four_without_leaving_the_window(table: Term
     assert s.rounds[1].hand_romme and s.rounds[1].points["Carl"] == 80  # J J = 40, doubled
     assert s.rounds[1].bonus["Ben"] == 10  # 002 i: 20 after a Hand-Rommé, but Ben had only 10
     # the stalemate: hands from the dealer's (Carl's) left, Ben's typo fixed to H9
-    assert s.rounds[2].stalemate and s.rounds[2].points == {"Anna": 4, "Ben": 9, "Carl": 8,
-                                                             "Dora": 3}
+    assert s.rounds[2].stalemate and s.rounds[2].points == {"Anna": 4, "Ben": 9, "Carl": 8, "Dora": 3}
     assert s.rounds[0].points["Ben"] == 10
     assert sorted(c.change for c in s.corrections) == ["edited", "undone"]
     assert f"Anna {s.totals['Anna']} · Ben {s.totals['Ben']}" in table.text
@@ -296,9 +306,13 @@ def test_a_finished_game_refuses_a_new_round_before_any_typing(isolated_data_dir
     from romme_score.scoring import Hand, RoundInput
 
     with SessionService(isolated_data_dir) as service:
-        info = service.create("Quick", ["Anna", "Ben"],
-                              find_preset("standard").replace(game_end=GameEnd.parse("rounds:1")),
-                              None, None)
+        info = service.create(
+            "Quick",
+            ["Anna", "Ben"],
+            find_preset("standard").replace(game_end=GameEnd.parse("rounds:1")),
+            None,
+            None,
+        )
         service.record(info, RoundInput("Anna", {"Ben": Hand(points=12)}))
     term = Terminal(["play"], isolated_data_dir)
     term.wait_for("Game over: Anna won with 0 points.")

@@ -27,7 +27,7 @@ def mask_clock(text: str) -> str:
 
 def block_after(heading: str, fence: str = "```sh") -> str:
     start = README.index(fence, README.index(heading)) + len(fence)
-    return README[start:README.index("```", start)]
+    return README[start : README.index("```", start)]
 
 
 def romme(args: list[str], input: str | None = None) -> tuple[int, str, str]:
@@ -36,8 +36,9 @@ def romme(args: list[str], input: str | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_keeping_score_block_runs_top_to_bottom_as_written(tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keeping_score_block_runs_top_to_bottom_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     ran = 0
     for line in block_after("## Keeping score").strip().splitlines():
@@ -54,9 +55,9 @@ def test_keeping_score_block_runs_top_to_bottom_as_written(tmp_path: Path,
 
 
 def test_settle_example_prints_what_the_readme_shows() -> None:
-    console = README[README.index("## Settling the evening"):]
-    console = console[console.index("```console") + len("```console\n"):]
-    console = console[:console.index("```")]
+    console = README[README.index("## Settling the evening") :]
+    console = console[console.index("```console") + len("```console\n") :]
+    console = console[: console.index("```")]
     first, _, shown = console.partition("\n")
     args = shlex.split(first.removeprefix("$ "))
     code, out, _ = romme(args[1:])
@@ -101,9 +102,15 @@ def test_edit_of_a_stalemate_round_takes_a_winner_and_names_no_stalemate() -> No
 def test_demo_output_is_what_make_demo_prints_and_names_no_path(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env.pop("ROMME_DB", None)
-    result = subprocess.run(["bash", str(ROOT / "examples" / "demo.sh")], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT,
-                            text=True, env=env, cwd=tmp_path, timeout=600)
+    result = subprocess.run(
+        ["bash", str(ROOT / "examples" / "demo.sh")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
     printed = mask_clock(result.stdout)
     kept = (ROOT / "examples" / "demo-output.txt").read_text(encoding="utf-8")
     assert printed == kept, "examples/demo-output.txt is stale: run make demo"

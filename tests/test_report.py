@@ -17,9 +17,7 @@ from clirun import ok, run
 
 from romme_score.views.report import COLOURS
 
-VOID = {"meta", "br", "img", "input", "link", "hr", "line", "polyline", "polygon", "circle",
-        "path", "rect"}
-
+VOID = {"meta", "br", "img", "input", "link", "hr", "line", "polyline", "polygon", "circle", "path", "rect"}
 
 
 @pytest.fixture
@@ -73,8 +71,11 @@ class Page(HTMLParser):
         self.text.append(data)
 
     def find(self, tag: str, **wanted: str) -> list[dict[str, str]]:
-        return [a for t, a in self.tags if t == tag
-                and all(a.get(k.replace("_", "-")) == v for k, v in wanted.items())]
+        return [
+            a
+            for t, a in self.tags
+            if t == tag and all(a.get(k.replace("_", "-")) == v for k, v in wanted.items())
+        ]
 
 
 def parse(html: str) -> Page:
@@ -133,8 +134,7 @@ def test_report_chart_over_many_rounds(tmp_path: Path) -> None:
     ok("new", "Long", "Anna", "Ben", "Carl", "--until", "open")
     for i in range(45):
         winner = ["Anna", "Ben", "Carl"][i % 3]
-        ok("round", "--winner", winner, *(f"{p}={3 + i % 5}" for p in ["Anna", "Ben", "Carl"]
-                                           if p != winner))
+        ok("round", "--winner", winner, *(f"{p}={3 + i % 5}" for p in ["Anna", "Ben", "Carl"] if p != winner))
     page = parse(report())
     assert page.lines == [("Anna", 45), ("Ben", 45), ("Carl", 45)]
 
@@ -162,18 +162,22 @@ def test_report_amounts_and_transfers_equal_the_settlement(friday: None) -> None
     html = report()
     page = parse(html)
     settled = json.loads(ok("settle", "--json"))
-    rows = {a["data-player"]: (a["data-total"], a["data-net"], a["data-amount"])
-            for a in page.find("tr") if "data-amount" in a}
-    assert rows == {p["name"]: (str(p["total"]), str(p["net"]), p["amount"])
-                    for p in settled["players"]}
-    transfers = [(a["data-from"], a["data-to"], a["data-amount"]) for a in page.find("li")
-                 if "data-from" in a]
+    rows = {
+        a["data-player"]: (a["data-total"], a["data-net"], a["data-amount"])
+        for a in page.find("tr")
+        if "data-amount" in a
+    }
+    assert rows == {p["name"]: (str(p["total"]), str(p["net"]), p["amount"]) for p in settled["players"]}
+    transfers = [
+        (a["data-from"], a["data-to"], a["data-amount"]) for a in page.find("li") if "data-from" in a
+    ]
     assert transfers == [(t["from"], t["to"], t["amount"]) for t in settled["transfers"]]
     assert "Dora pays Carl <b>1,68 €</b>" in html
     # and once more at the top, before the first game
     top = html.split('<section class="game"')[0]
-    assert "Who pays whom:</strong> Dora pays Carl 1,68 €; Dora pays Anna 0,40 €; " \
-           "Dora pays Ben 0,32 €." in top
+    assert (
+        "Who pays whom:</strong> Dora pays Carl 1,68 €; Dora pays Anna 0,40 €; Dora pays Ben 0,32 €." in top
+    )
     assert sum(Decimal(a) for _, _, a in rows.values()) == 0
 
 
@@ -185,8 +189,15 @@ def test_report_of_an_evening_settles_its_games_together(friday: None) -> None:
     settled = json.loads(ok("settle", "--session", "Friday", "--session", "Late", "--json"))
     rows = {a["data-player"]: a["data-amount"] for a in page.find("tr") if "data-amount" in a}
     assert rows == {p["name"]: p["amount"] for p in settled["players"]}
-    assert page.lines == [("Anna", 3), ("Ben", 3), ("Carl", 3), ("Dora", 3),
-                          ("Anna", 1), ("Ben", 1), ("Eve", 1)]
+    assert page.lines == [
+        ("Anna", 3),
+        ("Ben", 3),
+        ("Carl", 3),
+        ("Dora", 3),
+        ("Anna", 1),
+        ("Ben", 1),
+        ("Eve", 1),
+    ]
     assert len(page.find("svg", **{"class": "running-totals"})) == 2
 
 
@@ -223,6 +234,7 @@ def test_report_of_an_unknown_session_is_refused(friday: None) -> None:
 
 # --- the page as a browser shows it ----------------------------------------------------------
 
+
 def find_chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         path = shutil.which(name)
@@ -236,8 +248,8 @@ def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, header = 8, b"", b""
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             header = chunk
         elif kind == b"IDAT":
@@ -252,7 +264,7 @@ def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
     prev = bytearray(stride)
     for y in range(height):
         kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
             left = line[i - bpp] if i >= bpp else 0
             up = prev[i]
@@ -276,22 +288,39 @@ def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
 def test_report_screenshot_in_headless_chromium_is_not_blank(friday: None, tmp_path: Path) -> None:
     chromium = find_chromium()
     if chromium is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium): "
-                    "the report's screenshot is not checked")
+        pytest.skip(
+            "Chromium is not installed (Debian: apt-get install chromium): "
+            "the report's screenshot is not checked"
+        )
     page = tmp_path / "friday.html"
     ok("report", "-o", str(page))
     shot = tmp_path / "shot.png"
     profile = tmp_path / "chromium-profile"
-    subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-                    "--hide-scrollbars", "--window-size=412,900", f"--screenshot={shot}",
-                    page.as_uri()], capture_output=True, timeout=120, check=False)
+    subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={profile}",
+            "--hide-scrollbars",
+            "--window-size=412,900",
+            f"--screenshot={shot}",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert shot.exists(), "Chromium wrote no screenshot"
     width, height, rows = png_pixels(shot.read_bytes())
     assert (width, height) == (412, 900)
     bpp = len(rows[0]) // width
-    pixels = [row[i:i + 3] for row in rows for i in range(0, len(row), bpp)]
+    pixels = [row[i : i + 3] for row in rows for i in range(0, len(row), bpp)]
     ink = sum(1 for p in pixels if min(p) < 200)
     assert ink > 0.02 * len(pixels), f"only {ink} of {len(pixels)} pixels are not white"
     # the chart is drawn: pixels in the first player's colour (#0072B2) are on the page

@@ -68,18 +68,25 @@ def test_every_option_is_in_the_table_section9() -> None:
     assert set(PRESETS) == set(PRESET_ORDER)
 
 
-@pytest.mark.parametrize("preset, option, value, expected", [
-    ("standard", "wraparound", "true", True), ("standard", "first_meld_min", "30", 30),
-    ("standard", "first_meld_min", "60", 60), ("wiki-51", "max_adjacent_jokers", "none", None),
-    ("standard", "max_jokers_per_meld", "1", 1), ("standard", "set_joker_swap", "declared", "declared"),
-    ("standard", "stalemate", "nobody-scores", "nobody-scores"),
-    ("standard", "game_end", "rounds:5", GameEnd("rounds", 5)),
-    ("standard", "game_end", "1000", GameEnd("points", 1000)),
-    ("standard", "game_end", "open", GameEnd("open")), ("standard", "joker_penalty", "25", 25),
-    ("standard", "ace_penalty", "15", 15), ("standard", "joker_layoff", "with-natural", "with-natural"),
-])
-def test_each_option_overridable_on_its_own(preset: str, option: str, value: str,
-                                            expected: object) -> None:
+@pytest.mark.parametrize(
+    "preset, option, value, expected",
+    [
+        ("standard", "wraparound", "true", True),
+        ("standard", "first_meld_min", "30", 30),
+        ("standard", "first_meld_min", "60", 60),
+        ("wiki-51", "max_adjacent_jokers", "none", None),
+        ("standard", "max_jokers_per_meld", "1", 1),
+        ("standard", "set_joker_swap", "declared", "declared"),
+        ("standard", "stalemate", "nobody-scores", "nobody-scores"),
+        ("standard", "game_end", "rounds:5", GameEnd("rounds", 5)),
+        ("standard", "game_end", "1000", GameEnd("points", 1000)),
+        ("standard", "game_end", "open", GameEnd("open")),
+        ("standard", "joker_penalty", "25", 25),
+        ("standard", "ace_penalty", "15", 15),
+        ("standard", "joker_layoff", "with-natural", "with-natural"),
+    ],
+)
+def test_each_option_overridable_on_its_own(preset: str, option: str, value: str, expected: object) -> None:
     assert getattr(find_preset(preset), option) != expected  # else the override shows nothing
     rules = build_rules(preset, [f"{option}={value}"])
     assert getattr(rules, option) == expected
@@ -87,18 +94,21 @@ def test_each_option_overridable_on_its_own(preset: str, option: str, value: str
     assert others == {k: v for k, v in find_preset(preset).to_dict().items() if k != option}
 
 
-@pytest.mark.parametrize("item, fragment", [
-    ("foo=1", "unknown rule option 'foo'"),
-    ("wrapround=true", "did you mean wraparound"),
-    ("wraparound=maybe", "use true or false"),
-    ("packs=3", "allowed 1-2"),
-    ("min_naturals=0", "allowed 1-2"),
-    ("first_meld_min=-5", "out of range"),
-    ("set_joker_swap=any", "missing-suit, declared, complete"),
-    ("game_end=soon", "rounds:N"),
-    ("max_adjacent_jokers=0", "none or"),
-    ("jokers", "KEY=VALUE"),
-])
+@pytest.mark.parametrize(
+    "item, fragment",
+    [
+        ("foo=1", "unknown rule option 'foo'"),
+        ("wrapround=true", "did you mean wraparound"),
+        ("wraparound=maybe", "use true or false"),
+        ("packs=3", "allowed 1-2"),
+        ("min_naturals=0", "allowed 1-2"),
+        ("first_meld_min=-5", "out of range"),
+        ("set_joker_swap=any", "missing-suit, declared, complete"),
+        ("game_end=soon", "rounds:N"),
+        ("max_adjacent_jokers=0", "none or"),
+        ("jokers", "KEY=VALUE"),
+    ],
+)
 def test_unknown_options_and_bad_values_list_what_is_allowed(item: str, fragment: str) -> None:
     with pytest.raises(RuleError) as info:
         build_rules("standard", [item])
@@ -136,8 +146,17 @@ def test_max_adjacent_one_means_one_joker_per_set_003() -> None:
 
 
 def test_rule_set_round_trips_through_dict() -> None:
-    unusual = build_rules("classic", ["game_end=rounds:7", "max_jokers_per_meld=2", "packs=1",
-                                      "jokers=3", "joker_layoff=with-natural", "stalemate=nobody-scores"])
+    unusual = build_rules(
+        "classic",
+        [
+            "game_end=rounds:7",
+            "max_jokers_per_meld=2",
+            "packs=1",
+            "jokers=3",
+            "joker_layoff=with-natural",
+            "stalemate=nobody-scores",
+        ],
+    )
     for rules in [*PRESETS.values(), unusual]:
         assert RuleSet.from_dict(rules.to_dict()) == rules
 
@@ -148,19 +167,40 @@ def test_rule_set_round_trips_through_dict() -> None:
 # key, fails the test below. Lay-off and scoring options are False: the solver reads
 # them afresh for every hand.
 AFFECTS_MELD_LEGALITY = {
-    "packs": False, "jokers": False, "max_players": False, "first_meld_min": False,
-    "first_meld_pure_run": False, "first_meld_layoff": False,
-    "ace_high_runs": True, "wraparound": True, "ace_high_value": True,
-    "ace_penalty": False, "joker_penalty": False,
-    "min_naturals": True, "max_jokers_per_meld": True, "max_adjacent_jokers": True,
-    "set_joker_swap": False, "swapped_joker": False, "joker_layoff": False,
-    "out_without_discard": False, "hand_romme_multiplier": False, "joker_in_hand_doubles": False,
-    "never_out_doubles": False, "winner_bonus": False, "winner_bonus_hand_romme": False,
-    "stalemate": False, "game_end": False, "leaderboard": False,
+    "packs": False,
+    "jokers": False,
+    "max_players": False,
+    "first_meld_min": False,
+    "first_meld_pure_run": False,
+    "first_meld_layoff": False,
+    "ace_high_runs": True,
+    "wraparound": True,
+    "ace_high_value": True,
+    "ace_penalty": False,
+    "joker_penalty": False,
+    "min_naturals": True,
+    "max_jokers_per_meld": True,
+    "max_adjacent_jokers": True,
+    "set_joker_swap": False,
+    "swapped_joker": False,
+    "joker_layoff": False,
+    "out_without_discard": False,
+    "hand_romme_multiplier": False,
+    "joker_in_hand_doubles": False,
+    "never_out_doubles": False,
+    "winner_bonus": False,
+    "winner_bonus_hand_romme": False,
+    "stalemate": False,
+    "game_end": False,
+    "leaderboard": False,
     # RULES.md §5-§6 seed options: who may swap or discard a joker, what a Hand-Rommé is,
     # and how a round may end with cards in hand; none makes a meld legal or not.
-    "joker_swap": False, "discard_joker": False, "hand_romme_empty_table": False,
-    "hand_romme_layoff": False, "call_out_max": False, "color_romme": False,
+    "joker_swap": False,
+    "discard_joker": False,
+    "hand_romme_empty_table": False,
+    "hand_romme_layoff": False,
+    "call_out_max": False,
+    "color_romme": False,
 }
 
 
@@ -169,18 +209,24 @@ def test_every_option_is_classified_and_legality_options_join_the_key() -> None:
     assert {name for name, joins in AFFECTS_MELD_LEGALITY.items() if joins} == set(LEGALITY_OPTIONS)
 
 
-@pytest.mark.parametrize("option, value, meld", [
-    ("ace_high_runs", False, "HD HK HA"), ("wraparound", True, "HK HA H2"),
-    ("ace_high_value", 10, "TA PA HA"), ("min_naturals", 2, "H5 J J"),
-    ("max_jokers_per_meld", 1, "H5 J J"), ("max_adjacent_jokers", 1, "H5 J J H8"),
-])
-def test_legality_options_change_a_meld_and_the_key_section2(option: str, value: object,
-                                                             meld: str) -> None:
+@pytest.mark.parametrize(
+    "option, value, meld",
+    [
+        ("ace_high_runs", False, "HD HK HA"),
+        ("wraparound", True, "HK HA H2"),
+        ("ace_high_value", 10, "TA PA HA"),
+        ("min_naturals", 2, "H5 J J"),
+        ("max_jokers_per_meld", 1, "H5 J J"),
+        ("max_adjacent_jokers", 1, "H5 J J H8"),
+    ],
+)
+def test_legality_options_change_a_meld_and_the_key_section2(option: str, value: object, meld: str) -> None:
     base = find_preset("standard")
     changed = base.replace(**{option: value})
     cards = parse_cards(meld)
-    assert [m.value for m in interpretations(cards, base)] != \
-        [m.value for m in interpretations(cards, changed)]
+    assert [m.value for m in interpretations(cards, base)] != [
+        m.value for m in interpretations(cards, changed)
+    ]
     assert base.legality_key() != changed.legality_key()
 
 

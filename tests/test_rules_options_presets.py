@@ -39,33 +39,53 @@ def test_seed_options_in_presets_match_rules_table_section9(preset: str, option:
     assert find_preset(preset).to_dict()[option] == TABLE[option][PRESET_ORDER.index(preset)]
 
 
-@pytest.mark.parametrize("option, source", [
-    ("joker_swap", "003"), ("discard_joker", "003"), ("hand_romme_empty_table", "000"),
-    ("hand_romme_layoff", "002"), ("call_out_max", "002 e"), ("color_romme", "002 f"),
-])
+@pytest.mark.parametrize(
+    "option, source",
+    [
+        ("joker_swap", "003"),
+        ("discard_joker", "003"),
+        ("hand_romme_empty_table", "000"),
+        ("hand_romme_layoff", "002"),
+        ("call_out_max", "002 e"),
+        ("color_romme", "002 f"),
+    ],
+)
 def test_seed_option_documented_with_its_source(option: str, source: str) -> None:
     # `romme rules` shows option_doc and allowed_values for every option.
     assert option in OPTION_NAMES
     assert source in option_doc(option)
 
 
-@pytest.mark.parametrize("option, allowed", [
-    ("joker_swap", "after-out, anytime, never"), ("discard_joker", "true or false"),
-    ("hand_romme_empty_table", "true or false"), ("hand_romme_layoff", "true or false"),
-    ("call_out_max", "none or 1-1000"), ("color_romme", "none or 1-26"),
-])
+@pytest.mark.parametrize(
+    "option, allowed",
+    [
+        ("joker_swap", "after-out, anytime, never"),
+        ("discard_joker", "true or false"),
+        ("hand_romme_empty_table", "true or false"),
+        ("hand_romme_layoff", "true or false"),
+        ("call_out_max", "none or 1-1000"),
+        ("color_romme", "none or 1-26"),
+    ],
+)
 def test_seed_option_allowed_values_section9(option: str, allowed: str) -> None:
     assert allowed_values(option) == allowed
 
 
-@pytest.mark.parametrize("option, value, expected", [
-    ("joker_swap", "never", "never"), ("joker_swap", "anytime", "anytime"),
-    ("joker_swap", "after-out", "after-out"),
-    ("discard_joker", "false", False), ("hand_romme_empty_table", "true", True),
-    ("hand_romme_layoff", "true", True),
-    ("call_out_max", "10", 10), ("call_out_max", "none", None),
-    ("color_romme", "10", 10), ("color_romme", "none", None),
-])
+@pytest.mark.parametrize(
+    "option, value, expected",
+    [
+        ("joker_swap", "never", "never"),
+        ("joker_swap", "anytime", "anytime"),
+        ("joker_swap", "after-out", "after-out"),
+        ("discard_joker", "false", False),
+        ("hand_romme_empty_table", "true", True),
+        ("hand_romme_layoff", "true", True),
+        ("call_out_max", "10", 10),
+        ("call_out_max", "none", None),
+        ("color_romme", "10", 10),
+        ("color_romme", "none", None),
+    ],
+)
 def test_seed_option_overridable_with_rule_flag(option: str, value: str, expected: object) -> None:
     base = find_preset("standard").replace(call_out_max=5, color_romme=5)
     rules = RuleSet.from_dict({option: value}, base)
@@ -76,22 +96,31 @@ def test_seed_option_overridable_with_rule_flag(option: str, value: str, expecte
 
 
 def test_seed_options_in_house_rules_file_section9() -> None:
-    text = ('preset = "classic"\njoker_swap = "never"\ndiscard_joker = false\n'
-            'call_out_max = 10\ncolor_romme = "none"\n')
+    text = (
+        'preset = "classic"\njoker_swap = "never"\ndiscard_joker = false\n'
+        'call_out_max = 10\ncolor_romme = "none"\n'
+    )
     rules = build_rules(None, [], text)
-    assert (rules.joker_swap, rules.discard_joker, rules.call_out_max, rules.color_romme) == \
-        ("never", False, 10, None)
+    assert (rules.joker_swap, rules.discard_joker, rules.call_out_max, rules.color_romme) == (
+        "never",
+        False,
+        10,
+        None,
+    )
     assert rules.hand_romme_layoff  # from the classic preset (002)
     assert build_rules(None, ["color_romme=10"], text).color_romme == 10
 
 
-@pytest.mark.parametrize("item, fragment", [
-    ("joker_swap=sometimes", "after-out, anytime, never"),
-    ("discard_joker=maybe", "use true or false"),
-    ("call_out_max=0", "none or 1-1000"),
-    ("color_romme=ten", "none or 1-26"),
-    ("colour_romme=10", "did you mean color_romme"),
-])
+@pytest.mark.parametrize(
+    "item, fragment",
+    [
+        ("joker_swap=sometimes", "after-out, anytime, never"),
+        ("discard_joker=maybe", "use true or false"),
+        ("call_out_max=0", "none or 1-1000"),
+        ("color_romme=ten", "none or 1-26"),
+        ("colour_romme=10", "did you mean color_romme"),
+    ],
+)
 def test_seed_option_bad_values_say_what_is_allowed(item: str, fragment: str) -> None:
     with pytest.raises(RuleError) as info:
         build_rules("standard", [item])
@@ -99,8 +128,9 @@ def test_seed_option_bad_values_say_what_is_allowed(item: str, fragment: str) ->
 
 
 def test_seed_options_round_trip_through_dict() -> None:
-    rules = find_preset("classic").replace(joker_swap="anytime", discard_joker=False,
-                                           call_out_max=10, color_romme=10)
+    rules = find_preset("classic").replace(
+        joker_swap="anytime", discard_joker=False, call_out_max=10, color_romme=10
+    )
     assert RuleSet.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
 
 
@@ -109,8 +139,7 @@ def test_rules_stored_before_seed_options_load_with_defaults() -> None:
     old["wraparound"] = True
     rules = RuleSet.from_dict(old)
     assert rules.wraparound
-    assert {k: getattr(rules, k) for k in NEW_OPTIONS} == \
-        {k: getattr(RuleSet(), k) for k in NEW_OPTIONS}
+    assert {k: getattr(rules, k) for k in NEW_OPTIONS} == {k: getattr(RuleSet(), k) for k in NEW_OPTIONS}
 
 
 def test_seed_options_stored_with_session(tmp_path: Path) -> None:

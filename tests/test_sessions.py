@@ -47,25 +47,33 @@ def test_new_session_is_current_and_stores_rules(friday: None, isolated_data_dir
     assert rules["first_meld_min"] == 40 and rules["game_end"] == "500"
 
 
-def test_tests_never_touch_real_data_dir(isolated_data_dir: Path, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tests_never_touch_real_data_dir(
+    isolated_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert store_module.default_path() == isolated_data_dir
     # without ROMME_DB the platform's data directory is used: conftest points it into tmp_path too
     monkeypatch.delenv("ROMME_DB")
     assert tmp_path in store_module.default_path().parents
-    for where in (platformdirs.user_data_dir, platformdirs.user_config_dir,
-                  platformdirs.user_state_dir, platformdirs.user_cache_dir):
+    for where in (
+        platformdirs.user_data_dir,
+        platformdirs.user_config_dir,
+        platformdirs.user_state_dir,
+        platformdirs.user_cache_dir,
+    ):
         assert tmp_path in Path(where("romme-score")).parents
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (("new", "X", "Anna"), "2 to 6"),
-    (("new", "X", "A", "B", "C", "D", "E", "--preset", "speedromme"), "2 to 4"),
-    (("new", "X", "Anna", "anna"), "given twice"),
-    (("new", "X", "Anna", "Ben", "--until", "soon"), "rounds:N"),
-    (("new", "X", "Anna", "Ben", "--dealer", "Carl"), "unknown player 'Carl'"),
-    (("new", "X", "Anna", "Ben", "--rate", "ten"), "not a decimal"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("new", "X", "Anna"), "2 to 6"),
+        (("new", "X", "A", "B", "C", "D", "E", "--preset", "speedromme"), "2 to 4"),
+        (("new", "X", "Anna", "anna"), "given twice"),
+        (("new", "X", "Anna", "Ben", "--until", "soon"), "rounds:N"),
+        (("new", "X", "Anna", "Ben", "--dealer", "Carl"), "unknown player 'Carl'"),
+        (("new", "X", "Anna", "Ben", "--rate", "ten"), "not a decimal"),
+    ],
+)
 def test_new_session_bad_input(args: tuple[str, ...], fragment: str) -> None:
     code, _, err = run(*args)
     assert code == 2 and fragment in err
@@ -93,17 +101,19 @@ def test_hand_romme_doubles_and_bonus_002(friday: None) -> None:
         assert p["total"] == sum(r["points"][name] - r["bonus"].get(name, 0) for r in data["rounds"])
 
 
-@pytest.mark.parametrize("hands, fragment", [
-    (("--winner", "Anna", "Ben=HX", "Carl=0", "Dora=0"), "cannot read card 'HX'"),
-    (("--winner", "Ana", "Ben=0", "Carl=0", "Dora=0"), "did you mean Anna"),
-    (("--winner", "Anna", "Ben=0", "Carl=0"), "no hand given for Dora"),
-    (("--winner", "Anna", "Ben=HK HK", "Carl=HK", "Dora=0"), "3 times"),
-    (("--winner", "Anna", "Ben=J J J J", "Carl=J J J", "Dora=0"), "jokers"),
-    (("--winner", "Anna", "Ben=0", "Ben=1", "Carl=0", "Dora=0"), "given twice"),
-    (("--winner", "Anna", "Ben=-3", "Carl=0", "Dora=0"), "negative"),
-])
-def test_bad_round_refused_and_nothing_written(friday: None, hands: tuple[str, ...],
-                                               fragment: str) -> None:
+@pytest.mark.parametrize(
+    "hands, fragment",
+    [
+        (("--winner", "Anna", "Ben=HX", "Carl=0", "Dora=0"), "cannot read card 'HX'"),
+        (("--winner", "Ana", "Ben=0", "Carl=0", "Dora=0"), "did you mean Anna"),
+        (("--winner", "Anna", "Ben=0", "Carl=0"), "no hand given for Dora"),
+        (("--winner", "Anna", "Ben=HK HK", "Carl=HK", "Dora=0"), "3 times"),
+        (("--winner", "Anna", "Ben=J J J J", "Carl=J J J", "Dora=0"), "jokers"),
+        (("--winner", "Anna", "Ben=0", "Ben=1", "Carl=0", "Dora=0"), "given twice"),
+        (("--winner", "Anna", "Ben=-3", "Carl=0", "Dora=0"), "negative"),
+    ],
+)
+def test_bad_round_refused_and_nothing_written(friday: None, hands: tuple[str, ...], fragment: str) -> None:
     code, _, err = run("round", *hands)
     assert code == 2 and fragment in err and "Traceback" not in err
     assert standings()["rounds"] == []
@@ -143,13 +153,13 @@ def test_undo_keeps_history(friday: None, isolated_data_dir: Path) -> None:
 def test_edit_recomputes_later_bonus_002i(friday: None, isolated_data_dir: Path) -> None:
     ok("new", "Club", "A", "B", "--preset", "classic")
     ok("round", "--winner", "B", "A=30")
-    ok("round", "--winner", "A", "B=5")   # A's bonus: 10 struck from 30
+    ok("round", "--winner", "A", "B=5")  # A's bonus: 10 struck from 30
     assert standings()["rounds"][1]["bonus"] == {"A": 10}
-    ok("edit", "1", "A=HK")              # A had only 10 before round 2 now
+    ok("edit", "1", "A=HK")  # A had only 10 before round 2 now
     data = standings()
     assert data["rounds"][0]["points"]["A"] == 10
     assert data["rounds"][1]["bonus"] == {"A": 10}
-    ok("edit", "1", "A=H4")              # only 4 to strike now
+    ok("edit", "1", "A=H4")  # only 4 to strike now
     data = standings()
     assert data["rounds"][1]["bonus"] == {"A": 4}
     assert {p["name"]: p["total"] for p in data["players"]} == {"A": 0, "B": 5}
@@ -192,8 +202,9 @@ def test_export_import_round_trip(friday: None, tmp_path: Path) -> None:
     ok("import", str(path), "--name", "Copy")
     after = standings()
     assert after["session"] == "Copy"
-    assert after["rounds"] == before["rounds"] and \
-        [p["total"] for p in after["players"]] == [p["total"] for p in before["players"]]
+    assert after["rounds"] == before["rounds"] and [p["total"] for p in after["players"]] == [
+        p["total"] for p in before["players"]
+    ]
     ok("export", "-o", str(tmp_path / "copy.json"))
     first = json.loads(path.read_text())
     second = json.loads((tmp_path / "copy.json").read_text())
@@ -212,8 +223,15 @@ def test_import_validates_everything_first(friday: None, tmp_path: Path) -> None
     ok("export", "-o", str(path))
     data = json.loads(path.read_text())
     data["name"] = "Broken"
-    data["rounds"].append({"number": 2, "winner": "Anna", "hand_romme": False,
-                           "stalemate": False, "hands": {"Ben": {"cards": "HX"}}})
+    data["rounds"].append(
+        {
+            "number": 2,
+            "winner": "Anna",
+            "hand_romme": False,
+            "stalemate": False,
+            "hands": {"Ben": {"cards": "HX"}},
+        }
+    )
     path.write_text(json.dumps(data))
     code, _, err = run("import", str(path))
     assert code == 2 and "HX" in err
@@ -270,7 +288,7 @@ def test_damaged_database_gets_clear_message(tmp_path: Path) -> None:
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
     raw = bytearray(path.read_bytes())
-    raw[100:4096 * 2] = b"\xff" * (4096 * 2 - 100)
+    raw[100 : 4096 * 2] = b"\xff" * (4096 * 2 - 100)
     path.write_bytes(bytes(raw))
     code, out, err = run("standings", "--db", str(path))
     assert code == 1 and ("damaged" in err or "database error" in err) and "Traceback" not in err
@@ -284,8 +302,12 @@ def test_no_current_session_message() -> None:
 def test_settle_session_and_evening(friday: None) -> None:
     ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=P7 P8", "Dora=23")
     data = json.loads(ok("settle", "--json"))
-    assert {p["name"]: p["amount"] for p in data["players"]} == \
-        {"Anna": "0.78", "Ben": "-0.82", "Carl": "0.18", "Dora": "-0.14"}
+    assert {p["name"]: p["amount"] for p in data["players"]} == {
+        "Anna": "0.78",
+        "Ben": "-0.82",
+        "Carl": "0.18",
+        "Dora": "-0.14",
+    }
     ok("new", "Late", "Anna", "Eve")
     ok("round", "--winner", "Eve", "Anna=HK")
     data = json.loads(ok("settle", "--session", "Friday", "--session", "Late", "--json"))
@@ -308,12 +330,13 @@ def test_migration_from_schema_1_keeps_data(tmp_path: Path) -> None:
         con.execute(statement)
     con.execute(f"PRAGMA application_id = {store_module.APPLICATION_ID}")
     con.execute("PRAGMA user_version = 1")
-    con.execute("INSERT INTO sessions (name, created_at, rules) VALUES ('Old', 'then', ?)",
-                (json.dumps({"winner_bonus": 0}),))
+    con.execute(
+        "INSERT INTO sessions (name, created_at, rules) VALUES ('Old', 'then', ?)",
+        (json.dumps({"winner_bonus": 0}),),
+    )
     con.executemany("INSERT INTO players VALUES (1, ?, ?)", [(0, "A"), (1, "B")])
     con.execute("INSERT INTO rounds (session_id, number, winner, recorded_at) VALUES (1, 1, 'A', 'x')")
-    con.executemany("INSERT INTO hands (round_id, player, points) VALUES (1, ?, ?)",
-                    [("A", 0), ("B", 17)])
+    con.executemany("INSERT INTO hands (round_id, player, points) VALUES (1, ?, ?)", [("A", 0), ("B", 17)])
     con.execute("INSERT INTO state VALUES ('current', 'Old')")
     con.close()
     data = json.loads(ok("standings", "--db", str(path), "--json"))

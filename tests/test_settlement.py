@@ -32,12 +32,22 @@ EXAMPLE = {"A": 220, "B": 360, "C": 140, "D": 490}
 def test_002_settlement_example_exactly() -> None:
     s = settle(EXAMPLE, Decimal("0.001"))
     assert {p.name: p.net for p in s.players} == {"A": 330, "B": -230, "C": 650, "D": -750}
-    assert {p.name: str(p.amount) for p in s.players} == \
-        {"A": "0.33", "B": "-0.23", "C": "0.65", "D": "-0.75"}
+    assert {p.name: str(p.amount) for p in s.players} == {
+        "A": "0.33",
+        "B": "-0.23",
+        "C": "0.65",
+        "D": "-0.75",
+    }
     table = {(p.winner, p.loser): p.points for p in s.pairs}
     # the matrix of 002: vs A: B -140, C +80, D -270 ...
-    assert table == {("A", "B"): 140, ("C", "A"): 80, ("A", "D"): 270, ("C", "B"): 220,
-                     ("B", "D"): 130, ("C", "D"): 350}
+    assert table == {
+        ("A", "B"): 140,
+        ("C", "A"): 80,
+        ("A", "D"): 270,
+        ("C", "B"): 220,
+        ("B", "D"): 130,
+        ("C", "D"): 350,
+    }
     paid = {p: Decimal(0) for p in EXAMPLE}
     for t in s.transfers:
         paid[t.payer] -= t.amount
@@ -79,10 +89,12 @@ def test_multi_game_evening_settles_each_game_among_its_players() -> None:
     assert net == {"A": 20, "B": -20 + 20, "C": -20}
 
 
-totals_strategy = st.dictionaries(st.sampled_from("ABCDEFGHIJKL"), st.integers(0, 2000),
-                                  min_size=2, max_size=6)
-rate_strategy = st.sampled_from([Decimal("0.01"), Decimal("0.001"), Decimal("0.005"),
-                                 Decimal("0.1"), Decimal("1"), Decimal("0.0033")])
+totals_strategy = st.dictionaries(
+    st.sampled_from("ABCDEFGHIJKL"), st.integers(0, 2000), min_size=2, max_size=6
+)
+rate_strategy = st.sampled_from(
+    [Decimal("0.01"), Decimal("0.001"), Decimal("0.005"), Decimal("0.1"), Decimal("1"), Decimal("0.0033")]
+)
 
 
 @given(totals_strategy, rate_strategy)
@@ -113,16 +125,17 @@ def test_transfers_settle_every_net_exactly(totals: dict[str, int], rate: Decima
 
 
 @given(totals_strategy, rate_strategy, st.randoms())
-def test_result_does_not_depend_on_player_order(totals: dict[str, int], rate: Decimal,
-                                               rnd: random.Random) -> None:
+def test_result_does_not_depend_on_player_order(
+    totals: dict[str, int], rate: Decimal, rnd: random.Random
+) -> None:
     names = list(totals)
     rnd.shuffle(names)
     a = settle(totals, rate)
     b = settle({n: totals[n] for n in names}, rate)
-    assert {p.name: (p.net, p.amount) for p in a.players} == \
-        {p.name: (p.net, p.amount) for p in b.players}
-    assert sorted((t.payer, t.payee, t.amount) for t in a.transfers) == \
-        sorted((t.payer, t.payee, t.amount) for t in b.transfers)
+    assert {p.name: (p.net, p.amount) for p in a.players} == {p.name: (p.net, p.amount) for p in b.players}
+    assert sorted((t.payer, t.payee, t.amount) for t in a.transfers) == sorted(
+        (t.payer, t.payee, t.amount) for t in b.transfers
+    )
 
 
 def brute_force_min_transfers(balances: dict[str, int]) -> int:
@@ -156,9 +169,9 @@ def assert_settles(balances: dict[str, int], plan: TransferPlan) -> None:
 
 
 # small amounts make many zero-sum groups and equal-and-opposite pairs
-balances_strategy = st.lists(st.one_of(st.integers(-6, 6), st.integers(-10**6, 10**6)),
-                             min_size=1, max_size=8).map(
-    lambda values: {**{f"P{i}": v for i, v in enumerate(values)}, "X": -sum(values)})
+balances_strategy = st.lists(
+    st.one_of(st.integers(-6, 6), st.integers(-(10**6), 10**6)), min_size=1, max_size=8
+).map(lambda values: {**{f"P{i}": v for i, v in enumerate(values)}, "X": -sum(values)})
 
 
 def _joined(groups: list[list[int]], rnd: random.Random) -> dict[str, int]:
@@ -168,8 +181,11 @@ def _joined(groups: list[list[int]], rnd: random.Random) -> dict[str, int]:
 
 
 # tables of several zero-sum groups, most of them without an equal-and-opposite pair
-grouped_strategy = st.builds(_joined, st.lists(st.lists(st.integers(-9, 9), min_size=2, max_size=3),
-                                               min_size=1, max_size=4), st.randoms())
+grouped_strategy = st.builds(
+    _joined,
+    st.lists(st.lists(st.integers(-9, 9), min_size=2, max_size=3), min_size=1, max_size=4),
+    st.randoms(),
+)
 
 
 def test_brute_force_counts_groups() -> None:
@@ -190,8 +206,9 @@ def test_exact_number_of_transfers_is_minimal(balances: dict[str, int]) -> None:
 
 @settings(max_examples=300, deadline=None)  # the brute force takes its time
 @given(st.one_of(balances_strategy, grouped_strategy), st.randoms())
-def test_heuristic_settles_every_net_in_at_most_n_minus_one(balances: dict[str, int],
-                                                             rnd: random.Random) -> None:
+def test_heuristic_settles_every_net_in_at_most_n_minus_one(
+    balances: dict[str, int], rnd: random.Random
+) -> None:
     plan = plan_transfers(balances, exact_limit=0)
     assert_settles(balances, plan)
     players = sum(1 for v in balances.values() if v)
@@ -224,8 +241,7 @@ def test_exact_at_the_limit_finds_every_group() -> None:
     balances = {f"P{i:02d}": v for i, v in enumerate(values)}
     plan = plan_transfers(balances)
     assert_settles(balances, plan)
-    assert (len(plan.transfers), plan.method, plan.minimal) == \
-        (EXACT_LIMIT - count - 1, "exact", True)
+    assert (len(plan.transfers), plan.method, plan.minimal) == (EXACT_LIMIT - count - 1, "exact", True)
 
 
 def test_min_transfers_refuses_above_exact_limit() -> None:

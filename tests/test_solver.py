@@ -78,8 +78,11 @@ def random_hand(rnd: random.Random, rules: RuleSet, size: int) -> list[Card]:
 def dense_hand(rnd: random.Random, rules: RuleSet, size: int) -> list[Card]:
     """Few ranks, few suits, jokers: many overlapping melds."""
     ranks = rnd.sample(range(1, 14), 4)
-    pool = [c for c in full_deck(rules.packs, 0) if int(c.rank or 0) in ranks
-            or (c.rank is not None and abs(int(c.rank) - ranks[0]) <= 3)]
+    pool = [
+        c
+        for c in full_deck(rules.packs, 0)
+        if int(c.rank or 0) in ranks or (c.rank is not None and abs(int(c.rank) - ranks[0]) <= 3)
+    ]
     pool += [Card.joker()] * rules.jokers
     rnd.shuffle(pool)
     return pool[:size]
@@ -120,8 +123,7 @@ def test_reported_arrangements_are_legal_and_add_up() -> None:
         hand = dense_hand(rnd, rules, rnd.randint(8, 14))
         best = solve(hand, rules, came_out=True)
         # (a): the melds reported add up to the value reported, each judged by the referee
-        assert sum(interpret(list(m.cards), rules).value for m in best.value_melds) == \
-            best.max_meld_value
+        assert sum(interpret(list(m.cards), rules).value for m in best.value_melds) == best.max_meld_value
         assert Counter(c for m in best.value_melds for c in m.cards) <= Counter(hand)
         # (b): melds and leftover are the hand, the penalty is the leftover's
         used = [c for m in best.melds for c in m.cards] + list(best.leftover)
@@ -146,8 +148,9 @@ def hands(draw: st.DrawFn) -> tuple[list[Card], RuleSet]:
 
 @settings(max_examples=150, deadline=None)
 @given(hands(), st.randoms())
-def test_no_random_legal_arrangement_beats_the_solver(case: tuple[list[Card], RuleSet],
-                                                      rnd: random.Random) -> None:
+def test_no_random_legal_arrangement_beats_the_solver(
+    case: tuple[list[Card], RuleSet], rnd: random.Random
+) -> None:
     hand, rules = case
     solver = Solver(hand, rules)
     best_value = solver.max_meld_value()[0]
@@ -169,12 +172,15 @@ def test_no_random_legal_arrangement_beats_the_solver(case: tuple[list[Card], Ru
     assert sum(penalty_value(c, rules) for c in rest) >= least_penalty
 
 
-@pytest.mark.parametrize("hand, value, first_ok", [
-    ("P3 P4 P5 TB PB HB", 42, True),          # 004: 42, enough for 40
-    ("TA PA J H3 H4 H5", 45, True),            # 004: 33 + 12
-    ("H2 H3 H4 H5 H6 H7", 27, False),
-    ("HD HK HA", 31, False),
-])
+@pytest.mark.parametrize(
+    "hand, value, first_ok",
+    [
+        ("P3 P4 P5 TB PB HB", 42, True),  # 004: 42, enough for 40
+        ("TA PA J H3 H4 H5", 45, True),  # 004: 33 + 12
+        ("H2 H3 H4 H5 H6 H7", 27, False),
+        ("HD HK HA", 31, False),
+    ],
+)
 def test_first_meld_examples_004(hand: str, value: int, first_ok: bool) -> None:
     best = solve(parse_cards(hand), find_preset("standard"))
     assert (best.max_meld_value, best.first_meld_ok) == (value, first_ok)
@@ -258,6 +264,7 @@ def test_layoff_takes_hand_cards_into_the_gap_000() -> None:
 
 # --- the exhaustive search with melds on the table ------------------------------------------
 
+
 def exhaustive_with_table(hand: list[Card], table: list[Meld], rules: RuleSet) -> tuple[int, set[int]]:
     """After coming out: every way to meld (melds.interpret), lay off (layoff.lay_off,
     the lowest card with any others of the hand at once, no joker swapped: where the
@@ -289,8 +296,7 @@ def exhaustive_with_table(hand: list[Card], table: list[Meld], rules: RuleSet) -
 
     seen: set[tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], int, int]] = set()
 
-    def search(rest: tuple[int, ...], melds: tuple[tuple[Card, ...], ...], penalty: int,
-               kept: int) -> None:
+    def search(rest: tuple[int, ...], melds: tuple[tuple[Card, ...], ...], penalty: int, kept: int) -> None:
         nonlocal best_penalty
         if (rest, melds, penalty, kept) in seen:
             return
@@ -309,15 +315,27 @@ def exhaustive_with_table(hand: list[Card], table: list[Meld], rules: RuleSet) -
                 for k, on in enumerate(melds):
                     laid = laid_onto(on, (first, *combo)) if size <= 3 else None
                     if laid is not None:
-                        search(remaining, melds[:k] + (laid,) + melds[k + 1:], penalty, kept)
+                        search(remaining, melds[:k] + (laid,) + melds[k + 1 :], penalty, kept)
 
     search(tuple(range(len(cards))), tuple(m.cards for m in table), 0, 0)
     return best_penalty, sizes
 
 
-TABLE_MELDS = ["H2 H3 H4", "HK KK PK", "T7 T8 T9 T10", "PA P2 P3", "K5 J K7", "T4 P4 H4",
-               "HB HD HK", "P10 PB PD PK PA", "TD TK TA", "H8 H9 J", "T9 P9 H9 K9", "P6 H6 K6",
-               "J H6 K6"]
+TABLE_MELDS = [
+    "H2 H3 H4",
+    "HK KK PK",
+    "T7 T8 T9 T10",
+    "PA P2 P3",
+    "K5 J K7",
+    "T4 P4 H4",
+    "HB HD HK",
+    "P10 PB PD PK PA",
+    "TD TK TA",
+    "H8 H9 J",
+    "T9 P9 H9 K9",
+    "P6 H6 K6",
+    "J H6 K6",
+]
 TABLE_RULES = RULE_VARIANTS + [find_preset("standard").replace(joker_layoff="with-natural")]
 
 
@@ -336,8 +354,14 @@ def test_solver_with_table_agrees_with_exhaustive_search_000_003(seed: int) -> N
     used = Counter(c for m in table for c in m.cards)
     pool = [c for c in full_deck(rules.packs, rules.jokers) if used[c] == 0 or c.is_joker]
     near = {c for m in table for c in m.cards if not c.is_joker}
-    close = [c for c in pool if any(c.suit == n.suit and abs(int(c.rank or 0) - int(n.rank or 0)) <= 2
-                                    or c.rank == n.rank for n in near)]
+    close = [
+        c
+        for c in pool
+        if any(
+            c.suit == n.suit and abs(int(c.rank or 0) - int(n.rank or 0)) <= 2 or c.rank == n.rank
+            for n in near
+        )
+    ]
     hand = rnd.sample(close if len(close) >= 7 else pool, rnd.randint(4, 7))
     if rules.jokers and seed % 3 == 0:
         hand[-1] = Card.joker()
@@ -345,8 +369,7 @@ def test_solver_with_table_agrees_with_exhaustive_search_000_003(seed: int) -> N
     solver = Solver(hand, rules, table, came_out=True)
     assert solver.min_leftover_penalty() == penalty, (hand, [m.format() for m in table])
     options = solver.leftover_options(len(hand))
-    assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, \
-        (hand, [m.format() for m in table])
+    assert {n for n in range(len(hand) + 1) if options >> n & 1} == sizes, (hand, [m.format() for m in table])
 
 
 @pytest.mark.parametrize("came_out", [False, True])
@@ -390,7 +413,8 @@ def test_one_suit_with_six_jokers_by_three_runs_of_it_is_answered_issue_12() -> 
 
 
 def test_a_search_outgrowing_its_limit_is_refused_with_the_limit_named(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The move limit stays as a guard: with a small one the same search is refused."""
     monkeypatch.setattr("romme_score.solver.search.MAX_TABLE_WORK", 50)
     rules = find_preset("standard")
@@ -431,9 +455,10 @@ def test_every_reported_layoff_is_one_the_referee_accepts_000_003(seed: int) -> 
     pool = [c for c in full_deck(rules.packs, rules.jokers) if used[c] < rules.packs and not c.is_joker]
     hand = rnd.sample(pool, rnd.randint(8, 13)) + [Card.joker()] * min(rules.jokers, seed % 3)
     best = solve(hand, rules, table, came_out=True)
-    for melds, layoffs, kept in ((best.melds, best.layoffs, list(best.leftover)),
-                                 (best.out_melds, best.out_layoffs,
-                                  [best.discard] if best.discard is not None else [])):
+    for melds, layoffs, kept in (
+        (best.melds, best.layoffs, list(best.leftover)),
+        (best.out_melds, best.out_layoffs, [best.discard] if best.discard is not None else []),
+    ):
         if layoffs is best.out_layoffs and not best.can_go_out:
             continue
         current = [list(m.cards) for m in table]
@@ -481,9 +506,16 @@ def test_branch_and_bound_agrees_with_the_plain_search_issue_12(seed: int) -> No
 
 def solve_with(solver: Solver) -> tuple[object, ...]:
     best = solver.solve()
-    return (best.max_meld_value, best.first_meld_ok, best.leftover_penalty, best.can_go_out,
-            best.discard, best.hand_romme,
-            sum(m.value for m in best.value_melds), len(best.leftover))
+    return (
+        best.max_meld_value,
+        best.first_meld_ok,
+        best.leftover_penalty,
+        best.can_go_out,
+        best.discard,
+        best.hand_romme,
+        sum(m.value for m in best.value_melds),
+        len(best.leftover),
+    )
 
 
 def test_wraparound_run_counts_the_ace_after_the_king_high_002() -> None:
@@ -498,8 +530,17 @@ def test_wraparound_run_counts_the_ace_after_the_king_high_002() -> None:
     assert Solver(hand, rules, bounded=False).max_meld_value()[0] == 46
 
 
-HAND_MELDS = ["PB PD PK", "TK HK KK", "H10 HB HD HK", "T2 T3 T4", "K7 K8 K9 K10", "P5 H5 K5",
-              "HA H2 H3", "TD PD HD KD", "K3 K4 K5"]
+HAND_MELDS = [
+    "PB PD PK",
+    "TK HK KK",
+    "H10 HB HD HK",
+    "T2 T3 T4",
+    "K7 K8 K9 K10",
+    "P5 H5 K5",
+    "HA H2 H3",
+    "TD PD HD KD",
+    "K3 K4 K5",
+]
 
 
 @pytest.mark.parametrize("preset", ["wiki-51", "classic", "standard"])

@@ -26,6 +26,7 @@ def table_of(*texts: str, rules: RuleSet) -> list[Meld]:
 
 # --- the sources' cases ---------------------------------------------------------------
 
+
 def test_discard_joker_false_keeps_a_natural_or_cannot_go_out_003() -> None:
     hand = parse_cards("H2 H3 J T9 P9 J J")
     rules = find_preset("standard").replace(max_jokers_per_meld=1)
@@ -73,6 +74,7 @@ def test_skat_order_joker_in_a_table_set_takes_no_card_beside_it_002_b() -> None
 
 # --- exhaustive cross-checks ----------------------------------------------------------
 
+
 def full_partitions(hand: list[Card], rules: RuleSet) -> set[tuple[int, bool]]:
     """(meld value, holds a run without jokers) of every way to lay the whole hand as
     melds judged by melds.interpret."""
@@ -96,16 +98,19 @@ def full_partitions(hand: list[Card], rules: RuleSet) -> set[tuple[int, bool]]:
             for combo in combinations(others, size):
                 got = meld((first, *combo))
                 if got is not None:
-                    search(tuple(i for i in others if i not in combo), value + got[0],
-                           pure or got[1])
+                    search(tuple(i for i in others if i not in combo), value + got[0], pure or got[1])
 
     search(tuple(range(len(cards))), 0, False)
     return found
 
 
-VARIANTS = [find_preset("standard"), find_preset("wiki-51"), find_preset("classic"),
-            find_preset("standard").replace(max_jokers_per_meld=1),
-            find_preset("standard").replace(first_meld_pure_run=True)]
+VARIANTS = [
+    find_preset("standard"),
+    find_preset("wiki-51"),
+    find_preset("classic"),
+    find_preset("standard").replace(max_jokers_per_meld=1),
+    find_preset("standard").replace(first_meld_pure_run=True),
+]
 
 
 @pytest.mark.parametrize("seed", range(36))
@@ -116,8 +121,9 @@ def test_discard_joker_false_agrees_with_exhaustive_search_003(seed: int) -> Non
     if seed % 3 == 0:
         hand[-1] = Card.joker()
     naturals = {c for c in hand if not c.is_joker}
-    expected = any(0 in exhaustive([*hand[:hand.index(d)], *hand[hand.index(d) + 1:]], rules)[2]
-                   for d in naturals)
+    expected = any(
+        0 in exhaustive([*hand[: hand.index(d)], *hand[hand.index(d) + 1 :]], rules)[2] for d in naturals
+    )
     if rules.out_without_discard:
         expected = expected or 0 in exhaustive(hand, rules)[2]
     best = solve(hand, rules)
@@ -134,11 +140,13 @@ def test_hand_romme_empty_table_agrees_with_exhaustive_search_000(seed: int) -> 
     hand = [c for c in hand if c not in table[0].cards] or parse_cards("H2 H3 H4 K5")
 
     def goes_out(rest: list[Card]) -> bool:
-        return bool(rest) and any(value >= rules.first_meld_min and (pure or not rules.first_meld_pure_run)
-                                  for value, pure in full_partitions(rest, rules))
+        return bool(rest) and any(
+            value >= rules.first_meld_min and (pure or not rules.first_meld_pure_run)
+            for value, pure in full_partitions(rest, rules)
+        )
 
     discards = [d for d in set(hand) if rules.discard_joker or not d.is_joker]
-    expected = any(goes_out([*hand[:hand.index(d)], *hand[hand.index(d) + 1:]]) for d in discards)
+    expected = any(goes_out([*hand[: hand.index(d)], *hand[hand.index(d) + 1 :]]) for d in discards)
     best = solve(hand, rules, table)
     assert best.can_go_out == expected, hand
     assert not best.hand_romme
@@ -159,8 +167,14 @@ def test_hand_romme_layoff_goes_out_as_after_coming_out_002(seed: int) -> None:
     used = Counter(c for m in table for c in m.cards)
     pool = [c for c in full_deck(2, 6) if used[c] == 0 or c.is_joker]
     near = {c for m in table for c in m.cards if not c.is_joker}
-    close = [c for c in pool if any(c.suit == n.suit and abs(int(c.rank or 0) - int(n.rank or 0)) <= 1
-                                    or c.rank == n.rank for n in near)]
+    close = [
+        c
+        for c in pool
+        if any(
+            c.suit == n.suit and abs(int(c.rank or 0) - int(n.rank or 0)) <= 1 or c.rank == n.rank
+            for n in near
+        )
+    ]
     hand = rnd.sample(close, rnd.randint(1, 3)) + rnd.sample(pool, rnd.randint(2, 4))
     _, sizes = exhaustive_with_table(hand, table, rules)
     best = solve(hand, rules, table)

@@ -56,12 +56,19 @@ def reference_shapes(cands: Candidates, rank: int, later: tuple[int, ...]) -> li
                         if value <= best_value:
                             continue
                         ace_at = (14 - start) % 13
-                        if not cands._legal_run(n, bits_from_first << below,
-                                                ace_at if 3 <= ace_at <= n - 3 else -1):
+                        if not cands._legal_run(
+                            n, bits_from_first << below, ace_at if 3 <= ace_at <= n - 3 else -1
+                        ):
                             continue
                         best_value = value
-                        best[key2] = (chosen, jokers, value, n, start,
-                                      tuple((r - start) % 13 for r in members))
+                        best[key2] = (
+                            chosen,
+                            jokers,
+                            value,
+                            n,
+                            start,
+                            tuple((r - start) % 13 for r in members),
+                        )
     return list(best.values())
 
 
@@ -88,8 +95,11 @@ def test_run_shapes_match_the_plain_enumeration_issue_12(rules: RuleSet) -> None
         hand = [Card(Rank(r), Suit.HEARTS) for r in ranks] + [Card.joker()] * jokers
         cands = Candidates(hand, rules)
         for k, rank in enumerate(ranks):
-            later = tuple(ranks[k + 1:])
-            assert summary(cands._run_shapes(rank, later)) == \
-                summary(reference_shapes(cands, rank, later)), (ranks, jokers, rank)
+            later = tuple(ranks[k + 1 :])
+            assert summary(cands._run_shapes(rank, later)) == summary(reference_shapes(cands, rank, later)), (
+                ranks,
+                jokers,
+                rank,
+            )
             checked += 1
     assert checked > 100

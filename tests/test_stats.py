@@ -19,9 +19,17 @@ from romme_score.sessions import SessionService
 from romme_score.store import Store
 from romme_score.views.stats import stats_json
 
-KEYS = {"name", "games", "games_won", "rounds", "rounds_won", "hand_rommes", "average_penalty",
-        "worst_round", "money"}
-
+KEYS = {
+    "name",
+    "games",
+    "games_won",
+    "rounds",
+    "rounds_won",
+    "hand_rommes",
+    "average_penalty",
+    "worst_round",
+    "money",
+}
 
 
 def stats(*args: str) -> dict[str, dict[str, Any]]:
@@ -42,8 +50,19 @@ def table() -> None:
     ok("round", "--winner", "Dora", "Anna=12", "Ben=KA KK", "Carl=T3")
     ok("undo", "--yes")
     ok("edit", "3", "Ben=P10 P9")
-    ok("new", "Saturday", " anna", "BEN ", "Eve", "--until", "rounds:2", "--rate", "0.10",
-       "--currency", "EUR")
+    ok(
+        "new",
+        "Saturday",
+        " anna",
+        "BEN ",
+        "Eve",
+        "--until",
+        "rounds:2",
+        "--rate",
+        "0.10",
+        "--currency",
+        "EUR",
+    )
     ok("round", "--winner", "Eve", "anna=10", "BEN=20")
     ok("round", "--winner", "anna", "BEN=5", "Eve=30")
     ok("new", "Sunday", "Anna", "Ben", "--until", "rounds:1")
@@ -61,20 +80,35 @@ def test_stats_counts_every_session_of_a_person(table: None) -> None:
     assert sorted(s) == ["Anna", "Ben", "Carl", "Dora", "Eve"]
     # Anna: Friday 0+26+11, Saturday 10+0, Sunday 50 = 97 in 6 rounds
     assert {k: s["Anna"][k] for k in KEYS} == {
-        "name": "Anna", "games": 3, "games_won": 1, "rounds": 6, "rounds_won": 2,
-        "hand_rommes": 0, "average_penalty": 16.17, "worst_round": 50, "money": "5.90"}
+        "name": "Anna",
+        "games": 3,
+        "games_won": 1,
+        "rounds": 6,
+        "rounds_won": 2,
+        "hand_rommes": 0,
+        "average_penalty": 16.17,
+        "worst_round": 50,
+        "money": "5.90",
+    }
     # Ben: Friday 40+0+19, Saturday 20+5, Sunday 0 = 84; his Hand-Rommé in Friday's round 2
     assert {k: s["Ben"][k] for k in KEYS} == {
-        "name": "Ben", "games": 3, "games_won": 1, "rounds": 6, "rounds_won": 2,
-        "hand_rommes": 1, "average_penalty": 14.0, "worst_round": 40, "money": "-1.68"}
+        "name": "Ben",
+        "games": 3,
+        "games_won": 1,
+        "rounds": 6,
+        "rounds_won": 2,
+        "hand_rommes": 1,
+        "average_penalty": 14.0,
+        "worst_round": 40,
+        "money": "-1.68",
+    }
     # Carl's session without rounds is no game
     assert (s["Carl"]["games"], s["Carl"]["rounds"], s["Carl"]["average_penalty"]) == (1, 3, 5.0)
     assert (s["Dora"]["average_penalty"], s["Dora"]["worst_round"]) == (35.67, 80)  # 107 / 3
     assert (s["Eve"]["rounds_won"], s["Eve"]["money"]) == (1, "-3.50")
 
 
-def test_stats_money_is_the_sum_of_the_settlements_of_the_sessions_with_a_rate(
-        table: None) -> None:
+def test_stats_money_is_the_sum_of_the_settlements_of_the_sessions_with_a_rate(table: None) -> None:
     s = stats()
     total: dict[str, Decimal] = {}
     for session in ("Friday", "Saturday"):  # Sunday has no rate: it is not counted
@@ -115,11 +149,11 @@ def test_stats_unknown_player_is_refused_with_the_closest_name(table: None) -> N
     assert code == 2 and err.startswith("Error: --vs: no player named 'Zed'")
 
 
-def test_stats_since_counts_the_sessions_started_that_day_or_later(table: None,
-                                                                    isolated_data_dir: Path) -> None:
+def test_stats_since_counts_the_sessions_started_that_day_or_later(
+    table: None, isolated_data_dir: Path
+) -> None:
     with sqlite3.connect(isolated_data_dir) as db:
-        db.execute("UPDATE sessions SET created_at = '2020-05-01T20:00:00+00:00' "
-                   "WHERE name = 'Friday'")
+        db.execute("UPDATE sessions SET created_at = '2020-05-01T20:00:00+00:00' WHERE name = 'Friday'")
     s = stats("--since", "2021-01-01")
     assert "Dora" not in s and "Carl" not in s
     assert (s["Anna"]["games"], s["Anna"]["rounds"], s["Anna"]["money"]) == (2, 3, "5.50")
@@ -133,8 +167,16 @@ def test_stats_since_counts_the_sessions_started_that_day_or_later(table: None,
 def test_stats_vs_counts_rounds_and_games_both_played(table: None) -> None:
     s = stats("--player", "anna", "--vs", "ben")
     assert s["Anna"]["vs"] == {
-        "name": "Ben", "rounds": 6, "rounds_lower": 4, "rounds_higher": 2, "rounds_equal": 0,
-        "games": 3, "games_lower": 2, "games_higher": 1, "games_equal": 0}
+        "name": "Ben",
+        "rounds": 6,
+        "rounds_lower": 4,
+        "rounds_higher": 2,
+        "rounds_equal": 0,
+        "games": 3,
+        "games_lower": 2,
+        "games_higher": 1,
+        "games_equal": 0,
+    }
     everyone = stats("--vs", "Dora")
     assert "vs" not in everyone["Dora"] and "vs" in everyone["Eve"]
     assert everyone["Eve"]["vs"]["rounds"] == 0 and everyone["Carl"]["vs"]["rounds"] == 3
@@ -153,8 +195,10 @@ def test_stats_table_for_people(table: None) -> None:
     out = ok("stats", "--player", "Anna", "--vs", "Ben")
     assert out.startswith("All sessions: 3.")
     assert " avg " in out and "16.17" in out and "5,90 €" in out
-    assert "Anna vs Ben: 6 rounds together, fewer points: Anna 4, Ben 2, equal 0;\n" \
-           "  3 games together, lower total: Anna 2, Ben 1, equal 0" in out
+    assert (
+        "Anna vs Ben: 6 rounds together, fewer points: Anna 4, Ben 2, equal 0;\n"
+        "  3 games together, lower total: Anna 2, Ben 1, equal 0" in out
+    )
     assert "ignoring case and surrounding spaces" in out
     assert max(len(line) for line in out.split("\n")) <= 80
 
@@ -164,8 +208,9 @@ def test_stats_of_an_empty_database_says_so() -> None:
     assert ok("stats").startswith("No games yet")
 
 
-def test_stats_never_loads_the_rounds(table: None, isolated_data_dir: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stats_never_loads_the_rounds(
+    table: None, isolated_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("stats must aggregate in SQL, not load the rounds")
 
@@ -186,8 +231,9 @@ def test_stats_equal_what_the_standings_of_every_session_add_up_to(tmp_path: Pat
         for number in range(12):
             seated = rng.sample(people, rng.randint(2, 5))
             spelled = [rng.choice([p, p.upper(), p.lower()]) for p in seated]
-            rules = find_preset("standard").replace(game_end=GameEnd.parse(
-                rng.choice(["open", "rounds:3", "100"])))
+            rules = find_preset("standard").replace(
+                game_end=GameEnd.parse(rng.choice(["open", "rounds:3", "100"]))
+            )
             rate = rng.choice([None, Decimal("0.01"), Decimal("0.05")])
             info = service.create(f"S{number}", spelled, rules, rate, "EUR")
             for _ in range(rng.randint(0, 6)):
@@ -199,10 +245,19 @@ def test_stats_equal_what_the_standings_of_every_session_add_up_to(tmp_path: Pat
                 service.record(info, RoundInput(winner, hands, hr))
             standings = service.standings(info)
             for p in spelled:
-                e = expected.setdefault(name_key(p), {"games": 0, "rounds": 0, "rounds_won": 0,
-                                                      "hand_rommes": 0, "points": 0,
-                                                      "worst_round": 0, "games_won": 0,
-                                                      "money": Decimal(0)})
+                e = expected.setdefault(
+                    name_key(p),
+                    {
+                        "games": 0,
+                        "rounds": 0,
+                        "rounds_won": 0,
+                        "hand_rommes": 0,
+                        "points": 0,
+                        "worst_round": 0,
+                        "games_won": 0,
+                        "money": Decimal(0),
+                    },
+                )
                 if not standings.rounds:
                     continue
                 e["games"] += 1
@@ -222,10 +277,24 @@ def test_stats_equal_what_the_standings_of_every_session_add_up_to(tmp_path: Pat
     assert set(got) == {k for k, e in expected.items() if e["games"]}
     for key, p in got.items():
         e = expected[key]
-        assert (p["games"], p["rounds"], p["rounds_won"], p["hand_rommes"], p["points"],
-                p["worst_round"], p["games_won"]) == (
-            e["games"], e["rounds"], e["rounds_won"], e["hand_rommes"], e["points"],
-            e["worst_round"], e["games_won"]), key
+        assert (
+            p["games"],
+            p["rounds"],
+            p["rounds_won"],
+            p["hand_rommes"],
+            p["points"],
+            p["worst_round"],
+            p["games_won"],
+        ) == (
+            e["games"],
+            e["rounds"],
+            e["rounds_won"],
+            e["hand_rommes"],
+            e["points"],
+            e["worst_round"],
+            e["games_won"],
+        ), key
         assert Decimal(p["money"]) == e["money"]
         assert p["average_penalty"] == float(
-            (Decimal(e["points"]) / e["rounds"]).quantize(Decimal("0.01"), "ROUND_HALF_UP"))
+            (Decimal(e["points"]) / e["rounds"]).quantize(Decimal("0.01"), "ROUND_HALF_UP")
+        )

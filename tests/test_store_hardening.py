@@ -39,8 +39,10 @@ def checkpointed(db: Path) -> None:
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     db = tmp_path / "game.sqlite3"
-    for args in (("new", "Friday", "Anna", "Ben", "Carl", "--until", "rounds:2"),
-                 ("round", "--winner", "Anna", "Ben=HK K10", "Carl=5")):
+    for args in (
+        ("new", "Friday", "Anna", "Ben", "Carl", "--until", "rounds:2"),
+        ("round", "--winner", "Anna", "Ben=HK K10", "Carl=5"),
+    ):
         code, err = run(*args, "--db", str(db))
         assert code == 0, err
     checkpointed(db)
@@ -66,8 +68,9 @@ REFUSED = [
 
 
 @pytest.mark.parametrize("args, code, fragment", REFUSED)
-def test_refused_write_leaves_the_file_byte_identical(game: Path, args: tuple[str, ...], code: int,
-                                                      fragment: str) -> None:
+def test_refused_write_leaves_the_file_byte_identical(
+    game: Path, args: tuple[str, ...], code: int, fragment: str
+) -> None:
     before = digest(game)
     got, err = run(*args, "--db", str(game))
     assert (got, fragment in err) == (code, True), err
@@ -115,10 +118,13 @@ def test_foreign_application_id_without_tables_is_refused(tmp_path: Path) -> Non
     assert digest(db) == before
 
 
-@pytest.mark.parametrize("make_path", [
-    lambda tmp: tmp / "plain-file" / "romme.sqlite3",
-    lambda tmp: tmp / "plain-file" / "deeper" / "romme.sqlite3",
-])
+@pytest.mark.parametrize(
+    "make_path",
+    [
+        lambda tmp: tmp / "plain-file" / "romme.sqlite3",
+        lambda tmp: tmp / "plain-file" / "deeper" / "romme.sqlite3",
+    ],
+)
 def test_db_path_below_a_plain_file_is_input_error(tmp_path: Path, make_path: object) -> None:
     (tmp_path / "plain-file").write_text("not a folder")
     path = make_path(tmp_path)  # type: ignore[operator]
@@ -149,8 +155,7 @@ def test_full_disk_gets_a_clear_message_and_a_consistent_database(tmp_path: Path
     with SessionService(db) as service:
         standings = service.standings(service.session())
     for player in ("A", "B"):  # the kept totals match the rounds that are there
-        assert standings.totals[player] == sum(r.points[player] - r.bonus[player]
-                                               for r in standings.rounds)
+        assert standings.totals[player] == sum(r.points[player] - r.bonus[player] for r in standings.rounds)
 
 
 def test_damaged_copy_is_left_as_it_was_for_reads_too(game: Path, tmp_path: Path) -> None:

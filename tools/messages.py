@@ -40,8 +40,10 @@ def scan(path: Path) -> list[tuple[str | tuple[str, str], int]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else None
-            args = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
-                    for a in node.args]
+            args = [
+                a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                for a in node.args
+            ]
             if name in ("_", "N_") and args and args[0]:
                 found.append((args[0], node.lineno))
             elif name == "_opt" and len(args) >= 2 and args[1]:  # a rule option's meaning
@@ -49,8 +51,12 @@ def scan(path: Path) -> list[tuple[str | tuple[str, str], int]]:
             elif name == "ngettext" and len(args) >= 2 and args[0] and args[1]:
                 found.append(((args[0], args[1]), node.lineno))
             for kw in node.keywords:
-                if (kw.arg in ("help", "short_help") and isinstance(kw.value, ast.Constant)
-                        and isinstance(kw.value.value, str) and kw.value.value):
+                if (
+                    kw.arg in ("help", "short_help")
+                    and isinstance(kw.value, ast.Constant)
+                    and isinstance(kw.value.value, str)
+                    and kw.value.value
+                ):
                     found.append((inspect.cleandoc(kw.value.value), node.lineno))
         elif isinstance(node, ast.FunctionDef):
             if any(_is_command_decorator(d) for d in node.decorator_list):
@@ -91,12 +97,15 @@ def main() -> int:
         with open(po_path, "rb") as fp:
             cat = read_po(fp, locale=po_path.parent.parent.name)
         cat.creation_date = cat.revision_date = FIXED_DATE
-        empty = [m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple)
-                                                     else m.string)]
+        empty = [
+            m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)
+        ]
         with open(po_path.with_suffix(".mo"), "wb") as fp:
             write_mo(fp, cat)
-        print(f"{po_path.relative_to(ROOT)}: {len([m for m in cat if m.id])} messages, "
-              f"{len(empty)} untranslated")
+        print(
+            f"{po_path.relative_to(ROOT)}: {len([m for m in cat if m.id])} messages, "
+            f"{len(empty)} untranslated"
+        )
     return 0
 
 

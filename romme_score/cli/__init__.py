@@ -51,9 +51,18 @@ COMMANDS = {
 # Click's modules that print messages through their module-level ``_``/``ngettext``
 # (``from gettext import gettext as _``): pointed at our "click" catalog, so that
 # "Usage:", "Error:", "Missing argument" follow --lang like the rest of the program.
-CLICK_MODULES = ("click.core", "click.exceptions", "click.parser", "click.types",
-                 "click.decorators", "click.formatting", "click.termui", "click.utils",
-                 "click.shell_completion", "click._termui_impl")
+CLICK_MODULES = (
+    "click.core",
+    "click.exceptions",
+    "click.parser",
+    "click.types",
+    "click.decorators",
+    "click.formatting",
+    "click.termui",
+    "click.utils",
+    "click.shell_completion",
+    "click._termui_impl",
+)
 
 
 def install_click_translation() -> None:
@@ -94,8 +103,14 @@ LANG_HELP = N_("Language of the messages: de or en (else ROMME_LANG, else the lo
 
 
 def lang_option() -> click.Option:
-    return click.Option(["--lang"], type=click.Choice(i18n.LANGUAGES), expose_value=False,
-                        is_eager=True, callback=_set_lang, help=LANG_HELP)
+    return click.Option(
+        ["--lang"],
+        type=click.Choice(i18n.LANGUAGES),
+        expose_value=False,
+        is_eager=True,
+        callback=_set_lang,
+        help=LANG_HELP,
+    )
 
 
 def translate_command(command: click.Command) -> click.Command:
@@ -118,8 +133,9 @@ def translate_command(command: click.Command) -> click.Command:
 class LazyGroup(click.Group):
     """A group that imports a command's module only when that command is used."""
 
-    def __init__(self, *args: object, lazy_subcommands: dict[str, str] | None = None,
-                 **kwargs: object) -> None:
+    def __init__(
+        self, *args: object, lazy_subcommands: dict[str, str] | None = None, **kwargs: object
+    ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy_subcommands = lazy_subcommands or {}
         self.depth = 0  # calls of main() under way (romme play runs command lines inside)
@@ -172,16 +188,25 @@ class LazyGroup(click.Group):
         except MemoryError:
             raise Refused(_("this needs more memory than the machine has")) from None
         except Exception as exc:  # the last resort: a bug, said in one line
-            click.echo(_("internal error: %(error)s — please report it")
-                       % {"error": f"{type(exc).__name__}: {exc}"}, err=True)
+            click.echo(
+                _("internal error: %(error)s — please report it") % {"error": f"{type(exc).__name__}: {exc}"},
+                err=True,
+            )
             ctx.exit(INTERNAL_ERROR)
 
 
-@click.group(cls=LazyGroup, lazy_subcommands=COMMANDS,
-             context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup, lazy_subcommands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(package_name="romme-score")
-@click.option("--lang", type=click.Choice(i18n.LANGUAGES), expose_value=False, is_eager=True,
-              callback=_set_lang, help=LANG_HELP)
+@click.option(
+    "--lang",
+    type=click.Choice(i18n.LANGUAGES),
+    expose_value=False,
+    is_eager=True,
+    callback=_set_lang,
+    help=LANG_HELP,
+)
 def main() -> None:
     """romme-score: scorekeeper and referee for Rommé played with real cards.
 

@@ -22,14 +22,26 @@ from romme_score.views.best import best_json, render_best
 
 @click.command()
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--table", "table_melds", multiple=True, metavar="MELD",
-              help="A meld on the table that cards may be laid off onto (repeatable).")
-@click.option("--came-out", is_flag=True,
-              help="The player has already come out: lay-offs count, no first-meld minimum.")
+@click.option(
+    "--table",
+    "table_melds",
+    multiple=True,
+    metavar="MELD",
+    help="A meld on the table that cards may be laid off onto (repeatable).",
+)
+@click.option(
+    "--came-out", is_flag=True, help="The player has already come out: lay-offs count, no first-meld minimum."
+)
 @referee_rule_options
 @output_options
-def best(hand: tuple[str, ...], table_melds: tuple[str, ...], came_out: bool, rules: RuleSet,
-         rules_from: RulesFrom, out: Output) -> None:
+def best(
+    hand: tuple[str, ...],
+    table_melds: tuple[str, ...],
+    came_out: bool,
+    rules: RuleSet,
+    rules_from: RulesFrom,
+    out: Output,
+) -> None:
     """The best arrangement of a hand: could it come out, what is the most it can
     lay down, what would be left, can it go out now.
 
@@ -48,8 +60,10 @@ def best(hand: tuple[str, ...], table_melds: tuple[str, ...], came_out: bool, ru
         try:
             table.append(interpret(table_cards, rules))
         except IllegalMeldError as exc:
-            fail_input(_("--table %(number)d ('%(text)s') is not a legal meld: %(reason)s")
-                       % {"number": n, "text": text, "reason": exc})
+            fail_input(
+                _("--table %(number)d ('%(text)s') is not a legal meld: %(reason)s")
+                % {"number": n, "text": text, "reason": exc}
+            )
     try:
         check_supply(cards + [c for m in table for c in m.cards], rules)
     except IllegalMeldError as exc:

@@ -16,16 +16,20 @@ from romme_score.views import chart as views
 
 
 @click.command()
-@click.option("--width", type=click.IntRange(views.MIN_WIDTH, 1000),
-              help="Columns to use (default: the terminal's width).")
-@click.option("--height", type=click.IntRange(views.MIN_HEIGHT, 500),
-              help="Lines of the terminal to fill, one kept for the prompt "
-                   "(default: the terminal's height).")
+@click.option(
+    "--width",
+    type=click.IntRange(views.MIN_WIDTH, 1000),
+    help="Columns to use (default: the terminal's width).",
+)
+@click.option(
+    "--height",
+    type=click.IntRange(views.MIN_HEIGHT, 500),
+    help="Lines of the terminal to fill, one kept for the prompt (default: the terminal's height).",
+)
 @session_option
 @db_option
 @output_options
-def chart(width: int | None, height: int | None, session: str | None, db: Path | None,
-          out: Output) -> None:
+def chart(width: int | None, height: int | None, session: str | None, db: Path | None, out: Output) -> None:
     """Draw the running totals of every player by round.
 
     One colour and letter per player with a legend; a star marks a Hand-Rommé,
@@ -45,5 +49,8 @@ def chart(width: int | None, height: int | None, session: str | None, db: Path |
         return
     size = shutil.get_terminal_size((80, 24))
     colour = not os.environ.get("NO_COLOR") and sys.stdout.isatty()
-    click.echo(views.render_chart(result, width or size.columns, height or size.lines,
-                                  colour=colour, ascii=out.ascii))
+    click.echo(
+        views.render_chart(
+            result, width or size.columns, height or size.lines, colour=colour, ascii=out.ascii
+        )
+    )

@@ -24,15 +24,27 @@ from romme_score.views.referee import render_verdict, verdict_json
 @click.command()
 @click.argument("melds", nargs=-1, required=True)
 @click.option("--first", is_flag=True, help="Judge the melds together as a first meld (§4).")
-@click.option("--onto", metavar="MELD",
-              help="A meld on the table: judge the given cards as a lay-off or joker swap onto it.")
-@click.option("--not-out", is_flag=True,
-              help="With --onto: the player has not come out yet (first_meld_layoff and "
-                   "joker_swap decide).")
+@click.option(
+    "--onto",
+    metavar="MELD",
+    help="A meld on the table: judge the given cards as a lay-off or joker swap onto it.",
+)
+@click.option(
+    "--not-out",
+    is_flag=True,
+    help="With --onto: the player has not come out yet (first_meld_layoff and joker_swap decide).",
+)
 @referee_rule_options
 @output_options
-def check(melds: tuple[str, ...], first: bool, onto: str | None, not_out: bool, rules: RuleSet,
-          rules_from: RulesFrom, out: Output) -> None:
+def check(
+    melds: tuple[str, ...],
+    first: bool,
+    onto: str | None,
+    not_out: bool,
+    rules: RuleSet,
+    rules_from: RulesFrom,
+    out: Output,
+) -> None:
     """Say whether melds are legal, why not, and what they are worth.
 
     One argument per meld. Exit code 0 when everything is legal, 1 when not,
@@ -56,8 +68,10 @@ def check(melds: tuple[str, ...], first: bool, onto: str | None, not_out: bool, 
         added = [c for i, m in enumerate(melds, 1) for c in read_cards(m, out, f"argument {i}: ")]
         verdict = referee.judge_onto(table, added, rules, came_out=not not_out)
     else:
-        parsed = [read_cards(m, out, f"meld {i} ('{m}'): " if len(melds) > 1 else "")
-                  for i, m in enumerate(melds, 1)]
+        parsed = [
+            read_cards(m, out, f"meld {i} ('{m}'): " if len(melds) > 1 else "")
+            for i, m in enumerate(melds, 1)
+        ]
         verdict = referee.judge_melds(list(melds), parsed, rules, first=first)
     if out.json:
         out.dump({**verdict_json(verdict, out.profile, out.ascii), **rules_from.json()})

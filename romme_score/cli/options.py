@@ -47,8 +47,11 @@ class FilePath(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and "\x00" in value:
-            self.fail(_("%(value)s holds a NUL character, which no file name can hold")
-                      % {"value": repr(value)}, param, ctx)
+            self.fail(
+                _("%(value)s holds a NUL character, which no file name can hold") % {"value": repr(value)},
+                param,
+                ctx,
+            )
         return super().convert(value, param, ctx)
 
 
@@ -74,9 +77,12 @@ class Output:
         """Replace suit symbols in free text when printing ASCII."""
         if not self.ascii:
             return text
-        for symbol, letters in (("♣", "T" if self.profile == "de" else "C"),
-                                ("♠", "P" if self.profile == "de" else "S"),
-                                ("♥", "H"), ("♦", "K" if self.profile == "de" else "D")):
+        for symbol, letters in (
+            ("♣", "T" if self.profile == "de" else "C"),
+            ("♠", "P" if self.profile == "de" else "S"),
+            ("♥", "H"),
+            ("♦", "K" if self.profile == "de" else "D"),
+        ):
             text = text.replace(symbol, letters)
         return text
 
@@ -120,12 +126,18 @@ def _terminal_can_show_symbols() -> bool:
 def output_options(func: F) -> F:
     """``--notation``, ``--ascii`` and ``--json``: for the commands that read or print cards."""
 
-    @click.option("--notation", type=click.Choice(["de", "en"]), default="de", show_default=True,
-                  envvar="ROMME_NOTATION",
-                  help="How letters are read: de = suit letter first (HK, K10, J joker); "
-                       "en = rank first (KH, 10D, JK joker).")
-    @click.option("--ascii", "ascii_", is_flag=True,
-                  help="Print plain ASCII: cards as letters (HK, not ♥K), EUR for €.")
+    @click.option(
+        "--notation",
+        type=click.Choice(["de", "en"]),
+        default="de",
+        show_default=True,
+        envvar="ROMME_NOTATION",
+        help="How letters are read: de = suit letter first (HK, K10, J joker); "
+        "en = rank first (KH, 10D, JK joker).",
+    )
+    @click.option(
+        "--ascii", "ascii_", is_flag=True, help="Print plain ASCII: cards as letters (HK, not ♥K), EUR for €."
+    )
     @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
     @functools.wraps(func)
     def wrapper(*args: Any, notation: str, ascii_: bool, as_json: bool, **kwargs: Any) -> Any:
@@ -149,14 +161,27 @@ def plain_output_options(func: F) -> F:
 
 
 def _rule_choice_options(func: F) -> F:
-    for option in reversed((
-            click.option("--preset", metavar="NAME",
-                         help="Rule preset: standard, wiki-51, classic, speedromme, basic "
-                              "(default standard)."),
-            click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
-                         help="Override one house rule, e.g. --rule wraparound=true (repeatable)."),
-            click.option("--rules-file", type=FilePath(dir_okay=False),
-                         help="TOML file: preset = \"NAME\" plus overrides."))):
+    for option in reversed(
+        (
+            click.option(
+                "--preset",
+                metavar="NAME",
+                help="Rule preset: standard, wiki-51, classic, speedromme, basic (default standard).",
+            ),
+            click.option(
+                "--rule",
+                "rule_items",
+                multiple=True,
+                metavar="KEY=VALUE",
+                help="Override one house rule, e.g. --rule wraparound=true (repeatable).",
+            ),
+            click.option(
+                "--rules-file",
+                type=FilePath(dir_okay=False),
+                help='TOML file: preset = "NAME" plus overrides.',
+            ),
+        )
+    ):
         func = option(func)
     return func
 
@@ -166,8 +191,9 @@ def rule_options(func: F) -> F:
 
     @_rule_choice_options
     @functools.wraps(func)
-    def wrapper(*args: Any, preset: str | None, rule_items: tuple[str, ...],
-                rules_file: str | None, **kwargs: Any) -> Any:
+    def wrapper(
+        *args: Any, preset: str | None, rule_items: tuple[str, ...], rules_file: str | None, **kwargs: Any
+    ) -> Any:
         rules = load_rules(preset, rule_items, rules_file)
         return func(*args, rules=rules, **kwargs)
 
@@ -206,14 +232,23 @@ def referee_rule_options(func: F) -> F:
     not even loaded, so ``romme check`` stays fast."""
 
     @_rule_choice_options
-    @click.option("--session", metavar="NAME",
-                  help="Judge under this session's rules (default: the current session's, "
-                       "unless --preset, --rule or --rules-file is given).")
+    @click.option(
+        "--session",
+        metavar="NAME",
+        help="Judge under this session's rules (default: the current session's, "
+        "unless --preset, --rule or --rules-file is given).",
+    )
     @db_option
     @functools.wraps(func)
-    def wrapper(*args: Any, preset: str | None, rule_items: tuple[str, ...],
-                rules_file: str | None, session: str | None, db: Path | None,
-                **kwargs: Any) -> Any:
+    def wrapper(
+        *args: Any,
+        preset: str | None,
+        rule_items: tuple[str, ...],
+        rules_file: str | None,
+        session: str | None,
+        db: Path | None,
+        **kwargs: Any,
+    ) -> Any:
         if preset is not None or rule_items or rules_file is not None:
             rules, source = load_rules(preset, rule_items, rules_file), RulesFrom("options")
         else:
@@ -248,8 +283,9 @@ def session_rules(db: Path | None, name: str | None) -> tuple[RuleSet, RulesFrom
     path = db if db is not None else default_db_path()
     if not path.is_file() or path.stat().st_size == 0:
         if name is not None:
-            raise Refused(_("no database at %(path)s, so no session '%(session)s'")
-                          % {"path": path, "session": name})
+            raise Refused(
+                _("no database at %(path)s, so no session '%(session)s'") % {"path": path, "session": name}
+            )
         return None
     from romme_score.store import Store, StoreError
 
@@ -268,6 +304,7 @@ def session_rules(db: Path | None, name: str | None) -> tuple[RuleSet, RulesFrom
 def preset_label(rules: RuleSet) -> str:
     """The preset a rule set is (its end of game aside), or the closest one and how many
     options differ: ``wiki-51``, ``standard with 2 changes``."""
+
     def changes(preset: RuleSet) -> int:
         base = preset.replace(game_end=rules.game_end)
         return sum(getattr(base, k) != v for k, v in vars(rules).items())
@@ -279,15 +316,16 @@ def preset_label(rules: RuleSet) -> str:
 def db_option(func: F) -> F:
     """``--db FILE``: the database (default: the user data directory; env ROMME_DB)."""
     return click.option(
-        "--db", type=FilePath(dir_okay=False, path_type=Path), envvar="ROMME_DB",
-        help="Database file (default: romme-score/romme.sqlite3 in the user data directory; "
-             "env ROMME_DB).")(func)
+        "--db",
+        type=FilePath(dir_okay=False, path_type=Path),
+        envvar="ROMME_DB",
+        help="Database file (default: romme-score/romme.sqlite3 in the user data directory; env ROMME_DB).",
+    )(func)
 
 
 def session_option(func: F) -> F:
     """``--session NAME``: which session (default: the current one)."""
-    return click.option("--session", metavar="NAME",
-                        help="The session (default: the current one).")(func)
+    return click.option("--session", metavar="NAME", help="The session (default: the current one).")(func)
 
 
 def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | None) -> RuleSet:
@@ -297,9 +335,10 @@ def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | 
             with open(rules_file, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as exc:
-            fail_input(_("cannot read the rules file %(path)s: %(reason)s")
-                       % {"path": rules_file,
-                          "reason": getattr(exc, "strerror", None) or _("not a UTF-8 text file")})
+            fail_input(
+                _("cannot read the rules file %(path)s: %(reason)s")
+                % {"path": rules_file, "reason": getattr(exc, "strerror", None) or _("not a UTF-8 text file")}
+            )
     try:
         return build_rules(preset, tuple(rule_items), text, str(rules_file or "rules file"))
     except RuleError as exc:

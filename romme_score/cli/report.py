@@ -16,12 +16,27 @@ from romme_score.views import report as views
 
 
 @click.command()
-@click.option("--session", "sessions", multiple=True, metavar="NAME",
-              help="The sessions of the evening (repeatable); default: the current session.")
-@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
-              help="Write the page to this file (default: standard output).")
-@click.option("--notation", type=click.Choice(["de", "en"]), default="de", show_default=True,
-              envvar="ROMME_NOTATION", help="How amounts are written: de 0,40 €, en €0.40.")
+@click.option(
+    "--session",
+    "sessions",
+    multiple=True,
+    metavar="NAME",
+    help="The sessions of the evening (repeatable); default: the current session.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=FilePath(dir_okay=False, path_type=Path),
+    help="Write the page to this file (default: standard output).",
+)
+@click.option(
+    "--notation",
+    type=click.Choice(["de", "en"]),
+    default="de",
+    show_default=True,
+    envvar="ROMME_NOTATION",
+    help="How amounts are written: de 0,40 €, en €0.40.",
+)
 @db_option
 def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: Path | None) -> None:
     """Write the evening as one HTML page: standings, a chart of each game,
@@ -48,5 +63,6 @@ def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: Pa
         output.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise Refused(views.cannot_write(str(output), exc.strerror or str(exc))) from None
-    click.echo(views.written([g.standings.session for g in result.games], str(output),
-                             len(page.encode("utf-8"))))
+    click.echo(
+        views.written([g.standings.session for g in result.games], str(output), len(page.encode("utf-8")))
+    )

@@ -37,6 +37,7 @@ SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
 
 # --- parsing hands ----------------------------------------------------------------
 
+
 def parse_hand_text(name: str, text: str, out: Output, never_out: bool = False) -> Hand:
     """One player's hand as typed: cards in notation, or a number of points counted by hand."""
     value = text.strip()
@@ -55,23 +56,27 @@ def parse_hand_text(name: str, text: str, out: Output, never_out: bool = False) 
 
 def resolve_player(name: str, players: Sequence[str], what: str) -> str:
     if not name.strip():
-        fail_input(_("%(what)s needs a player's name (%(players)s)")
-                   % {"what": what, "players": ", ".join(players)})
+        fail_input(
+            _("%(what)s needs a player's name (%(players)s)") % {"what": what, "players": ", ".join(players)}
+        )
     found = find_player(name, players)
     if found is None:
         fail_input(f"{what}: " + unknown_player_message(name, players))
     return found
 
 
-def parse_hands(items: Sequence[str], players: Sequence[str], never_out: Sequence[str],
-                out: Output) -> dict[str, Hand]:
+def parse_hands(
+    items: Sequence[str], players: Sequence[str], never_out: Sequence[str], out: Output
+) -> dict[str, Hand]:
     """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player."""
     marked = {resolve_player(n, players, "--never-out") for n in never_out}
     hands: dict[str, Hand] = {}
     for item in items:
         if "=" not in item:
-            fail_input(_("'%(item)s' needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
-                       % {"item": item, "example": f"{players[0]}=\"HK K10 J\""})
+            fail_input(
+                _("'%(item)s' needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
+                % {"item": item, "example": f'{players[0]}="HK K10 J"'}
+            )
         raw, _sep, text = item.partition("=")
         name = find_player(raw, players)
         if name is None:
@@ -86,20 +91,32 @@ def parse_hands(items: Sequence[str], players: Sequence[str], never_out: Sequenc
 
 # --- commands ---------------------------------------------------------------------
 
+
 @click.command()
 @click.argument("name")
 @click.argument("players", nargs=-1, required=True)
-@click.option("--until", help="When the game ends: 500, 1000, any number of points, rounds:N, "
-                              "or open (default: the rules' game_end).")
+@click.option(
+    "--until",
+    help="When the game ends: 500, 1000, any number of points, rounds:N, "
+    "or open (default: the rules' game_end).",
+)
 @click.option("--rate", help="Money per penalty point for the settlement, e.g. 0.01.")
 @click.option("--currency", help="Currency code, e.g. EUR.")
 @click.option("--dealer", metavar="PLAYER", help="Who deals the first round (default: the first).")
 @rule_options
 @db_option
 @plain_output_options
-def new(name: str, players: tuple[str, ...], until: str | None, rate: str | None,
-        currency: str | None, dealer: str | None, rules: RuleSet, db: Path | None,
-        out: Output) -> None:
+def new(
+    name: str,
+    players: tuple[str, ...],
+    until: str | None,
+    rate: str | None,
+    currency: str | None,
+    dealer: str | None,
+    rules: RuleSet,
+    db: Path | None,
+    out: Output,
+) -> None:
     """Start a session (a game) and make it current.
 
     Players are given in seating order, the order in which the deal passes.
@@ -130,17 +147,34 @@ def new(name: str, players: tuple[str, ...], until: str | None, rate: str | None
 @click.option("--winner", metavar="PLAYER", help="Who went out.")
 @click.option("--hand-romme", is_flag=True, help="The winner went out with a Hand-Rommé.")
 @click.option("--stalemate", is_flag=True, help="The stock ran out: the round ends without a winner.")
-@click.option("--never-out", multiple=True, metavar="PLAYER",
-              help="This player never came out this round (for never_out_doubles; repeatable).")
-@click.option("--interactive", "-i", is_flag=True,
-              help="Ask for the round step by step (the default on a terminal without hands).")
+@click.option(
+    "--never-out",
+    multiple=True,
+    metavar="PLAYER",
+    help="This player never came out this round (for never_out_doubles; repeatable).",
+)
+@click.option(
+    "--interactive",
+    "-i",
+    is_flag=True,
+    help="Ask for the round step by step (the default on a terminal without hands).",
+)
 @click.option("--yes", "-y", is_flag=True, help="Save without asking (interactive mode).")
 @session_option
 @db_option
 @output_options
-def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalemate: bool,
-           never_out: tuple[str, ...], interactive: bool, yes: bool, session: str | None,
-           db: Path | None, out: Output) -> None:
+def round_(
+    hands: tuple[str, ...],
+    winner: str | None,
+    hand_romme: bool,
+    stalemate: bool,
+    never_out: tuple[str, ...],
+    interactive: bool,
+    yes: bool,
+    session: str | None,
+    db: Path | None,
+    out: Output,
+) -> None:
     """Record one round: the cards each player had left, in card notation.
 
     Give each other player as NAME="CARDS", or NAME=POINTS when the table
@@ -157,8 +191,7 @@ def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalema
     """
     with open_service(db) as service:
         info = service.session(session)
-        ask = interactive or (not hands and winner is None and not stalemate
-                              and sys.stdin.isatty())
+        ask = interactive or (not hands and winner is None and not stalemate and sys.stdin.isatty())
         if ask:
             asked = _ask_round(service, info, out, yes)
             if asked is None:
@@ -176,8 +209,7 @@ def round_(hands: tuple[str, ...], winner: str | None, hand_romme: bool, stalema
         out.echo(views.render_recorded(recorded, out.cards))
 
 
-def _ask_round(service: SessionService, info: SessionInfo, out: Output,
-               yes: bool) -> RoundInput | None:
+def _ask_round(service: SessionService, info: SessionInfo, out: Output, yes: bool) -> RoundInput | None:
     """The table mode's round entry, run once (issue 9 item 7); None when discarded."""
     from romme_score.table.front import ask_round  # prompt_toolkit only when asking
 
@@ -206,8 +238,10 @@ def undo(yes: bool, session: str | None, db: Path | None, out: Output) -> None:
             try:
                 agreed = click.confirm(views.undo_question(rec.number, summary), default=False)
             except click.Abort:  # no answer (end of input): nothing is removed
-                raise Refused(_("romme undo asks before removing round %(number)d; "
-                                "without a terminal, give --yes") % {"number": rec.number}) from None
+                raise Refused(
+                    _("romme undo asks before removing round %(number)d; without a terminal, give --yes")
+                    % {"number": rec.number}
+                ) from None
             if not agreed:
                 out.echo(_(views.NOTHING_REMOVED))
                 return
@@ -224,14 +258,26 @@ def undo(yes: bool, session: str | None, db: Path | None, out: Output) -> None:
 @click.option("--winner", metavar="PLAYER", help="Change who went out.")
 @click.option("--hand-romme/--no-hand-romme", default=None, help="Change the Hand-Rommé mark.")
 @click.option("--stalemate/--no-stalemate", default=None, help="Change the stalemate mark.")
-@click.option("--never-out", multiple=True, metavar="PLAYER",
-              help="Mark a player as never out in this round (repeatable).")
+@click.option(
+    "--never-out",
+    multiple=True,
+    metavar="PLAYER",
+    help="Mark a player as never out in this round (repeatable).",
+)
 @session_option
 @db_option
 @output_options
-def edit(round_number: int, hands: tuple[str, ...], winner: str | None,
-         hand_romme: bool | None, stalemate: bool | None, never_out: tuple[str, ...],
-         session: str | None, db: Path | None, out: Output) -> None:
+def edit(
+    round_number: int,
+    hands: tuple[str, ...],
+    winner: str | None,
+    hand_romme: bool | None,
+    stalemate: bool | None,
+    never_out: tuple[str, ...],
+    session: str | None,
+    db: Path | None,
+    out: Output,
+) -> None:
     """Correct a recorded round; every later total is recomputed.
 
     Only what is given changes. The old version stays in the history.
@@ -269,8 +315,11 @@ def standings(show_all: bool, session: str | None, db: Path | None, out: Output)
     with open_service(db) as service:
         info = service.session(session)
         if out.json:  # every round, streamed while the database is open
-            out.dump(views.standings_with_corrections_json(service.standings(info, last=0),
-                                                           service.round_rows_json(info)))
+            out.dump(
+                views.standings_with_corrections_json(
+                    service.standings(info, last=0), service.round_rows_json(info)
+                )
+            )
             return
         result = service.standings(info, last=None if show_all else SHOWN_ROUNDS)
     out.echo(views.render_standings(result))
@@ -335,8 +384,13 @@ def delete(ctx: click.Context, name: str, yes: bool, db: Path | None) -> None:
             try:
                 agreed = click.confirm(views.delete_question(info.name), default=False)
             except click.Abort:  # no answer (end of input): nothing is deleted
-                raise Refused(_("romme sessions delete asks before deleting '%(session)s'; "
-                                "without a terminal, give --yes") % {"session": info.name}) from None
+                raise Refused(
+                    _(
+                        "romme sessions delete asks before deleting '%(session)s'; "
+                        "without a terminal, give --yes"
+                    )
+                    % {"session": info.name}
+                ) from None
             if not agreed:
                 click.echo(_(views.NOTHING_DELETED))
                 return
@@ -346,13 +400,17 @@ def delete(ctx: click.Context, name: str, yes: bool, db: Path | None) -> None:
 
 @click.command()
 @click.argument("text")
-@click.option("--round", "round_number", type=int, metavar="N",
-              help="The round the note is about (default: the whole game).")
+@click.option(
+    "--round",
+    "round_number",
+    type=int,
+    metavar="N",
+    help="The round the note is about (default: the whole game).",
+)
 @session_option
 @db_option
 @plain_output_options
-def note(text: str, round_number: int | None, session: str | None, db: Path | None,
-         out: Output) -> None:
+def note(text: str, round_number: int | None, session: str | None, db: Path | None, out: Output) -> None:
     """Write a note into the session's history (shown by standings and kept by export).
 
     \b
@@ -364,8 +422,7 @@ def note(text: str, round_number: int | None, session: str | None, db: Path | No
         info = service.session(session)
         written = service.add_note(info, text, round_number)
     if out.json:
-        out.dump({"session": info.name, "round": written.round, "text": written.text,
-                  "at": written.at})
+        out.dump({"session": info.name, "round": written.round, "text": written.text, "at": written.at})
     else:
         out.echo(views.noted(info.name, written.round))
 
@@ -387,10 +444,13 @@ def use(name: str, db: Path | None, out: Output) -> None:
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json",
-              show_default=True)
-@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
-              help="Write to this file (default: standard output).")
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True)
+@click.option(
+    "-o",
+    "--output",
+    type=FilePath(dir_okay=False, path_type=Path),
+    help="Write to this file (default: standard output).",
+)
 @session_option
 @db_option
 def export(fmt: str, output: Path | None, session: str | None, db: Path | None) -> None:
@@ -415,8 +475,9 @@ def export(fmt: str, output: Path | None, session: str | None, db: Path | None) 
             os.replace(partial, output)
         except OSError as exc:
             partial.unlink(missing_ok=True)
-            raise Refused(_("cannot write %(path)s: %(reason)s")
-                          % {"path": output, "reason": exc.strerror or exc}) from None
+            raise Refused(
+                _("cannot write %(path)s: %(reason)s") % {"path": output, "reason": exc.strerror or exc}
+            ) from None
     click.echo(views.exported(data.name, str(output)))
 
 
@@ -444,8 +505,10 @@ def import_(file: Path, name: str | None, replace: bool, db: Path | None, out: O
     try:
         data = SessionExport.from_json(json.loads(text))
     except json.JSONDecodeError as exc:
-        fail_input(_("%(path)s is not valid JSON: %(reason)s at line %(line)d")
-                   % {"path": file, "reason": exc.msg, "line": exc.lineno})
+        fail_input(
+            _("%(path)s is not valid JSON: %(reason)s at line %(line)d")
+            % {"path": file, "reason": exc.msg, "line": exc.lineno}
+        )
     except RecursionError:
         fail_input(_("%(path)s is nested too deeply to be a romme-score export") % {"path": file})
     except ExportError as exc:

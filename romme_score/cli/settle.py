@@ -23,17 +23,32 @@ from romme_score.views.settle import render_settlement, settlement_json
 
 @click.command()
 @click.argument("totals", nargs=-1)
-@click.option("--session", "sessions", multiple=True, metavar="NAME",
-              help="Settle these sessions together (repeatable); default: the current session.")
-@click.option("--rate", help="Money per penalty point, e.g. 0.001 (default: the session's rate, "
-                             "else 0.01).")
-@click.option("--unit", default="0.01", show_default=True,
-              help="Smallest unit of the currency; amounts are rounded to it.")
+@click.option(
+    "--session",
+    "sessions",
+    multiple=True,
+    metavar="NAME",
+    help="Settle these sessions together (repeatable); default: the current session.",
+)
+@click.option("--rate", help="Money per penalty point, e.g. 0.001 (default: the session's rate, else 0.01).")
+@click.option(
+    "--unit",
+    default="0.01",
+    show_default=True,
+    help="Smallest unit of the currency; amounts are rounded to it.",
+)
 @click.option("--currency", help="Currency code, e.g. EUR (default: the session's).")
 @db_option
 @output_options
-def settle(totals: tuple[str, ...], sessions: tuple[str, ...], rate: str | None, unit: str,
-           currency: str | None, db: Path | None, out: Output) -> None:
+def settle(
+    totals: tuple[str, ...],
+    sessions: tuple[str, ...],
+    rate: str | None,
+    unit: str,
+    currency: str | None,
+    db: Path | None,
+    out: Output,
+) -> None:
     """Settle the evening: who pays whom how much (002 section 6).
 
     Every pair of players settles the difference of their totals; the money is

@@ -15,14 +15,17 @@ from romme_score.views import stats as views
 
 @click.command()
 @click.option("--player", metavar="NAME", help="Only this player.")
-@click.option("--since", metavar="YYYY-MM-DD",
-              help="Only sessions started on or after this day (local time).")
-@click.option("--vs", metavar="NAME",
-              help="Head-to-head against NAME: rounds and games both played, who finished lower.")
+@click.option(
+    "--since", metavar="YYYY-MM-DD", help="Only sessions started on or after this day (local time)."
+)
+@click.option(
+    "--vs",
+    metavar="NAME",
+    help="Head-to-head against NAME: rounds and games both played, who finished lower.",
+)
 @db_option
 @output_options
-def stats(player: str | None, since: str | None, vs: str | None, db: Path | None,
-          out: Output) -> None:
+def stats(player: str | None, since: str | None, vs: str | None, db: Path | None, out: Output) -> None:
     """Statistics per player across all sessions: games and rounds won,
     Hand-Rommés, average and worst penalty, money.
 

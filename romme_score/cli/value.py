@@ -21,8 +21,7 @@ from romme_score.views.value import render_value, value_json
 @click.argument("hand", nargs=-1, required=True)
 @referee_rule_options
 @output_options
-def value(hand: tuple[str, ...], rules: RuleSet, rules_from: RulesFrom,
-          out: Output) -> None:
+def value(hand: tuple[str, ...], rules: RuleSet, rules_from: RulesFrom, out: Output) -> None:
     """Penalty points of the cards left in a hand, with a breakdown.
 
     Several arguments are joined into one hand.

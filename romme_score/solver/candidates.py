@@ -76,14 +76,21 @@ class Candidates:
     meld on their own, which Rommé forbids but Rummikub solvers allow.
     """
 
-    def __init__(self, hand: Sequence[Card], rules: RuleSet, *, meld_filter: MeldFilter | None = None,
-                 joker_only_melds: bool = False) -> None:
+    def __init__(
+        self,
+        hand: Sequence[Card],
+        rules: RuleSet,
+        *,
+        meld_filter: MeldFilter | None = None,
+        joker_only_melds: bool = False,
+    ) -> None:
         self.rules = rules
         self.meld_filter = meld_filter
         self.joker_only_melds = joker_only_melds
         if len(hand) > MAX_HAND_CARDS:
-            raise HandTooLarge(f"the solver takes hands of up to {MAX_HAND_CARDS} cards, "
-                               f"this one has {len(hand)}")
+            raise HandTooLarge(
+                f"the solver takes hands of up to {MAX_HAND_CARDS} cards, this one has {len(hand)}"
+            )
         self._cache_key = (rules.legality_key(), meld_filter, joker_only_melds)
         caches = _LEGAL_CACHES.setdefault(self._cache_key, ({}, {}, {}, {}))
         self._legal_cache: dict[tuple[MeldKind, tuple[bool, ...]], bool] = caches[0]
@@ -104,13 +111,15 @@ class Candidates:
             self.by_suit_rank[s_j][r_j] = j
         self.set_values = _set_values(rules.ace_high_value)
         # Legal sets by (size, other naturals, jokers) under the joker limits.
-        self._set_shapes = [(size, size - 1 - jokers, jokers) for size in (3, 4)
-                            for jokers in range(0, min(size - 1, self.hand_jokers) + 1)
-                            if self._legal(MeldKind.SET, (False,) * (size - jokers) + (True,) * jokers)]
+        self._set_shapes = [
+            (size, size - 1 - jokers, jokers)
+            for size in (3, 4)
+            for jokers in range(0, min(size - 1, self.hand_jokers) + 1)
+            if self._legal(MeldKind.SET, (False,) * (size - jokers) + (True,) * jokers)
+        ]
         self.index = {card: i for i, card in enumerate(self.types)}
         self.start_counts = tuple(naturals[c] for c in self.types)
-        self.start_state = sum((1 << (2 * j)) * (1 if n == 1 else 3)
-                               for j, n in enumerate(self.start_counts))
+        self.start_state = sum((1 << (2 * j)) * (1 if n == 1 else 3) for j, n in enumerate(self.start_counts))
         if any(n > 2 for n in self.start_counts):
             raise HandTooLarge("a card appears more than twice: the solver handles at most two packs")
         self.templates = [self._templates_for(i) for i in range(len(self.types))]
@@ -124,11 +133,13 @@ class Candidates:
         if known is None:
             jokers = sum(flags)
             known = self._legal_cache[key] = self._within_limits(
-                kind, len(flags) - jokers, jokers, longest_joker_block(flags), flags)
+                kind, len(flags) - jokers, jokers, longest_joker_block(flags), flags
+            )
         return known
 
-    def _within_limits(self, kind: MeldKind, naturals: int, jokers: int, adjacent: int,
-                       flags: tuple[bool, ...]) -> bool:
+    def _within_limits(
+        self, kind: MeldKind, naturals: int, jokers: int, adjacent: int, flags: tuple[bool, ...]
+    ) -> bool:
         if naturals == 0 and self.joker_only_melds:
             naturals = self.rules.min_naturals  # Rummikub: jokers may meld on their own
         if joker_limit_violation(kind, naturals, jokers, adjacent, self.rules) is not None:
@@ -148,9 +159,11 @@ class Candidates:
             known = self._run_ok(n, natural_bits)
             if known and n >= 6:
                 # Split after t places: both parts legal means the search finds them.
-                known = not any(self._run_ok(t, natural_bits & ((1 << t) - 1)) and
-                                self._run_ok(n - t, natural_bits >> t)
-                                for t in range(3, n - 2) if t != ace_at)
+                known = not any(
+                    self._run_ok(t, natural_bits & ((1 << t) - 1)) and self._run_ok(n - t, natural_bits >> t)
+                    for t in range(3, n - 2)
+                    if t != ace_at
+                )
             self._run_cache[key] = known
         return known
 
@@ -174,7 +187,8 @@ class Candidates:
             known = self._counts_cache.get(key)
             if known is None:
                 known = self._counts_cache[key] = self._within_limits(
-                    MeldKind.RUN, naturals, n - naturals, adjacent, ())
+                    MeldKind.RUN, naturals, n - naturals, adjacent, ()
+                )
             return known
         flags = tuple(not (natural_bits >> k) & 1 for k in range(n))
         return self._within_limits(MeldKind.RUN, naturals, n - naturals, adjacent, flags)
@@ -187,8 +201,7 @@ class Candidates:
         jp = self.rules.joker_penalty
         own_penalty = self.penalties[i]
         # Sets: the other suits of the rank that come later in Skat order.
-        others = [self.by_suit_rank[s][rank] for s in range(suit + 1, 4)
-                  if rank in self.by_suit_rank[s]]
+        others = [self.by_suit_rank[s][rank] for s in range(suit + 1, 4) if rank in self.by_suit_rank[s]]
         value = self.set_values[rank]
         new = tuple.__new__
         for size, n_others, jokers in self._set_shapes:
@@ -196,8 +209,24 @@ class Candidates:
                 continue
             penalty = own_penalty * (1 + n_others) + jokers * jp
             for chosen in combinations(others, n_others):
-                found.append(new(Template, (chosen, jokers, value * size, penalty, size, False,
-                                            mask_of(chosen), MeldKind.SET, 0, (i, *chosen), i)))
+                found.append(
+                    new(
+                        Template,
+                        (
+                            chosen,
+                            jokers,
+                            value * size,
+                            penalty,
+                            size,
+                            False,
+                            mask_of(chosen),
+                            MeldKind.SET,
+                            0,
+                            (i, *chosen),
+                            i,
+                        ),
+                    )
+                )
         later = {r: j for r, j in self.by_suit_rank[suit].items() if j > i}
         runs = self._run_templates(i, rank, later, own_penalty)
         # A card with jokers only is one move whether it makes a set or a run: keep
@@ -212,8 +241,9 @@ class Candidates:
                 runs[(t.mask, t.jokers)] = t
         return list(runs.values())
 
-    def _run_templates(self, i: int, rank: int, later: dict[int, int],
-                       own_penalty: int) -> dict[tuple[int, int], Template]:
+    def _run_templates(
+        self, i: int, rank: int, later: dict[int, int], own_penalty: int
+    ) -> dict[tuple[int, int], Template]:
         """Runs with the card: for each choice of the later naturals of its suit and
         each number of jokers, the most valuable legal placement (see _run_shapes)."""
         best: dict[tuple[int, int], Template] = {}
@@ -231,8 +261,9 @@ class Candidates:
                     penalty += penalties[j]
             else:
                 others = ()
-            best[(mask, jokers)] = new(Template, (others, jokers, value, penalty, n, jokers == 0,
-                                                  mask, run, start, offsets, i))
+            best[(mask, jokers)] = new(
+                Template, (others, jokers, value, penalty, n, jokers == 0, mask, run, start, offsets, i)
+            )
         return best
 
     def _run_shapes(self, rank: int, later: tuple[int, ...]) -> list[RunShape]:
@@ -283,20 +314,25 @@ class Candidates:
                 # With wraparound, an ace after the king may sit where a cut falls (see
                 # _legal_run); a run of seven places or more with min_naturals + 4 naturals
                 # has two cuts at least, so one more natural is listed near an ace.
-                near_ace = wrap and ((f - 1) % 13 <= hand_jokers or (1 - f) % 13 < span
-                                     or (1 - last) % 13 <= hand_jokers)
+                near_ace = wrap and (
+                    (f - 1) % 13 <= hand_jokers or (1 - f) % 13 < span or (1 - last) % 13 <= hand_jokers
+                )
                 if few is not None and span >= (7 if near_ace else 6):
                     # Six places or more: a run with more than min_naturals + 2 naturals
                     # splits into two legal runs (the search finds those), so list the
                     # ranks taken in rather than those left out.
                     most = min(few + near_ace - len(fixed) - 1, len(optional))
-                    choices = [tuple(sorted(fixed.union(taken)))
-                               for k in range(max(0, len(optional) - budget), most + 1)
-                               for taken in combinations(optional, k)]
+                    choices = [
+                        tuple(sorted(fixed.union(taken)))
+                        for k in range(max(0, len(optional) - budget), most + 1)
+                        for taken in combinations(optional, k)
+                    ]
                 else:
-                    choices = [tuple(sorted(fixed.union(optional).difference(left_out)))
-                               for omitted in range(min(budget, len(optional)) + 1)
-                               for left_out in combinations(optional, omitted)]
+                    choices = [
+                        tuple(sorted(fixed.union(optional).difference(left_out)))
+                        for omitted in range(min(budget, len(optional)) + 1)
+                        for left_out in combinations(optional, omitted)
+                    ]
                 for chosen in choices:
                     members = (rank, *chosen)
                     count = len(members)
@@ -320,12 +356,19 @@ class Candidates:
                             if value <= best_value:
                                 continue
                             ace_at = (14 - start) % 13  # the place of an ace after the king
-                            if not self._legal_run(n, bits_from_first << below,
-                                                   ace_at if 3 <= ace_at <= n - 3 else -1):
+                            if not self._legal_run(
+                                n, bits_from_first << below, ace_at if 3 <= ace_at <= n - 3 else -1
+                            ):
                                 continue
                             best_value = value
-                            best[key2] = (chosen, jokers, value, n, start,
-                                          tuple((r - start) % 13 for r in members))
+                            best[key2] = (
+                                chosen,
+                                jokers,
+                                value,
+                                n,
+                                start,
+                                tuple((r - start) % 13 for r in members),
+                            )
         shapes = list(best.values())
         if len(_SHAPES) > 50_000:
             _SHAPES.clear()
@@ -358,8 +401,11 @@ class Candidates:
         for offset, j in enumerate(layout):
             p = t.start + offset
             stands = Card(RANK_AT[p], suit)
-            slots.append(Slot(self.types[j] if j >= 0 else joker, stands,
-                              card_value(RANK_AT[p], rules, low_ace=p == 1)))
+            slots.append(
+                Slot(
+                    self.types[j] if j >= 0 else joker, stands, card_value(RANK_AT[p], rules, low_ace=p == 1)
+                )
+            )
         return Meld(MeldKind.RUN, tuple(slots), start=t.start)
 
 
@@ -378,9 +424,15 @@ def mask_of(types: Sequence[int]) -> int:
 
 # Per-process memos keyed by the rules that decide meld legality (RuleSet.legality_key):
 # legality of joker patterns, and run shapes by rank (the same few recur from hand to hand).
-_LEGAL_CACHES: dict[tuple[object, ...], tuple[dict[tuple[MeldKind, tuple[bool, ...]], bool],
-                                              dict[tuple[int, int, int], bool], dict[tuple[int, int], bool],
-                                              dict[tuple[int, int, int], bool]]] = {}
+_LEGAL_CACHES: dict[
+    tuple[object, ...],
+    tuple[
+        dict[tuple[MeldKind, tuple[bool, ...]], bool],
+        dict[tuple[int, int, int], bool],
+        dict[tuple[int, int], bool],
+        dict[tuple[int, int, int], bool],
+    ],
+] = {}
 _SHAPES: dict[tuple[object, ...], list[RunShape]] = {}
 _TABLES: dict[int, list[list[int]]] = {}
 _SET_VALUES: dict[int, list[int]] = {}
@@ -391,8 +443,7 @@ def _set_values(ace_high_value: int) -> list[int]:
     values = _SET_VALUES.get(ace_high_value)
     if values is None:
         rules = RuleSet(ace_high_value=ace_high_value)
-        values = _SET_VALUES[ace_high_value] = [0] + [card_value(Rank(r), rules)
-                                                      for r in range(1, 14)]
+        values = _SET_VALUES[ace_high_value] = [0] + [card_value(Rank(r), rules) for r in range(1, 14)]
     return values
 
 
@@ -405,7 +456,8 @@ def _window_table(ace_high_value: int) -> list[list[int]]:
         table = [[0] * 14 for _ in range(14)]
         for start in range(1, 14):
             for n in range(1, 14):
-                table[start][n] = sum(card_value(RANK_AT[p], rules, low_ace=p == 1)
-                                      for p in range(start, start + n))
+                table[start][n] = sum(
+                    card_value(RANK_AT[p], rules, low_ace=p == 1) for p in range(start, start + n)
+                )
         _TABLES[ace_high_value] = table
     return table

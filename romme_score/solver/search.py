@@ -61,9 +61,17 @@ class Solver:
     tests compare the two on hands too large for the exhaustive search.
     """
 
-    def __init__(self, hand: Sequence[Card], rules: RuleSet, table: Sequence[Meld] = (),
-                 came_out: bool = False, *, meld_filter: MeldFilter | None = None,
-                 joker_only_melds: bool = False, bounded: bool = True) -> None:
+    def __init__(
+        self,
+        hand: Sequence[Card],
+        rules: RuleSet,
+        table: Sequence[Meld] = (),
+        came_out: bool = False,
+        *,
+        meld_filter: MeldFilter | None = None,
+        joker_only_melds: bool = False,
+        bounded: bool = True,
+    ) -> None:
         self.rules = rules
         self.bounded = bounded  # False: no branch and bound, for the tests to compare
         self.came_out = came_out
@@ -71,8 +79,9 @@ class Solver:
         self.melds_on_table = tuple(table)
         self.meld_filter = meld_filter
         self.joker_only_melds = joker_only_melds
-        cands = self.cands = Candidates(hand, rules, meld_filter=meld_filter,
-                                        joker_only_melds=joker_only_melds)
+        cands = self.cands = Candidates(
+            hand, rules, meld_filter=meld_filter, joker_only_melds=joker_only_melds
+        )
         self.hand_jokers = cands.hand_jokers
         self.types = cands.types
         self.penalties = cands.penalties
@@ -94,15 +103,25 @@ class Solver:
         self._bound_memo: dict[int, int] = {}
         self._value_choice: dict[int, Template | None] = {}
         # (a)'s bound: each card at its highest meld value, a joker at the highest card's.
-        self._worth = [max(card_value(c.rank, rules), card_value(c.rank, rules, low_ace=True))
-                       if c.rank is not None else 0 for c in self.types]
+        self._worth = [
+            max(card_value(c.rank, rules), card_value(c.rank, rules, low_ace=True))
+            if c.rank is not None
+            else 0
+            for c in self.types
+        ]
         self._joker_worth = max(10, rules.ace_high_value)
         worth, joker_worth = self._worth, self._joker_worth
         # Each template with what its cards could be worth at most, the best first.
-        self._value_moves = [sorted(((t, worth[i] + sum(worth[j] for j in t.others)
-                                      + t.jokers * joker_worth) for t in self.templates[i]),
-                                    key=lambda move: -move[0].value)
-                             for i in range(len(self.types))]
+        self._value_moves = [
+            sorted(
+                (
+                    (t, worth[i] + sum(worth[j] for j in t.others) + t.jokers * joker_worth)
+                    for t in self.templates[i]
+                ),
+                key=lambda move: -move[0].value,
+            )
+            for i in range(len(self.types))
+        ]
         self._place_memo: dict[tuple[int, int | None, int, bool], int] = {}
         self._laid_memo: dict[tuple[int, int | None, int, bool], bool] = {}
         self._view_memo: dict[int, int] = {}
@@ -268,8 +287,13 @@ class Solver:
         for t in self.templates[i]:
             if t.jokers > jokers or left & t.mask != t.mask:
                 continue
-            result = self._place(take(left, t.mask), jokers - t.jokers, view,
-                                 max(0, need - t.value), need_pure and not t.pure_run)
+            result = self._place(
+                take(left, t.mask),
+                jokers - t.jokers,
+                view,
+                max(0, need - t.value),
+                need_pure and not t.pure_run,
+            )
             if result > NEG and t.penalty + result > best:
                 best = t.penalty + result
         if view is not None:
@@ -284,8 +308,7 @@ class Solver:
         self._place_memo[key] = best
         return best
 
-    def _place_view(self, state: int, jokers: int, view: int, alpha: int = -1,
-                    total: int = -1) -> int:
+    def _place_view(self, state: int, jokers: int, view: int, alpha: int = -1, total: int = -1) -> int:
         """``_place`` with the table and no first-meld condition: the mid-game case.
 
         A branch and bound: the result is exact when it is above ``alpha``; otherwise
@@ -325,8 +348,9 @@ class Solver:
             best = -1
             for k in range(min(settled, jokers), -1, -1):
                 floor = best if best > alpha and self.bounded else alpha
-                best = max(best, k * jp + self._place_view(state, jokers - k, bare, floor - k * jp,
-                                                           total - k * jp))
+                best = max(
+                    best, k * jp + self._place_view(state, jokers - k, bare, floor - k * jp, total - k * jp)
+                )
             memo[key] = memo[entered_key] = best if best > alpha else -1 - best
             return best
         templates = self.templates[i]
@@ -365,8 +389,7 @@ class Solver:
         for gain, mask, added, new_view, _ in moves:
             if added > jokers or left & mask != mask:
                 continue
-            result = self._place_view(take(left, mask), jokers - added, new_view, floor - gain,
-                                      total - gain)
+            result = self._place_view(take(left, mask), jokers - added, new_view, floor - gain, total - gain)
             if gain + result > best:
                 best = gain + result
                 if best > floor:
@@ -384,9 +407,9 @@ class Solver:
         memo[key] = memo[entered_key] = best if best > alpha else -1 - best
         return best
 
-    def _place_options(self, i: int, state: int, jokers: int, view: int | None, need: int,
-                       need_pure: bool) -> Iterator[tuple[int, int, int, int | None, int, bool,
-                                                           Template | ViewMove | None]]:
+    def _place_options(
+        self, i: int, state: int, jokers: int, view: int | None, need: int, need_pure: bool
+    ) -> Iterator[tuple[int, int, int, int | None, int, bool, Template | ViewMove | None]]:
         """The moves of the lowest card ``i`` (``view`` entered for it): left in hand,
         each template, each lay-off; as (penalty placed, what remains, the move)."""
         left = take(state, 1 << (2 * i))
@@ -394,8 +417,15 @@ class Solver:
         for t in self.templates[i]:
             if t.jokers > jokers or left & t.mask != t.mask:
                 continue
-            yield (t.penalty, take(left, t.mask), jokers - t.jokers, view, max(0, need - t.value),
-                   need_pure and not t.pure_run, t)
+            yield (
+                t.penalty,
+                take(left, t.mask),
+                jokers - t.jokers,
+                view,
+                max(0, need - t.value),
+                need_pure and not t.pure_run,
+                t,
+            )
         if view is not None:
             for gain, mask, added, new_view, move in self.tables.moves(i, view):
                 if added > jokers or left & mask != mask:
@@ -456,8 +486,9 @@ class Solver:
         """The penalty of the cards in ``state`` and of ``jokers`` jokers."""
         return weigh(state, jokers, self.penalties, self.rules.joker_penalty)
 
-    def _reaches(self, state: int, jokers: int, view: int | None, need: int, need_pure: bool,
-                 target: int) -> bool:
+    def _reaches(
+        self, state: int, jokers: int, view: int | None, need: int, need_pure: bool, target: int
+    ) -> bool:
         """``_place`` gives at least ``target``: asked of the branch and bound with that
         as its floor, so that a move that is not the best is not searched to the end."""
         if need or need_pure:
@@ -467,8 +498,9 @@ class Solver:
             return self._place_free(state, jokers, target - 1) >= target
         return self._place_view(state, jokers, view, target - 1) >= target
 
-    def _place_arrangement(self, need: int, need_pure: bool) -> tuple[list[Meld], list[LayOffMove],
-                                                                      list[Card]]:
+    def _place_arrangement(
+        self, need: int, need_pure: bool
+    ) -> tuple[list[Meld], list[LayOffMove], list[Card]]:
         """Replay (b): at each card the first move that keeps the best total."""
         state, jokers, view = self.start_state, self.hand_jokers, self.view
         table = list(self.table)
@@ -480,8 +512,11 @@ class Solver:
             if view is not None:
                 view = self.tables.enter(view, state, i, jokers)
             best = self._place(state, jokers, view, need, need_pure)
-            option = next(o for o in self._place_options(i, state, jokers, view, need, need_pure)
-                          if best == NEG or self._reaches(*o[1:6], best - o[0]))
+            option = next(
+                o
+                for o in self._place_options(i, state, jokers, view, need, need_pure)
+                if best == NEG or self._reaches(*o[1:6], best - o[0])
+            )
             move = option[6]
             if isinstance(move, Template):
                 melds.append(self.meld_of(move))
@@ -497,8 +532,9 @@ class Solver:
 
     # -- (c) going out -------------------------------------------------------------------
 
-    def _counts_left(self, state: int, jokers: int, view: int | None, budget: int = 1,
-                     only: bool = False) -> int:
+    def _counts_left(
+        self, state: int, jokers: int, view: int | None, budget: int = 1, only: bool = False
+    ) -> int:
         """Bitmask of the numbers of cards that can be left in hand (bit n: n cards), for
         n up to ``budget`` only (``only``: n = budget alone): going out asks whether 0 or
         1 card can stay, and a search that may leave no card (or one) need not look at
@@ -673,8 +709,9 @@ class Solver:
         rest of the hand be laid out entirely; None when no card may be kept for that
         (a joker is never kept under ``discard_joker = false``, 003 "Joker abwerfen")."""
         state, jokers = self.start_state, self.hand_jokers
-        keep: list[tuple[int, int]] = [(self.penalties[j], j) for j in range(len(self.types))
-                                       if self.start_counts[j]]
+        keep: list[tuple[int, int]] = [
+            (self.penalties[j], j) for j in range(len(self.types)) if self.start_counts[j]
+        ]
         if jokers and self.rules.discard_joker:
             keep.append((self.rules.joker_penalty, JOKER))
         for _, j in sorted(keep):
@@ -705,9 +742,11 @@ class Solver:
             else:
                 kept_state, kept_jokers = take(state, 1 << (2 * self.index[discard])), jokers
             # First the quick question, without the minimum: can the rest all be laid?
-            if (kept_state or kept_jokers) and \
-                    self._counts_left(kept_state, kept_jokers, self.view, 0) & 1 and \
-                    self._all_laid(kept_state, kept_jokers, self.view, need, need_pure):
+            if (
+                (kept_state or kept_jokers)
+                and self._counts_left(kept_state, kept_jokers, self.view, 0) & 1
+                and self._all_laid(kept_state, kept_jokers, self.view, need, need_pure)
+            ):
                 melds, layoffs = self._laid_arrangement(kept_state, kept_jokers, need, need_pure)
                 return melds, layoffs, discard
         return None
@@ -734,18 +773,29 @@ class Solver:
         if self._work > MAX_TABLE_WORK:
             self._too_large()
         left = take(state, 1 << (2 * i))
-        found = any(self._all_laid(take(left, t.mask), jokers - t.jokers, view, max(0, need - t.value),
-                                   need_pure and not t.pure_run)
-                    for t, _ in self._value_moves[i] if t.jokers <= jokers and left & t.mask == t.mask)
+        found = any(
+            self._all_laid(
+                take(left, t.mask),
+                jokers - t.jokers,
+                view,
+                max(0, need - t.value),
+                need_pure and not t.pure_run,
+            )
+            for t, _ in self._value_moves[i]
+            if t.jokers <= jokers and left & t.mask == t.mask
+        )
         if not found and view is not None:
-            found = any(self._all_laid(take(left, mask), jokers - added, new_view, need, need_pure)
-                        for _, mask, added, new_view, _ in self.tables.moves(i, view)
-                        if added <= jokers and left & mask == mask)
+            found = any(
+                self._all_laid(take(left, mask), jokers - added, new_view, need, need_pure)
+                for _, mask, added, new_view, _ in self.tables.moves(i, view)
+                if added <= jokers and left & mask == mask
+            )
         self._laid_memo[key] = found
         return found
 
-    def _laid_arrangement(self, state: int, jokers: int, need: int,
-                          need_pure: bool) -> tuple[list[Meld], list[LayOffMove]]:
+    def _laid_arrangement(
+        self, state: int, jokers: int, need: int, need_pure: bool
+    ) -> tuple[list[Meld], list[LayOffMove]]:
         """The melds and lay-offs ``_all_laid`` found, replayed from the start."""
         view = self.view
         table = list(self.table)
@@ -786,8 +836,10 @@ class Solver:
 
     def _too_large(self) -> None:
         cards = sum(self.start_counts) + self.hand_jokers
-        raise HandTooLarge(f"this hand of {cards} cards with {len(self.table)} table melds needs "
-                           f"more than the solver's {MAX_TABLE_WORK:,} moves")
+        raise HandTooLarge(
+            f"this hand of {cards} cards with {len(self.table)} table melds needs "
+            f"more than the solver's {MAX_TABLE_WORK:,} moves"
+        )
 
     # -- all three ------------------------------------------------------------------------
 
@@ -822,11 +874,21 @@ class Solver:
         """The solver that judges going out: this one, or (002, hand_romme_layoff) one that
         may lay off onto the table as if come out."""
         rules = self.rules
-        if (not self.came_out and self.melds_on_table and rules.hand_romme_layoff
-                and not rules.first_meld_layoff):
-            return Solver(self.hand, rules, self.melds_on_table, came_out=True,
-                          meld_filter=self.meld_filter, joker_only_melds=self.joker_only_melds,
-                          bounded=self.bounded)
+        if (
+            not self.came_out
+            and self.melds_on_table
+            and rules.hand_romme_layoff
+            and not rules.first_meld_layoff
+        ):
+            return Solver(
+                self.hand,
+                rules,
+                self.melds_on_table,
+                came_out=True,
+                meld_filter=self.meld_filter,
+                joker_only_melds=self.joker_only_melds,
+                bounded=self.bounded,
+            )
         return self
 
     def _going_out_target(self) -> int:
@@ -841,8 +903,10 @@ class Solver:
 
     def min_leftover_penalty(self) -> int:
         """(b) without the first-meld condition: the least penalty left in hand."""
-        total = sum(self.penalties[i] * n for i, n in enumerate(self.start_counts)) + \
-            self.hand_jokers * self.rules.joker_penalty
+        total = (
+            sum(self.penalties[i] * n for i, n in enumerate(self.start_counts))
+            + self.hand_jokers * self.rules.joker_penalty
+        )
         return total - self._place(self.start_state, self.hand_jokers, self.view, 0, False)
 
     def solve(self) -> Best:
@@ -850,8 +914,9 @@ class Solver:
         best_any, best_pure = self.max_meld_value()
         reach = best_pure if rules.first_meld_pure_run else best_any
         first_ok = reach >= rules.first_meld_min
-        value_melds = tuple(self._value_arrangement(pure=rules.first_meld_pure_run and first_ok
-                                                    and best_pure == best_any))
+        value_melds = tuple(
+            self._value_arrangement(pure=rules.first_meld_pure_run and first_ok and best_pure == best_any)
+        )
 
         ordinary = self._ordinary()
         out_melds: tuple[Meld, ...] = ()
@@ -886,8 +951,9 @@ class Solver:
         searched = (need == 0 and not need_pure) or first_ok
         if searched and can_go_out:
             # Going out leaves the discard: (b) searches only for something better.
-            searched = self._reaches(self.start_state, self.hand_jokers, self.view, 0, False,
-                                     total_penalty - out_penalty + 1)
+            searched = self._reaches(
+                self.start_state, self.hand_jokers, self.view, 0, False, total_penalty - out_penalty + 1
+            )
         if searched:
             # The unconstrained optimum is also the constrained one when its melds
             # happen to make a first meld; only otherwise search with the minimum.
@@ -896,8 +962,7 @@ class Solver:
             value = sum(m.value for m in arrangement[0])
             pure = any(m.kind == MeldKind.RUN and m.jokers == 0 for m in arrangement[0])
             if value < need or (need_pure and not pure):
-                placed = self._place(self.start_state, self.hand_jokers, self.view, need,
-                                     need_pure)
+                placed = self._place(self.start_state, self.hand_jokers, self.view, need, need_pure)
                 arrangement = self._place_arrangement(need, need_pure)
             if placed > 0:
                 melds, layoffs, leftover = arrangement
@@ -909,11 +974,22 @@ class Solver:
             melds, layoffs, leftover = list(out_melds), list(out_layoffs), out_left
             penalty = out_penalty
         leftover.sort(key=Card.sort_key)
-        return Best(best_any, value_melds, first_ok, tuple(melds), tuple(layoffs), tuple(leftover),
-                    penalty, can_go_out, out_melds, out_layoffs, discard, hand_romme)
+        return Best(
+            best_any,
+            value_melds,
+            first_ok,
+            tuple(melds),
+            tuple(layoffs),
+            tuple(leftover),
+            penalty,
+            can_go_out,
+            out_melds,
+            out_layoffs,
+            discard,
+            hand_romme,
+        )
 
 
-def solve(hand: Sequence[Card], rules: RuleSet, table: Sequence[Meld] = (),
-          came_out: bool = False) -> Best:
+def solve(hand: Sequence[Card], rules: RuleSet, table: Sequence[Meld] = (), came_out: bool = False) -> Best:
     """Answer (a), (b) and (c) for a hand under the rules (see the package docstring)."""
     return Solver(hand, rules, table, came_out).solve()

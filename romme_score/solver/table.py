@@ -134,8 +134,8 @@ class TableSearch:
         # Room of the runs of the suits after s, as dealt, and whether there are any;
         # index s + 1 (s = -1: all suits).
         rooms = [self._rooms(r) for r in self.runs_of]
-        self._room_after = [sum(rooms[s + 1:]) for s in range(-1, 4)]
-        self._runs_after = [any(runs[s + 1:]) for s in range(-1, 4)]
+        self._room_after = [sum(rooms[s + 1 :]) for s in range(-1, 4)]
+        self._runs_after = [any(runs[s + 1 :]) for s in range(-1, 4)]
         # Views are numbered as they appear, so that memo keys stay plain ints.
         self.views: list[View] = []
         self.view_suit: list[int] = []
@@ -150,15 +150,15 @@ class TableSearch:
     def set_state(self, t: TableSet) -> SetState:
         """A table set as the view keeps it."""
         limited = self.rules.max_jokers_in_set is not None or self.rules.max_jokers_per_meld is not None
-        return (int(t.rank), 15 & ~(t.natural_suits | t.declared_suits), t.size,
-                t.jokers if limited else 0)
+        return (int(t.rank), 15 & ~(t.natural_suits | t.declared_suits), t.size, t.jokers if limited else 0)
 
     def run_state(self, t: TableRun, ends: int = 3) -> RunState:
         """A table run as the view keeps it."""
         return self.normal(t.low, t.high, t.low_jokers, t.high_jokers, t.jokers, ends)
 
-    def normal(self, low: int, high: int, low_jokers: int, high_jokers: int, jokers: int,
-               ends: int) -> RunState:
+    def normal(
+        self, low: int, high: int, low_jokers: int, high_jokers: int, jokers: int, ends: int
+    ) -> RunState:
         if self.rules.max_adjacent_jokers is None:
             low_jokers = high_jokers = 0
         if self.rules.max_jokers_per_meld is None:
@@ -182,9 +182,9 @@ class TableSearch:
                 top = self.rules.top_run_position
                 room = min(top - high, 13 - length) if can_high else min(low - 1, 13 - length)
                 edge = high_jokers if can_high else low_jokers
-            known = self._run_room[run] = self._within_limits(MeldKind.RUN, room, self.rules.min_naturals,
-                                                              jokers,
-                                                              edge)
+            known = self._run_room[run] = self._within_limits(
+                MeldKind.RUN, room, self.rules.min_naturals, jokers, edge
+            )
         return known
 
     def set_room(self, st: SetState) -> int:
@@ -192,14 +192,17 @@ class TableSearch:
         key = (st[2], st[3])
         known = self._set_room.get(key)
         if known is None:
-            known = self._set_room[key] = self._within_limits(MeldKind.SET, 4 - st[2],
-                                                              self.rules.min_naturals, st[3], 0)
+            known = self._set_room[key] = self._within_limits(
+                MeldKind.SET, 4 - st[2], self.rules.min_naturals, st[3], 0
+            )
         return known
 
     def _within_limits(self, kind: MeldKind, room: int, naturals: int, jokers: int, edge: int) -> int:
         # The joker limits only tighten as jokers are added: the most that pass.
-        while room > 0 and joker_limit_violation(kind, naturals, jokers + room, edge + room,
-                                                 self.rules) is not None:
+        while (
+            room > 0
+            and joker_limit_violation(kind, naturals, jokers + room, edge + room, self.rules) is not None
+        ):
             room -= 1
         return max(0, room)
 
@@ -216,8 +219,14 @@ class TableSearch:
         known = self._capacity.get(vid)
         if known is None:
             suit, settled, runs, sets = self.views[vid]
-            known = settled + self._rooms(runs) + sum(self.set_room(st) for st in sets) + \
-                self._room_after[suit + 1] if self.lone_jokers else 0
+            known = (
+                settled
+                + self._rooms(runs)
+                + sum(self.set_room(st) for st in sets)
+                + self._room_after[suit + 1]
+                if self.lone_jokers
+                else 0
+            )
             self._capacity[vid] = known
         return known
 
@@ -283,8 +292,9 @@ class TableSearch:
         fill = self._fill.get((st[0], st[1]))
         if fill is None:
             rows = self.cands.by_suit_rank
-            fill = self._fill[(st[0], st[1])] = sum(1 << (2 * rows[s][st[0]]) for s in range(4)
-                                                    if st[1] >> s & 1 and st[0] in rows[s])
+            fill = self._fill[(st[0], st[1])] = sum(
+                1 << (2 * rows[s][st[0]]) for s in range(4) if st[1] >> s & 1 and st[0] in rows[s]
+            )
         return fill
 
     def _rooms(self, runs: tuple[RunState, ...]) -> int:
@@ -310,10 +320,10 @@ class TableSearch:
                 options = self._run_options[(i, run)] = self._options_onto_run(i, run)
             for new, mask, added, laid, gain in options:
                 if new[5]:
-                    new_view = (suit, settled, tuple(sorted(runs[:k] + (new,) + runs[k + 1:])), sets)
+                    new_view = (suit, settled, tuple(sorted(runs[:k] + (new,) + runs[k + 1 :])), sets)
                 else:  # both ends used: only its room for lone jokers still counts
                     room = min(settled + self.run_room(new), self.cands.hand_jokers)
-                    new_view = (suit, room, runs[:k] + runs[k + 1:], sets)
+                    new_view = (suit, room, runs[:k] + runs[k + 1 :], sets)
                 found.append((gain, mask, added, self.intern(new_view), ("run", run, new, laid, added)))
         rank = self.cands.rank_of[i]
         bit = 1 << suit
@@ -322,12 +332,13 @@ class TableSearch:
                 continue
             new_set = (rank, st[1] & ~bit, st[2] + 1, st[3])
             if new_set[1] and new_set[2] < 4:
-                new_view = (suit, settled, runs, tuple(sorted(sets[:k] + (new_set,) + sets[k + 1:])))
+                new_view = (suit, settled, runs, tuple(sorted(sets[:k] + (new_set,) + sets[k + 1 :])))
             else:  # full, or no suit to come fits: only its room for lone jokers counts
                 room = min(settled + self.set_room(new_set), self.cands.hand_jokers)
-                new_view = (suit, room, runs, sets[:k] + sets[k + 1:])
-            found.append((self.cands.penalties[i], 0, 0, self.intern(new_view),
-                          ("set", st, new_set, (i,), 0)))
+                new_view = (suit, room, runs, sets[:k] + sets[k + 1 :])
+            found.append(
+                (self.cands.penalties[i], 0, 0, self.intern(new_view), ("set", st, new_set, (i,), 0))
+            )
         self._moves[(i, vid)] = found
         return found
 
@@ -350,9 +361,16 @@ class TableSearch:
             for used, flags in found:
                 added = sum(flags)
                 total = jokers + added
-                if joker_limit_violation(MeldKind.RUN, self.rules.min_naturals, total,
-                                         longest_joker_block([True] * edge + flags),
-                                         self.rules) is not None:
+                if (
+                    joker_limit_violation(
+                        MeldKind.RUN,
+                        self.rules.min_naturals,
+                        total,
+                        longest_joker_block([True] * edge + flags),
+                        self.rules,
+                    )
+                    is not None
+                ):
                     continue
                 size = len(flags)
                 if at_high:
@@ -369,8 +387,9 @@ class TableSearch:
                 options.append((new, others, added, laid, gain))
         return options
 
-    def _blocks(self, i: int, low: int, high: int, at_high: bool,
-                mine: int) -> list[tuple[list[int], list[bool]]]:
+    def _blocks(
+        self, i: int, low: int, high: int, at_high: bool, mine: int
+    ) -> list[tuple[list[int], list[bool]]]:
         """The blocks out from one end of the run low..high: the types laid (-1 for none)
         and where the jokers go, card ``i`` at distance ``mine`` from the end."""
         cands = self.cands
@@ -408,18 +427,30 @@ class TableSearch:
         cards = tuple(self.cands.types[j] for j in laid)
         suit = cards[-1].suit if kind == "run" else None
         for k, t in enumerate(table):
-            if kind == "run" and isinstance(t, TableRun) and t.suit == suit and \
-                    self.run_state(t, old[5]) == old:
-                table[k] = t._replace(low=new[0], high=new[1], jokers=t.jokers + added,
-                                      naturals=t.naturals + len(laid),
-                                      low_jokers=t.low_jokers if new[0] == t.low else 0,
-                                      high_jokers=t.high_jokers if new[1] == t.high else 0)
+            if (
+                kind == "run"
+                and isinstance(t, TableRun)
+                and t.suit == suit
+                and self.run_state(t, old[5]) == old
+            ):
+                table[k] = t._replace(
+                    low=new[0],
+                    high=new[1],
+                    jokers=t.jokers + added,
+                    naturals=t.naturals + len(laid),
+                    low_jokers=t.low_jokers if new[0] == t.low else 0,
+                    high_jokers=t.high_jokers if new[1] == t.high else 0,
+                )
                 return LayOffMove(k, cards, added)
-            if kind == "set" and isinstance(t, TableSet) and \
-                    self._same_set(self.set_state(t), old, self.cands.suit_of[laid[0]]):
+            if (
+                kind == "set"
+                and isinstance(t, TableSet)
+                and self._same_set(self.set_state(t), old, self.cands.suit_of[laid[0]])
+            ):
                 bit = 1 << cards[0].suit.index if cards[0].suit is not None else 0
-                table[k] = t._replace(natural_suits=t.natural_suits | bit, size=t.size + 1,
-                                      naturals=t.naturals + 1)
+                table[k] = t._replace(
+                    natural_suits=t.natural_suits | bit, size=t.size + 1, naturals=t.naturals + 1
+                )
                 return LayOffMove(k, cards, added)
         raise AssertionError("the view's move matches no table meld")  # pragma: no cover
 
@@ -433,8 +464,11 @@ class TableSearch:
         """Where ``count`` lone jokers go at the end (table meld by table meld)."""
         moves = []
         for k, t in enumerate(table):
-            room = self.run_room(self.run_state(t)) if isinstance(t, TableRun) else \
-                self.set_room(self.set_state(t))
+            room = (
+                self.run_room(self.run_state(t))
+                if isinstance(t, TableRun)
+                else self.set_room(self.set_state(t))
+            )
             take = min(count, room if self.lone_jokers else 0)
             if take:
                 moves.append(LayOffMove(k, (), take))

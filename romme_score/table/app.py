@@ -26,8 +26,21 @@ from romme_score.views import play as views
 
 CHANGED = "\x00changed"  # what the main prompt returns when the session changed elsewhere
 CHANGING = ("undo", "edit", "round")  # in-window commands that change the session
-WORDS = ("undo", "edit", "check", "best", "value", "settle", "standings", "export", "round",
-         "rules", "sessions", "help", "quit")
+WORDS = (
+    "undo",
+    "edit",
+    "check",
+    "best",
+    "value",
+    "settle",
+    "standings",
+    "export",
+    "round",
+    "rules",
+    "sessions",
+    "help",
+    "quit",
+)
 POLL_SECONDS = 0.5
 
 Fingerprint = tuple[int, tuple[tuple[str, int], ...], int]
@@ -41,8 +54,14 @@ def fingerprint(s: Standings) -> Fingerprint:
 class Table:
     """One session at the table: the loop of ``romme play``."""
 
-    def __init__(self, service: SessionService, info: SessionInfo, out: Output,
-                 db: Path | None, history_file: str | None = None) -> None:
+    def __init__(
+        self,
+        service: SessionService,
+        info: SessionInfo,
+        out: Output,
+        db: Path | None,
+        history_file: str | None = None,
+    ) -> None:
         self.service = service
         self.info = info
         self.out = out
@@ -90,7 +109,8 @@ class Table:
                     views.main_prompt(self.info.name, self.number),
                     completer=make_completer(self.words, first_word_only=True),  # type: ignore[arg-type]
                     bottom_toolbar=self.asker.bottom(views.winner_toolbar(self.info.players)),
-                    pre_run=self._watch)
+                    pre_run=self._watch,
+                )
             except KeyboardInterrupt:
                 continue
             except EOFError:
@@ -162,8 +182,13 @@ class Table:
             click.echo(views.game_over_no_round(views.distance_line(self.current)))
             return
         number = self.number
-        entry = RoundEntry(self.info.players, self.info.rules, self.preview,
-                           profile=self.out.profile, dealer=self.current.next_dealer)
+        entry = RoundEntry(
+            self.info.players,
+            self.info.rules,
+            self.preview,
+            profile=self.out.profile,
+            dealer=self.current.next_dealer,
+        )
         if first is not None:
             entry.answer(first)
         try:
@@ -188,17 +213,16 @@ class Table:
         except SessionInputError as exc:
             click.echo(f"Error: {exc}", err=True)
             return
-        rows = self.service.standings(self.info).rounds[:number - 1]
-        before = {p: sum(r.points.get(p, 0) - r.bonus.get(p, 0) for r in rows)
-                  for p in self.info.players}
+        rows = self.service.standings(self.info).rounds[: number - 1]
+        before = {p: sum(r.points.get(p, 0) - r.bonus.get(p, 0) for r in rows) for p in self.info.players}
         rules, players = self.info.rules, self.info.players
-        entry = RoundEntry(players, rules, lambda r: score_round(players, before, r, rules),
-                           profile=self.out.profile)
+        entry = RoundEntry(
+            players, rules, lambda r: score_round(players, before, r, rules), profile=self.out.profile
+        )
         entry.load(old)
         try:
             rnd = drive(entry, self.asker, self.info.name, number, self.out)
-            self.service.edit(self.info, number, rnd.hands, rnd.winner, rnd.hand_romme,
-                              rnd.stalemate)
+            self.service.edit(self.info, number, rnd.hands, rnd.winner, rnd.hand_romme, rnd.stalemate)
         except (KeyboardInterrupt, EOFError):
             click.echo(views.edit_discarded(number))
             return
@@ -223,4 +247,3 @@ class Table:
 
     def preview(self, rnd: RoundInput) -> RoundScore:
         return self.service.preview(self.info, rnd)
-

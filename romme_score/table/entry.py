@@ -102,8 +102,15 @@ class RoundEntry:
     """The state of one round being typed. ``preview`` scores a complete round as the
     service would save it, raising :class:`RoundError` (or the service's refusal)."""
 
-    def __init__(self, players: Sequence[str], rules: RuleSet, preview: Preview, *,
-                 profile: Profile = "de", dealer: str | None = None) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        rules: RuleSet,
+        preview: Preview,
+        *,
+        profile: Profile = "de",
+        dealer: str | None = None,
+    ) -> None:
         self.players = tuple(players)
         self.rules = rules
         self.preview = preview
@@ -138,8 +145,9 @@ class RoundEntry:
 
     def round_input(self) -> RoundInput:
         # The winner's hand is never asked here; one left from a stalemate is not theirs now.
-        hands = {p: Hand(h.cards, h.points, p in self.never_out) for p, h in self.hands.items()
-                 if p != self.winner}
+        hands = {
+            p: Hand(h.cards, h.points, p in self.never_out) for p, h in self.hands.items() if p != self.winner
+        }
         for p in self.never_out - set(hands):
             hands[p] = Hand(points=None, never_out=True)
         return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
@@ -232,10 +240,15 @@ class RoundEntry:
         cards written back as letters to edit; then the summary, or the hand to fix."""
         self.winner, self.stalemate, self.hand_romme = rnd.winner, rnd.stalemate, rnd.hand_romme
         self.never_out = {p for p, h in rnd.hands.items() if h.never_out}
-        self.hands = {p: Hand(h.cards, h.points) for p, h in rnd.hands.items()
-                      if h.cards is not None or h.points is not None}
-        self.texts = {p: format_cards(h.cards, self.profile, ascii=True) if h.cards is not None
-                      else str(h.points) for p, h in self.hands.items()}
+        self.hands = {
+            p: Hand(h.cards, h.points)
+            for p, h in rnd.hands.items()
+            if h.cards is not None or h.points is not None
+        }
+        self.texts = {
+            p: format_cards(h.cards, self.profile, ascii=True) if h.cards is not None else str(h.points)
+            for p, h in self.hands.items()
+        }
         self.recheck()
 
     def recheck(self) -> None:

@@ -48,8 +48,9 @@ def prompt_for(entry: RoundEntry, session: str, number: int) -> str:
     return views.main_prompt(session, number)
 
 
-def drive(entry: RoundEntry, asker: Asker, session: str, number: int, out: Output,
-          confirm: bool = True) -> RoundInput:
+def drive(
+    entry: RoundEntry, asker: Asker, session: str, number: int, out: Output, confirm: bool = True
+) -> RoundInput:
     """Ask until the entry is done (Enter at the summary, or the summary shown when not
     ``confirm``); Ctrl-C and Ctrl-D propagate."""
     shown_question = False
@@ -60,8 +61,17 @@ def drive(entry: RoundEntry, asker: Asker, session: str, number: int, out: Outpu
         if entry.message:
             asker.say(entry.message, error=True)
         if entry.step is Step.SUMMARY and entry.score is not None:
-            asker.say(views.render_summary(session, number, entry.players, entry.round_input(),
-                                           entry.score, out.cards, terminal_width()))
+            asker.say(
+                views.render_summary(
+                    session,
+                    number,
+                    entry.players,
+                    entry.round_input(),
+                    entry.score,
+                    out.cards,
+                    terminal_width(),
+                )
+            )
         elif entry.step is Step.WINNER and not shown_question:
             asker.say(views.winner_question(entry.players))
             shown_question = True
@@ -70,6 +80,7 @@ def drive(entry: RoundEntry, asker: Asker, session: str, number: int, out: Outpu
 
 
 # --- prompt_toolkit -------------------------------------------------------------------
+
 
 def card_words(profile: Profile, typed: str) -> list[str]:
     """Cards that complete what is typed of one card: ``H`` gives ``HA``, ``H2`` ... ``HK``."""
@@ -86,8 +97,7 @@ def make_completer(words: Callable[[str], Iterable[str]], first_word_only: bool 
     from prompt_toolkit.completion import Completer, Completion
 
     class _Words(Completer):
-        def get_completions(self, document: Document,
-                            complete_event: CompleteEvent) -> Iterable[Completion]:
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
             before = document.text_before_cursor
             if first_word_only and " " in before.strip():
                 return
@@ -103,8 +113,7 @@ class PromptAsker:
     """Prompts with prompt_toolkit: line editing, Up-arrow history (one for hands, one for
     the rest), Tab completion of names and cards, a toolbar with the totals and the keys."""
 
-    def __init__(self, toolbar: Callable[[], str], profile: Profile,
-                 history_file: str | None = None) -> None:
+    def __init__(self, toolbar: Callable[[], str], profile: Profile, history_file: str | None = None) -> None:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
@@ -122,21 +131,27 @@ class PromptAsker:
         self.profile = profile
 
     def bottom(self, hint: str) -> Callable[[], str]:
-        return lambda: f"{self.toolbar()}\n{hint[:terminal_width()]}"
+        return lambda: f"{self.toolbar()}\n{hint[: terminal_width()]}"
 
     def ask(self, entry: RoundEntry, prompt: str) -> str:
         if entry.step is Step.HAND:
             return self.hands.prompt(
-                prompt, default=entry.default,
+                prompt,
+                default=entry.default,
                 completer=make_completer(lambda w: card_words(self.profile, w)),  # type: ignore[arg-type]
-                bottom_toolbar=self.bottom(_(views.HAND_TOOLBAR)))
+                bottom_toolbar=self.bottom(_(views.HAND_TOOLBAR)),
+            )
         if entry.step is Step.SUMMARY:
-            return self.keys.prompt(prompt, bottom_toolbar=self.bottom(
-                views.summary_keys(entry.players, entry.winner)))
+            return self.keys.prompt(
+                prompt, bottom_toolbar=self.bottom(views.summary_keys(entry.players, entry.winner))
+            )
         players = list(entry.players)
-        return self.main.prompt(prompt, default=entry.default,
-                                completer=make_completer(lambda w: players),  # type: ignore[arg-type]
-                                bottom_toolbar=self.bottom(views.winner_toolbar(players)))
+        return self.main.prompt(
+            prompt,
+            default=entry.default,
+            completer=make_completer(lambda w: players),  # type: ignore[arg-type]
+            bottom_toolbar=self.bottom(views.winner_toolbar(players)),
+        )
 
     def say(self, text: str, error: bool = False) -> None:
         click.echo(("! " if error else "") + text)
@@ -156,14 +171,20 @@ class LineAsker:
         click.echo(text, err=error)
 
 
-def ask_round(service: SessionService, info: SessionInfo, out: Output,
-              confirm: bool = True) -> RoundInput | None:
+def ask_round(
+    service: SessionService, info: SessionInfo, out: Output, confirm: bool = True
+) -> RoundInput | None:
     """The interactive ``romme round``: the table mode's round entry, run once. None when
     it was discarded (Ctrl-C, or the end of input)."""
     standings = service.standings(info, last=0)
     number = standings.rounds_played + 1
-    entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r),
-                       profile=out.profile, dealer=standings.next_dealer)
+    entry = RoundEntry(
+        info.players,
+        info.rules,
+        lambda r: service.preview(info, r),
+        profile=out.profile,
+        dealer=standings.next_dealer,
+    )
     asker: Asker
     if sys.stdin.isatty() and sys.stdout.isatty():
         asker = PromptAsker(lambda: views.toolbar_text(standings, terminal_width()), out.profile)

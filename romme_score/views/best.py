@@ -23,12 +23,18 @@ def _layoff_text(move: LayOffMove, table: Sequence[Meld], profile: Profile, asci
     return _("%(cards)s onto %(meld)s") % {"cards": what, "meld": table[move.table].format(profile, ascii)}
 
 
-def best_json(b: Best, table: Sequence[Meld], rules: RuleSet, profile: Profile = "de",
-              ascii: bool = False) -> dict[str, Any]:
+def best_json(
+    b: Best, table: Sequence[Meld], rules: RuleSet, profile: Profile = "de", ascii: bool = False
+) -> dict[str, Any]:
     def layoffs(moves: Sequence[LayOffMove]) -> list[dict[str, Any]]:
-        return [{"onto": _slots(table[m.table], profile, ascii),
-                 "cards": [c.format(profile, ascii) for c in m.cards], "jokers": m.jokers}
-                for m in moves]
+        return [
+            {
+                "onto": _slots(table[m.table], profile, ascii),
+                "cards": [c.format(profile, ascii) for c in m.cards],
+                "jokers": m.jokers,
+            }
+            for m in moves
+        ]
 
     return {
         "max_meld_value": b.max_meld_value,
@@ -47,8 +53,15 @@ def best_json(b: Best, table: Sequence[Meld], rules: RuleSet, profile: Profile =
     }
 
 
-def render_best(b: Best, hand: Sequence[Card], table: Sequence[Meld], rules: RuleSet,
-                came_out: bool, profile: Profile = "de", ascii: bool = False) -> str:
+def render_best(
+    b: Best,
+    hand: Sequence[Card],
+    table: Sequence[Meld],
+    rules: RuleSet,
+    came_out: bool,
+    profile: Profile = "de",
+    ascii: bool = False,
+) -> str:
     def melds(ms: Sequence[Meld]) -> str:
         return " | ".join(m.format(profile, ascii) for m in ms) or _("nothing")
 
@@ -56,18 +69,27 @@ def render_best(b: Best, hand: Sequence[Card], table: Sequence[Meld], rules: Rul
         return ngettext("%(count)d point", "%(count)d points", n) % {"count": n}
 
     count = len(hand)
-    lines = [_("Hand: %(cards)s (%(count)s)")
-             % {"cards": format_cards(list(hand), profile, ascii),
-                "count": ngettext("%(count)d card", "%(count)d cards", count) % {"count": count}}]
+    lines = [
+        _("Hand: %(cards)s (%(count)s)")
+        % {
+            "cards": format_cards(list(hand), profile, ascii),
+            "count": ngettext("%(count)d card", "%(count)d cards", count) % {"count": count},
+        }
+    ]
     minimum = rules.first_meld_min
-    need = (_("%(points)d needed, with a run without jokers") if rules.first_meld_pure_run
-            else _("%(points)d needed")) % {"points": minimum}
+    need = (
+        _("%(points)d needed, with a run without jokers")
+        if rules.first_meld_pure_run
+        else _("%(points)d needed")
+    ) % {"points": minimum}
     verdict = _("enough to come out") if b.first_meld_ok else _("NOT enough to come out")
     if came_out:
         lines.append(_("Most to lay down as melds: %(points)s") % {"points": points(b.max_meld_value)})
     else:
-        lines.append(_("Most to lay down: %(points)s (%(verdict)s; %(need)s)")
-                     % {"points": points(b.max_meld_value), "verdict": verdict, "need": need})
+        lines.append(
+            _("Most to lay down: %(points)s (%(verdict)s; %(need)s)")
+            % {"points": points(b.max_meld_value), "verdict": verdict, "need": need}
+        )
     if b.value_melds:
         lines.append(f"  {melds(b.value_melds)}")
     left = _("Least left in hand: %(points)s") % {"points": points(b.leftover_penalty)}
@@ -82,13 +104,20 @@ def render_best(b: Best, hand: Sequence[Card], table: Sequence[Meld], rules: Rul
     if b.can_go_out:
         kind = _("a Hand-Rommé") if b.hand_romme else _("going out")
         parts = [m.format(profile, ascii) for m in b.out_melds]
-        parts += [_("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii)}
-                  for move in b.out_layoffs]
+        parts += [
+            _("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii)}
+            for move in b.out_layoffs
+        ]
         how = " | ".join(parts) or _("nothing")  # "nothing" only when no card is laid at all
-        discard = (", " + _("discard %(card)s") % {"card": b.discard.format(profile, ascii)}
-                   if b.discard is not None else "")
-        lines.append(_("Can go out now: yes, %(kind)s: %(how)s%(discard)s")
-                     % {"kind": kind, "how": how, "discard": discard})
+        discard = (
+            ", " + _("discard %(card)s") % {"card": b.discard.format(profile, ascii)}
+            if b.discard is not None
+            else ""
+        )
+        lines.append(
+            _("Can go out now: yes, %(kind)s: %(how)s%(discard)s")
+            % {"kind": kind, "how": how, "discard": discard}
+        )
     else:
         lines.append(_("Can go out now: no"))
     return "\n".join(lines)

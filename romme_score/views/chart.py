@@ -15,9 +15,25 @@ from romme_score.history import Chart
 from romme_score.i18n import N_, _
 
 PALETTE = (12, 10, 9, 13, 14, 3)  # 256-colour codes: blue, green, red, magenta, cyan, orange
-ASCII_FRAME = str.maketrans({"┌": "+", "┐": "+", "└": "+", "┘": "+", "┼": "+", "┤": "+",
-                             "├": "+", "┬": "+", "┴": "+", "─": "-", "│": "|", "┈": ".",
-                             "·": ".", "★": "*", "┊": ":"})
+ASCII_FRAME = str.maketrans(
+    {
+        "┌": "+",
+        "┐": "+",
+        "└": "+",
+        "┘": "+",
+        "┼": "+",
+        "┤": "+",
+        "├": "+",
+        "┬": "+",
+        "┴": "+",
+        "─": "-",
+        "│": "|",
+        "┈": ".",
+        "·": ".",
+        "★": "*",
+        "┊": ":",
+    }
+)
 # the texts are msgids, shown through _()
 MIN_WIDTH, MIN_HEIGHT = 30, 10
 
@@ -68,8 +84,7 @@ def value_ticks(top: int, count: int = 5) -> list[int]:
         for factor in (1, 2, 2.5, 5):
             step = int(magnitude * factor)
             if step and top / step <= count:
-                return list(range(0, top + step, step)) if top % step else list(
-                    range(0, top + 1, step))
+                return list(range(0, top + step, step)) if top % step else list(range(0, top + 1, step))
     return [0, top]
 
 
@@ -82,17 +97,26 @@ def legend_lines(chart: Chart, colour: bool, width: int = 80) -> list[str]:
     to ``width`` columns."""
     items: list[tuple[str, int | None]] = [
         (f"{m} {p} {chart.final(p)}", PALETTE[i % len(PALETTE)])
-        for i, (m, p) in enumerate(zip(letters(chart.players), chart.players, strict=True))]
+        for i, (m, p) in enumerate(zip(letters(chart.players), chart.players, strict=True))
+    ]
     notes: list[str] = []
     if len(chart.hand_rommes) > MAX_LISTED:
         notes.append("★ " + _(HAND_ROMMES).format(count=len(chart.hand_rommes)))
     elif chart.hand_rommes:
-        notes.append("★ " + _(HAND_ROMME) + " (" + ", ".join(
-            f"{_(ROUND_LABEL)} {number}: {who}" for number, who in chart.hand_rommes) + ")")
+        notes.append(
+            "★ "
+            + _(HAND_ROMME)
+            + " ("
+            + ", ".join(f"{_(ROUND_LABEL)} {number}: {who}" for number, who in chart.hand_rommes)
+            + ")"
+        )
     end = chart.game_end
     if end.kind == "points":
-        notes.append("┈ " + _(END_AT).format(limit=end.limit) if chart.end_line is not None
-                     else _(END_ABOVE).format(limit=end.limit))
+        notes.append(
+            "┈ " + _(END_AT).format(limit=end.limit)
+            if chart.end_line is not None
+            else _(END_ABOVE).format(limit=end.limit)
+        )
     elif end.kind == "rounds":
         notes.append("┊ " + _(END_AFTER).format(limit=end.limit))
     if chart.finished:
@@ -111,8 +135,9 @@ def legend_lines(chart: Chart, colour: bool, width: int = 80) -> list[str]:
     return lines
 
 
-def render_chart(chart: Chart, width: int = 80, height: int = 24, colour: bool = True,
-                 ascii: bool = False) -> str:
+def render_chart(
+    chart: Chart, width: int = 80, height: int = 24, colour: bool = True, ascii: bool = False
+) -> str:
     """The chart and its legend in ``width`` columns and ``height - 1`` lines (the last
     line of the terminal stays for the prompt)."""
     if not chart.rounds:
@@ -130,15 +155,18 @@ def render_chart(chart: Chart, width: int = 80, height: int = 24, colour: bool =
     last = chart.last_round
     end = chart.game_end
     dense = len(xs) * 3 > width - 8
-    pens = [(mark, player, plotext.marker(mark, pixel=PALETTE[i % len(PALETTE)] if colour else None))
-            for i, (mark, player) in enumerate(zip(letters(chart.players), chart.players, strict=True))]
+    pens = [
+        (mark, player, plotext.marker(mark, pixel=PALETTE[i % len(PALETTE)] if colour else None))
+        for i, (mark, player) in enumerate(zip(letters(chart.players), chart.players, strict=True))
+    ]
     # Lines first, then the points over them, then the stars: a point is never hidden by a line.
     for i, (mark, player, _unused) in enumerate(pens):
         # Without colour a line is drawn with its player's letter in lower case.
         trace = mark if dense else ("·" if colour else mark.lower())
         pixel = PALETTE[i % len(PALETTE)] if colour else None
-        fig.draw(fig.signal(xs, list(chart.totals[player]),
-                            marker=plotext.marker(trace, pixel=pixel)).lines())
+        fig.draw(
+            fig.signal(xs, list(chart.totals[player]), marker=plotext.marker(trace, pixel=pixel)).lines()
+        )
     if not dense:
         for _mark, player, pen in pens:
             fig.draw(fig.signal(xs, list(chart.totals[player]), marker=pen))
@@ -166,8 +194,12 @@ def render_chart(chart: Chart, width: int = 80, height: int = 24, colour: bool =
 
 def chart_json(chart: Chart) -> dict[str, Any]:
     """The data of the chart, for scripts."""
-    return {"session": chart.session, "rounds": list(chart.rounds),
-            "players": [{"name": p, "totals": list(chart.totals[p])} for p in chart.players],
-            "hand_rommes": [{"round": n, "player": p} for n, p in chart.hand_rommes],
-            "game_end": str(chart.game_end), "finished": chart.finished,
-            "game_winner": chart.winner}
+    return {
+        "session": chart.session,
+        "rounds": list(chart.rounds),
+        "players": [{"name": p, "totals": list(chart.totals[p])} for p in chart.players],
+        "hand_rommes": [{"round": n, "player": p} for n, p in chart.hand_rommes],
+        "game_end": str(chart.game_end),
+        "finished": chart.finished,
+        "game_winner": chart.winner,
+    }

@@ -25,9 +25,10 @@ LEGEND = N_("* went out  H Hand-Rommé  -N bonus struck  s stalemate")  # shown 
 
 # --- the standings -------------------------------------------------------------------
 
+
 def short_name(name: str, width: int) -> str:
     """A name cut to ``width`` characters, marked with a dot when cut."""
-    return name if len(name) <= width else name[:max(1, width - 1)] + "."
+    return name if len(name) <= width else name[: max(1, width - 1)] + "."
 
 
 def _column_width(players: int, width: int) -> int:
@@ -47,18 +48,25 @@ def distance_line(s: Standings) -> str:
     end = s.rules.game_end
     if s.state.finished:
         if s.state.winner:
-            return (_("Game over: %(player)s won with %(points)d points.")
-                    % {"player": s.state.winner, "points": s.totals[s.state.winner]})
+            return _("Game over: %(player)s won with %(points)d points.") % {
+                "player": s.state.winner,
+                "points": s.totals[s.state.winner],
+            }
         return _("Game over: a tie between %(players)s.") % {"players": ", ".join(s.state.tied)}
     if end.kind == "points":
         leader = max(s.players, key=lambda p: s.totals[p])
-        return (_("%(left)d to go until %(limit)d (%(leader)s has %(total)d)")
-                % {"left": end.limit - s.totals[leader], "limit": end.limit, "leader": leader,
-                   "total": s.totals[leader]})
+        return _("%(left)d to go until %(limit)d (%(leader)s has %(total)d)") % {
+            "left": end.limit - s.totals[leader],
+            "limit": end.limit,
+            "leader": leader,
+            "total": s.totals[leader],
+        }
     if end.kind == "rounds":
         left = end.limit - s.rounds_played
-        return (ngettext("%(count)d round left of %(limit)d", "%(count)d rounds left of %(limit)d", left)
-                % {"count": left, "limit": end.limit})
+        return ngettext("%(count)d round left of %(limit)d", "%(count)d rounds left of %(limit)d", left) % {
+            "count": left,
+            "limit": end.limit,
+        }
     return _("open game (no end set)")
 
 
@@ -67,24 +75,30 @@ def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> s
     distance to the end of the game; fits ``width`` columns (readable from 60)."""
     col = _column_width(len(s.players), width)
     head = _("round")[:5].ljust(6) + "".join(short_name(p, col - 1).rjust(col) for p in s.players)
-    lines = [ngettext("'%(session)s' after %(count)d round", "'%(session)s' after %(count)d rounds",
-                      s.rounds_played) % {"session": s.session, "count": s.rounds_played}
-             + " · " + _("game ends at %(end)s") % {"end": s.rules.game_end}, head]
+    lines = [
+        ngettext(
+            "'%(session)s' after %(count)d round", "'%(session)s' after %(count)d rounds", s.rounds_played
+        )
+        % {"session": s.session, "count": s.rounds_played}
+        + " · "
+        + _("game ends at %(end)s") % {"end": s.rules.game_end},
+        head,
+    ]
     shown = list(s.rounds)[-rounds:] if rounds else []
     if shown and shown[0].number > 1:
         lines.append("...".ljust(6) + "".join("".rjust(col) for _p in s.players))
     for row in shown:
         label = f"{row.number}{' s' if row.stalemate else ''}".ljust(6)
-        lines.append(label + "".join(_mark(row, p)[:col - 1].rjust(col) for p in s.players))
+        lines.append(label + "".join(_mark(row, p)[: col - 1].rjust(col) for p in s.players))
     lines.append(_("total")[:5].ljust(6) + "".join(str(s.totals[p]).rjust(col) for p in s.players))
     if s.leaderboard is not None:
-        lines.append(_("board")[:5].ljust(6) + "".join(str(s.leaderboard[p]).rjust(col)
-                                                for p in s.players))
+        lines.append(_("board")[:5].ljust(6) + "".join(str(s.leaderboard[p]).rjust(col) for p in s.players))
     if s.state.finished:
         lines.append(distance_line(s)[:width])
     else:
-        lines.append((_("Next to deal: %(player)s") % {"player": s.next_dealer}
-                      + f" · {distance_line(s)}")[:width])
+        lines.append(
+            (_("Next to deal: %(player)s") % {"player": s.next_dealer} + f" · {distance_line(s)}")[:width]
+        )
     lines.append(_(LEGEND)[:width])
     return "\n".join(line.rstrip() for line in lines)
 
@@ -115,13 +129,18 @@ def _short_distance(s: Standings) -> str:
 
 # --- prompts -------------------------------------------------------------------------
 
+
 def main_prompt(session: str, number: int) -> str:
     return _("%(session)s · round %(number)d> ") % {"session": session, "number": number}
 
 
 def hand_prompt(session: str, number: int, seat: int, player: str) -> str:
-    return (_("%(session)s · round %(number)d · %(seat)d %(player)s> ")
-            % {"session": session, "number": number, "seat": seat, "player": player})
+    return _("%(session)s · round %(number)d · %(seat)d %(player)s> ") % {
+        "session": session,
+        "number": number,
+        "seat": seat,
+        "player": player,
+    }
 
 
 def summary_prompt(session: str, number: int) -> str:
@@ -134,48 +153,59 @@ def winner_question(players: Sequence[str]) -> str:
 
 
 def winner_toolbar(players: Sequence[str]) -> str:
-    return (_("who went out: 1-%(last)d, a name or its first letters · 0 stalemate · help")
-            % {"last": len(players)})
+    return _("who went out: 1-%(last)d, a name or its first letters · 0 stalemate · help") % {
+        "last": len(players)
+    }
 
 
 HAND_TOOLBAR = N_("cards left (HK K10 J) or points · Up recalls · Ctrl-C discards the round")
 
 
 def summary_keys(players: Sequence[str], winner: str | None) -> str:
-    return (_("Enter=save  1-%(last)d=fix a hand  h=Hand-Rommé  s=stalemate  nN=never out  w=winner")
-            % {"last": len(players)})
+    return _("Enter=save  1-%(last)d=fix a hand  h=Hand-Rommé  s=stalemate  nN=never out  w=winner") % {
+        "last": len(players)
+    }
 
 
 # --- the round entry's messages --------------------------------------------------------
+
 
 def who_went_out() -> str:
     return _("who went out? a number, a name or its first letters (0 for a stalemate)")
 
 
 def ambiguous_player(text: str, matches: Sequence[str]) -> str:
-    return (_("'%(text)s' could be %(matches)s: type more letters")
-            % {"text": text, "matches": _(" or ").join(matches)})
+    return _("'%(text)s' could be %(matches)s: type more letters") % {
+        "text": text,
+        "matches": _(" or ").join(matches),
+    }
 
 
 def unknown_player(text: str, players: Sequence[str], close: str | None) -> str:
     hint = "; " + _("did you mean %(name)s?") % {"name": close} if close else ""
-    return (_("unknown player '%(text)s'%(hint)s (players: %(players)s)")
-            % {"text": text, "hint": hint, "players": ", ".join(players)})
+    return _("unknown player '%(text)s'%(hint)s (players: %(players)s)") % {
+        "text": text,
+        "hint": hint,
+        "players": ", ".join(players),
+    }
 
 
 def no_seat(number: int, players: Sequence[str]) -> str:
-    return (_("there is no player %(number)d: 1-%(last)d (%(players)s), 0 for a stalemate")
-            % {"number": number, "last": len(players), "players": ", ".join(players)})
+    return _("there is no player %(number)d: 1-%(last)d (%(players)s), 0 for a stalemate") % {
+        "number": number,
+        "last": len(players),
+        "players": ", ".join(players),
+    }
 
 
 def empty_hand(player: str) -> str:
-    return (_("%(player)s: type the cards left in hand, or a number of points (0 for none)")
-            % {"player": player})
+    return _("%(player)s: type the cards left in hand, or a number of points (0 for none)") % {
+        "player": player
+    }
 
 
 def negative_points(player: str, text: str) -> str:
-    return (_("%(player)s=%(text)s: points left in hand cannot be negative")
-            % {"player": player, "text": text})
+    return _("%(player)s=%(text)s: points left in hand cannot be negative") % {"player": player, "text": text}
 
 
 def unreadable_hand(player: str, error: str) -> str:
@@ -183,8 +213,10 @@ def unreadable_hand(player: str, error: str) -> str:
 
 
 def supply_error(player: str, error: str) -> str:
-    return (_("the hands do not add up at %(player)s's hand: %(error)s; correct it (Up recalls)")
-            % {"player": player, "error": error})
+    return _("the hands do not add up at %(player)s's hand: %(error)s; correct it (Up recalls)") % {
+        "player": player,
+        "error": error,
+    }
 
 
 def round_refused(error: str) -> str:
@@ -200,30 +232,41 @@ def hand_romme_needs_winner() -> str:
 
 
 def unknown_key(text: str, players: Sequence[str], winner: str | None) -> str:
-    return (_("'%(text)s' is not a choice here.") % {"text": text}
-            + " " + summary_keys(players, winner))
+    return _("'%(text)s' is not a choice here.") % {"text": text} + " " + summary_keys(players, winner)
 
 
 def never_out_marked(player: str, on: bool, rules: RuleSet) -> str:
     if on and not rules.never_out_doubles:
-        return (_("%(player)s marked as never out (these rules do not double it: "
-                  "never_out_doubles=false)") % {"player": player})
-    return (_("%(player)s marked as never out") if on
-            else _("%(player)s no longer marked as never out")) % {"player": player}
+        return _("%(player)s marked as never out (these rules do not double it: never_out_doubles=false)") % {
+            "player": player
+        }
+    return (_("%(player)s marked as never out") if on else _("%(player)s no longer marked as never out")) % {
+        "player": player
+    }
 
 
 # --- a round's summary -----------------------------------------------------------------
 
-def render_summary(session: str, number: int, players: Sequence[str], rnd: RoundInput,
-                   score: RoundScore, cards: CardsText, width: int = 80) -> str:
+
+def render_summary(
+    session: str,
+    number: int,
+    players: Sequence[str],
+    rnd: RoundInput,
+    score: RoundScore,
+    cards: CardsText,
+    width: int = 80,
+) -> str:
     """Every player with the number that corrects the hand, the cards or points typed,
     and the points the round adds."""
     if rnd.stalemate:
         head = _("Round %(number)d of '%(session)s': stalemate") % {"number": number, "session": session}
     else:
-        head = ((_("Round %(number)d of '%(session)s': %(player)s went out with a Hand-Rommé")
-                 if rnd.hand_romme else _("Round %(number)d of '%(session)s': %(player)s went out"))
-                % {"number": number, "session": session, "player": rnd.winner})
+        head = (
+            _("Round %(number)d of '%(session)s': %(player)s went out with a Hand-Rommé")
+            if rnd.hand_romme
+            else _("Round %(number)d of '%(session)s': %(player)s went out")
+        ) % {"number": number, "session": session, "player": rnd.winner}
     name_width = min(12, max(len(p) for p in players))
     lines = [head]
     rows = []
@@ -244,7 +287,7 @@ def render_summary(session: str, number: int, players: Sequence[str], rnd: Round
     room = max(8, min(max(len(r[2]) for r in rows), width - left_width - 6))
     for seat, p, shown, points, note in rows:
         if len(shown) > room:
-            shown = shown[:room - 1] + "…"
+            shown = shown[: room - 1] + "…"
         line = f"{seat:>2} {short_name(p, name_width).ljust(name_width)}  {shown.ljust(room)}"
         line += points.rjust(5) + (f"  {note}" if note else "")
         lines.append(line.rstrip())
@@ -256,8 +299,10 @@ def saved_line(number: int, session: str) -> str:
 
 
 def edited_line(number: int, session: str) -> str:
-    return (_("Round %(number)d of '%(session)s' corrected; later rounds scored again.")
-            % {"number": number, "session": session})
+    return _("Round %(number)d of '%(session)s' corrected; later rounds scored again.") % {
+        "number": number,
+        "session": session,
+    }
 
 
 def edit_discarded(number: int) -> str:
@@ -273,8 +318,9 @@ def changed_elsewhere(session: str) -> str:
 
 
 def changed_before_save(session: str, number: int) -> str:
-    return (_("Changed in another window: not saved yet. This is now round %(number)d; Enter saves.")
-            % {"number": number})
+    return _("Changed in another window: not saved yet. This is now round %(number)d; Enter saves.") % {
+        "number": number
+    }
 
 
 def game_over_no_round(line: str) -> str:
@@ -282,8 +328,11 @@ def game_over_no_round(line: str) -> str:
 
 
 def failed_line(number: int, line: str, code: int) -> str:
-    return (_("line %(number)d failed (exit code %(code)d): %(line)s")
-            % {"number": number, "code": code, "line": line})
+    return _("line %(number)d failed (exit code %(code)d): %(line)s") % {
+        "number": number,
+        "code": code,
+        "line": line,
+    }
 
 
 BYE = N_("Bye.")  # BYE and HELP are shown through _()

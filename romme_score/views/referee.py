@@ -26,36 +26,49 @@ def _slots(meld: Meld, profile: Profile, ascii: bool) -> list[str]:
 
 # --- romme check ----------------------------------------------------------------
 
+
 def verdict_json(v: Verdict, profile: Profile = "de", ascii: bool = False) -> dict[str, Any]:
     data: dict[str, Any] = {"valid": v.valid, "total": v.total, "melds": []}
     for m in v.melds:
-        data["melds"].append({
-            "input": m.input,
-            "valid": m.valid,
-            "kind": m.meld.kind.value if m.meld else None,
-            "value": m.meld.value if m.meld else None,
-            "cards": (_slots(m.meld, profile, ascii) if m.meld
-                      else [c.format(profile, ascii) for c in m.cards]),
-            "reason": m.reason.value if m.reason else None,
-            "message": m.message,
-            "alternatives": [{"kind": a.kind.value, "value": a.value,
-                              "cards": _slots(a, profile, ascii)} for a in m.alternatives],
-        })
+        data["melds"].append(
+            {
+                "input": m.input,
+                "valid": m.valid,
+                "kind": m.meld.kind.value if m.meld else None,
+                "value": m.meld.value if m.meld else None,
+                "cards": (
+                    _slots(m.meld, profile, ascii) if m.meld else [c.format(profile, ascii) for c in m.cards]
+                ),
+                "reason": m.reason.value if m.reason else None,
+                "message": m.message,
+                "alternatives": [
+                    {"kind": a.kind.value, "value": a.value, "cards": _slots(a, profile, ascii)}
+                    for a in m.alternatives
+                ],
+            }
+        )
     if v.supply_error is not None:
         data["error"] = {"reason": v.supply_error.reason.value, "message": str(v.supply_error)}
     if v.first is not None:
-        data["first_meld"] = {"required": v.first.required, "total": v.first.total,
-                              "ok": v.first.ok,
-                              "reason": v.first.reason.value if v.first.reason else None,
-                              "message": v.first.message}
+        data["first_meld"] = {
+            "required": v.first.required,
+            "total": v.first.total,
+            "ok": v.first.ok,
+            "reason": v.first.reason.value if v.first.reason else None,
+            "message": v.first.message,
+        }
     if v.onto is not None:
         o = v.onto
-        data["onto"] = {"valid": o.valid, "reason": o.reason.value if o.reason else None,
-                        "message": o.message,
-                        "result": _slots(o.result, profile, ascii) if o.result else [],
-                        "value": o.result.value if o.result else None,
-                        "freed_jokers": o.freed_jokers, "note": o.note,
-                        "alternative": o.alternative}
+        data["onto"] = {
+            "valid": o.valid,
+            "reason": o.reason.value if o.reason else None,
+            "message": o.message,
+            "result": _slots(o.result, profile, ascii) if o.result else [],
+            "value": o.result.value if o.result else None,
+            "freed_jokers": o.freed_jokers,
+            "note": o.note,
+            "alternative": o.alternative,
+        }
     return data
 
 
@@ -66,15 +79,22 @@ def render_verdict(v: Verdict, profile: Profile = "de", ascii: bool = False) -> 
     for i, m in enumerate(v.melds, 1):
         head = f"{i}. {format_cards(m.cards, profile, ascii)}"
         if m.meld is not None:
-            lines.append(_("%(meld)s: legal %(kind)s, %(points)s")
-                         % {"meld": head, "kind": kind_name(m.meld.kind), "points": points(m.meld.value)})
+            lines.append(
+                _("%(meld)s: legal %(kind)s, %(points)s")
+                % {"meld": head, "kind": kind_name(m.meld.kind), "points": points(m.meld.value)}
+            )
             if any(s.is_joker for s in m.meld.slots):
                 lines.append("   " + _("as %(meld)s") % {"meld": m.meld.format(profile, ascii)})
             for alt in m.alternatives:
-                lines.append("   " + _("also legal as %(kind)s %(meld)s (%(points)s); "
-                                      "the highest value counts")
-                             % {"kind": kind_name(alt.kind), "meld": alt.format(profile, ascii),
-                                "points": points(alt.value)})
+                lines.append(
+                    "   "
+                    + _("also legal as %(kind)s %(meld)s (%(points)s); the highest value counts")
+                    % {
+                        "kind": kind_name(alt.kind),
+                        "meld": alt.format(profile, ascii),
+                        "points": points(alt.value),
+                    }
+                )
         else:
             lines.append(_("%(meld)s: NOT legal: %(reason)s") % {"meld": head, "reason": m.message})
     if len(v.melds) > 1 or v.first is not None:
@@ -83,25 +103,36 @@ def render_verdict(v: Verdict, profile: Profile = "de", ascii: bool = False) -> 
         lines.append(_("NOT possible: %(reason)s") % {"reason": v.supply_error})
     if v.first is not None:
         if v.first.ok:
-            lines.append(_("First meld: enough (%(total)d of %(required)d needed)")
-                         % {"total": v.first.total, "required": v.first.required})
+            lines.append(
+                _("First meld: enough (%(total)d of %(required)d needed)")
+                % {"total": v.first.total, "required": v.first.required}
+            )
         else:
             lines.append(_("First meld: NOT enough: %(reason)s") % {"reason": v.first.message})
     return "\n".join(lines)
 
 
-def _render_onto(o: OntoVerdict, added_cards: Sequence[Card], table_cards: Sequence[Card],
-                 profile: Profile, ascii: bool) -> str:
+def _render_onto(
+    o: OntoVerdict, added_cards: Sequence[Card], table_cards: Sequence[Card], profile: Profile, ascii: bool
+) -> str:
     added = format_cards(added_cards, profile, ascii)
     table = format_cards(table_cards, profile, ascii)
     if not o.valid or o.result is None:
-        return (_("%(cards)s onto %(meld)s: NOT allowed: %(reason)s")
-                % {"cards": added, "meld": table, "reason": o.message})
-    lines = [_("%(cards)s onto %(meld)s: allowed (%(note)s)")
-             % {"cards": added, "meld": table, "note": o.note},
-             "   " + _("the meld becomes %(kind)s %(meld)s (%(points)s)")
-             % {"kind": kind_name(o.result.kind), "meld": o.result.format(profile, ascii),
-                "points": points(o.result.value)}]
+        return _("%(cards)s onto %(meld)s: NOT allowed: %(reason)s") % {
+            "cards": added,
+            "meld": table,
+            "reason": o.message,
+        }
+    lines = [
+        _("%(cards)s onto %(meld)s: allowed (%(note)s)") % {"cards": added, "meld": table, "note": o.note},
+        "   "
+        + _("the meld becomes %(kind)s %(meld)s (%(points)s)")
+        % {
+            "kind": kind_name(o.result.kind),
+            "meld": o.result.format(profile, ascii),
+            "points": points(o.result.value),
+        },
+    ]
     if o.alternative:
         lines.append(f"   {o.alternative}")
     return "\n".join(lines)

@@ -38,8 +38,9 @@ CHART = N_("The course of the game")
 CHART_TITLE = N_("Running totals of {session} by round")
 CHART_DESC = N_("One line per player: the total of penalty points after each round.")
 SCORESHEET = N_("Round by round")
-SCORESHEET_NOTE = N_("★ went out, HR Hand-Rommé, −N winner bonus struck; the small number is the "
-                   "running total.")
+SCORESHEET_NOTE = N_(
+    "★ went out, HR Hand-Rommé, −N winner bonus struck; the small number is the running total."
+)
 MARKS = N_("Hand-Rommés and bonuses")
 NO_MARKS = N_("No Hand-Rommé and no bonus in this game.")
 HAND_ROMME_LINE = N_("Round {round}: {player} went out with a Hand-Rommé (everyone else's points ×{times})")
@@ -59,8 +60,10 @@ WHO_PAYS = N_("Who pays whom")
 PAYS = N_("{payer} pays {payee} {amount}")
 NOBODY_PAYS = N_("Nobody owes anybody anything.")
 ROUNDING = N_("Rounding: {note}.")
-SETTLEMENT_NOTE = N_("Every pair of players settles the difference of their points: fewer points "
-                   "receive, more pay (002 section 6).")
+SETTLEMENT_NOTE = N_(
+    "Every pair of players settles the difference of their points: fewer points "
+    "receive, more pay (002 section 6)."
+)
 FOOTER = N_("Made with romme-score {version} on {day}.")
 GAME_END = N_("game ends at {limit}")
 GAME_END_ABOVE = N_("game ends at {limit} (above the chart)")
@@ -173,58 +176,75 @@ def svg_chart(chart: Chart) -> str:
         return TOP + plot_h - value / top * plot_h
 
     title = _(CHART_TITLE).format(session=chart.session)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-           f'aria-label="{escape(title)}" class="running-totals">',
-           f"<title>{escape(title)}</title><desc>{escape(_(CHART_DESC))}</desc>",
-           '<g class="grid" stroke="#e3e3e8" stroke-width="1">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(title)}" class="running-totals">',
+        f"<title>{escape(title)}</title><desc>{escape(_(CHART_DESC))}</desc>",
+        '<g class="grid" stroke="#e3e3e8" stroke-width="1">',
+    ]
     for value in ticks:
-        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(y_of(value))}" '
-                   f'y2="{_num(y_of(value))}"/>')
+        out.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(y_of(value))}" y2="{_num(y_of(value))}"/>'
+        )
     out.append("</g>")
     out.append('<g class="axis">')
     for value in ticks:
-        out.append(f'<text x="{LEFT - 6}" y="{_num(y_of(value) + 4)}" '
-                   f'text-anchor="end">{value}</text>')
+        out.append(f'<text x="{LEFT - 6}" y="{_num(y_of(value) + 4)}" text-anchor="end">{value}</text>')
     for number in round_ticks(last):
-        out.append(f'<text x="{_num(x_of(number))}" y="{HEIGHT - BOTTOM + 16}" '
-                   f'text-anchor="middle">{number}</text>')
-    out.append(f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 6}" '
-               f'text-anchor="middle">{escape(_(ROUND_AXIS))}</text>')
-    out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" '
-               'stroke="#888"/>')
+        out.append(
+            f'<text x="{_num(x_of(number))}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">{number}</text>'
+        )
+    out.append(
+        f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 6}" '
+        f'text-anchor="middle">{escape(_(ROUND_AXIS))}</text>'
+    )
+    out.append(
+        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" stroke="#888"/>'
+    )
     out.append("</g>")
     if end is not None:
         y = _num(y_of(end))
-        out.append(f'<g class="game-end"><line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}" '
-                   'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
-                   # at the left, where running totals start low, so no line runs through it
-                   f'<text x="{LEFT + 6}" y="{_num(y_of(end) - 5)}" text-anchor="start">'
-                   f"{escape(_(GAME_END).format(limit=end))}</text></g>")
+        out.append(
+            f'<g class="game-end"><line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}" '
+            'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
+            # at the left, where running totals start low, so no line runs through it
+            f'<text x="{LEFT + 6}" y="{_num(y_of(end) - 5)}" text-anchor="start">'
+            f"{escape(_(GAME_END).format(limit=end))}</text></g>"
+        )
     if chart.game_end.kind == "rounds":
         x = _num(x_of(chart.game_end.limit))
-        out.append(f'<g class="game-end"><line x1="{x}" x2="{x}" y1="{TOP}" y2="{TOP + plot_h}" '
-                   'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
-                   f'<text x="{x}" y="{TOP + 10}" text-anchor="end" dx="-4">'
-                   f"{escape(_(GAME_END_ROUNDS).format(limit=chart.game_end.limit))}</text></g>")
+        out.append(
+            f'<g class="game-end"><line x1="{x}" x2="{x}" y1="{TOP}" y2="{TOP + plot_h}" '
+            'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
+            f'<text x="{x}" y="{TOP + 10}" text-anchor="end" dx="-4">'
+            f"{escape(_(GAME_END_ROUNDS).format(limit=chart.game_end.limit))}</text></g>"
+        )
     dots = len(chart.rounds) <= 60
     for i, player in enumerate(chart.players):
-        points = " ".join(f"{_num(x_of(n))},{_num(y_of(v))}"
-                          for n, v in zip(chart.rounds, chart.totals[player], strict=True))
-        out.append(f'<g class="player" data-player="{escape(player)}">'
-                   f"<title>{escape(player)}: {chart.final(player)}</title>"
-                   f'<polyline class="line" points="{points}" fill="none" stroke="{_colour(i)}" '
-                   f'stroke-width="2.5" stroke-linejoin="round"{_dash(i)}/>')
+        points = " ".join(
+            f"{_num(x_of(n))},{_num(y_of(v))}"
+            for n, v in zip(chart.rounds, chart.totals[player], strict=True)
+        )
+        out.append(
+            f'<g class="player" data-player="{escape(player)}">'
+            f"<title>{escape(player)}: {chart.final(player)}</title>"
+            f'<polyline class="line" points="{points}" fill="none" stroke="{_colour(i)}" '
+            f'stroke-width="2.5" stroke-linejoin="round"{_dash(i)}/>'
+        )
         if dots:
-            out.extend(f'<circle cx="{_num(x_of(n))}" cy="{_num(y_of(v))}" r="3" '
-                       f'fill="{_colour(i)}"/>'
-                       for n, v in zip(chart.rounds, chart.totals[player], strict=True))
+            out.extend(
+                f'<circle cx="{_num(x_of(n))}" cy="{_num(y_of(v))}" r="3" fill="{_colour(i)}"/>'
+                for n, v in zip(chart.rounds, chart.totals[player], strict=True)
+            )
         out.append("</g>")
     for number, who in chart.hand_rommes:
         value = chart.totals[who][chart.rounds.index(number)]
-        out.append(f'<polygon class="hand-romme" points="{_star(x_of(number), y_of(value))}" '
-                   'fill="#ffd400" stroke="#222" stroke-width="1">'
-                   f"<title>{escape(_(HAND_ROMME_MARK).format(round=number, player=who))}"
-                   "</title></polygon>")
+        out.append(
+            f'<polygon class="hand-romme" points="{_star(x_of(number), y_of(value))}" '
+            'fill="#ffd400" stroke="#222" stroke-width="1">'
+            f"<title>{escape(_(HAND_ROMME_MARK).format(round=number, player=who))}"
+            "</title></polygon>"
+        )
     out.append("</svg>")
     return "".join(out)
 
@@ -232,16 +252,22 @@ def svg_chart(chart: Chart) -> str:
 def _legend(chart: Chart) -> str:
     items = []
     for i, player in enumerate(chart.players):
-        items.append(f'<li><svg viewBox="0 0 36 12" aria-hidden="true"><line x1="1" x2="35" y1="6" '
-                     f'y2="6" stroke="{_colour(i)}" stroke-width="3"{_dash(i)}/></svg> '
-                     f"{escape(player)} {chart.final(player)}</li>")
+        items.append(
+            f'<li><svg viewBox="0 0 36 12" aria-hidden="true"><line x1="1" x2="35" y1="6" '
+            f'y2="6" stroke="{_colour(i)}" stroke-width="3"{_dash(i)}/></svg> '
+            f"{escape(player)} {chart.final(player)}</li>"
+        )
     if chart.hand_rommes:
-        items.append(f'<li><svg viewBox="0 0 36 12" aria-hidden="true"><polygon points="'
-                     f'{_star(18, 6, 6)}" fill="#ffd400" stroke="#222"/></svg> Hand-Rommé</li>')
+        items.append(
+            f'<li><svg viewBox="0 0 36 12" aria-hidden="true"><polygon points="'
+            f'{_star(18, 6, 6)}" fill="#ffd400" stroke="#222"/></svg> Hand-Rommé</li>'
+        )
     if chart.end_line is not None or chart.game_end.kind == "rounds":
-        items.append('<li><svg viewBox="0 0 36 12" aria-hidden="true"><line x1="1" x2="35" y1="6" '
-                     'y2="6" stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/></svg> '
-                     f"{escape(_end_text(chart))}</li>")
+        items.append(
+            '<li><svg viewBox="0 0 36 12" aria-hidden="true"><line x1="1" x2="35" y1="6" '
+            'y2="6" stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/></svg> '
+            f"{escape(_end_text(chart))}</li>"
+        )
     elif chart.game_end.kind == "points":
         items.append(f"<li>{escape(_(GAME_END_ABOVE).format(limit=chart.game_end.limit))}</li>")
     return '<ul class="legend">' + "".join(items) + "</ul>"
@@ -258,10 +284,12 @@ def _cards(game: GameReport) -> str:
     ranks = places({p: s.totals[p] for p in s.players})
     items = []
     for i, p in enumerate(s.players):
-        items.append(f'<li style="--c: {_colour(i)}" data-player="{escape(p)}" '
-                     f'data-total="{s.totals[p]}"><span class="name">{escape(p)}</span>'
-                     f'<span class="total">{s.totals[p]}</span>'
-                     f'<span class="place">{escape(_(PLACE))} {ranks[p]}</span></li>')
+        items.append(
+            f'<li style="--c: {_colour(i)}" data-player="{escape(p)}" '
+            f'data-total="{s.totals[p]}"><span class="name">{escape(p)}</span>'
+            f'<span class="total">{s.totals[p]}</span>'
+            f'<span class="place">{escape(_(PLACE))} {ranks[p]}</span></li>'
+        )
     return '<ul class="cards">' + "".join(items) + "</ul>"
 
 
@@ -291,12 +319,13 @@ def _scoresheet(game: GameReport) -> str:
                 text = str(row.points.get(p, 0))
             cells.append(f'<td>{text}<span class="run">{running}</span></td>')
         rows.append(f'<tr data-round="{row.number}"><td>{row.number}</td>{"".join(cells)}</tr>')
-    foot = "".join(f'<td class="total" data-player="{escape(p)}">{s.totals[p]}</td>'
-                   for p in s.players)
-    return (f'<div class="scroll"><table class="scoresheet"><thead><tr><th>{escape(_(ROUND))}</th>'
-            f'{head}</tr></thead><tbody>{"".join(rows)}</tbody><tfoot><tr>'
-            f"<td>{escape(_(TOTAL))}</td>{foot}</tr></tfoot></table></div>"
-            f'<p class="note">{escape(_(SCORESHEET_NOTE))}</p>')
+    foot = "".join(f'<td class="total" data-player="{escape(p)}">{s.totals[p]}</td>' for p in s.players)
+    return (
+        f'<div class="scroll"><table class="scoresheet"><thead><tr><th>{escape(_(ROUND))}</th>'
+        f"{head}</tr></thead><tbody>{''.join(rows)}</tbody><tfoot><tr>"
+        f"<td>{escape(_(TOTAL))}</td>{foot}</tr></tfoot></table></div>"
+        f'<p class="note">{escape(_(SCORESHEET_NOTE))}</p>'
+    )
 
 
 def _marks(game: GameReport) -> str:
@@ -304,8 +333,11 @@ def _marks(game: GameReport) -> str:
     items = []
     for row in s.rounds:
         if row.hand_romme and row.winner:
-            items.append(_(HAND_ROMME_LINE).format(round=row.number, player=row.winner,
-                                                times=s.rules.hand_romme_multiplier))
+            items.append(
+                _(HAND_ROMME_LINE).format(
+                    round=row.number, player=row.winner, times=s.rules.hand_romme_multiplier
+                )
+            )
         for p in s.players:
             if row.bonus.get(p):
                 items.append(_(BONUS_LINE).format(round=row.number, player=p, points=row.bonus[p]))
@@ -320,13 +352,15 @@ def _game(game: GameReport, heading: bool) -> str:
     if heading:
         parts.append(f"<h2>{escape(s.session)}</h2>")
     parts.append(f'<p class="meta">{escape(_meta(game))}</p>')
-    parts.append(f'<h3>{escape(_(STANDINGS))}</h3>{_cards(game)}')
+    parts.append(f"<h3>{escape(_(STANDINGS))}</h3>{_cards(game)}")
     parts.append(f'<p class="state">{escape(_state(game))}</p>')
     if not s.rounds:
         parts.append(f"<p>{escape(_(NO_ROUNDS))}</p></section>")
         return "".join(parts)
-    parts.append(f"<h3>{escape(_(CHART))}</h3><figure>{svg_chart(game.chart)}"
-                 f"<figcaption>{_legend(game.chart)}</figcaption></figure>")
+    parts.append(
+        f"<h3>{escape(_(CHART))}</h3><figure>{svg_chart(game.chart)}"
+        f"<figcaption>{_legend(game.chart)}</figcaption></figure>"
+    )
     parts.append(f"<h3>{escape(_(MARKS))}</h3>{_marks(game)}")
     parts.append(f"<h3>{escape(_(SCORESHEET))}</h3>{_scoresheet(game)}")
     parts.append("</section>")
@@ -335,8 +369,12 @@ def _game(game: GameReport, heading: bool) -> str:
 
 def _meta(game: GameReport) -> str:
     s = game.standings
-    return _(GAME_META).format(players=", ".join(s.players), rounds=_rounds(s.rounds_played),
-                            end=s.rules.game_end, day=game.created[:10])
+    return _(GAME_META).format(
+        players=", ".join(s.players),
+        rounds=_rounds(s.rounds_played),
+        end=s.rules.game_end,
+        day=game.created[:10],
+    )
 
 
 def _settlement(report: Report, profile: str) -> str:
@@ -347,8 +385,9 @@ def _settlement(report: Report, profile: str) -> str:
         return format_money(amount, currency, profile, s.unit)
 
     if s.rate is not None:
-        intro = _(SETTLEMENT_RATE).format(rate=decimal_text(s.rate),
-                                          currency=f" ({currency})" if currency else "")
+        intro = _(SETTLEMENT_RATE).format(
+            rate=decimal_text(s.rate), currency=f" ({currency})" if currency else ""
+        )
     else:
         intro = _(SETTLEMENT_RATES)
     if len(report.games) > 1:
@@ -358,23 +397,35 @@ def _settlement(report: Report, profile: str) -> str:
     rows = []
     for p in s.players:
         extra = f"<td>{board.get(p.name, 0)}</td>" if board is not None else ""
-        rows.append(f'<tr data-player="{escape(p.name)}" data-total="{p.total}" data-net="{p.net}" '
-                    f'data-amount="{p.amount}"><td>{escape(p.name)}</td><td>{p.total}</td>'
-                    f"<td>{p.net:+d}</td><td>{escape(money(p.amount))}</td><td>{p.place}</td>"
-                    f"{extra}</tr>")
-    parts = ['<section class="settlement">', f"<h2>{escape(_(SETTLEMENT))}</h2>",
-             f"<p>{escape(intro)}</p>",
-             '<div class="scroll"><table class="settle"><thead><tr>'
-             + "".join(f"<th>{escape(h)}</th>" for h in headers)
-             + f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>',
-             f"<h3>{escape(_(WHO_PAYS))}</h3>"]
+        rows.append(
+            f'<tr data-player="{escape(p.name)}" data-total="{p.total}" data-net="{p.net}" '
+            f'data-amount="{p.amount}"><td>{escape(p.name)}</td><td>{p.total}</td>'
+            f"<td>{p.net:+d}</td><td>{escape(money(p.amount))}</td><td>{p.place}</td>"
+            f"{extra}</tr>"
+        )
+    parts = [
+        '<section class="settlement">',
+        f"<h2>{escape(_(SETTLEMENT))}</h2>",
+        f"<p>{escape(intro)}</p>",
+        '<div class="scroll"><table class="settle"><thead><tr>'
+        + "".join(f"<th>{escape(h)}</th>" for h in headers)
+        + f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>",
+        f"<h3>{escape(_(WHO_PAYS))}</h3>",
+    ]
     if s.transfers:
-        parts.append('<ol class="transfers">' + "".join(
-            f'<li data-from="{escape(t.payer)}" data-to="{escape(t.payee)}" '
-            f'data-amount="{t.amount}">'
-            + escape(_(PAYS).format(payer=t.payer, payee=t.payee, amount="\0")).replace(
-                "\0", f"<b>{escape(money(t.amount))}</b>")
-            + "</li>" for t in s.transfers) + "</ol>")
+        parts.append(
+            '<ol class="transfers">'
+            + "".join(
+                f'<li data-from="{escape(t.payer)}" data-to="{escape(t.payee)}" '
+                f'data-amount="{t.amount}">'
+                + escape(_(PAYS).format(payer=t.payer, payee=t.payee, amount="\0")).replace(
+                    "\0", f"<b>{escape(money(t.amount))}</b>"
+                )
+                + "</li>"
+                for t in s.transfers
+            )
+            + "</ol>"
+        )
     else:
         parts.append(f"<p>{escape(_(NOBODY_PAYS))}</p>")
     if s.rounding_note:
@@ -388,9 +439,12 @@ def _pay_summary(report: Report, profile: str) -> str:
     s = report.settlement
     if not s.transfers:
         return f'<p class="pay">{escape(_(NOBODY_PAYS))}</p>'
-    items = "; ".join(_(PAYS).format(payer=t.payer, payee=t.payee,
-                                  amount=format_money(t.amount, report.currency, profile, s.unit))
-                      for t in s.transfers)
+    items = "; ".join(
+        _(PAYS).format(
+            payer=t.payer, payee=t.payee, amount=format_money(t.amount, report.currency, profile, s.unit)
+        )
+        for t in s.transfers
+    )
     return f'<p class="pay"><strong>{escape(_(WHO_PAYS))}:</strong> {escape(items)}.</p>'
 
 
@@ -407,18 +461,24 @@ def render_report(report: Report, profile: str, version: str, day: str) -> str:
     body.extend(_game(g, several) for g in report.games)
     body.append(_settlement(report, profile))
     body.append(f"</main><footer><p>{escape(_(FOOTER).format(version=version, day=day))}</p></footer>")
-    return ("<!DOCTYPE html>\n<html lang=\"" + language() + "\">\n<head>\n<meta charset=\"utf-8\">\n"
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            # Nothing is fetched from anywhere: the page holds all it shows.
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-            "style-src 'unsafe-inline'\">\n"
-            f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-            + "\n".join(body) + "\n</body>\n</html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        # Nothing is fetched from anywhere: the page holds all it shows.
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'\">\n"
+        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body>\n</html>\n"
+    )
 
 
 def written(names: Sequence[str], path: str, size: int) -> str:
-    return (_("Report of %(sessions)s written to %(path)s (%(size)s KB).")
-            % {"sessions": ", ".join(names), "path": path, "size": decimal_text(f"{size / 1024:.1f}")})
+    return _("Report of %(sessions)s written to %(path)s (%(size)s KB).") % {
+        "sessions": ", ".join(names),
+        "path": path,
+        "size": decimal_text(f"{size / 1024:.1f}"),
+    }
 
 
 def cannot_write(path: str, reason: str) -> str:

@@ -12,13 +12,16 @@ from romme_score.rules import OPTION_NAMES, PRESET_SOURCES, RuleSet, allowed_val
 
 
 def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
-    return {name: {"description": PRESET_SOURCES[name], "rules": rules.to_dict()}
-            for name, rules in presets.items()}
+    return {
+        name: {"description": PRESET_SOURCES[name], "rules": rules.to_dict()}
+        for name, rules in presets.items()
+    }
 
 
 def render_presets(presets: Mapping[str, RuleSet]) -> str:
-    return tabulate([[name, _(PRESET_SOURCES[name])] for name in presets],
-                    headers=[_("preset"), _("what it is")])
+    return tabulate(
+        [[name, _(PRESET_SOURCES[name])] for name in presets], headers=[_("preset"), _("what it is")]
+    )
 
 
 def show_value(value: Any) -> str:
@@ -32,6 +35,7 @@ def show_value(value: Any) -> str:
 
 def render_rules(rules: RuleSet) -> str:
     data = rules.to_dict()
-    rows = [[name, show_value(data[name]), _(allowed_values(name)), _(option_doc(name))]
-            for name in OPTION_NAMES]
+    rows = [
+        [name, show_value(data[name]), _(allowed_values(name)), _(option_doc(name))] for name in OPTION_NAMES
+    ]
     return tabulate(rows, headers=[_("option"), _("value"), _("allowed"), _("meaning")])

@@ -15,13 +15,14 @@ def label_text(label: str) -> str:
     if found is None:
         return label
     count = int(found.group(2))
-    return ngettext("%(preset)s with %(count)d change", "%(preset)s with %(count)d changes",
-                    count) % {"preset": found.group(1), "count": count}
+    return ngettext("%(preset)s with %(count)d change", "%(preset)s with %(count)d changes", count) % {
+        "preset": found.group(1),
+        "count": count,
+    }
 
 
 def rules_from_line(session: str, label: str) -> str:
-    return _("rules of session '%(session)s' (%(label)s)") % {"session": session,
-                                                             "label": label_text(label)}
+    return _("rules of session '%(session)s' (%(label)s)") % {"session": session, "label": label_text(label)}
 
 
 def rules_from_json(kind: str, session: str | None, label: str | None) -> dict[str, Any]:

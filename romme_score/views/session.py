@@ -32,18 +32,24 @@ CardsText = Callable[[Sequence[Card]], str]
 
 # --- the state of a game ------------------------------------------------------------
 
+
 def game_over_line(state: GameState, totals: Mapping[str, int]) -> str:
     """``Game over: Anna won with 120 points.`` (or the tie)."""
     if state.winner:
-        return (_("Game over: %(player)s won with %(points)d points.")
-                % {"player": state.winner, "points": totals[state.winner]})
+        return _("Game over: %(player)s won with %(points)d points.") % {
+            "player": state.winner,
+            "points": totals[state.winner],
+        }
     return _("Game over: a tie between %(players)s.") % {"players": ", ".join(state.tied)}
 
 
 def state_line(state: GameState, totals: Mapping[str, int], next_dealer: str) -> str:
     """Who deals next, or how the game ended."""
-    return (game_over_line(state, totals) if state.finished
-            else _("Next to deal: %(player)s") % {"player": next_dealer})
+    return (
+        game_over_line(state, totals)
+        if state.finished
+        else _("Next to deal: %(player)s") % {"player": next_dealer}
+    )
 
 
 def totals_line(players: Sequence[str], totals: Mapping[str, int]) -> str:
@@ -52,16 +58,26 @@ def totals_line(players: Sequence[str], totals: Mapping[str, int]) -> str:
 
 # --- standings ------------------------------------------------------------------------
 
+
 def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> dict[str, Any]:
     board = s.leaderboard
     return {
         "session": s.session,
-        "players": [{"name": p, "total": s.totals[p],
-                     "leaderboard": board[p] if board is not None else None} for p in s.players],
-        "rounds": ({"number": r.number, "winner": r.winner, "hand_romme": r.hand_romme,
-                    "stalemate": r.stalemate,
-                    "points": dict(r.points), "bonus": {k: v for k, v in r.bonus.items() if v}}
-                   for r in (s.rounds if rounds is None else rounds)),
+        "players": [
+            {"name": p, "total": s.totals[p], "leaderboard": board[p] if board is not None else None}
+            for p in s.players
+        ],
+        "rounds": (
+            {
+                "number": r.number,
+                "winner": r.winner,
+                "hand_romme": r.hand_romme,
+                "stalemate": r.stalemate,
+                "points": dict(r.points),
+                "bonus": {k: v for k, v in r.bonus.items() if v},
+            }
+            for r in (s.rounds if rounds is None else rounds)
+        ),
         "finished": s.state.finished,
         "game_winner": s.state.winner,
         "tied": list(s.state.tied) if s.state.finished and s.state.winner is None else [],
@@ -70,15 +86,13 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
     }
 
 
-def standings_with_corrections_json(s: Standings,
-                                    rounds_json: Iterator[str] | None = None) -> dict[str, Any]:
+def standings_with_corrections_json(s: Standings, rounds_json: Iterator[str] | None = None) -> dict[str, Any]:
     """``romme standings --json``: with ``rounds_json`` (each round's JSON object as text,
     made by the store) the rounds stream."""
     data = standings_json(s)
     if rounds_json is not None:
         data["rounds"] = (RawJSON(text) for text in rounds_json)
-    data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at}
-                           for c in s.corrections]
+    data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at} for c in s.corrections]
     data["notes"] = [{"round": n.round, "text": n.text, "at": n.at} for n in s.notes]
     data["renames"] = [{"from": r.old, "to": r.new, "at": r.at} for r in s.renames]
     return data
@@ -120,11 +134,14 @@ def render_scoresheet(s: Standings) -> str:
     table.append([_("place")] + [str(ranks[p]) for p in s.players])
     if s.leaderboard is not None:
         table.append([_("leaderboard")] + [str(s.leaderboard[p]) for p in s.players])
-    lines.append(tabulate(table, headers=headers, tablefmt="simple",
-                          colalign=("left",) + ("right",) * len(s.players)))
+    lines.append(
+        tabulate(table, headers=headers, tablefmt="simple", colalign=("left",) + ("right",) * len(s.players))
+    )
     lines.append(_("* went out, HR Hand-Rommé, -N winner bonus struck; '= N' is the running total"))
-    lines.append(_("Rounds played: %(rounds)d; game ends at: %(end)s")
-                 % {"rounds": s.rounds_played, "end": s.rules.game_end})
+    lines.append(
+        _("Rounds played: %(rounds)d; game ends at: %(end)s")
+        % {"rounds": s.rounds_played, "end": s.rules.game_end}
+    )
     lines.append(state_line(s.state, s.totals, s.next_dealer))
     return "\n".join(lines)
 
@@ -136,20 +153,30 @@ def render_standings(s: Standings) -> str:
     """``romme standings``: the session's name, the scoresheet, the corrections kept."""
     lines = [_("Session '%(session)s'") % {"session": s.session}, render_scoresheet(s)]
     if s.corrections:
-        lines.append(_("Corrections kept in the history: %(list)s") % {"list": "; ".join(
-            (_("round %(number)d") % {"number": c.round}
-             + f" {_(CHANGES.get(c.change, c.change))} {c.at or ''}").rstrip()
-            for c in s.corrections)})
+        lines.append(
+            _("Corrections kept in the history: %(list)s")
+            % {
+                "list": "; ".join(
+                    (
+                        _("round %(number)d") % {"number": c.round}
+                        + f" {_(CHANGES.get(c.change, c.change))} {c.at or ''}"
+                    ).rstrip()
+                    for c in s.corrections
+                )
+            }
+        )
     for n in s.notes:
         about = _("round %(number)d") % {"number": n.round} if n.round is not None else _("the game")
         lines.append(_("Note on %(about)s (%(at)s): %(text)s") % {"about": about, "at": n.at, "text": n.text})
     for r in s.renames:
-        lines.append(_("Renamed from '%(old)s' to '%(new)s' (%(at)s)")
-                     % {"old": r.old, "new": r.new, "at": r.at})
+        lines.append(
+            _("Renamed from '%(old)s' to '%(new)s' (%(at)s)") % {"old": r.old, "new": r.new, "at": r.at}
+        )
     return "\n".join(lines)
 
 
 # --- a round --------------------------------------------------------------------------
+
 
 def hand_shown(hand: Hand | None, cards: CardsText) -> str:
     """A hand as the round's summary shows it: its cards, or the points counted by hand."""
@@ -160,8 +187,7 @@ def hand_shown(hand: Hand | None, cards: CardsText) -> str:
     return ""
 
 
-def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore,
-                   cards: CardsText) -> str:
+def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore, cards: CardsText) -> str:
     """A round's summary: every player's cards left, points and marks."""
     rows = []
     for p in players:
@@ -189,17 +215,25 @@ def recorded_json(r: Recorded) -> dict[str, Any]:
 
 def round_heading(number: int, rnd: RoundInput) -> str:
     """``Round 3``, with the stalemate named: a round the stock ended has no winner."""
-    return (_("Round %(number)d (stalemate: the stock ran out, nobody went out)") if rnd.stalemate
-            else _("Round %(number)d")) % {"number": number}
+    return (
+        _("Round %(number)d (stalemate: the stock ran out, nobody went out)")
+        if rnd.stalemate
+        else _("Round %(number)d")
+    ) % {"number": number}
 
 
 def render_recorded(r: Recorded, cards: CardsText) -> str:
     s = r.standings
-    return "\n".join([_("%(round)s of '%(session)s':")
-                      % {"round": round_heading(r.number, r.round), "session": s.session},
-                      describe_round(s.players, r.round, r.score, cards), "",
-                      totals_line(s.players, s.totals),
-                      state_line(s.state, s.totals, s.next_dealer)])
+    return "\n".join(
+        [
+            _("%(round)s of '%(session)s':")
+            % {"round": round_heading(r.number, r.round), "session": s.session},
+            describe_round(s.players, r.round, r.score, cards),
+            "",
+            totals_line(s.players, s.totals),
+            state_line(s.state, s.totals, s.next_dealer),
+        ]
+    )
 
 
 SAVE_QUESTION = N_("Save this round?")
@@ -233,40 +267,73 @@ def edited_json(e: Edited) -> dict[str, Any]:
 
 
 def render_edited(e: Edited, players: Sequence[str], cards: CardsText) -> str:
-    return "\n".join([_("%(round)s corrected:") % {"round": round_heading(e.number, e.round)},
-                      describe_round(players, e.round, e.score, cards),
-                      totals_line(players, e.totals)])
+    return "\n".join(
+        [
+            _("%(round)s corrected:") % {"round": round_heading(e.number, e.round)},
+            describe_round(players, e.round, e.score, cards),
+            totals_line(players, e.totals),
+        ]
+    )
 
 
 # --- sessions -------------------------------------------------------------------------
 
+
 def created_json(info: SessionInfo, rules: RuleSet) -> dict[str, Any]:
-    return {"session": info.name, "players": list(info.players), "rules": rules.to_dict(),
-            "next_dealer": info.players[info.first_dealer]}
+    return {
+        "session": info.name,
+        "players": list(info.players),
+        "rules": rules.to_dict(),
+        "next_dealer": info.players[info.first_dealer],
+    }
 
 
 def render_created(info: SessionInfo) -> str:
-    return (_("Session '%(session)s' started with %(players)s; game ends at %(end)s.")
-            % {"session": info.name, "players": ", ".join(info.players), "end": info.rules.game_end}
-            + "\n" + _("%(dealer)s deals first. Record rounds with: %(command)s")
-            % {"dealer": info.players[info.first_dealer],
-               "command": f"romme round --winner NAME {info.players[-1]}=\"{_('CARDS')}\" ..."})
+    return (
+        _("Session '%(session)s' started with %(players)s; game ends at %(end)s.")
+        % {"session": info.name, "players": ", ".join(info.players), "end": info.rules.game_end}
+        + "\n"
+        + _("%(dealer)s deals first. Record rounds with: %(command)s")
+        % {
+            "dealer": info.players[info.first_dealer],
+            "command": f'romme round --winner NAME {info.players[-1]}="{_("CARDS")}" ...',
+        }
+    )
 
 
 def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
-    return [{"name": r.info.name, "players": list(r.info.players), "rounds": r.rounds,
-             "created": r.info.created_at, "finished": r.state.finished, "winner": r.state.winner,
-             "current": r.current} for r in rows]
+    return [
+        {
+            "name": r.info.name,
+            "players": list(r.info.players),
+            "rounds": r.rounds,
+            "created": r.info.created_at,
+            "finished": r.state.finished,
+            "winner": r.state.winner,
+            "current": r.current,
+        }
+        for r in rows
+    ]
 
 
 def render_sessions(rows: Sequence[SessionSummary]) -> str:
     if not rows:
         return _("No sessions yet: start one with 'romme new NAME PLAYER PLAYER ...'.")
-    return tabulate([[("* " if r.current else "  ") + r.info.name, ", ".join(r.info.players),
-                      r.rounds, r.info.created_at[:10],
-                      (_("yes, %(player)s") % {"player": r.state.winner} if r.state.winner else _("yes"))
-                      if r.state.finished else _("no")] for r in rows],
-                    headers=[_("session"), _("players"), _("rounds"), _("date"), _("finished")])
+    return tabulate(
+        [
+            [
+                ("* " if r.current else "  ") + r.info.name,
+                ", ".join(r.info.players),
+                r.rounds,
+                r.info.created_at[:10],
+                (_("yes, %(player)s") % {"player": r.state.winner} if r.state.winner else _("yes"))
+                if r.state.finished
+                else _("no"),
+            ]
+            for r in rows
+        ],
+        headers=[_("session"), _("players"), _("rounds"), _("date"), _("finished")],
+    )
 
 
 def now_current(name: str) -> str:
@@ -275,6 +342,7 @@ def now_current(name: str) -> str:
 
 # --- export and import ----------------------------------------------------------------
 
+
 def export_json_chunks(export: SessionExport) -> Iterator[str]:
     """``romme export`` as JSON, streamed: memory stays the same however long the session.
     The text is what ``json.dumps(export.to_json(), indent=2)`` gives, plus a newline; from
@@ -282,14 +350,17 @@ def export_json_chunks(export: SessionExport) -> Iterator[str]:
     else by :meth:`ExportRound.to_json`."""
     if export.round_rows is not None and export.history_rows is not None:
         rounds: Iterator[Any] = _RoundLines(export.players).batches(export.round_rows)
-        history: Iterator[Any] = _RoundLines(export.players, history=True).batches(
-            export.history_rows)
+        history: Iterator[Any] = _RoundLines(export.players, history=True).batches(export.history_rows)
     else:
         rounds = (r.to_json() for r in export.rounds)
         history = (r.to_json() for r in export.history)
-    whole = {**export.header(), "rounds": rounds, "history": history,
-             "notes": iter([{"round": n.round, "text": n.text, "at": n.at} for n in export.notes]),
-             "renames": iter([{"from": r.old, "to": r.new, "at": r.at} for r in export.renames])}
+    whole = {
+        **export.header(),
+        "rounds": rounds,
+        "history": history,
+        "notes": iter([{"round": n.round, "text": n.text, "at": n.at} for n in export.notes]),
+        "renames": iter([{"from": r.old, "to": r.new, "at": r.at} for r in export.renames]),
+    }
     yield from stream_json(whole, indent=2)
     yield "\n"
 
@@ -341,8 +412,9 @@ class _RoundLines:
             head += '"winner": "%s", '
             picks.append(3)
             texts.append(3)
-        head += (f'"hand_romme": {_TRUE[shape & 1]}, "stalemate": {_TRUE[shape >> 1 & 1]}, '
-                 '"recorded_at": "%s", ')
+        head += (
+            f'"hand_romme": {_TRUE[shape & 1]}, "stalemate": {_TRUE[shape >> 1 & 1]}, "recorded_at": "%s", '
+        )
         picks.append(4)
         parts: dict[str, list[str]] = {"hands": [], "points": [], "bonus": [], "leaderboard": []}
         places: dict[str, list[int]] = {name: [] for name in parts}
@@ -371,12 +443,15 @@ class _RoundLines:
             if flags & 32:
                 parts["leaderboard"].append(key + "%d")
                 places["leaderboard"].append(column + 4)
-        text = head + ", ".join(f'"{name}": {{{", ".join(items)}}}'
-                                for name, items in parts.items()) + "}"
+        text = head + ", ".join(f'"{name}": {{{", ".join(items)}}}' for name, items in parts.items()) + "}"
         for name in parts:
             picks += places[name]
-        return _Template(text, itemgetter(*picks), tuple(texts),
-                         len(text) - len(text.encode().translate(None, _JSON_SPECIAL)))
+        return _Template(
+            text,
+            itemgetter(*picks),
+            tuple(texts),
+            len(text) - len(text.encode().translate(None, _JSON_SPECIAL)),
+        )
 
     def batches(self, batches: Iterable[Sequence[tuple[Any, ...]]]) -> Iterator[RawJSON]:
         """Each batch of rows as the lines of its rounds, joined as a streamed list joins
@@ -398,8 +473,9 @@ class _RoundLines:
                 if len(data) - len(data.translate(None, _JSON_SPECIAL)) != special:
                     text = None
             if text is None:
-                text = ",\n    ".join([self.escaped(templates.get(row[0]) or self.add(row[0]),
-                                                     row) for row in rows])
+                text = ",\n    ".join(
+                    [self.escaped(templates.get(row[0]) or self.add(row[0]), row) for row in rows]
+                )
             yield RawJSON(text)
 
     def add(self, shape: int) -> _Template:
@@ -454,15 +530,24 @@ def export_csv_chunks(export: SessionExport) -> Iterator[str]:
     players = export.players
     seats = len(players)
     first = players.index(export.first_dealer)
-    writer.writerow(["round", "winner", "hand_romme", "stalemate", *players,
-                     *(f"{p} cards" for p in players), "dealer", "time"])
+    writer.writerow(
+        [
+            "round",
+            "winner",
+            "hand_romme",
+            "stalemate",
+            *players,
+            *(f"{p} cards" for p in players),
+            "dealer",
+            "time",
+        ]
+    )
     yield sink.take()
     totals = dict.fromkeys(players, 0)
     if export.scoresheet_rows is not None:
         # One template per dealer (round n is dealt by the seat n-1 after the first dealer),
         # used when no name needs quoting; each line holds as many commas as its fields.
-        lines = [f"%d,%s,%d,%d,{'%d,' * seats}{'%s,' * seats}{_pct(dealer)},%s\r\n"
-                 for dealer in players]
+        lines = [f"%d,%s,%d,%d,{'%d,' * seats}{'%s,' * seats}{_pct(dealer)},%s\r\n" for dealer in players]
         plain = not any(set(p) & set(',"\r\n') for p in players)
         special = lines[0].count(",") + 2  # and the line's end, \r\n
         for rows in export.scoresheet_rows:
@@ -473,8 +558,9 @@ def export_csv_chunks(export: SessionExport) -> Iterator[str]:
                 if len(data) - len(data.translate(None, _CSV_SPECIAL)) != special * len(rows):
                     text = ""
             if not text:
-                writer.writerows([(*row[:-1], players[(first + row[0] - 1) % seats], row[-1])
-                                  for row in rows])
+                writer.writerows(
+                    [(*row[:-1], players[(first + row[0] - 1) % seats], row[-1]) for row in rows]
+                )
                 text = sink.take()
             columns = list(zip(*rows, strict=True))
             for seat, p in enumerate(players):
@@ -485,10 +571,18 @@ def export_csv_chunks(export: SessionExport) -> Iterator[str]:
             for p in players:
                 totals[p] += r.points.get(p, 0) - r.bonus.get(p, 0)
             hands = [r.hands.get(p) for p in players]
-            writer.writerow([r.number, r.winner or "", int(r.hand_romme), int(r.stalemate),
-                             *(r.points.get(p, 0) - r.bonus.get(p, 0) for p in players),
-                             *((h.cards or "") if h is not None else "" for h in hands),
-                             players[(first + r.number - 1) % seats], r.recorded_at])
+            writer.writerow(
+                [
+                    r.number,
+                    r.winner or "",
+                    int(r.hand_romme),
+                    int(r.stalemate),
+                    *(r.points.get(p, 0) - r.bonus.get(p, 0) for p in players),
+                    *((h.cards or "") if h is not None else "" for h in hands),
+                    players[(first + r.number - 1) % seats],
+                    r.recorded_at,
+                ]
+            )
             yield sink.take()
     writer.writerow(["total", "", "", "", *(totals[p] for p in players)])
     ranks = places(totals)
@@ -513,8 +607,10 @@ def deleted(name: str) -> str:
 
 def noted(session: str, round_number: int | None) -> str:
     about = _("round %(number)d") % {"number": round_number} if round_number is not None else _("the game")
-    return (_("Note on %(about)s written to the history of '%(session)s'.")
-            % {"about": about, "session": session})
+    return _("Note on %(about)s written to the history of '%(session)s'.") % {
+        "about": about,
+        "session": session,
+    }
 
 
 def exported(name: str, path: str) -> str:
@@ -522,6 +618,8 @@ def exported(name: str, path: str) -> str:
 
 
 def imported(name: str, rounds: int) -> str:
-    return (ngettext("Session '%(session)s' imported with %(count)d round; it is now current.",
-                     "Session '%(session)s' imported with %(count)d rounds; it is now current.", rounds)
-            % {"session": name, "count": rounds})
+    return ngettext(
+        "Session '%(session)s' imported with %(count)d round; it is now current.",
+        "Session '%(session)s' imported with %(count)d rounds; it is now current.",
+        rounds,
+    ) % {"session": name, "count": rounds}

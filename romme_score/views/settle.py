@@ -14,11 +14,12 @@ from romme_score.settlement import Settlement, format_money
 
 def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "players": [{"name": p.name, "total": p.total, "net": p.net, "amount": str(p.amount),
-                     "place": p.place} for p in s.players],
+        "players": [
+            {"name": p.name, "total": p.total, "net": p.net, "amount": str(p.amount), "place": p.place}
+            for p in s.players
+        ],
         "pairs": [{"winner": p.winner, "loser": p.loser, "points": p.points} for p in s.pairs],
-        "transfers": [{"from": t.payer, "to": t.payee, "amount": str(t.amount)}
-                      for t in s.transfers],
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in s.transfers],
         "rate": str(s.rate) if s.rate is not None else None,
         "unit": str(s.unit),
         "rounding": s.rounding_note,
@@ -30,8 +31,9 @@ def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None)
     return data
 
 
-def money_text(amount: Decimal, currency: str | None, profile: str, unit: Decimal,
-               ascii: bool = False) -> str:
+def money_text(
+    amount: Decimal, currency: str | None, profile: str, unit: Decimal, ascii: bool = False
+) -> str:
     """An amount as printed; in plain ASCII the currency code stands for its symbol
     (``0,33 EUR``)."""
     text = format_money(amount, currency, profile, unit)
@@ -40,8 +42,13 @@ def money_text(amount: Decimal, currency: str | None, profile: str, unit: Decima
     return text
 
 
-def render_settlement(s: Settlement, currency: str | None, profile: str,
-                      leaderboard: Mapping[str, int] | None = None, ascii: bool = False) -> str:
+def render_settlement(
+    s: Settlement,
+    currency: str | None,
+    profile: str,
+    leaderboard: Mapping[str, int] | None = None,
+    ascii: bool = False,
+) -> str:
     names = [p.name for p in s.players]
     money = {p.name: money_text(p.amount, currency, profile, s.unit, ascii) for p in s.players}
     by_pair = {(p.winner, p.loser): p.points for p in s.pairs}
@@ -55,8 +62,9 @@ def render_settlement(s: Settlement, currency: str | None, profile: str,
 
     lines = []
     rate = decimal_text(s.rate) if s.rate is not None else _("each session's rate")
-    lines.append(_("Settlement at %(rate)s per point") % {"rate": rate}
-                 + (f" ({currency})" if currency else ""))
+    lines.append(
+        _("Settlement at %(rate)s per point") % {"rate": rate} + (f" ({currency})" if currency else "")
+    )
     lines.append("")
     table = [[_("total")] + [str(p.total) for p in s.players]]
     for other in names:
@@ -66,8 +74,14 @@ def render_settlement(s: Settlement, currency: str | None, profile: str,
     table.append([_("place")] + [str(p.place) for p in s.players])
     if leaderboard is not None:
         table.append([_("leaderboard")] + [str(leaderboard.get(n, "")) for n in names])
-    lines.append(tabulate(table, headers=[_("player"), *names], tablefmt="simple",
-                          colalign=("left",) + ("right",) * len(names)))
+    lines.append(
+        tabulate(
+            table,
+            headers=[_("player"), *names],
+            tablefmt="simple",
+            colalign=("left",) + ("right",) * len(names),
+        )
+    )
     lines.append("")
     lines.append(_("'vs X' is what the column's player receives (+) from or pays (-) to X."))
     if s.rounding_note:
@@ -78,11 +92,22 @@ def render_settlement(s: Settlement, currency: str | None, profile: str,
     else:
         count = len(s.transfers)
         proof = _("the fewest possible") if s.transfers_minimal else _("not proven minimal")
-        lines.append(ngettext("To settle (%(count)d transfer, %(proof)s):",
-                              "To settle (%(count)d transfers, %(proof)s):", count)
-                     % {"count": count, "proof": proof})
+        lines.append(
+            ngettext(
+                "To settle (%(count)d transfer, %(proof)s):",
+                "To settle (%(count)d transfers, %(proof)s):",
+                count,
+            )
+            % {"count": count, "proof": proof}
+        )
         for t in s.transfers:
-            lines.append("  " + _("%(payer)s pays %(payee)s %(amount)s")
-                         % {"payer": t.payer, "payee": t.payee,
-                            "amount": money_text(t.amount, currency, profile, s.unit, ascii)})
+            lines.append(
+                "  "
+                + _("%(payer)s pays %(payee)s %(amount)s")
+                % {
+                    "payer": t.payer,
+                    "payee": t.payee,
+                    "amount": money_text(t.amount, currency, profile, s.unit, ascii),
+                }
+            )
     return "\n".join(lines)

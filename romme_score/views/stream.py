@@ -31,6 +31,8 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False)  # the C encoder: no indent
 
 class RawJSON(str):
     """JSON text made elsewhere (by SQLite), written as it is where an item stands."""
+
+
 _INDENTED: dict[int, json.JSONEncoder] = {}
 
 
@@ -44,8 +46,7 @@ def _dumps(value: Any, indent: int | None, level: int) -> str:
 
 
 def _holds_iterator(value: dict[Any, Any]) -> bool:
-    return any(isinstance(v, Iterator) or isinstance(v, dict) and _holds_iterator(v)
-               for v in value.values())
+    return any(isinstance(v, Iterator) or isinstance(v, dict) and _holds_iterator(v) for v in value.values())
 
 
 def stream_json(value: Any, indent: int | None = None, level: int = 0) -> Iterator[str]:

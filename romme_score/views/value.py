@@ -15,8 +15,10 @@ def points(n: int) -> str:
 
 
 def value_json(rows: Sequence[tuple[Card, int]], profile: Profile, ascii: bool) -> dict[str, Any]:
-    return {"points": sum(p for _p, p in rows),
-            "cards": [{"card": c.format(profile, ascii), "points": p} for c, p in rows]}
+    return {
+        "points": sum(p for _p, p in rows),
+        "cards": [{"card": c.format(profile, ascii), "points": p} for c, p in rows],
+    }
 
 
 def render_value(rows: Sequence[tuple[Card, int]], profile: Profile, ascii: bool) -> str:
