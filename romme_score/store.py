@@ -13,6 +13,7 @@ import difflib
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -256,32 +257,65 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("romme-score", appauthor=False)) / "romme.sqlite3"
 
 
+# The database files this process holds an SQLite connection to, by (device, inode), with
+# how many. Closing any descriptor of a file drops every POSIX lock the process holds on
+# it, SQLite's included; so the file is never opened outside SQLite while one of ours is
+# open: the header is read before the first connection only.
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 class Store:
     """A romme-score database file."""
 
     def __init__(self, path: Path, *, create: bool = True) -> None:
         self.path = path
-        self._check_file()
-        if not path.exists() and not create:
-            raise NotFound(_("no database at %(path)s: start with 'romme new'") % {"path": path})
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise DatabasePathError(
-                _(
-                    "cannot create the folder for the database %(path)s: "
-                    "%(reason)s; give another file with --db"
-                )
-                % {"path": path, "reason": exc.strerror or exc}
-            ) from None
+        self._key: tuple[int, int] | None = None
         self._verified = False
         try:
-            self.db = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)
+            # Under the lock: no other thread reads the header between this check and
+            # the connection being counted.
+            with _OPEN_LOCK:
+                self._check_file()
+                if not path.exists() and not create:
+                    raise NotFound(_("no database at %(path)s: start with 'romme new'") % {"path": path})
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise DatabasePathError(
+                        _(
+                            "cannot create the folder for the database %(path)s: "
+                            "%(reason)s; give another file with --db"
+                        )
+                        % {"path": path, "reason": exc.strerror or exc}
+                    ) from None
+                self.db = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)
+                self._register()
             self.db.execute("PRAGMA busy_timeout = 5000")
             self.db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.Error as exc:
+            self.close()
             raise self._translate(exc) from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _register(self) -> None:
+        """Count this connection among the process's open ones on the file (under
+        ``_OPEN_LOCK``)."""
+        key = _file_key(self.path)
+        if key is not None:
+            _OPEN_FILES[key] = _OPEN_FILES.get(key, 0) + 1
+        self._key = key
 
     # -- opening ------------------------------------------------------------------
 
@@ -291,8 +325,10 @@ class Store:
         if self.path.is_dir():
             raise DatabasePathError(_("%(path)s is a folder, not a database file") % {"path": self.path})
         try:
-            if self.path.stat().st_size == 0:
-                return
+            st = self.path.stat()
+            if st.st_size == 0 or (st.st_dev, st.st_ino) in _OPEN_FILES:
+                return  # empty, or open here already (read then, and reading it now would
+                # drop that connection's locks)
             with open(self.path, "rb") as f:
                 header = f.read(16)
         except OSError as exc:
@@ -417,7 +453,17 @@ class Store:
                 raise
 
     def close(self) -> None:
-        self.db.close()
+        db = getattr(self, "db", None)
+        if db is not None:
+            db.close()
+        with _OPEN_LOCK:
+            key, self._key = self._key, None
+            if key is not None:
+                left = _OPEN_FILES.get(key, 1) - 1
+                if left > 0:
+                    _OPEN_FILES[key] = left
+                else:
+                    _OPEN_FILES.pop(key, None)
 
     def __enter__(self) -> Store:
         return self
