@@ -45,9 +45,12 @@ browser:
 	    >/dev/null) || echo "chromium could not be installed: the screenshot test will skip"; \
 	fi
 
+# pytest on every core (pytest-xdist; PYTEST_WORKERS=0 runs in one process).
+PYTEST_WORKERS ?= auto
 test: $(BIN)/.installed browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 	$(BIN)/ruff check romme_score tests benchmarks
+	$(BIN)/ruff format --check romme_score tests benchmarks
 	$(BIN)/mypy --strict romme_score tests benchmarks
 
 # The long form of the hostile-input harness (make test runs a quick form of it).
