@@ -55,7 +55,7 @@ def run(folder: Path) -> None:
     with SessionService(db) as service:
         service.import_(session_of(ROUNDS))
         info = service.session("Bench")
-        table = Table(service, info, Output("de", False, False), db)
+        table = Table(service, info, Output("de", False, False), str(db))
         times = []
         for i in range(SAMPLES):
             entry = RoundEntry(PLAYERS, info.rules, lambda r: service.preview(info, r))

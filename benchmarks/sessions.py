@@ -21,7 +21,7 @@ from romme_score.cards import full_deck
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundInput
 from romme_score.sessions import scored_rows
-from romme_score.store import Store
+from romme_score.store import open_store
 
 ROUNDS = int(os.environ.get("ROUNDS", "100000"))
 RUNS = int(os.environ.get("RUNS", "5"))
@@ -89,7 +89,7 @@ def main() -> None:
 def run(folder: Path) -> None:
     db = folder / "bench.sqlite3"
     print(f"building a session of {ROUNDS} rounds ...", flush=True)
-    with Store(db) as store:
+    with open_store(db) as store:
         rows = scored_rows(PLAYERS, RULES, make_rounds(ROUNDS), "2026-11-30T20:00:00+00:00")
         store.write_session(
             "big", "2026-11-30T20:00:00+00:00", PLAYERS, RULES, None, None, 0, rows, (), (), overwrite=False

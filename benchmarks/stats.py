@@ -22,7 +22,7 @@ from romme_score.history import History, name_key
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundInput
 from romme_score.sessions import SessionService, scored_rows
-from romme_score.store import Store
+from romme_score.store import open_store
 
 SESSIONS = int(os.environ.get("SESSIONS", "100"))
 ROUNDS = int(os.environ.get("ROUNDS", "200"))
@@ -33,7 +33,7 @@ PEOPLE = ("Anna", "Ben", "Carl", "Dora", "Eve", "Finn", "Gerd", "Hanna")
 def build(db: Path) -> None:
     rng = random.Random(11)
     rules = find_preset("standard").replace(game_end=GameEnd("open"))
-    with Store(db) as store:
+    with open_store(db) as store:
         for number in range(SESSIONS):
             players = rng.sample(PEOPLE, 4)
             players = [rng.choice([p, p.lower(), p.upper()]) for p in players]

@@ -34,12 +34,18 @@ class NotationError(InputProblem):
     """Text that cannot be read as cards. Names the token and its position."""
 
     def __init__(
-        self, message: str, token: str = "", position: int = 0, suggestion: str | None = None
+        self,
+        message: str,
+        token: str = "",
+        position: int = 0,
+        suggestion: str | None = None,
+        other_profile: Profile | None = None,
     ) -> None:
         super().__init__(message)
         self.token = token
         self.position = position
         self.suggestion = suggestion
+        self.other_profile = other_profile  # the profile in which the token is a card
 
 
 class Suit(enum.Enum):
@@ -268,7 +274,7 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
     other_card = _try_letters(text, other)
     if other_card is not None:
         return (
-            _("it is a card only in the %(profile)s profile (--notation %(profile)s)") % {"profile": other},
+            _("it is a card only in the %(profile)s profile") % {"profile": other},
             other_card.format(profile, ascii=True),
         )
     suit_letters = _DE_SUIT_LETTERS if profile == "de" else _EN_SUIT_LETTERS
@@ -398,7 +404,9 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
     }
     if suggestion:
         message += "; " + _("did you mean '%(card)s'?") % {"card": suggestion}
-    raise NotationError(message, raw, position, suggestion)
+    other: Profile = "en" if profile == "de" else "de"
+    in_other = other if _try_letters(text, other) is not None else None
+    raise NotationError(message, raw, position, suggestion, in_other)
 
 
 def _reason_of(exc: NotationError) -> str:

@@ -262,28 +262,26 @@ class History:
         games: dict[int, _Game] = {}
         tallies: dict[str, _Tally] = {}
         for row in rows:
-            key = name_key(row["player"])
+            key = name_key(row.player)
             tally = tallies.get(key)
             if tally is None:
-                tally = tallies[key] = _Tally(row["player"].strip())
-            tally.name = row["player"].strip()  # rows come by session: the latest spelling wins
-            tally.spellings.add(row["player"])
-            if not row["rounds"]:
+                tally = tallies[key] = _Tally(row.player.strip())
+            tally.name = row.player.strip()  # rows come by session: the latest spelling wins
+            tally.spellings.add(row.player)
+            if not row.rounds:
                 continue  # a session without rounds is not a game yet
-            game = games.get(row["session_id"])
+            game = games.get(row.session_id)
             if game is None:
-                game = games[row["session_id"]] = _Game(
-                    [], {}, row["rounds"], row["rules"], row["rate"], row["currency"]
-                )
-            game.players.append(row["player"])
-            game.totals[row["player"]] = row["total"]
+                game = games[row.session_id] = _Game([], {}, row.rounds, row.rules, row.rate, row.currency)
+            game.players.append(row.player)
+            game.totals[row.player] = row.total
             tally.games += 1
-            tally.rounds += row["rounds"]
-            tally.rounds_won += row["rounds_won"]
-            tally.hand_rommes += row["hand_rommes"]
-            tally.points += row["points"]
-            tally.worst_round = max(tally.worst_round, row["worst_round"])
-            tally.totals[row["session_id"]] = row["total"]
+            tally.rounds += row.rounds
+            tally.rounds_won += row.rounds_won
+            tally.hand_rommes += row.hand_rommes
+            tally.points += row.points
+            tally.worst_round = max(tally.worst_round, row.worst_round)
+            tally.totals[row.session_id] = row.total
         for game in games.values():
             self._count_game(game, tallies)
 

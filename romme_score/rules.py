@@ -43,6 +43,10 @@ class RuleError(InputProblem):
     """An unknown option, a value out of range, or a rules file that cannot be read."""
 
 
+class AssignmentError(RuleError):
+    """A rule change that is not of the form KEY=VALUE."""
+
+
 @dataclass(frozen=True)
 class GameEnd:
     """When a game (Partie) ends: at a points target, after N rounds, or never.
@@ -423,9 +427,7 @@ def find_preset(name: str) -> RuleSet:
 def parse_assignment(text: str) -> tuple[str, str]:
     """Split ``KEY=VALUE`` from ``--rule``."""
     if "=" not in text:
-        raise RuleError(
-            _("--rule '%(text)s' needs the form KEY=VALUE, e.g. wraparound=true") % {"text": text}
-        )
+        raise AssignmentError(_("'%(text)s' needs the form KEY=VALUE, e.g. wraparound=true") % {"text": text})
     key, value = text.split("=", 1)
     return key.strip().replace("-", "_"), value.strip()
 

@@ -23,6 +23,32 @@ class RoundError(InputProblem):
     """A round that cannot be recorded as given (unknown player, a card too often, ...)."""
 
 
+class StalemateWithWinner(RoundError):
+    """A round given both a winner and a stalemate."""
+
+    def __init__(self) -> None:
+        super().__init__(_("a stalemate round has no winner"))
+
+
+class NoWinner(RoundError):
+    """Nobody went out, and it is no stalemate; ``hand_romme``: a Hand-Rommé was declared."""
+
+    def __init__(self, hand_romme: bool = False) -> None:
+        if hand_romme:
+            super().__init__(_("a Hand-Rommé needs the winner: who went out?"))
+        else:
+            super().__init__(_("who went out? nobody is given as the winner, and it is no stalemate"))
+        self.hand_romme = hand_romme
+
+
+class MissingHands(RoundError):
+    """Players whose hand the round needs but was not given."""
+
+    def __init__(self, missing: Sequence[str]) -> None:
+        super().__init__(_("no hand given for %(players)s") % {"players": ", ".join(missing)})
+        self.missing = tuple(missing)
+
+
 def hand_penalty(cards: Sequence[Card], rules: RuleSet) -> int:
     """Penalty value of the cards left in a hand (§3)."""
     return sum(penalty_value(card, rules) for card in cards)
@@ -74,20 +100,18 @@ def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> N
         if name not in known:
             raise RoundError(unknown_player_message(name, players))
     if rnd.stalemate and rnd.winner:
-        raise RoundError(_("a stalemate round has no winner: drop --winner or --stalemate"))
+        raise StalemateWithWinner()
     if rnd.hand_romme and not rnd.winner:
-        raise RoundError(_("a Hand-Rommé needs the winner (--winner NAME)"))
+        raise NoWinner(hand_romme=True)
     if not rnd.stalemate and not rnd.winner:
-        raise RoundError(_("who went out? give --winner NAME (or --stalemate)"))
+        raise NoWinner()
     if rnd.stalemate and rules.stalemate == "nobody-scores":
         needed: list[str] = []
     else:
         needed = [p for p in players if p != rnd.winner]
     missing = [p for p in needed if p not in rnd.hands]
     if missing:
-        raise RoundError(
-            _("no hand given for %(players)s: give NAME=CARDS, or NAME=0") % {"players": ", ".join(missing)}
-        )
+        raise MissingHands(missing)
     cards = [c for hand in rnd.hands.values() if hand.cards for c in hand.cards]
     try:
         check_supply(cards, rules)

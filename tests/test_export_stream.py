@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 from clirun import ok
 
+from romme_score.export import csv_chunks as export_csv_chunks
+from romme_score.export import json_chunks as export_json_chunks
 from romme_score.rules import GameEnd, find_preset
 from romme_score.sessions import SessionService
-from romme_score.store import HandRecord, Store, StoredRound
-from romme_score.views.session import export_csv_chunks, export_json_chunks
+from romme_score.store import open_store
+from romme_score.store.records import HandRecord, StoredRound
+from romme_score.store.sqlite import lines as sqlite_lines
 
 ODD = ('Ann "the fox"', "B\\ob", "Jürgen, 50%", "Zoë ♥")  # quotes, backslash, comma, %
 
@@ -30,16 +33,14 @@ def fast_and_reference(db: Path, name: str | None, fmt: str) -> tuple[str, str]:
         export = service.export(service.session(name))
         fast = "".join(writer(export))
     with SessionService(db) as service:
-        plain = dataclasses.replace(
-            service.export(service.session(name)), round_rows=None, history_rows=None, scoresheet_rows=None
-        )
+        plain = dataclasses.replace(service.export(service.session(name)), lines=None)
         reference = "".join(writer(plain))
     return fast, reference
 
 
 def uses_rows(db: Path, name: str | None) -> bool:
     with SessionService(db) as service:
-        return service.export(service.session(name)).round_rows is not None
+        return service.export(service.session(name)).lines is not None
 
 
 @pytest.fixture
@@ -159,7 +160,7 @@ def test_rounds_recorded_between_another_sessions_are_numbered_as_before(
         for r in json.loads(fast_and_reference(db, "A", "json")[0])[part]
     ]
     assert sorted(rows) == [(1, 4), (2, None), (3, None), (4, None), (5, None)]
-    monkeypatch.setattr(Store, "MAX_GAPS", 2)  # A has 3 runs of B's rounds amid its own
+    monkeypatch.setattr(sqlite_lines, "MAX_GAPS", 2)  # A has 3 runs of B's rounds amid its own
     assert not uses_rows(db, "A")
     assert fast_and_reference(db, "A", "json")[0] == reference_json(db, "A")
 
@@ -193,7 +194,7 @@ def long_session(path: Path, rounds: int) -> None:
                 n, n, "active", winner, n % 7 == 0, False, "2026-11-30T20:00:00+00:00", None, None, hands
             )
         )
-    with Store(path) as store:
+    with open_store(path) as store:
         store.write_session(
             "long",
             "2026-11-30T20:00:00+00:00",
@@ -228,14 +229,19 @@ def test_export_writers_pull_the_rounds_batch_by_batch(tmp_path: Path, fmt: str)
     long_session(db, 3000)
     with SessionService(db) as service:
         export = service.export(service.session("long"))
-        assert isinstance(export.round_rows, Iterator) and isinstance(export.scoresheet_rows, Iterator)
+        assert export.lines is not None
+        assert isinstance(export.lines.rounds, Iterator) and isinstance(export.lines.scoresheet, Iterator)
         if fmt == "json":
-            counted = Counted(export.round_rows or ())
-            chunks = export_json_chunks(dataclasses.replace(export, round_rows=counted))
+            counted = Counted(export.lines.rounds)
+            chunks = export_json_chunks(
+                dataclasses.replace(export, lines=dataclasses.replace(export.lines, rounds=counted))
+            )
             marker = '"number": 1,'
         else:
-            counted = Counted(export.scoresheet_rows or ())
-            chunks = export_csv_chunks(dataclasses.replace(export, scoresheet_rows=counted))
+            counted = Counted(export.lines.scoresheet)
+            chunks = export_csv_chunks(
+                dataclasses.replace(export, lines=dataclasses.replace(export.lines, scoresheet=counted))
+            )
             marker = "\r\n1,"
         written = ""
         while marker not in written:

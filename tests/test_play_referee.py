@@ -86,20 +86,24 @@ def test_check_with_a_session_loads_sqlite_only_because_a_database_exists(isolat
 def test_default_database_path_is_platformdirs_answer(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from romme_score.cli.options import default_db_path
-    from romme_score.store import default_path
+    import platformdirs
+
+    from romme_score.paths import default_location
+
+    def platformdirs_answer() -> str:
+        return str(Path(platformdirs.user_data_dir("romme-score", appauthor=False)) / "romme.sqlite3")
 
     monkeypatch.delenv("ROMME_DB")
-    assert default_db_path() == default_path()
+    assert default_location() == platformdirs_answer()
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "elsewhere"))
-    assert default_db_path() == default_path()
+    assert default_location() == platformdirs_answer()
     monkeypatch.delenv("XDG_DATA_HOME")
-    assert default_db_path() == default_path()
+    assert default_location() == platformdirs_answer()
 
 
 def test_value_finds_the_session_in_the_default_place(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ROMME_DB")
-    from romme_score.store import default_path
+    from romme_score.paths import default_location
 
-    run("new", "Home", "--preset", "wiki-51", "Anna", "Ben", "--db", str(default_path()))
+    run("new", "Home", "--preset", "wiki-51", "Anna", "Ben", "--db", default_location())
     assert "rules of session 'Home' (wiki-51)" in run("value", "HA")[1]

@@ -18,7 +18,7 @@ from romme_score.rules import (
     find_preset,
     option_doc,
 )
-from romme_score.store import Store
+from romme_score.store.sqlite import SQLiteStore
 
 # The last six rows of RULES.md §9: standard, wiki-51, classic, speedromme, basic.
 PRESET_ORDER = ("standard", "wiki-51", "classic", "speedromme", "basic")
@@ -144,12 +144,12 @@ def test_rules_stored_before_seed_options_load_with_defaults() -> None:
 
 def test_seed_options_stored_with_session(tmp_path: Path) -> None:
     rules = find_preset("wiki-51").replace(joker_swap="never", call_out_max=10)
-    with Store(tmp_path / "r.sqlite3") as store:
+    with SQLiteStore(tmp_path / "r.sqlite3") as store:
         store.create_session("Fri", ["Anna", "Ben"], rules, None, None, 0)
         assert store.session("Fri").rules == rules
         # A session written before these options existed still loads, with the defaults.
         old = {k: v for k, v in rules.to_dict().items() if k not in NEW_OPTIONS}
-        with store.write() as db:
+        with store.conn.write() as db:
             db.execute("UPDATE sessions SET rules = ? WHERE name = 'Fri'", (json.dumps(old),))
         loaded = store.session("Fri").rules
     assert loaded.first_meld_min == 51 and loaded.joker_swap == "after-out"

@@ -11,8 +11,9 @@ import platformdirs
 import pytest
 from click.testing import CliRunner
 
-from romme_score import store as store_module
 from romme_score.cli import main
+from romme_score.paths import default_location
+from romme_score.store.sqlite import schema as store_module
 
 
 def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
@@ -50,10 +51,10 @@ def test_new_session_is_current_and_stores_rules(friday: None, isolated_data_dir
 def test_tests_never_touch_real_data_dir(
     isolated_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert store_module.default_path() == isolated_data_dir
+    assert Path(default_location()) == isolated_data_dir
     # without ROMME_DB the platform's data directory is used: conftest points it into tmp_path too
     monkeypatch.delenv("ROMME_DB")
-    assert tmp_path in store_module.default_path().parents
+    assert tmp_path in Path(default_location()).parents
     for where in (
         platformdirs.user_data_dir,
         platformdirs.user_config_dir,

@@ -16,7 +16,7 @@ from romme_score.history import History, name_key
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundInput
 from romme_score.sessions import SessionService
-from romme_score.store import Store
+from romme_score.store.sqlite import SQLiteStore as Store
 from romme_score.views.stats import stats_json
 
 KEYS = {

@@ -16,6 +16,7 @@ from romme_score.rules import find_preset
 from romme_score.scoring import Hand, RoundInput
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
+from romme_score.store.sqlite import SQLiteStore
 
 
 def run(*args: str, input: str | None = None) -> tuple[int, str]:
@@ -139,17 +140,19 @@ def test_full_disk_gets_a_clear_message_and_a_consistent_database(tmp_path: Path
         service.record(info, RoundInput("A", {"B": Hand(points=5)}))
     checkpointed(db)
     before = digest(db)
-    with SessionService(db) as service:
-        pages = service.store.db.execute("PRAGMA page_count").fetchone()[0]
-        service.store.db.execute(f"PRAGMA max_page_count = {pages + 1}")  # a few rounds fit
+    with SessionService(store=SQLiteStore(db)) as service:
+        sqlite = service.store
+        assert isinstance(sqlite, SQLiteStore)
+        pages = sqlite.conn.db.execute("PRAGMA page_count").fetchone()[0]
+        sqlite.conn.db.execute(f"PRAGMA max_page_count = {pages + 1}")  # a few rounds fit
         info = service.session()
         last = before
         with pytest.raises(StoreError, match="disk is full"):
             for _ in range(500):
                 service.record(info, RoundInput("B", {"A": Hand(points=1)}))
-                service.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                sqlite.conn.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 last = digest(db)
-        assert not service.store.db.in_transaction
+        assert not sqlite.conn.db.in_transaction
     checkpointed(db)
     assert last != before and digest(db) == last  # the refused round left no trace
     with SessionService(db) as service:

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from romme_score import i18n
+from romme_score.cli.hints import with_hint
 from romme_score.cli.options import InputError, Refused
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
@@ -178,9 +179,9 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except InputProblem as exc:
-            raise InputError(str(exc)) from None
+            raise InputError(with_hint(exc, ctx.invoked_subcommand)) from None
         except Refusal as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(with_hint(exc, ctx.invoked_subcommand)) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort, BrokenPipeError):
             raise  # Click's own; a closed pipe (romme ... | head) ends quietly, as Click does
         except RecursionError:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from pathlib import Path
 
 import click
 
@@ -29,7 +28,7 @@ from romme_score.views import chart as views
 @session_option
 @db_option
 @output_options
-def chart(width: int | None, height: int | None, session: str | None, db: Path | None, out: Output) -> None:
+def chart(width: int | None, height: int | None, session: str | None, db: str | None, out: Output) -> None:
     """Draw the running totals of every player by round.
 
     One colour and letter per player with a legend; a star marks a Hand-Rommé,

@@ -9,7 +9,6 @@ or 1 (a negative verdict or a refused action); nothing is written then.
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ import click
 
 from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
+from romme_score.cli.hints import with_hint
 from romme_score.i18n import _
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 
@@ -246,7 +246,7 @@ def referee_rule_options(func: F) -> F:
         rule_items: tuple[str, ...],
         rules_file: str | None,
         session: str | None,
-        db: Path | None,
+        db: str | None,
         **kwargs: Any,
     ) -> Any:
         if preset is not None or rule_items or rules_file is not None:
@@ -262,41 +262,30 @@ def referee_rule_options(func: F) -> F:
     return cast(F, wrapper)
 
 
-def default_db_path() -> Path:
-    """Where the database is when neither --db nor ROMME_DB says: the user data directory,
-    the same place as :func:`romme_score.store.default_path`. On Linux that is the XDG rule,
-    read here directly, since importing platformdirs costs ``romme check`` more than all
-    the rest of this lookup (a test holds it equal to platformdirs' answer)."""
-    if sys.platform.startswith("linux"):
-        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
-        return Path(base) / "romme-score" / "romme.sqlite3"
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("romme-score", appauthor=False)) / "romme.sqlite3"
-
-
-def session_rules(db: Path | None, name: str | None) -> tuple[RuleSet, RulesFrom] | None:
+def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom] | None:
     """The rules of session ``name`` (or the current one), or None where there is no
     database file or no current session. A database that cannot be read is an error only
     when a session was asked for by name. The store is opened directly (not the session
     service), and only where a file exists, so the referee pays for SQLite only then."""
-    path = db if db is not None else default_db_path()
+    from romme_score.paths import default_location
+
+    path = Path(db if db is not None else default_location())
     if not path.is_file() or path.stat().st_size == 0:
         if name is not None:
             raise Refused(
                 _("no database at %(path)s, so no session '%(session)s'") % {"path": path, "session": name}
             )
         return None
-    from romme_score.store import Store, StoreError
+    from romme_score.store import StoreError, open_store
 
     try:
-        with Store(path, create=False) as store:
+        with open_store(path, create=False) as store:
             if name is None and store.current_name() is None:
                 return None
             info = store.session(name)
     except StoreError as exc:
         if name is not None:
-            raise Refused(str(exc)) from None
+            raise Refused(with_hint(exc)) from None
         return None
     return info.rules, RulesFrom("session", info.name, preset_label(info.rules))
 
@@ -317,7 +306,7 @@ def db_option(func: F) -> F:
     """``--db FILE``: the database (default: the user data directory; env ROMME_DB)."""
     return click.option(
         "--db",
-        type=FilePath(dir_okay=False, path_type=Path),
+        type=FilePath(dir_okay=False, path_type=str),
         envvar="ROMME_DB",
         help="Database file (default: romme-score/romme.sqlite3 in the user data directory; env ROMME_DB).",
     )(func)
@@ -342,7 +331,7 @@ def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | 
     try:
         return build_rules(preset, tuple(rule_items), text, str(rules_file or "rules file"))
     except RuleError as exc:
-        fail_input(str(exc))
+        fail_input(with_hint(exc))
 
 
 def read_cards(text: str, out: Output, what: str = "") -> list[Card]:
@@ -350,7 +339,7 @@ def read_cards(text: str, out: Output, what: str = "") -> list[Card]:
     try:
         cards = parse_cards(text, out.profile)
     except NotationError as exc:
-        fail_input(f"{what}{exc}")
+        fail_input(what + with_hint(exc))
     if not cards:
         fail_input(what + _("no cards given: type cards like HK K10 J"))
     return cards

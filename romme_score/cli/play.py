@@ -15,7 +15,7 @@ from romme_score.cli.service import open_service
 @click.argument("session", required=False)
 @db_option
 @output_options
-def play(session: str | None, db: Path | None, out: Output) -> None:
+def play(session: str | None, db: str | None, out: Output) -> None:
     """The table mode: standings always in view, a round in a few keystrokes, and undo,
     edit, check, best, value, settle, standings and export in the same window.
 

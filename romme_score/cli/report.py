@@ -38,7 +38,7 @@ from romme_score.views import report as views
     help="How amounts are written: de 0,40 €, en €0.40.",
 )
 @db_option
-def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: Path | None) -> None:
+def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: str | None) -> None:
     """Write the evening as one HTML page: standings, a chart of each game,
     Hand-Rommés and bonuses, and the settlement with who pays whom.
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from romme_score import export as export_format
 from romme_score.cards import NotationError, parse_cards
 from romme_score.cli.options import (
     FilePath,
@@ -25,11 +26,12 @@ from romme_score.cli.options import (
     session_option,
 )
 from romme_score.cli.service import open_service
+from romme_score.export import ExportError, SessionExport
 from romme_score.i18n import _
 from romme_score.inputs import InputValueError, looks_like_number, parse_points, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, unknown_player_message
-from romme_score.sessions import ExportError, SessionExport, SessionInfo, SessionService, find_player
+from romme_score.sessions import SessionInfo, SessionService, find_player
 from romme_score.views import session as views
 
 SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
@@ -114,7 +116,7 @@ def new(
     currency: str | None,
     dealer: str | None,
     rules: RuleSet,
-    db: Path | None,
+    db: str | None,
     out: Output,
 ) -> None:
     """Start a session (a game) and make it current.
@@ -172,7 +174,7 @@ def round_(
     interactive: bool,
     yes: bool,
     session: str | None,
-    db: Path | None,
+    db: str | None,
     out: Output,
 ) -> None:
     """Record one round: the cards each player had left, in card notation.
@@ -222,7 +224,7 @@ def _ask_round(service: SessionService, info: SessionInfo, out: Output, yes: boo
 @session_option
 @db_option
 @plain_output_options
-def undo(yes: bool, session: str | None, db: Path | None, out: Output) -> None:
+def undo(yes: bool, session: str | None, db: str | None, out: Output) -> None:
     """Remove the last round (kept in the history).
 
     \b
@@ -275,7 +277,7 @@ def edit(
     stalemate: bool | None,
     never_out: tuple[str, ...],
     session: str | None,
-    db: Path | None,
+    db: str | None,
     out: Output,
 ) -> None:
     """Correct a recorded round; every later total is recomputed.
@@ -304,7 +306,7 @@ def edit(
 @session_option
 @db_option
 @plain_output_options
-def standings(show_all: bool, session: str | None, db: Path | None, out: Output) -> None:
+def standings(show_all: bool, session: str | None, db: str | None, out: Output) -> None:
     """The scoresheet: points per round and player, totals, who deals next.
 
     \b
@@ -317,7 +319,7 @@ def standings(show_all: bool, session: str | None, db: Path | None, out: Output)
         if out.json:  # every round, streamed while the database is open
             out.dump(
                 views.standings_with_corrections_json(
-                    service.standings(info, last=0), service.round_rows_json(info)
+                    service.standings(info, last=0), service.round_rows(info)
                 )
             )
             return
@@ -329,7 +331,7 @@ def standings(show_all: bool, session: str | None, db: Path | None, out: Output)
 @db_option
 @plain_output_options
 @click.pass_context
-def sessions(ctx: click.Context, db: Path | None, out: Output) -> None:
+def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
     """List the sessions: players, rounds, date, finished; rename or delete one.
 
     \b
@@ -354,7 +356,7 @@ def sessions(ctx: click.Context, db: Path | None, out: Output) -> None:
 @click.argument("new")
 @db_option
 @click.pass_context
-def rename(ctx: click.Context, old: str, new: str, db: Path | None) -> None:
+def rename(ctx: click.Context, old: str, new: str, db: str | None) -> None:
     """Rename a session; the old name stays in its history.
 
     \b
@@ -371,7 +373,7 @@ def rename(ctx: click.Context, old: str, new: str, db: Path | None) -> None:
 @click.option("--yes", "-y", is_flag=True, help="Do not ask.")
 @db_option
 @click.pass_context
-def delete(ctx: click.Context, name: str, yes: bool, db: Path | None) -> None:
+def delete(ctx: click.Context, name: str, yes: bool, db: str | None) -> None:
     """Delete a session with all its rounds, history and notes (asks first).
 
     \b
@@ -410,7 +412,7 @@ def delete(ctx: click.Context, name: str, yes: bool, db: Path | None) -> None:
 @session_option
 @db_option
 @plain_output_options
-def note(text: str, round_number: int | None, session: str | None, db: Path | None, out: Output) -> None:
+def note(text: str, round_number: int | None, session: str | None, db: str | None, out: Output) -> None:
     """Write a note into the session's history (shown by standings and kept by export).
 
     \b
@@ -431,7 +433,7 @@ def note(text: str, round_number: int | None, session: str | None, db: Path | No
 @click.argument("name")
 @db_option
 @plain_output_options
-def use(name: str, db: Path | None, out: Output) -> None:
+def use(name: str, db: str | None, out: Output) -> None:
     """Make a session the current one.
 
     \b
@@ -453,7 +455,7 @@ def use(name: str, db: Path | None, out: Output) -> None:
 )
 @session_option
 @db_option
-def export(fmt: str, output: Path | None, session: str | None, db: Path | None) -> None:
+def export(fmt: str, output: Path | None, session: str | None, db: str | None) -> None:
     """Export a session: JSON (complete, for 'romme import') or CSV (a scoresheet).
 
     \b
@@ -463,7 +465,7 @@ def export(fmt: str, output: Path | None, session: str | None, db: Path | None) 
     """
     with open_service(db) as service:
         data = service.export(service.session(session))
-        chunks = views.export_json_chunks(data) if fmt == "json" else views.export_csv_chunks(data)
+        chunks = export_format.json_chunks(data) if fmt == "json" else export_format.csv_chunks(data)
         if output is None:
             echo_chunks(chunks)
             return
@@ -487,7 +489,7 @@ def export(fmt: str, output: Path | None, session: str | None, db: Path | None) 
 @click.option("--replace", is_flag=True, help="Overwrite a session of the same name.")
 @db_option
 @plain_output_options
-def import_(file: Path, name: str | None, replace: bool, db: Path | None, out: Output) -> None:
+def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Output) -> None:
     """Import a session exported as JSON; checks everything before writing anything.
 
     \b

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import click
 
@@ -46,7 +45,7 @@ def settle(
     rate: str | None,
     unit: str,
     currency: str | None,
-    db: Path | None,
+    db: str | None,
     out: Output,
 ) -> None:
     """Settle the evening: who pays whom how much (002 section 6).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import click
 
@@ -25,7 +24,7 @@ from romme_score.views import stats as views
 )
 @db_option
 @output_options
-def stats(player: str | None, since: str | None, vs: str | None, db: Path | None, out: Output) -> None:
+def stats(player: str | None, since: str | None, vs: str | None, db: str | None, out: Output) -> None:
     """Statistics per player across all sessions: games and rounds won,
     Hand-Rommés, average and worst penalty, money.
 

@@ -10,8 +10,6 @@ changed session without being shown again under its new number.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from romme_score.cli.options import Output
@@ -59,7 +57,7 @@ class Table:
         service: SessionService,
         info: SessionInfo,
         out: Output,
-        db: Path | None,
+        db: str | None,
         history_file: str | None = None,
     ) -> None:
         self.service = service

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import shlex
 import sys
-from pathlib import Path
 
 import click
 
@@ -34,7 +33,7 @@ def split_line(line: str) -> list[str]:
         raise LineError(f"cannot read the line: {exc}") from None
 
 
-def with_context(words: list[str], db: Path | None, session: str) -> list[str]:
+def with_context(words: list[str], db: str | None, session: str) -> list[str]:
     """The command line with ``--db`` and ``--session`` added where the command has those
     options and the line does not give them (``settle`` with totals typed: no session).
 
@@ -62,7 +61,7 @@ def with_context(words: list[str], db: Path | None, session: str) -> list[str]:
     return [words[0], *extra, *words[1:]]
 
 
-def run_command(words: list[str], db: Path | None, session: str, ask: bool = False) -> int:
+def run_command(words: list[str], db: str | None, session: str, ask: bool = False) -> int:
     """Run one command in-process; print what it prints; return its exit code. Unless
     ``ask`` (a person at the terminal), a command that would ask a question gets the end
     of input, so that it never reads the next line of a script (``undo`` asks for --yes)."""

@@ -6,7 +6,6 @@ exits 1 at the end if any line failed, else 0."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 
 import click
 
@@ -15,7 +14,7 @@ from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, run_co
 from romme_score.views import play as views
 
 
-def run_script(lines: Iterable[str], db: Path | None, session: str) -> int:
+def run_script(lines: Iterable[str], db: str | None, session: str) -> int:
     """Run every line; the exit code of the whole script (0 or 1)."""
     failed = False
     for number, line in enumerate(lines, 1):

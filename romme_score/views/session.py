@@ -3,11 +3,8 @@ and the one-line messages of new, round, undo, edit, use, export and import."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from json.encoder import encode_basestring as json_text
-from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from tabulate import tabulate
 
@@ -19,13 +16,11 @@ from romme_score.sessions import (
     Edited,
     Recorded,
     RoundRow,
-    SessionExport,
     SessionInfo,
     SessionSummary,
     Standings,
     Undone,
 )
-from romme_score.views.stream import RawJSON, stream_json
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -86,12 +81,9 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
     }
 
 
-def standings_with_corrections_json(s: Standings, rounds_json: Iterator[str] | None = None) -> dict[str, Any]:
-    """``romme standings --json``: with ``rounds_json`` (each round's JSON object as text,
-    made by the store) the rounds stream."""
-    data = standings_json(s)
-    if rounds_json is not None:
-        data["rounds"] = (RawJSON(text) for text in rounds_json)
+def standings_with_corrections_json(s: Standings, rounds: Iterator[RoundRow] | None = None) -> dict[str, Any]:
+    """``romme standings --json``: with ``rounds`` (read as consumed) the rounds stream."""
+    data = standings_json(s, rounds)
     data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at} for c in s.corrections]
     data["notes"] = [{"round": n.round, "text": n.text, "at": n.at} for n in s.notes]
     data["renames"] = [{"from": r.old, "to": r.new, "at": r.at} for r in s.renames]
@@ -338,256 +330,6 @@ def render_sessions(rows: Sequence[SessionSummary]) -> str:
 
 def now_current(name: str) -> str:
     return _("'%(session)s' is now the current session.") % {"session": name}
-
-
-# --- export and import ----------------------------------------------------------------
-
-
-def export_json_chunks(export: SessionExport) -> Iterator[str]:
-    """``romme export`` as JSON, streamed: memory stays the same however long the session.
-    The text is what ``json.dumps(export.to_json(), indent=2)`` gives, plus a newline; from
-    the store's rows (``export.round_rows``) each round's line is made by :class:`_RoundLines`,
-    else by :meth:`ExportRound.to_json`."""
-    if export.round_rows is not None and export.history_rows is not None:
-        rounds: Iterator[Any] = _RoundLines(export.players).batches(export.round_rows)
-        history: Iterator[Any] = _RoundLines(export.players, history=True).batches(export.history_rows)
-    else:
-        rounds = (r.to_json() for r in export.rounds)
-        history = (r.to_json() for r in export.history)
-    whole = {
-        **export.header(),
-        "rounds": rounds,
-        "history": history,
-        "notes": iter([{"round": n.round, "text": n.text, "at": n.at} for n in export.notes]),
-        "renames": iter([{"from": r.old, "to": r.new, "at": r.at} for r in export.renames]),
-    }
-    yield from stream_json(whole, indent=2)
-    yield "\n"
-
-
-_TRUE = ("false", "true")
-# What JSON escapes (with the newlines between a batch's lines): a batch whose text holds
-# no more of these than its templates write themselves holds its values as they are.
-_JSON_SPECIAL = bytes([*range(32), ord('"'), ord("\\")])
-# What CSV quotes: the same check for the scoresheet's lines.
-_CSV_SPECIAL = b',"\r\n'
-
-
-class _Template(NamedTuple):
-    text: str  # %-template of one round's line
-    pick: Callable[[Sequence[Any]], tuple[Any, ...]]  # its values, from a row
-    texts: tuple[int, ...]  # the row's places of text values (cards, winner, time)
-    special: int  # how many of _JSON_SPECIAL the template writes itself
-
-
-class _RoundLines:
-    """Export lines of round rows as :meth:`Store.round_table` reads them: the text
-    ``ExportRound.to_json`` would give, dumped compact, without building a dict per round.
-
-    Which keys a round has (a bonus here, typed points there) is read from the row's shape;
-    for each shape a %-template with the players' names escaped once is made and kept.
-    A batch of rounds is first written with its texts as they are, which is right when the
-    batch holds no quote, backslash or control character but the templates' own (cards
-    never do); else that batch is written again with each text escaped."""
-
-    CACHE = 4096  # shapes kept; a session has a handful, so memory stays flat
-
-    def __init__(self, players: Sequence[str], history: bool = False) -> None:
-        self.keys = [_pct(json_text(p)) + ": " for p in players]
-        self.history = history
-        self.first_seat = 8 if history else 5
-        self.templates: dict[int, _Template] = {}
-
-    def template(self, shape: int) -> _Template:
-        """The template of one shape (see :meth:`Store.round_table`)."""
-        head = '{"row": %d, "number": %d, '
-        picks = [1, 2]
-        if self.history:
-            head += '"status": %s, "changed_at": %s, "replaced_by": %s, '
-            picks += [5, 6, 7]
-        texts = [4]
-        if shape & 4:
-            head += '"winner": null, '
-        else:
-            head += '"winner": "%s", '
-            picks.append(3)
-            texts.append(3)
-        head += (
-            f'"hand_romme": {_TRUE[shape & 1]}, "stalemate": {_TRUE[shape >> 1 & 1]}, "recorded_at": "%s", '
-        )
-        picks.append(4)
-        parts: dict[str, list[str]] = {"hands": [], "points": [], "bonus": [], "leaderboard": []}
-        places: dict[str, list[int]] = {name: [] for name in parts}
-        for seat, key in enumerate(self.keys):
-            flags = shape >> (3 + 6 * seat) & 63
-            if flags & 1:  # no hand of this player
-                continue
-            column = self.first_seat + 5 * seat
-            entry = []
-            if flags & 2:
-                entry.append('"cards": "%s"')
-                places["hands"].append(column)
-                texts.append(column)
-            if flags & 4:
-                entry.append('"points": %d')
-                places["hands"].append(column + 1)
-            if flags & 8:
-                entry.append('"never_out": true')
-            if entry:
-                parts["hands"].append(key + "{" + ", ".join(entry) + "}")
-            parts["points"].append(key + "%d")
-            places["points"].append(column + 2)
-            if flags & 16:
-                parts["bonus"].append(key + "%d")
-                places["bonus"].append(column + 3)
-            if flags & 32:
-                parts["leaderboard"].append(key + "%d")
-                places["leaderboard"].append(column + 4)
-        text = head + ", ".join(f'"{name}": {{{", ".join(items)}}}' for name, items in parts.items()) + "}"
-        for name in parts:
-            picks += places[name]
-        return _Template(
-            text,
-            itemgetter(*picks),
-            tuple(texts),
-            len(text) - len(text.encode().translate(None, _JSON_SPECIAL)),
-        )
-
-    def batches(self, batches: Iterable[Sequence[tuple[Any, ...]]]) -> Iterator[RawJSON]:
-        """Each batch of rows as the lines of its rounds, joined as a streamed list joins
-        its items (so that the batch stands where one item would)."""
-        templates = self.templates
-        for rows in batches:
-            if not rows:
-                continue
-            text = None
-            if not self.history:
-                lines = []
-                special = len(rows) - 1  # the newlines between the lines
-                for row in rows:
-                    found = templates.get(row[0]) or self.add(row[0])
-                    lines.append(found[0] % found[1](row))
-                    special += found[3]
-                text = ",\n    ".join(lines)
-                data = text.encode()
-                if len(data) - len(data.translate(None, _JSON_SPECIAL)) != special:
-                    text = None
-            if text is None:
-                text = ",\n    ".join(
-                    [self.escaped(templates.get(row[0]) or self.add(row[0]), row) for row in rows]
-                )
-            yield RawJSON(text)
-
-    def add(self, shape: int) -> _Template:
-        """Make and keep the template of a shape not seen yet."""
-        if len(self.templates) >= self.CACHE:
-            self.templates.clear()
-        made = self.templates[shape] = self.template(shape)
-        return made
-
-    def escaped(self, template: _Template, row: Sequence[Any]) -> str:
-        """One round's line with each text escaped (the history's, and a batch with texts
-        that JSON escapes)."""
-        values = list(row)
-        for column in template.texts:
-            values[column] = json_text(values[column])[1:-1]
-        if self.history:
-            values[5] = json_text(values[5])
-            values[6] = "null" if values[6] is None else json_text(values[6])
-            values[7] = "null" if values[7] is None else str(values[7])
-        return template.text % template.pick(values)
-
-
-def _pct(text: str) -> str:
-    """Text to stand as it is in a %-template."""
-    return text.replace("%", "%%")
-
-
-class _Lines:
-    """A file-like sink for csv.writer that keeps what was written since the last take."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, text: str) -> int:
-        self.parts.append(text)
-        return len(text)
-
-    def take(self) -> str:
-        text = "".join(self.parts)
-        self.parts.clear()
-        return text
-
-
-def export_csv_chunks(export: SessionExport) -> Iterator[str]:
-    """The scoresheet as CSV, streamed: per round its winner, marks, points and cards per
-    player, who dealt and when; then the totals and places. From the store's rows
-    (``export.scoresheet_rows``) a batch of rounds is written by one template, checked as
-    :class:`_RoundLines` checks its batches: a field that CSV quotes sends the batch to
-    the csv writer."""
-    sink = _Lines()
-    writer = csv.writer(sink)
-    players = export.players
-    seats = len(players)
-    first = players.index(export.first_dealer)
-    writer.writerow(
-        [
-            "round",
-            "winner",
-            "hand_romme",
-            "stalemate",
-            *players,
-            *(f"{p} cards" for p in players),
-            "dealer",
-            "time",
-        ]
-    )
-    yield sink.take()
-    totals = dict.fromkeys(players, 0)
-    if export.scoresheet_rows is not None:
-        # One template per dealer (round n is dealt by the seat n-1 after the first dealer),
-        # used when no name needs quoting; each line holds as many commas as its fields.
-        lines = [f"%d,%s,%d,%d,{'%d,' * seats}{'%s,' * seats}{_pct(dealer)},%s\r\n" for dealer in players]
-        plain = not any(set(p) & set(',"\r\n') for p in players)
-        special = lines[0].count(",") + 2  # and the line's end, \r\n
-        for rows in export.scoresheet_rows:
-            text = ""
-            if plain:
-                text = "".join([lines[(first + row[0] - 1) % seats] % row for row in rows])
-                data = text.encode()
-                if len(data) - len(data.translate(None, _CSV_SPECIAL)) != special * len(rows):
-                    text = ""
-            if not text:
-                writer.writerows(
-                    [(*row[:-1], players[(first + row[0] - 1) % seats], row[-1]) for row in rows]
-                )
-                text = sink.take()
-            columns = list(zip(*rows, strict=True))
-            for seat, p in enumerate(players):
-                totals[p] += sum(columns[4 + seat])
-            yield text
-    else:
-        for r in export.rounds:
-            for p in players:
-                totals[p] += r.points.get(p, 0) - r.bonus.get(p, 0)
-            hands = [r.hands.get(p) for p in players]
-            writer.writerow(
-                [
-                    r.number,
-                    r.winner or "",
-                    int(r.hand_romme),
-                    int(r.stalemate),
-                    *(r.points.get(p, 0) - r.bonus.get(p, 0) for p in players),
-                    *((h.cards or "") if h is not None else "" for h in hands),
-                    players[(first + r.number - 1) % seats],
-                    r.recorded_at,
-                ]
-            )
-            yield sink.take()
-    writer.writerow(["total", "", "", "", *(totals[p] for p in players)])
-    ranks = places(totals)
-    writer.writerow(["place", "", "", "", *(ranks[p] for p in players)])
-    yield sink.take()
 
 
 def renamed(old: str, new: str) -> str:

@@ -1,0 +1,77 @@
+"""Persistence behind an interface (STYLE.md "store/"): the records
+(:mod:`~romme_score.store.records`), the :class:`~romme_score.store.protocol.Store`
+protocol that the session service, the history and the export use, the errors that carry
+facts (:mod:`~romme_score.store.errors`), and one module per backend.
+
+:func:`open_store` chooses the backend from the location: a path (or ``sqlite:///PATH``)
+is an SQLite file. A second backend is one new module and the same contract tests
+(``tests/test_store_contract.py``).
+
+Light on purpose: importing the package loads neither SQLite nor a backend.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from romme_score.i18n import _
+from romme_score.paths import default_location
+from romme_score.store.errors import (
+    DatabasePathError,
+    NotFound,
+    StoreBusy,
+    StoreError,
+)
+
+if TYPE_CHECKING:
+    from romme_score.store.protocol import Store
+
+SQLITE_URL = "sqlite:///"
+
+
+def location_path(location: str | Path) -> Path | None:
+    """The file a location names for the SQLite backend, or None when it is a URL of
+    another kind (``postgresql://...``).
+
+    >>> str(location_path("sqlite:////tmp/x.sqlite3")), str(location_path("/tmp/x.sqlite3"))
+    ('/tmp/x.sqlite3', '/tmp/x.sqlite3')
+    >>> location_path("postgresql://club@server/romme") is None
+    True
+    """
+    if isinstance(location, Path):
+        return location
+    if location.startswith(SQLITE_URL):
+        return Path(location[len(SQLITE_URL) :])
+    scheme, sep, _rest = location.partition("://")
+    if sep and scheme.replace("+", "").isalpha() and "/" not in scheme:
+        return None
+    return Path(location)
+
+
+def open_store(location: str | Path | None = None, *, create: bool = True) -> Store:
+    """The store at ``location`` (default: :func:`~romme_score.paths.default_location`);
+    ``create`` makes an SQLite file that is not there yet."""
+    where = default_location() if location is None or location == "" else location
+    path = location_path(where)
+    if path is None:
+        scheme = str(where).partition("://")[0]
+        raise DatabasePathError(
+            _("%(scheme)s:// is not a kind of database romme-score can use (an SQLite file is)")
+            % {"scheme": scheme},
+            scheme,
+        )
+    from romme_score.store.sqlite import SQLiteStore
+
+    return SQLiteStore(path, create=create)
+
+
+__all__ = [
+    "DatabasePathError",
+    "NotFound",
+    "StoreBusy",
+    "StoreError",
+    "default_location",
+    "location_path",
+    "open_store",
+]

@@ -1,0 +1,163 @@
+"""What the store refuses, as errors that carry facts (STYLE.md "Errors").
+
+Each error says what is wrong, with the values involved, in one sentence; it never says
+how to fix it in some front end's terms. The command line adds "give another file with
+--db", the table mode its keys, a web page its buttons: each front end looks at the
+class and its attributes. Every class is a :class:`~romme_score.errors.Refusal` (exit
+code 1) but :class:`DatabasePathError`, an :class:`~romme_score.errors.InputProblem`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from romme_score.errors import InputProblem, Refusal
+from romme_score.i18n import _
+
+
+class StoreError(Refusal):
+    """The database cannot be used as asked."""
+
+
+class StoreBusy(StoreError):
+    """Another process holds the write lock longer than the busy timeout."""
+
+    def __init__(self) -> None:
+        super().__init__(_("the database is busy (another romme is writing to it); try again"))
+
+
+class NotOurs(StoreError):
+    """A file that is not romme-score's: not an SQLite file, or another program's database.
+    It was left untouched."""
+
+    def __init__(self, location: object, sqlite: bool) -> None:
+        if sqlite:
+            message = _(
+                "%(path)s is an SQLite database of another program, not of romme-score; it was left untouched"
+            )
+        else:
+            message = _("%(path)s is not a romme-score database (not an SQLite file); it was left untouched")
+        super().__init__(message % {"path": location})
+        self.location = location
+        self.sqlite = sqlite
+
+
+class Damaged(StoreError):
+    """A database whose pages do not hold together; it was left untouched."""
+
+    def __init__(self, location: object, reason: str) -> None:
+        super().__init__(
+            _("the database %(path)s is damaged (%(reason)s); it was left untouched")
+            % {"path": location, "reason": reason}
+        )
+        self.location = location
+        self.reason = reason
+
+
+class NewerSchema(StoreError):
+    """A database written by a newer romme-score."""
+
+    def __init__(self, location: object, version: int, known: int) -> None:
+        super().__init__(
+            _(
+                "%(path)s was written by a newer romme-score (schema %(version)d, this one knows "
+                "%(known)d): upgrade romme-score"
+            )
+            % {"path": location, "version": version, "known": known}
+        )
+        self.location = location
+        self.version = version
+        self.known = known
+
+
+class WriteFailed(StoreError):
+    """The file system refused the write (full, read-only, an I/O error); nothing was written."""
+
+    def __init__(self, location: object, reason: str, read_only: bool = False) -> None:
+        if read_only:
+            message = _("cannot write to %(path)s: the file is read-only; nothing was written")
+        elif "full" in reason:
+            message = _(
+                "cannot write to %(path)s: %(reason)s; nothing was written (free some space and try again)"
+            )
+        else:
+            message = _("cannot write to %(path)s: %(reason)s; nothing was written")
+        super().__init__(message % {"path": location, "reason": reason})
+        self.location = location
+        self.reason = reason
+        self.read_only = read_only
+
+
+class DatabasePathError(InputProblem):
+    """A database location where no database can be (a folder, below a plain file, an
+    uncreatable folder, a URL of an unknown kind)."""
+
+    def __init__(self, message: str, location: object) -> None:
+        super().__init__(message)
+        self.location = location
+
+
+class NotFound(StoreError):
+    """No such database, session or round."""
+
+
+class NoDatabase(NotFound):
+    """No database at the location (and it was not to be created)."""
+
+    def __init__(self, location: object) -> None:
+        super().__init__(_("no database at %(path)s") % {"path": location})
+        self.location = location
+
+
+class NoCurrentSession(NotFound):
+    """No session was named and none is current."""
+
+    def __init__(self) -> None:
+        super().__init__(_("no current session"))
+
+
+class NoSuchSession(NotFound):
+    """No session of that name; ``close`` is the nearest name, ``known`` all of them."""
+
+    def __init__(self, name: str, known: Sequence[str]) -> None:
+        import difflib  # only when a name is wrong
+
+        close = difflib.get_close_matches(name, list(known), n=1)
+        names = ", ".join(known) or _("none yet")
+        if close:
+            message = _("no session named '%(session)s'; did you mean %(close)s? (sessions: %(known)s)")
+        else:
+            message = _("no session named '%(session)s' (sessions: %(known)s)")
+        super().__init__(message % {"session": name, "close": close[0] if close else "", "known": names})
+        self.name = name
+        self.close = close[0] if close else None
+        self.known = tuple(known)
+
+
+class NoRounds(NotFound):
+    """The session has no round to take back."""
+
+    def __init__(self, session: str) -> None:
+        super().__init__(_("session '%(session)s' has no rounds to undo") % {"session": session})
+        self.session = session
+
+
+class RoundNotThere(NotFound):
+    """A round number that the session does not have (any more)."""
+
+    def __init__(self, number: int, session: str) -> None:
+        super().__init__(
+            _("round %(number)d is not in session '%(session)s'") % {"number": number, "session": session}
+        )
+        self.number = number
+        self.session = session
+
+
+class SessionExists(StoreError):
+    """A session of that name exists already. ``action`` is what was asked: ``create``,
+    ``rename`` or ``import`` (the front ends offer different ways out)."""
+
+    def __init__(self, name: str, action: str) -> None:
+        super().__init__(_("a session named '%(session)s' exists already") % {"session": name})
+        self.name = name
+        self.action = action

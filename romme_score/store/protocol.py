@@ -1,0 +1,164 @@
+"""The store's interface: what the session service, the history, the export and the
+statistics may ask of a database, whatever its backend (STYLE.md "store/").
+
+Every write is one transaction: all of it or nothing, and a refusal (an error of
+:mod:`romme_score.store.errors`) leaves the database as it was. Reads that may be long
+(a session's rounds, its export lines) are iterators read as consumed: the store must
+stay open until then. ``tests/test_store_contract.py`` describes the behaviour and runs
+against every implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol, TypeVar
+
+from romme_score.rules import RuleSet
+from romme_score.scoring import RoundInput, RoundScore
+from romme_score.store.records import (
+    Change,
+    HeadToHead,
+    Note,
+    PlayerSessionStats,
+    Rename,
+    RoundPoints,
+    RoundRecord,
+    SessionCount,
+    SessionInfo,
+    StoredRound,
+)
+
+T = TypeVar("T")
+
+
+class Store(Protocol):
+    """A romme-score database."""
+
+    location: str  # what it was opened from, as said to a person (a path, a URL without password)
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Store: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    # -- changes -------------------------------------------------------------------
+
+    def version(self, session: SessionInfo) -> int:
+        """A number that changes whenever the session changes (a round recorded, undone,
+        corrected, a note, a rename), whoever changed it; cheap to ask again and again."""
+        ...
+
+    # -- sessions ------------------------------------------------------------------
+
+    def create_session(
+        self,
+        name: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: str | None,
+        currency: str | None,
+        first_dealer: int,
+    ) -> None:
+        """A new session, made current; :class:`SessionExists` when the name is taken."""
+        ...
+
+    def set_current(self, name: str) -> None: ...
+
+    def current_name(self) -> str | None: ...
+
+    def session_names(self) -> list[str]: ...
+
+    def session(self, name: str | None = None) -> SessionInfo:
+        """A session by name, or the current one (:class:`NoCurrentSession`, :class:`NoSuchSession`)."""
+        ...
+
+    def session_by_id(self, session_id: int) -> SessionInfo:
+        """A session by its id, whatever it is called now (it may have been renamed)."""
+        ...
+
+    def session_overview(self) -> list[SessionCount]: ...
+
+    def rename_session(self, old: str, new: str) -> None: ...
+
+    def delete_session(self, name: str) -> None: ...
+
+    def write_session(
+        self,
+        name: str,
+        created: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: str | None,
+        currency: str | None,
+        first_dealer: int,
+        rounds: Sequence[StoredRound],
+        notes: Sequence[Note],
+        renames: Sequence[Rename],
+        overwrite: bool,
+    ) -> None:
+        """A whole session as exported, in one transaction, made current."""
+        ...
+
+    # -- rounds --------------------------------------------------------------------
+
+    def round_count(self, session: SessionInfo) -> int: ...
+
+    def totals(self, session: SessionInfo) -> dict[str, int]: ...
+
+    def leaderboard(self, session: SessionInfo) -> dict[str, int]: ...
+
+    def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]: ...
+
+    def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[RoundPoints]: ...
+
+    def record_round(
+        self,
+        session: SessionInfo,
+        rnd: RoundInput,
+        compute: Callable[[dict[str, int], int], T],
+        score_of: Callable[[T], RoundScore],
+    ) -> tuple[int, T]:
+        """Record a round; ``compute`` gets the totals before and the rounds played, read
+        inside the same transaction, and returns the result to store."""
+        ...
+
+    def undo_last(self, session: SessionInfo) -> RoundRecord: ...
+
+    def replace_rounds(
+        self,
+        session: SessionInfo,
+        first_number: int,
+        inputs: Sequence[RoundInput],
+        scores: Sequence[RoundScore],
+        changed: set[int],
+    ) -> None: ...
+
+    def history(self, session: SessionInfo) -> list[Change]: ...
+
+    def all_rounds(self, session: SessionInfo, *, active: bool) -> Iterator[StoredRound]: ...
+
+    def round_lines(
+        self, session: SessionInfo, *, active: bool, batch: int = 512
+    ) -> Iterator[list[Any]] | None:
+        """What :meth:`all_rounds` reads, as batches of :func:`~romme_score.store.records.round_line_type`
+        records (the export's fast path); None where this store cannot line them up."""
+        ...
+
+    def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+        """The active rounds as batches of :func:`~romme_score.store.records.scoresheet_line_type` records."""
+        ...
+
+    # -- notes and renames --------------------------------------------------------------
+
+    def notes(self, session: SessionInfo) -> list[Note]: ...
+
+    def renames(self, session: SessionInfo) -> list[Rename]: ...
+
+    def add_note(self, session: SessionInfo, round_number: int | None, text: str) -> Note: ...
+
+    # -- statistics across sessions --------------------------------------------------------
+
+    def player_session_stats(self, since: str | None = None) -> list[PlayerSessionStats]: ...
+
+    def head_to_head_rounds(self, opponents: Sequence[str], since: str | None = None) -> list[HeadToHead]: ...

@@ -1,0 +1,227 @@
+"""What the store keeps and hands out: plain frozen records, the same for every backend.
+
+The session service, the history and the export read these and nothing else of the
+store (no rows of a database driver, no column offsets): a second backend returns the
+same records.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from romme_score.cards import Card, parse_cards
+from romme_score.rules import RuleSet
+from romme_score.scoring import Hand, RoundInput
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def change_time() -> str:
+    """When a round was undone or replaced, to the microsecond: the history lists changes
+    in the order they were made, even two in the same second."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def to_seconds(stamp: str | None) -> str | None:
+    """A stored time as shown: to the second."""
+    if not stamp:
+        return stamp
+    try:
+        return datetime.fromisoformat(stamp).isoformat(timespec="seconds")
+    except ValueError:
+        return stamp
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    name: str
+    players: tuple[str, ...]
+    rules: RuleSet
+    rate: str | None
+    currency: str | None
+    first_dealer: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    cards: str | None  # canonical notation (de, ASCII)
+    typed_points: int | None
+    never_out: bool
+    points: int
+    bonus: int
+    leaderboard: int | None
+
+    def to_hand(self) -> Hand:
+        cards = tuple(parse_cards(self.cards)) if self.cards is not None else None
+        return Hand(cards, self.typed_points, self.never_out)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    number: int
+    winner: str | None
+    hand_romme: bool
+    stalemate: bool
+    hands: dict[str, HandRecord]
+    recorded_at: str = ""
+
+    def to_input(self, players: Sequence[str]) -> RoundInput:
+        hands = {
+            name: rec.to_hand()
+            for name, rec in self.hands.items()
+            if rec.cards is not None or rec.typed_points is not None
+        }
+        return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
+
+
+@dataclass(frozen=True)
+class StoredRound:
+    """A round row as the database keeps it, active or in the history."""
+
+    row: int  # its place among the session's round rows, first written first
+    number: int
+    status: str  # active, undone, replaced
+    winner: str | None
+    hand_romme: bool
+    stalemate: bool
+    recorded_at: str
+    changed_at: str | None
+    replaced_by: int | None  # the row that replaced this one
+    hands: dict[str, HandRecord]
+
+    def to_input(self) -> RoundInput:
+        return RoundRecord(
+            self.number, self.winner, self.hand_romme, self.stalemate, self.hands, self.recorded_at
+        ).to_input(list(self.hands))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note written to a session's history, about one round or the whole game."""
+
+    round: int | None
+    text: str
+    at: str
+
+
+@dataclass(frozen=True)
+class Rename:
+    old: str
+    new: str
+    at: str
+
+
+def canonical(cards: Sequence[Card] | None) -> str | None:
+    """Cards as stored: de letters, ASCII, so any profile reads them back."""
+    if cards is None:
+        return None
+    return " ".join(c.format("de", ascii=True) for c in cards)
+
+
+@dataclass(frozen=True)
+class RoundPoints:
+    """One line of the scoresheet: a round's marks and points per player (no cards)."""
+
+    number: int
+    winner: str | None
+    hand_romme: bool
+    stalemate: bool
+    points: Mapping[str, int]
+    bonus: Mapping[str, int]
+    leaderboard: Mapping[str, int | None]
+
+
+class Change(NamedTuple):
+    """A round taken back (``undone``) or corrected (``replaced``), and when."""
+
+    number: int
+    status: str
+    at: str | None
+
+
+class SessionCount(NamedTuple):
+    """A session with its rounds played and its players' totals (the session list)."""
+
+    info: SessionInfo
+    rounds: int
+    totals: dict[str, int]
+
+
+class PlayerSessionStats(NamedTuple):
+    """One player seated in one session, over the session's active rounds (``romme stats``)."""
+
+    session_id: int
+    session: str
+    rules: str  # the session's rule set as JSON
+    rate: str | None
+    currency: str | None
+    created_at: str
+    seat: int
+    player: str
+    total: int
+    rounds: int
+    rounds_won: int
+    hand_rommes: int
+    points: int
+    worst_round: int
+
+
+class HeadToHead(NamedTuple):
+    """A player (one spelling of the name) against an opponent: rounds both played, rounds
+    the player scored fewer penalty points, rounds the opponent did."""
+
+    player: str
+    rounds: int
+    fewer: int
+    more: int
+
+
+HAND_FIELDS = ("cards", "typed_points", "never_out", "points", "bonus", "leaderboard")
+
+
+@functools.cache
+def round_line_type(seats: int, history: bool) -> type[tuple[Any, ...]]:
+    """The record of :meth:`Store.round_lines`: one round row with every seat's hand side by
+    side, as named fields: ``kind``, ``row``, ``number``, ``winner``, ``hand_romme``,
+    ``stalemate``, ``recorded_at``, for the history ``status``, ``changed_at`` and
+    ``replaced_by`` (the row that replaced it), then per seat N ``cards_N``,
+    ``typed_points_N``, ``never_out_N``, ``points_N`` (None: no hand of that player),
+    ``bonus_N``, ``leaderboard_N``.
+
+    ``kind`` is a key and nothing more: two lines of one session with the same ``kind``
+    have the same winner-or-none, marks, and the same values present (or absent, false,
+    zero) in the same fields, so that one template serves both.
+
+    >>> round_line_type(2, False)._fields[:8]
+    ('kind', 'row', 'number', 'winner', 'hand_romme', 'stalemate', 'recorded_at', 'cards_0')
+    """
+    fields = ["kind", "row", "number", "winner", "hand_romme", "stalemate", "recorded_at"]
+    if history:
+        fields += ["status", "changed_at", "replaced_by"]
+    fields += [f"{name}_{seat}" for seat in range(seats) for name in HAND_FIELDS]
+    return NamedTuple("RoundLine", [(name, Any) for name in fields])  # type: ignore[return-value]
+
+
+@functools.cache
+def scoresheet_line_type(seats: int) -> type[tuple[Any, ...]]:
+    """The record of :meth:`Store.scoresheet_lines`: an active round as the CSV scoresheet
+    lists it: ``number``, ``winner`` ('' for none), ``hand_romme`` and ``stalemate`` (0 or 1),
+    per seat N ``net_N`` (the points less the bonus), per seat ``cards_N`` ('' for none),
+    and ``recorded_at``.
+
+    >>> scoresheet_line_type(2)._fields
+    ('number', 'winner', 'hand_romme', 'stalemate', 'net_0', 'net_1', 'cards_0', 'cards_1', 'recorded_at')
+    """
+    fields = ["number", "winner", "hand_romme", "stalemate"]
+    fields += [f"net_{seat}" for seat in range(seats)]
+    fields += [f"cards_{seat}" for seat in range(seats)]
+    fields.append("recorded_at")
+    return NamedTuple("ScoresheetLine", [(name, Any) for name in fields])  # type: ignore[return-value]

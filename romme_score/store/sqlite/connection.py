@@ -1,0 +1,251 @@
+"""Opening a romme-score SQLite file: the checks before anything is written, the schema's
+migrations, one transaction per write, and SQLite's errors as the store's errors.
+
+Every write is one ``BEGIN IMMEDIATE`` transaction, so a crash at any moment leaves either
+the whole change or none of it, with WAL and a busy timeout for several processes.
+
+The file is never opened outside SQLite while this process holds a connection to it:
+closing any descriptor of a file drops every POSIX lock the process holds on it, SQLite's
+included, and the other writer's last close would then checkpoint and remove the WAL
+under this one ("disk I/O error", rounds lost). The header is read before the first
+connection of the process on that file only, under a lock.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from romme_score.i18n import _
+from romme_score.store.errors import (
+    Damaged,
+    DatabasePathError,
+    NewerSchema,
+    NoDatabase,
+    NotOurs,
+    StoreBusy,
+    StoreError,
+    WriteFailed,
+)
+from romme_score.store.sqlite.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+# Files up to this size get PRAGMA quick_check before the first write of a process:
+# measured ~5 ms per 1,000 rounds (about 250 KB), so at most ~80 ms here. Larger files
+# are checked on suspicion only (an error that says the file is damaged).
+QUICK_CHECK_MAX_BYTES = 4 * 1024 * 1024
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+# The database files this process holds a connection to, by (device, inode), with how many.
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+class Connection:
+    """One SQLite connection to a romme-score file, checked and migrated."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        self.path = path
+        self._key: tuple[int, int] | None = None
+        self._verified = False
+        self.writes = 0  # transactions committed through this connection
+        try:
+            # Under the lock: no other thread reads the header between this check and
+            # the connection being counted.
+            with _OPEN_LOCK:
+                self._check_file()
+                if not path.exists() and not create:
+                    raise NoDatabase(path)
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise DatabasePathError(
+                        _("cannot create the folder for the database %(path)s: %(reason)s")
+                        % {"path": path, "reason": exc.strerror or exc},
+                        path,
+                    ) from None
+                self.db = sqlite3.connect(
+                    str(path), timeout=5.0, isolation_level=None, check_same_thread=False
+                )
+                self._register()
+            self.db.execute("PRAGMA busy_timeout = 5000")
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.Error as exc:
+            self.close()
+            raise self.translate(exc) from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _register(self) -> None:
+        """Count this connection among the process's open ones on the file (under ``_OPEN_LOCK``)."""
+        key = _file_key(self.path)
+        if key is not None:
+            _OPEN_FILES[key] = _OPEN_FILES.get(key, 0) + 1
+        self._key = key
+
+    def close(self) -> None:
+        db = getattr(self, "db", None)
+        if db is not None:
+            db.close()
+        with _OPEN_LOCK:
+            key, self._key = self._key, None
+            if key is not None:
+                left = _OPEN_FILES.get(key, 1) - 1
+                if left > 0:
+                    _OPEN_FILES[key] = left
+                else:
+                    _OPEN_FILES.pop(key, None)
+
+    # -- checks -------------------------------------------------------------------------
+
+    def _check_file(self) -> None:
+        if not self.path.exists():
+            return
+        if self.path.is_dir():
+            raise DatabasePathError(
+                _("%(path)s is a folder, not a database file") % {"path": self.path}, self.path
+            )
+        try:
+            st = self.path.stat()
+            if st.st_size == 0 or (st.st_dev, st.st_ino) in _OPEN_FILES:
+                return  # empty, or open here already: checked then, and reading it now would drop its locks
+            with open(self.path, "rb") as f:
+                header = f.read(16)
+        except OSError as exc:
+            raise StoreError(
+                _("cannot read the database %(path)s: %(reason)s")
+                % {"path": self.path, "reason": exc.strerror or exc}
+            ) from None
+        if header != SQLITE_HEADER:
+            raise NotOurs(self.path, sqlite=False)
+
+    def translate(self, exc: sqlite3.Error) -> StoreError:
+        """SQLite's error as the store's: busy, damaged, the disk, read-only, or as it says."""
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if "locked" in text or "busy" in text:
+            return StoreBusy()
+        if (
+            "malformed" in text
+            or "not a database" in text
+            or "corrupt" in text
+            or "btreeInitPage" in text
+            or "never used" in text
+        ):
+            return Damaged(self.path, text)
+        if "disk is full" in text or "disk I/O" in text:
+            return WriteFailed(self.path, text)
+        if "readonly" in text or "read-only" in text:
+            return WriteFailed(self.path, text, read_only=True)
+        return StoreError(
+            _("database error on %(path)s: %(reason)s; nothing was written")
+            % {"path": self.path, "reason": text}
+        )
+
+    def _verify(self) -> None:
+        """Refuse to write to a damaged file: PRAGMA quick_check, once per connection,
+        for files up to :data:`QUICK_CHECK_MAX_BYTES` (larger ones on suspicion)."""
+        if self._verified:
+            return
+        self._verified = True
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            return
+        if size > QUICK_CHECK_MAX_BYTES:
+            return
+        result = self.db.execute("PRAGMA quick_check").fetchall()
+        if result != [("ok",)]:
+            first = str(result[0][0]).replace("*** in database main ***", "").strip()
+            raise Damaged(self.path, first.splitlines()[0])
+
+    def _migrate(self) -> None:
+        app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if app_id != APPLICATION_ID:
+            tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if app_id != 0 or tables or version:
+                raise NotOurs(self.path, sqlite=True)
+        if version > SCHEMA_VERSION:
+            raise NewerSchema(self.path, version, SCHEMA_VERSION)
+        if version == SCHEMA_VERSION:
+            return
+        if version:
+            self._verify()
+        self.db.execute("PRAGMA journal_mode = WAL")
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                current = self.db.execute("PRAGMA user_version").fetchone()[0]
+                if current >= number:  # another process migrated meanwhile
+                    self.db.execute("COMMIT")
+                    continue
+                for statement in MIGRATIONS[number - 1]:
+                    self.db.execute(statement)
+                self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                self.db.execute(f"PRAGMA user_version = {number}")
+                self.db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+
+    # -- transactions ------------------------------------------------------------------
+
+    def _rollback(self) -> None:
+        """Roll back if a transaction is still open (SQLite may have ended it already)."""
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: all of the block's writes, or none of them."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self._verify()
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self.translate(exc) from None
+        except BaseException:
+            self._rollback()
+            raise
+        try:
+            yield self.db
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self.translate(exc) from None
+        except BaseException:
+            self._rollback()
+            raise
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self.translate(exc) from None
+        self.writes += 1
+
+    def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
+        try:
+            return self.db.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self.translate(exc) from None
+
+    def cursor(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
+        try:
+            return self.db.execute(sql, params)
+        except sqlite3.DatabaseError as exc:
+            raise self.translate(exc) from None

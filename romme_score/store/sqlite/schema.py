@@ -1,0 +1,97 @@
+"""The schema of a romme-score SQLite file and its migrations.
+
+Versioned with ``PRAGMA user_version``; each migration runs in its own transaction. The
+file is marked with ``PRAGMA application_id``: a file that is not ours is never written to.
+"""
+
+from __future__ import annotations
+
+APPLICATION_ID = 0x526F6D6D  # "Romm"
+TOTALS_SELECT = """
+    SELECT p.session_id, p.name,
+        COALESCE((SELECT SUM(h.points - h.bonus) FROM hands h JOIN rounds r ON r.id = h.round_id
+                  WHERE r.session_id = p.session_id AND r.status = 'active'
+                  AND h.player = p.name), 0),
+        COALESCE((SELECT SUM(COALESCE(h.leaderboard, 0)) FROM hands h
+                  JOIN rounds r ON r.id = h.round_id
+                  WHERE r.session_id = p.session_id AND r.status = 'active'
+                  AND h.player = p.name), 0)
+    FROM players p WHERE {where}"""
+
+MIGRATIONS: list[list[str]] = [
+    [  # 1: sessions, players, rounds with history, hands
+        """CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            rate TEXT,
+            currency TEXT,
+            first_dealer INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE players (
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            PRIMARY KEY (session_id, seat),
+            UNIQUE (session_id, name)
+        )""",
+        """CREATE TABLE rounds (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            winner TEXT,
+            hand_romme INTEGER NOT NULL DEFAULT 0,
+            stalemate INTEGER NOT NULL DEFAULT 0,
+            recorded_at TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'undone', 'replaced')),
+            replaced_by INTEGER REFERENCES rounds(id),
+            changed_at TEXT
+        )""",
+        "CREATE UNIQUE INDEX rounds_active ON rounds(session_id, number) WHERE status = 'active'",
+        """CREATE TABLE hands (
+            round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            cards TEXT,
+            typed_points INTEGER,
+            never_out INTEGER NOT NULL DEFAULT 0,
+            points INTEGER NOT NULL,
+            bonus INTEGER NOT NULL DEFAULT 0,
+            leaderboard INTEGER,
+            PRIMARY KEY (round_id, player)
+        )""",
+        "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT)",
+    ],
+    [  # 2: running totals kept with every write, so a long session stays fast
+        """CREATE TABLE totals (
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            total INTEGER NOT NULL DEFAULT 0,
+            leaderboard INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (session_id, player)
+        )""",
+        "CREATE INDEX rounds_by_session ON rounds(session_id, status, number)",
+        "INSERT INTO totals (session_id, player, total, leaderboard) " + TOTALS_SELECT.format(where="1"),
+    ],
+    [  # 3: notes and renames, kept with the session's history
+        """CREATE TABLE notes (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            round INTEGER,
+            text TEXT NOT NULL,
+            at TEXT NOT NULL
+        )""",
+        """CREATE TABLE renames (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            old_name TEXT NOT NULL,
+            new_name TEXT NOT NULL,
+            at TEXT NOT NULL
+        )""",
+    ],
+    [  # 4: a change counter per session, so that any front end notices a change made elsewhere
+        "ALTER TABLE sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+    ],
+]
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,538 @@
+"""The SQLite store: a romme-score database in one file (the default backend).
+
+Sessions, rounds with their history, notes and renames; every write is one transaction
+(:class:`~romme_score.store.sqlite.connection.Connection`), and each one that changes a
+session counts up its ``version``, so that another front end notices the change cheaply
+(``PRAGMA data_version`` says whether any other connection wrote at all). The long reads
+(export lines, statistics) are in :mod:`romme_score.store.sqlite.lines`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import romme_score.store.sqlite.lines as lines
+from romme_score.rules import RuleSet
+from romme_score.scoring import RoundInput, RoundScore
+from romme_score.store.errors import NoCurrentSession, NoRounds, NoSuchSession, RoundNotThere, SessionExists
+from romme_score.store.records import (
+    Change,
+    HandRecord,
+    HeadToHead,
+    Note,
+    PlayerSessionStats,
+    Rename,
+    RoundPoints,
+    RoundRecord,
+    SessionCount,
+    SessionInfo,
+    StoredRound,
+    canonical,
+    change_time,
+    now,
+    to_seconds,
+)
+from romme_score.store.sqlite.connection import Connection
+from romme_score.store.sqlite.schema import TOTALS_SELECT
+
+T = TypeVar("T")
+BUMP = "UPDATE sessions SET version = version + 1 WHERE id = ?"
+
+
+class SQLiteStore:
+    """A romme-score database file (:class:`~romme_score.store.protocol.Store`)."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        self.path = path
+        self.location = str(path)
+        self.conn = Connection(path, create=create)
+        self._seen_data_version = -1
+        self._seen_writes = -1
+        self._versions: dict[int, int] = {}
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> SQLiteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- changes ----------------------------------------------------------------------
+
+    def version(self, session: SessionInfo) -> int:
+        """The session's change counter; read from the file only when some connection wrote
+        since the last answer (``PRAGMA data_version`` for the others, a count for this one).
+        -1 for a session that is gone."""
+        data_version = self.conn.query("PRAGMA data_version")[0][0]
+        if data_version != self._seen_data_version or self.conn.writes != self._seen_writes:
+            self._versions.clear()
+            self._seen_data_version, self._seen_writes = data_version, self.conn.writes
+        found = self._versions.get(session.id)
+        if found is None:
+            rows = self.conn.query("SELECT version FROM sessions WHERE id = ?", (session.id,))
+            found = self._versions[session.id] = int(rows[0][0]) if rows else -1
+        return found
+
+    # -- sessions -----------------------------------------------------------------
+
+    def create_session(
+        self,
+        name: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: str | None,
+        currency: str | None,
+        first_dealer: int,
+    ) -> None:
+        with self.conn.write() as db:
+            if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
+                raise SessionExists(name, "create")
+            cur = db.execute(
+                "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
+            )
+            sid = cur.lastrowid
+            db.executemany(
+                "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+                [(sid, seat, player) for seat, player in enumerate(players)],
+            )
+            db.executemany(
+                "INSERT INTO totals (session_id, player) VALUES (?, ?)", [(sid, player) for player in players]
+            )
+            db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
+
+    def set_current(self, name: str) -> None:
+        self.session(name)
+        with self.conn.write() as db:
+            db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
+
+    def current_name(self) -> str | None:
+        row = self.conn.query("SELECT value FROM state WHERE key = 'current'")
+        return row[0][0] if row else None
+
+    def session_names(self) -> list[str]:
+        return [r[0] for r in self.conn.query("SELECT name FROM sessions ORDER BY id")]
+
+    SESSION_COLUMNS = "SELECT id, name, rules, rate, currency, first_dealer, created_at FROM sessions"
+
+    def session(self, name: str | None = None) -> SessionInfo:
+        """A session by name, or the current one."""
+        if name is None:
+            name = self.current_name()
+            if name is None:
+                raise NoCurrentSession()
+        rows = self.conn.query(f"{self.SESSION_COLUMNS} WHERE name = ?", (name,))
+        if not rows:
+            raise NoSuchSession(name, self.session_names())
+        return self._info(rows[0])
+
+    def session_by_id(self, session_id: int) -> SessionInfo:
+        """A session by its id, whatever it is called now."""
+        rows = self.conn.query(f"{self.SESSION_COLUMNS} WHERE id = ?", (session_id,))
+        if not rows:
+            raise NoSuchSession(f"#{session_id}", self.session_names())
+        return self._info(rows[0])
+
+    def _info(self, row: Sequence[Any]) -> SessionInfo:
+        sid, sname, rules_json, rate, currency, dealer, created = row
+        players = tuple(
+            r[0]
+            for r in self.conn.query("SELECT name FROM players WHERE session_id = ? ORDER BY seat", (sid,))
+        )
+        rules = RuleSet.from_dict(json.loads(rules_json))
+        return SessionInfo(sid, sname, players, rules, rate, currency, dealer, created)
+
+    def session_overview(self) -> list[SessionCount]:
+        out = []
+        for name in self.session_names():
+            info = self.session(name)
+            out.append(SessionCount(info, self.round_count(info), self.totals(info)))
+        return out
+
+    # -- rounds -------------------------------------------------------------------
+
+    def round_count(self, session: SessionInfo) -> int:
+        # Active rounds are numbered 1..n without gaps, so the highest number is the count.
+        row = self.conn.query(
+            "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'",
+            (session.id,),
+        )
+        return int(row[0][0])
+
+    def totals(self, session: SessionInfo) -> dict[str, int]:
+        """Each player's total: penalty points minus bonus over the active rounds."""
+        totals = {p: 0 for p in session.players}
+        for player, total in self.conn.query(
+            "SELECT player, total FROM totals WHERE session_id = ?", (session.id,)
+        ):
+            totals[player] = int(total)
+        return totals
+
+    def leaderboard(self, session: SessionInfo) -> dict[str, int]:
+        board = {p: 0 for p in session.players}
+        for player, total in self.conn.query(
+            "SELECT player, leaderboard FROM totals WHERE session_id = ?", (session.id,)
+        ):
+            board[player] = int(total)
+        return board
+
+    def _refresh_totals(self, db: sqlite3.Connection, session_id: int) -> None:
+        """Recompute a session's totals from its rounds (after a correction)."""
+        db.execute("DELETE FROM totals WHERE session_id = ?", (session_id,))
+        db.execute(
+            "INSERT INTO totals (session_id, player, total, leaderboard) "
+            + TOTALS_SELECT.format(where="p.session_id = ?"),
+            (session_id,),
+        )
+
+    @staticmethod
+    def _recent(session: SessionInfo, last: int | None) -> tuple[str, list[Any]]:
+        """SQL condition and parameters for a session's active rounds (the last N)."""
+        if last is None:
+            return "", [session.id]
+        return (
+            "AND r.number > (SELECT COALESCE(MAX(number), 0) - ? FROM rounds "
+            "WHERE session_id = ? AND status = 'active')",
+            [session.id, last, session.id],
+        )
+
+    def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]:
+        """The active rounds in order; ``last`` limits to the most recent ones."""
+        limit, params = self._recent(session, last)
+        rows = self.conn.query(
+            "SELECT r.number, r.winner, r.hand_romme, r.stalemate, r.recorded_at, h.player, "
+            "h.cards, h.typed_points, h.never_out, h.points, h.bonus, h.leaderboard "
+            "FROM rounds r JOIN hands h ON h.round_id = r.id "
+            f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number",
+            params,
+        )
+        records: dict[int, RoundRecord] = {}
+        for number, winner, hr, sm, at, player, cards, typed, never_out, points, bonus, board in rows:
+            rec = records.get(number)
+            if rec is None:
+                rec = records[number] = RoundRecord(number, winner, bool(hr), bool(sm), {}, at)
+            rec.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
+        return list(records.values())
+
+    def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[RoundPoints]:
+        """The scoresheet only (no cards): per active round its number, winner, marks,
+        points, bonus and leaderboard points per player. Lean, for the standings; read with
+        one cursor, so that all rounds of a long session stream."""
+        limit, params = self._recent(session, last)
+        try:
+            cursor = self.conn.db.execute(
+                "SELECT r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, "
+                "h.bonus, h.leaderboard FROM rounds r JOIN hands h ON h.round_id = r.id "
+                f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number",
+                params,
+            )
+            entry: RoundPoints | None = None
+            points: dict[str, int] = {}
+            bonus: dict[str, int] = {}
+            board: dict[str, int | None] = {}
+            for number, winner, hr, sm, player, got, struck, lead in cursor:
+                if entry is None or number != entry.number:
+                    if entry is not None:
+                        yield entry
+                    points, bonus, board = {}, {}, {}
+                    entry = RoundPoints(number, winner, bool(hr), bool(sm), points, bonus, board)
+                points[player] = got
+                bonus[player] = struck
+                board[player] = lead
+            if entry is not None:
+                yield entry
+        except sqlite3.DatabaseError as exc:
+            raise self.conn.translate(exc) from None
+
+    def _insert_round(
+        self, db: sqlite3.Connection, session: SessionInfo, number: int, rnd: RoundInput, score: RoundScore
+    ) -> int:
+        cur = db.execute(
+            "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, recorded_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (session.id, number, rnd.winner, int(rnd.hand_romme), int(rnd.stalemate), now()),
+        )
+        round_id = cur.lastrowid
+        assert round_id is not None
+        rows = []
+        for player in session.players:
+            hand = rnd.hands.get(player)
+            rows.append(
+                (
+                    round_id,
+                    player,
+                    canonical(hand.cards) if hand else None,
+                    hand.points if hand else None,
+                    int(hand.never_out) if hand else 0,
+                    score.points[player],
+                    score.bonus.get(player, 0),
+                    score.leaderboard.get(player),
+                )
+            )
+        db.executemany(
+            "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, bonus, "
+            "leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        db.executemany(
+            "UPDATE totals SET total = total + ?, leaderboard = leaderboard + ? "
+            "WHERE session_id = ? AND player = ?",
+            [
+                (points - bonus, board or 0, session.id, player)
+                for _, player, _, _, _, points, bonus, board in rows
+            ],
+        )
+        return round_id
+
+    def record_round(
+        self,
+        session: SessionInfo,
+        rnd: RoundInput,
+        compute: Callable[[dict[str, int], int], T],
+        score_of: Callable[[T], RoundScore],
+    ) -> tuple[int, T]:
+        """Record a round; ``compute`` gets the totals before and the rounds played
+        (read inside the same transaction) and returns the result to store."""
+        with self.conn.write() as db:
+            count = db.execute(
+                "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'",
+                (session.id,),
+            ).fetchone()[0]
+            result = compute(self.totals(session), count)
+            number = count + 1
+            self._insert_round(db, session, number, rnd, score_of(result))
+            db.execute(BUMP, (session.id,))
+        return number, result
+
+    def undo_last(self, session: SessionInfo) -> RoundRecord:
+        """Mark the last round undone (it stays in the history)."""
+        with self.conn.write() as db:
+            row = db.execute(
+                "SELECT id, number FROM rounds WHERE session_id = ? AND "
+                "status = 'active' ORDER BY number DESC LIMIT 1",
+                (session.id,),
+            ).fetchone()
+            if row is None:
+                raise NoRounds(session.name)
+            record = self.rounds(session, last=1)[0]
+            db.execute(
+                "UPDATE rounds SET status = 'undone', changed_at = ? WHERE id = ?", (change_time(), row[0])
+            )
+            self._refresh_totals(db, session.id)
+            db.execute(BUMP, (session.id,))
+        return record
+
+    def replace_rounds(
+        self,
+        session: SessionInfo,
+        first_number: int,
+        inputs: Sequence[RoundInput],
+        scores: Sequence[RoundScore],
+        changed: set[int],
+    ) -> None:
+        """Rewrite rounds from ``first_number`` on: rounds in ``changed`` get a new
+        row (the old one kept as 'replaced' history), the others new points/bonus."""
+        with self.conn.write() as db:
+            for offset, (rnd, score) in enumerate(zip(inputs, scores, strict=True)):
+                number = first_number + offset
+                old = db.execute(
+                    "SELECT id FROM rounds WHERE session_id = ? AND number = ? AND status = 'active'",
+                    (session.id, number),
+                ).fetchone()
+                if old is None:
+                    raise RoundNotThere(number, session.name)
+                if number in changed:
+                    db.execute(
+                        "UPDATE rounds SET status = 'replaced', changed_at = ? WHERE id = ?",
+                        (change_time(), old[0]),
+                    )
+                    new_id = self._insert_round(db, session, number, rnd, score)
+                    db.execute("UPDATE rounds SET replaced_by = ? WHERE id = ?", (new_id, old[0]))
+                else:
+                    for player in session.players:
+                        db.execute(
+                            "UPDATE hands SET points = ?, bonus = ?, leaderboard = ? "
+                            "WHERE round_id = ? AND player = ?",
+                            (
+                                score.points[player],
+                                score.bonus.get(player, 0),
+                                score.leaderboard.get(player),
+                                old[0],
+                                player,
+                            ),
+                        )
+            self._refresh_totals(db, session.id)
+            db.execute(BUMP, (session.id,))
+
+    def history(self, session: SessionInfo) -> list[Change]:
+        """Corrections: (round number, status, when) of undone and replaced rounds."""
+        return [
+            Change(r[0], r[1], to_seconds(r[2]))
+            for r in self.conn.query(
+                "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
+                "status != 'active' ORDER BY changed_at, id",
+                (session.id,),
+            )
+        ]
+
+    def all_rounds(self, session: SessionInfo, *, active: bool) -> Iterator[StoredRound]:
+        return lines.all_rounds(self.conn, session, active=active)
+
+    def round_lines(
+        self, session: SessionInfo, *, active: bool, batch: int = 512
+    ) -> Iterator[list[Any]] | None:
+        return lines.round_lines(self.conn, session, active=active, batch=batch)
+
+    def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+        return lines.scoresheet_lines(self.conn, session, batch=batch)
+
+    def notes(self, session: SessionInfo) -> list[Note]:
+        return [
+            Note(r[0], r[1], r[2])
+            for r in self.conn.query(
+                "SELECT round, text, at FROM notes WHERE session_id = ? ORDER BY id", (session.id,)
+            )
+        ]
+
+    def renames(self, session: SessionInfo) -> list[Rename]:
+        return [
+            Rename(r[0], r[1], r[2])
+            for r in self.conn.query(
+                "SELECT old_name, new_name, at FROM renames WHERE session_id = ? ORDER BY id", (session.id,)
+            )
+        ]
+
+    def add_note(self, session: SessionInfo, round_number: int | None, text: str) -> Note:
+        at = now()
+        with self.conn.write() as db:
+            db.execute(
+                "INSERT INTO notes (session_id, round, text, at) VALUES (?, ?, ?, ?)",
+                (session.id, round_number, text, at),
+            )
+            db.execute(BUMP, (session.id,))
+        return Note(round_number, text, at)
+
+    def rename_session(self, old: str, new: str) -> None:
+        info = self.session(old)
+        with self.conn.write() as db:
+            if db.execute("SELECT 1 FROM sessions WHERE name = ?", (new,)).fetchone():
+                raise SessionExists(new, "rename")
+            db.execute("UPDATE sessions SET name = ?, version = version + 1 WHERE id = ?", (new, info.id))
+            db.execute(
+                "INSERT INTO renames (session_id, old_name, new_name, at) VALUES (?, ?, ?, ?)",
+                (info.id, info.name, new, now()),
+            )
+            db.execute("UPDATE state SET value = ? WHERE key = 'current' AND value = ?", (new, info.name))
+
+    def delete_session(self, name: str) -> None:
+        info = self.session(name)
+        with self.conn.write() as db:
+            self._delete_session(db, info.id)
+            db.execute("DELETE FROM state WHERE key = 'current' AND value = ?", (info.name,))
+
+    @staticmethod
+    def _delete_session(db: sqlite3.Connection, sid: int) -> None:
+        db.execute("DELETE FROM hands WHERE round_id IN (SELECT id FROM rounds WHERE session_id = ?)", (sid,))
+        db.execute("UPDATE rounds SET replaced_by = NULL WHERE session_id = ?", (sid,))
+        for table in ("rounds", "players", "totals", "notes", "renames"):
+            db.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
+        db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+
+    def write_session(
+        self,
+        name: str,
+        created: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: str | None,
+        currency: str | None,
+        first_dealer: int,
+        rounds: Sequence[StoredRound],
+        notes: Sequence[Note],
+        renames: Sequence[Rename],
+        overwrite: bool,
+    ) -> None:
+        """Write a whole session as exported (rounds with their history, notes, renames,
+        times) in one transaction, and make it current."""
+        with self.conn.write() as db:
+            existing = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
+            if existing:
+                if not overwrite:
+                    raise SessionExists(name, "import")
+                self._delete_session(db, existing[0])
+            cur = db.execute(
+                "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, created or now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
+            )
+            sid = cur.lastrowid
+            assert sid is not None
+            db.executemany(
+                "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+                [(sid, seat, p) for seat, p in enumerate(players)],
+            )
+            ids: dict[int, int] = {}
+            for rec in rounds:
+                cur = db.execute(
+                    "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, "
+                    "recorded_at, status, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        sid,
+                        rec.number,
+                        rec.winner,
+                        int(rec.hand_romme),
+                        int(rec.stalemate),
+                        rec.recorded_at or now(),
+                        rec.status,
+                        rec.changed_at,
+                    ),
+                )
+                assert cur.lastrowid is not None
+                ids[rec.row] = cur.lastrowid
+                db.executemany(
+                    "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, "
+                    "bonus, leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            cur.lastrowid,
+                            p,
+                            rec.hands[p].cards if p in rec.hands else None,
+                            rec.hands[p].typed_points if p in rec.hands else None,
+                            int(rec.hands[p].never_out) if p in rec.hands else 0,
+                            rec.hands[p].points if p in rec.hands else 0,
+                            rec.hands[p].bonus if p in rec.hands else 0,
+                            rec.hands[p].leaderboard if p in rec.hands else None,
+                        )
+                        for p in players
+                    ],
+                )
+            for rec in rounds:
+                if rec.replaced_by is not None:
+                    db.execute(
+                        "UPDATE rounds SET replaced_by = ? WHERE id = ?", (ids[rec.replaced_by], ids[rec.row])
+                    )
+            db.executemany(
+                "INSERT INTO notes (session_id, round, text, at) VALUES (?, ?, ?, ?)",
+                [(sid, n.round, n.text, n.at) for n in notes],
+            )
+            db.executemany(
+                "INSERT INTO renames (session_id, old_name, new_name, at) VALUES (?, ?, ?, ?)",
+                [(sid, r.old, r.new, r.at) for r in renames],
+            )
+            self._refresh_totals(db, sid)
+            db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
+
+    # -- statistics across sessions (romme stats) -----------------------------------
+
+    def player_session_stats(self, since: str | None = None) -> list[PlayerSessionStats]:
+        return lines.player_session_stats(self.conn, since)
+
+    def head_to_head_rounds(self, opponents: Sequence[str], since: str | None = None) -> list[HeadToHead]:
+        return lines.head_to_head_rounds(self.conn, opponents, since)
