@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from romme_score.cli.inside import runner
 from romme_score.cli.options import Output
 from romme_score.rules import find_preset
 from romme_score.scoring import RoundInput
@@ -55,7 +56,7 @@ def run(folder: Path) -> None:
     with SessionService(db) as service:
         service.import_(session_of(ROUNDS))
         info = service.session("Bench")
-        table = Table(service, info, Output("de", False, False), str(db))
+        table = Table(service, info, Output("de", False, False), runner(str(db), lambda: info.name))
         times = []
         for i in range(SAMPLES):
             entry = RoundEntry(PLAYERS, info.rules, lambda r: service.preview(info, r))

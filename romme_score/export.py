@@ -29,7 +29,7 @@ from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore, places, unknown_player_message
 from romme_score.store.protocol import Store
 from romme_score.store.records import HandRecord, Note, Rename, SessionInfo, StoredRound
-from romme_score.views.stream import RawJSON, stream_json
+from romme_score.stream import RawJSON, stream_json
 
 
 class ExportError(InputProblem):

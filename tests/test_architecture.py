@@ -5,6 +5,7 @@ each other, and a ``romme check`` that loads none of the session machinery."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -148,3 +149,116 @@ def test_check_loads_no_session_machinery() -> None:
         "romme_score.layoff",
     ):
         assert heavy not in loaded, f"romme check imports {heavy}"
+
+
+# --- packages (issue 18 item 6): front ends use the service, the views and the core ------
+
+# Front ends never import each other's packages (the command line may start the table mode).
+FRONT_ENDS_MAY_NOT_IMPORT = {"romme_score.table": ("romme_score.cli",)}
+
+
+def package_of(module: str) -> str:
+    """``romme_score.table.app`` -> ``romme_score.table``; a top-level module is its own."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    packages: dict[str, set[str]] = {}
+    for name, edges in graph.items():
+        here = package_of(name)
+        packages.setdefault(here, set()).update(package_of(e) for e in edges if package_of(e) != here)
+    return packages
+
+
+def forbidden_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(module, what it imports) for every import a front end may not make."""
+    found = []
+    for name, edges in graph.items():
+        for package, banned in FRONT_ENDS_MAY_NOT_IMPORT.items():
+            if package_of(name) == package:
+                found += [
+                    (name, e) for e in sorted(edges) if any(e == b or e.startswith(b + ".") for b in banned)
+                ]
+    return found
+
+
+def test_the_package_checks_see_a_table_module_importing_the_command_line() -> None:
+    graph = {
+        "romme_score.table.app": {"romme_score.cli.options"},
+        "romme_score.cli.play": {"romme_score.table.app"},
+    }
+    assert forbidden_imports(graph) == [("romme_score.table.app", "romme_score.cli.options")]
+    assert find_cycle(package_graph(graph)) == ["romme_score.cli", "romme_score.table", "romme_score.cli"]
+
+
+def test_the_table_mode_imports_nothing_from_the_command_line() -> None:
+    assert forbidden_imports(internal_graph()) == []
+
+
+def test_no_import_circle_between_packages() -> None:
+    assert find_cycle(package_graph(internal_graph())) is None
+
+
+# --- messages of the core, the store and the service (issue 18 item 2) ---------------------
+
+# Modules whose errors carry facts only: no command-line option, no `romme ...` command line.
+# Each front end adds its own way out (romme_score/cli/hints.py for the command line).
+FACT_MODULES = (
+    "cards",
+    "rules",
+    "melds",
+    "layoff",
+    "scoring",
+    "settlement",
+    "inputs",
+    "sessions",
+    "export",
+    "history",
+    "store",
+    "solver",
+)
+COMMAND_LINE_WORDS = re.compile(r"(?<![\w-])--[a-z][a-z-]+|\bromme (?:" + "|".join(COMMANDS) + r")\b")
+
+
+def messages_of(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every message a module words: the first argument of ``_``/``N_``,
+    both of ``ngettext``, and every string given to an exception it raises."""
+    found: list[tuple[int, str]] = []
+
+    def strings(node: ast.AST) -> list[str]:
+        return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("_", "N_") and node.args:
+                found += [(node.lineno, s) for s in strings(node.args[0])]
+            elif node.func.id == "ngettext":
+                found += [(node.lineno, s) for a in node.args[:2] for s in strings(a)]
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            found += [(node.lineno, s) for a in node.exc.args for s in strings(a)]
+    return found
+
+
+def command_line_words(source: str) -> list[tuple[int, str]]:
+    return sorted({(line, text) for line, text in messages_of(source) if COMMAND_LINE_WORDS.search(text)})
+
+
+def test_the_message_scan_sees_an_option_name_and_a_command_line() -> None:
+    source = (
+        "def f():\n"
+        "    raise StoreError(_('%(path)s is not ours: give another file with --db'))\n"
+        "def g():\n"
+        "    raise RoundError('start one with romme new')\n"
+        "def h():\n"
+        "    return _('a stalemate round has no winner'), '--db', f'x{1}'\n"
+    )
+    assert [line for line, _text in command_line_words(source)] == [2, 4]
+
+
+@pytest.mark.parametrize("core", FACT_MODULES)
+def test_no_option_or_command_line_in_a_message_of_the_core_the_store_or_the_service(core: str) -> None:
+    names = [n for n in modules() if n == f"romme_score.{core}" or n.startswith(f"romme_score.{core}.")]
+    assert names, f"no module romme_score.{core}"
+    for name in names:
+        found = command_line_words(modules()[name].read_text(encoding="utf-8"))
+        assert not found, f"{name} words the command line: {found}"

@@ -17,10 +17,11 @@ from typing import Any, NoReturn, TypeVar, cast
 import click
 
 from romme_score import i18n
-from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
+from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.cli.hints import with_hint
 from romme_score.i18n import _
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
+from romme_score.views import output as views_output
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,36 +56,15 @@ class FilePath(click.Path):
         return super().convert(value, param, ctx)
 
 
-class Output:
-    """How to print: notation profile, ASCII fallback, JSON."""
+class Output(views_output.Output):
+    """How to print (:class:`romme_score.views.output.Output`), and printing it."""
 
-    __slots__ = ("profile", "ascii", "json")
+    __slots__ = ()
 
     def __init__(self, profile: Profile, ascii: bool, json: bool) -> None:
         if json:  # the JSON output is a contract: its messages stay English whatever --lang says
             i18n.set_language("en")
-        self.profile = profile
-        self.ascii = ascii
-        self.json = json
-
-    def card(self, card: Card) -> str:
-        return card.format(self.profile, self.ascii)
-
-    def cards(self, cards: Sequence[Card]) -> str:
-        return format_cards(list(cards), self.profile, self.ascii)
-
-    def text(self, text: str) -> str:
-        """Replace suit symbols in free text when printing ASCII."""
-        if not self.ascii:
-            return text
-        for symbol, letters in (
-            ("♣", "T" if self.profile == "de" else "C"),
-            ("♠", "P" if self.profile == "de" else "S"),
-            ("♥", "H"),
-            ("♦", "K" if self.profile == "de" else "D"),
-        ):
-            text = text.replace(symbol, letters)
-        return text
+        super().__init__(profile, ascii, json)
 
     def echo(self, text: str = "") -> None:
         click.echo(self.text(text))
@@ -92,7 +72,7 @@ class Output:
     def dump(self, data: Any) -> None:
         """JSON: indented for a person at a terminal, compact (and much faster) for scripts;
         lists given as iterators stream, so a long session needs no more memory."""
-        from romme_score.views.stream import stream_json  # only JSON output pays for it
+        from romme_score.stream import stream_json  # only JSON output pays for it
 
         indent = 2 if sys.stdout.isatty() else None
         echo_chunks(stream_json(data, indent))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -33,25 +32,37 @@ def play(session: str | None, db: str | None, out: Output) -> None:
       romme play Friday
       printf 'round --winner Anna Ben="HK K10" Carl=5\\nstandings\\n' | romme play Friday
     """
+    from romme_score.cli.inside import runner
+    from romme_score.store import StoreError
+
     with open_service(db, create=False) as service:
         info = service.session(session)
+
+        def session_now() -> str:
+            """The session's name at this moment: a line may have renamed it."""
+            try:
+                return service.session_by_id(info.id).name
+            except StoreError:
+                return info.name
+
+        run_line = runner(db, session_now)
         if not sys.stdin.isatty():
             from romme_score.table.script import run_script
 
-            code = run_script(sys.stdin, db, info.name)
+            code = run_script(sys.stdin, run_line)
         else:
             from romme_score.table.app import Table
 
-            code = Table(service, info, out, db, history_file()).run()
+            code = Table(service, info, out, run_line, history_file()).run()
     sys.exit(code)
 
 
 def history_file() -> str | None:
     """The table mode's command history, next to the database (pgcli keeps its own
     in the user's directories too)."""
-    import platformdirs
+    from romme_score.paths import data_dir
 
-    folder = Path(platformdirs.user_data_dir("romme-score", appauthor=False))
+    folder = data_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:

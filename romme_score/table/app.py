@@ -3,27 +3,34 @@ and kept in the toolbar, a round recorded by typing its winner, and every other 
 of the evening run in the same window.
 
 Two processes on one database: the table notices a change made elsewhere (another
-``romme play``, or ``romme round`` in another terminal) while it waits at its prompt
-(it polls twice a second) and redraws; a round typed meanwhile is not saved into a
-changed session without being shown again under its new number.
+``romme play``, ``romme round`` in another terminal, a phone) while it waits at its
+prompt and redraws; a round typed meanwhile is not saved into a changed session without
+being shown again under its new number. Whether the session changed is the session
+service's answer (:meth:`SessionService.changed_since`, a counter in the database), asked
+twice a second; the session is followed by its id, so a rename elsewhere is followed too.
+
+The table mode imports nothing of the command line: ``romme play`` hands it the
+function that runs an in-window command line (:mod:`romme_score.cli.inside`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
-from romme_score.cli.options import Output
 from romme_score.i18n import _
 from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
 from romme_score.sessions import SessionInfo, SessionInputError, SessionService, Standings
 from romme_score.store import StoreError
-from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, run_command, split_line
+from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, split_line
 from romme_score.table.entry import RoundEntry
 from romme_score.table.front import PromptAsker, drive, make_completer, terminal_width
 from romme_score.views import play as views
+from romme_score.views.output import Output
 
+RunLine = Callable[[list[str], bool], int]  # a line's words, a person at the terminal -> exit code
 CHANGED = "\x00changed"  # what the main prompt returns when the session changed elsewhere
-CHANGING = ("undo", "edit", "round")  # in-window commands that change the session
 WORDS = (
     "undo",
     "edit",
@@ -41,13 +48,6 @@ WORDS = (
 )
 POLL_SECONDS = 0.5
 
-Fingerprint = tuple[int, tuple[tuple[str, int], ...], int]
-
-
-def fingerprint(s: Standings) -> Fingerprint:
-    """What changes when any round is recorded, undone or corrected."""
-    return s.rounds_played, tuple(s.totals.items()), len(s.corrections)
-
 
 class Table:
     """One session at the table: the loop of ``romme play``."""
@@ -57,15 +57,15 @@ class Table:
         service: SessionService,
         info: SessionInfo,
         out: Output,
-        db: str | None,
+        run_line: RunLine,
         history_file: str | None = None,
     ) -> None:
         self.service = service
         self.info = info
         self.out = out
-        self.db = db
-        self.current = self.service.standings(info, last=views.PANEL_ROUNDS)
-        self.seen = fingerprint(self.current)
+        self.run_line = run_line
+        self.seen = -1  # the session's version as last drawn
+        self.current = self.refresh()
         self.history_file = history_file
         self._asker: PromptAsker | None = None
 
@@ -82,8 +82,13 @@ class Table:
         return views.toolbar_text(self.current, terminal_width())
 
     def refresh(self) -> Standings:
+        """Read the session again (by its id: it may have been renamed elsewhere)."""
+        self.seen = self.service.version(self.info)
+        try:
+            self.info = self.service.session_by_id(self.info.id)
+        except StoreError:  # deleted elsewhere: the standings below say so
+            pass
         self.current = self.service.standings(self.info, last=views.PANEL_ROUNDS)
-        self.seen = fingerprint(self.current)
         return self.current
 
     def redraw(self) -> None:
@@ -91,7 +96,9 @@ class Table:
         click.echo(self.out.text(views.render_panel(self.refresh(), terminal_width())))
 
     def changed_elsewhere(self) -> bool:
-        return fingerprint(self.service.standings(self.info, last=0)) != self.seen
+        """Whether the session changed since the standings were last drawn (asked of the
+        service: cheap enough for twice a second)."""
+        return self.service.changed_since(self.info, self.seen)
 
     @property
     def number(self) -> int:
@@ -164,8 +171,8 @@ class Table:
         elif word in NOT_INSIDE:
             click.echo(f"Error: {views.not_inside(word)}", err=True)
         elif word in WORDS:
-            run_command([word, *words[1:]], self.db, self.info.name, ask=True)
-            if word in CHANGING or self.changed_elsewhere():
+            self.run_line([word, *words[1:]], True)
+            if self.changed_elsewhere():  # the command changed it, or someone else did
                 self.redraw()
         else:
             self.record(line)

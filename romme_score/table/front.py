@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Protocol
 import click
 
 from romme_score.cards import Profile
-from romme_score.cli.options import Output
 from romme_score.i18n import _
 from romme_score.scoring import RoundInput
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.table.entry import RoundEntry, Step
 from romme_score.views import play as views
+from romme_score.views.output import Output
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completion

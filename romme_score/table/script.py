@@ -5,17 +5,20 @@ exits 1 at the end if any line failed, else 0."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import click
 
 from romme_score.i18n import _
-from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, run_command, split_line
+from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, split_line
 from romme_score.views import play as views
 
+RunLine = Callable[[list[str], bool], int]  # a line's words, a person at the terminal -> exit code
 
-def run_script(lines: Iterable[str], db: str | None, session: str) -> int:
-    """Run every line; the exit code of the whole script (0 or 1)."""
+
+def run_script(lines: Iterable[str], run_line: RunLine) -> int:
+    """Run every line with ``run_line`` (against the table's database and session); the exit
+    code of the whole script (0 or 1)."""
     failed = False
     for number, line in enumerate(lines, 1):
         try:
@@ -38,7 +41,7 @@ def run_script(lines: Iterable[str], db: str | None, session: str) -> int:
             click.echo(f"Error: {views.not_inside(words[0])}", err=True)
             code = 2
         else:
-            code = run_command(words, db, session)
+            code = run_line(words, False)
         if code:
             failed = True
             click.echo(views.failed_line(number, line.strip(), code), err=True)

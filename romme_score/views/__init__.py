@@ -10,5 +10,4 @@ so that a command imports only what it prints (start-up time of ``romme check``)
   ``settle``; :mod:`~romme_score.views.play`: the table mode
 - :mod:`~romme_score.views.chart`, :mod:`~romme_score.views.stats`,
   :mod:`~romme_score.views.report`: the evening as a picture, statistics, the HTML report
-- :mod:`~romme_score.views.stream`: JSON written piece by piece (long sessions)
 """

@@ -1,5 +1,5 @@
-"""JSON written piece by piece: lists given as iterators are streamed item by item, so
-that memory does not grow with a session's rounds.
+"""JSON written piece by piece (the export and every ``--json``): lists given as iterators
+are streamed item by item, so that memory does not grow with a session's rounds.
 
 Without indent the text is exactly ``json.dumps``'s. With an indent, the outer levels
 are indented as ``json.dumps`` does, and each item of a streamed list stands on one

@@ -1,0 +1,342 @@
+"""The store's contract (issue 18 item 8): what every backend of
+:class:`romme_score.store.protocol.Store` does, run against each implementation, as
+SQLAlchemy's dialect suites are. Sessions, rounds, corrections and their history, undo,
+notes, renames, the change counter, statistics, the export's lines, and every refusal
+leaving the database as it was.
+
+A new backend adds one entry to ``BACKENDS`` (a factory of an empty store) and must pass
+all of this unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from romme_score.cards import parse_cards
+from romme_score.rules import GameEnd, find_preset
+from romme_score.scoring import Hand, RoundInput, RoundScore, score_round
+from romme_score.store import open_store
+from romme_score.store.errors import (
+    NoCurrentSession,
+    NoRounds,
+    NoSuchSession,
+    RoundNotThere,
+    SessionExists,
+)
+from romme_score.store.protocol import Store
+from romme_score.store.records import HandRecord, Note, Rename, SessionInfo, StoredRound
+
+PLAYERS = ("Anna", "Ben", "Carl")
+RULES = find_preset("standard").replace(game_end=GameEnd.parse("open"), leaderboard=True)
+
+Factory = Callable[[], Store]
+
+
+def sqlite_store(tmp_path: Path) -> Factory:
+    path = tmp_path / "contract.sqlite3"
+    return lambda: open_store(path)
+
+
+BACKENDS: dict[str, Callable[[Path], Factory]] = {"sqlite": sqlite_store}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def connect(request: pytest.FixtureRequest, tmp_path: Path) -> Factory:
+    """Opens the backend's database; a second call opens a second connection to it."""
+    factory: Factory = BACKENDS[request.param](tmp_path)
+    return factory
+
+
+@pytest.fixture
+def store(connect: Factory) -> Iterator[Store]:
+    with connect() as opened:
+        yield opened
+
+
+def make(store: Store, name: str = "Fri", players: tuple[str, ...] = PLAYERS) -> SessionInfo:
+    store.create_session(name, players, RULES, "0.01", "EUR", 1)
+    return store.session(name)
+
+
+def record(store: Store, info: SessionInfo, winner: str, **hands: str | int) -> tuple[int, RoundScore]:
+    """Record a round the way the session service does: scored from the totals read in the
+    store's transaction."""
+    rnd = RoundInput(
+        winner,
+        {
+            p: Hand(points=v) if isinstance(v, int) else Hand(cards=tuple(parse_cards(v)))
+            for p, v in hands.items()
+        },
+    )
+
+    def compute(before: dict[str, int], _played: int) -> RoundScore:
+        return score_round(info.players, before, rnd, info.rules)
+
+    return store.record_round(info, rnd, compute, lambda s: s)
+
+
+def snapshot(store: Store) -> Any:
+    """Everything the store holds, read through the protocol alone."""
+    sessions = []
+    for row in store.session_overview():
+        info = row.info
+        sessions.append(
+            (
+                info,
+                row.rounds,
+                row.totals,
+                store.leaderboard(info),
+                list(store.all_rounds(info, active=True)),
+                list(store.all_rounds(info, active=False)),
+                store.notes(info),
+                store.renames(info),
+                store.history(info),
+                store.version(info),
+            )
+        )
+    return store.current_name(), sessions
+
+
+def test_a_new_session_is_current_and_keeps_its_players_rules_and_money(store: Store) -> None:
+    info = make(store)
+    assert store.current_name() == "Fri" and store.session().name == "Fri"
+    assert info.players == PLAYERS and info.rules == RULES
+    assert (info.rate, info.currency, info.first_dealer) == ("0.01", "EUR", 1)
+    assert store.session_by_id(info.id) == info
+    assert store.session_names() == ["Fri"]
+    assert store.totals(info) == dict.fromkeys(PLAYERS, 0) and store.round_count(info) == 0
+
+
+def test_sessions_are_found_by_name_with_the_closest_name_offered(store: Store) -> None:
+    with pytest.raises(NoCurrentSession):
+        store.session()
+    make(store)
+    make(store, "Samstag")
+    store.set_current("Fri")
+    assert store.session().name == "Fri"
+    with pytest.raises(NoSuchSession) as found:
+        store.session("Samstg")
+    assert found.value.close == "Samstag" and found.value.known == ("Fri", "Samstag")
+
+
+def test_rounds_are_numbered_and_totalled(store: Store) -> None:
+    info = make(store)
+    number, _first = record(store, info, "Anna", Ben="HK K10", Carl=5)
+    assert number == 1
+    number, score = record(store, info, "Ben", Anna="P7 P8", Carl=0)
+    assert number == 2 and score.points["Anna"] == 15 and score.bonus["Ben"] == 10  # standard: 10 struck
+    assert store.round_count(info) == 2
+    assert store.totals(info) == {"Anna": 15, "Ben": 20 - 10, "Carl": 5}
+    rounds = store.rounds(info)
+    assert [r.number for r in rounds] == [1, 2] and rounds[0].winner == "Anna"
+    assert rounds[0].hands["Ben"] == HandRecord(
+        "HK K10", None, False, 20, 0, rounds[0].hands["Ben"].leaderboard
+    )
+    assert rounds[0].hands["Carl"].typed_points == 5 and rounds[0].hands["Carl"].cards is None
+    assert [r.number for r in store.rounds(info, last=1)] == [2]
+    points = list(store.round_points(info))
+    assert [(p.number, p.winner, dict(p.points)) for p in points] == [
+        (1, "Anna", {"Anna": 0, "Ben": 20, "Carl": 5}),
+        (2, "Ben", {"Anna": 15, "Ben": 0, "Carl": 0}),
+    ]
+    assert [p.number for p in store.round_points(info, last=1)] == [2]
+    assert store.leaderboard(info) == {p: sum(r.hands[p].leaderboard or 0 for r in rounds) for p in PLAYERS}
+
+
+def test_undo_keeps_the_round_in_the_history(store: Store) -> None:
+    info = make(store)
+    with pytest.raises(NoRounds):
+        store.undo_last(info)
+    record(store, info, "Anna", Ben=10, Carl=5)
+    record(store, info, "Ben", Anna=7, Carl=1)
+    undone = store.undo_last(info)
+    assert undone.number == 2 and undone.winner == "Ben"
+    assert store.round_count(info) == 1 and store.totals(info) == {"Anna": 0, "Ben": 10, "Carl": 5}
+    assert [(c.number, c.status) for c in store.history(info)] == [(2, "undone")]
+    assert [r.status for r in store.all_rounds(info, active=False)] == ["undone"]
+    assert record(store, info, "Carl", Anna=3, Ben=4)[0] == 2  # the number is free again
+
+
+def test_a_correction_replaces_the_round_and_keeps_the_old_one(store: Store) -> None:
+    info = make(store)
+    record(store, info, "Anna", Ben=10, Carl=5)
+    record(store, info, "Ben", Anna=7, Carl=1)
+    new = RoundInput("Anna", {"Ben": Hand(points=30), "Carl": Hand(points=5)})
+    scores = [score_round(info.players, {}, new, info.rules)]
+    second = store.rounds(info)[1].to_input(info.players)
+    scores.append(score_round(info.players, {"Anna": 0, "Ben": 30, "Carl": 5}, second, info.rules))
+    store.replace_rounds(info, 1, [new, second], scores, {1})
+    want = {p: sum(x.points[p] - x.bonus.get(p, 0) for x in scores) for p in PLAYERS}
+    assert store.totals(info) == want and want["Ben"] == 30 - 10
+    history = list(store.all_rounds(info, active=False))
+    assert [(r.number, r.status) for r in history] == [(1, "replaced")]
+    active = list(store.all_rounds(info, active=True))
+    assert history[0].replaced_by == active[0].row and active[0].hands["Ben"].typed_points == 30
+    with pytest.raises(RoundNotThere):
+        store.replace_rounds(info, 5, [new], scores[:1], {5})
+
+
+def test_notes_renames_and_deletion(store: Store) -> None:
+    info = make(store)
+    record(store, info, "Anna", Ben=10, Carl=5)
+    note = store.add_note(info, 1, "counted twice")
+    assert store.notes(info) == [note] and note.round == 1 and note.at
+    store.rename_session("Fri", "Freitag")
+    renamed = store.session("Freitag")
+    assert renamed.id == info.id and store.current_name() == "Freitag"
+    assert [(r.old, r.new) for r in store.renames(renamed)] == [("Fri", "Freitag")]
+    with pytest.raises(NoSuchSession):
+        store.session("Fri")
+    make(store, "Other")
+    with pytest.raises(SessionExists) as taken:
+        store.rename_session("Other", "Freitag")
+    assert taken.value.action == "rename"
+    store.delete_session("Freitag")
+    assert store.session_names() == ["Other"]
+    with pytest.raises(NoSuchSession):
+        store.session_by_id(info.id)
+
+
+def test_a_whole_session_is_written_as_exported(store: Store) -> None:
+    hands = {
+        "Anna": HandRecord(None, None, False, 0, 0, None),
+        "Ben": HandRecord("HK", None, False, 10, 0, None),
+    }
+    rounds = [
+        StoredRound(1, 1, "replaced", "Anna", False, False, "2026-11-30T20:00:00+00:00", "x", 2, hands),
+        StoredRound(2, 1, "active", "Anna", False, False, "2026-11-30T20:01:00+00:00", None, None, hands),
+    ]
+    notes = [Note(1, "a note", "2026-11-30T20:02:00+00:00")]
+    renames = [Rename("A", "Imported", "2026-11-30T20:03:00+00:00")]
+    args = ("2026-11-30T19:00:00+00:00", ("Anna", "Ben"), RULES, None, None, 1, rounds, notes, renames)
+    store.write_session("Imported", *args, overwrite=False)
+    info = store.session()
+    assert info.name == "Imported" and info.created_at == "2026-11-30T19:00:00+00:00"
+    assert [r.row for r in store.all_rounds(info, active=True)] == [2]
+    assert [(r.row, r.replaced_by) for r in store.all_rounds(info, active=False)] == [(1, 2)]
+    assert store.notes(info) == notes and store.renames(info) == renames
+    assert store.totals(info) == {"Anna": 0, "Ben": 10}
+    with pytest.raises(SessionExists) as taken:
+        store.write_session("Imported", *args, overwrite=False)
+    assert taken.value.action == "import"
+    store.write_session("Imported", *args[:6], [], [], [], overwrite=True)
+    assert store.round_count(store.session("Imported")) == 0
+
+
+def test_the_version_changes_with_every_change_and_is_seen_by_another_connection(
+    store: Store, connect: Factory
+) -> None:
+    info = make(store)
+    seen = [store.version(info)]
+
+    def changed() -> None:
+        now = store.version(info)
+        assert now not in seen
+        seen.append(now)
+
+    assert store.version(info) == seen[-1]  # reading changes nothing
+    store.totals(info)
+    list(store.round_points(info))
+    assert store.version(info) == seen[-1]
+    record(store, info, "Anna", Ben=10, Carl=5)
+    changed()
+    with connect() as other:  # another process's connection, as far as the store can tell
+        theirs = other.session("Fri")
+        assert other.version(theirs) == seen[-1]
+        record(other, theirs, "Ben", Anna=3, Carl=1)
+        changed()
+        other.undo_last(theirs)
+        changed()
+        other.add_note(theirs, None, "hi")
+        changed()
+        other.rename_session("Fri", "Freitag")
+        changed()
+    make(store, "Unrelated")
+    assert store.version(info) == seen[-1]  # another session's change is not this one's
+    store.delete_session("Freitag")
+    assert store.version(info) == -1
+
+
+def test_statistics_aggregate_per_player_and_session(store: Store) -> None:
+    info = make(store)
+    record(store, info, "Anna", Ben=10, Carl=5)
+    record(store, info, "Anna", Ben=30, Carl=40)
+    record(store, info, "Carl", Anna=2, Ben=8)
+    rows = {r.player: r for r in store.player_session_stats()}
+    assert rows["Anna"].rounds_won == 2 and rows["Carl"].rounds_won == 1
+    assert rows["Ben"].points == 48 and rows["Ben"].worst_round == 30
+    assert rows["Ben"].total == store.totals(info)["Ben"]
+    assert rows["Anna"].session == "Fri" and rows["Anna"].rules and rows["Anna"].seat == 0
+    assert store.player_session_stats(since="2999-01-01") == []
+    against = {h.player: h for h in store.head_to_head_rounds(["Ben"])}
+    assert against["Anna"].rounds == 3 and against["Anna"].fewer == 3 and against["Anna"].more == 0
+    assert against["Carl"].fewer == 2 and against["Carl"].more == 1
+
+
+def test_the_export_lines_hold_what_all_rounds_holds(store: Store) -> None:
+    info = make(store)
+    record(store, info, "Anna", Ben="HK K10", Carl=5)
+    record(store, info, "Ben", Anna="P7 P8", Carl=0)
+    store.undo_last(info)
+    for active in (True, False):
+        batches = store.round_lines(info, active=active)
+        if batches is None:  # a backend may not line them up: then all_rounds is read
+            continue
+        lines = [line for batch in batches for line in batch]
+        rounds = list(store.all_rounds(info, active=active))
+        assert len(lines) == len(rounds)
+        for line, rnd in zip(lines, rounds, strict=True):
+            fields = dict(zip(line._fields, line, strict=True))
+            assert (fields["row"], fields["number"], fields["winner"]) == (rnd.row, rnd.number, rnd.winner)
+            for seat, player in enumerate(info.players):
+                hand = rnd.hands[player]
+                assert fields[f"cards_{seat}"] == hand.cards
+                assert fields[f"typed_points_{seat}"] == hand.typed_points
+                assert fields[f"points_{seat}"] == hand.points
+    sheet = [line for batch in store.scoresheet_lines(info) for line in batch]
+    assert [(s.number, s.winner, s.net_1, s.cards_1) for s in sheet] == [(1, "Anna", 20, "HK K10")]
+
+
+REFUSALS: dict[str, Callable[[Store, SessionInfo], object]] = {
+    "create a session of a name taken": lambda s, i: s.create_session("Fri", PLAYERS, RULES, None, None, 0),
+    "rename onto a name taken": lambda s, i: s.rename_session("Other", "Fri"),
+    "rename a session that is not there": lambda s, i: s.rename_session("Nope", "New"),
+    "delete a session that is not there": lambda s, i: s.delete_session("Nope"),
+    "make current a session that is not there": lambda s, i: s.set_current("Nope"),
+    "undo in a session without rounds": lambda s, i: s.undo_last(s.session("Other")),
+    "correct a round that is not there": lambda s, i: s.replace_rounds(
+        i, 9, [RoundInput("Anna", {})], [score_round(i.players, {}, RoundInput("Anna", {}), RULES)], {9}
+    ),
+    "import over a session without overwrite": lambda s, i: s.write_session(
+        "Fri", "", PLAYERS, RULES, None, None, 0, [], [], [], overwrite=False
+    ),
+}
+
+
+def _fails_in_the_middle(store: Store, info: SessionInfo) -> object:
+    """A round whose scoring fails inside the store's transaction."""
+
+    def compute(before: dict[str, int], played: int) -> RoundScore:
+        raise ValueError("refused halfway")
+
+    return store.record_round(info, RoundInput("Anna", {}), compute, lambda s: s)
+
+
+REFUSALS["a write that fails halfway through"] = _fails_in_the_middle
+
+
+@pytest.mark.parametrize("refusal", sorted(REFUSALS))
+def test_every_refusal_leaves_the_database_unchanged(store: Store, refusal: str) -> None:
+    info = make(store)
+    make(store, "Other")
+    store.set_current("Fri")
+    record(store, info, "Anna", Ben=10, Carl=5)
+    store.add_note(info, 1, "kept")
+    before = snapshot(store)
+    with pytest.raises(ValueError):
+        REFUSALS[refusal](store, info)
+    assert snapshot(store) == before
