@@ -333,3 +333,55 @@ def test_a_kill_loses_at_most_the_round_being_typed(table: Terminal, friday: Pat
     table.child.kill(signal.SIGKILL)
     table.child.wait()
     assert points(friday) == [{"Anna": 0, "Ben": 5, "Carl": 6, "Dora": 7}]
+
+
+def record_elsewhere(db: Path, winner: str, *hands: str, lang: str = "en") -> None:
+    """``romme round`` in another terminal: another process on the same database."""
+    env = {**os.environ, "ROMME_DB": str(db), "ROMME_LANG": lang}
+    subprocess.run(
+        [sys.executable, "-m", "romme_score", "round", "--winner", winner, *hands],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "command", "shown_again", "saved"),
+    [
+        ("en", "value HK", "This is now round 3", "Round 3 of 'Friday' saved."),
+        ("en", "check 'HK KK PK'", "This is now round 3", "Round 3 of 'Friday' saved."),
+        ("de", "standings", "Das ist jetzt Runde 3", "Runde 3 von 'Friday' gespeichert."),
+    ],
+)
+def test_two_windows_after_an_in_window_command_lose_no_round_issue_18(
+    friday: Path, lang: str, command: str, shown_again: str, saved: str
+) -> None:
+    """The sequence that lost rounds: an in-window command (which opened the database a
+    second time in the table's process), a round from another terminal, a round started
+    in the window, another round from the other terminal, then Enter."""
+    term = Terminal(["play", "--lang", lang], friday)
+    try:
+        term.wait_for("Friday · ")
+        term.type(command + "\r")
+        term.pump(0.5)
+        record_elsewhere(friday, "Dora", "Anna=12", "Ben=0", "Carl=HK", lang=lang)
+        term.wait_for("Friday · " + ("Runde" if lang == "de" else "round") + " 2>")
+        term.type("a\r5\r6\r", "4 Dora>")
+        record_elsewhere(friday, "Ben", "Anna=3", "Carl=4", "Dora=5", lang=lang)
+        term.type("7\r")
+        term.wait_for("Enter")
+        term.type("\r", shown_again)
+        term.type("\r", saved)
+        term.wait_for("Friday · " + ("Runde" if lang == "de" else "round") + " 4>")
+        assert points(friday)[2] == {"Anna": 0, "Ben": 5, "Carl": 6, "Dora": 7}
+        assert len(points(friday)) == 3
+        # the panel and the toolbar are right: the totals of the three rounds saved
+        with SessionService(friday) as service:
+            totals = service.standings(service.session("Friday")).totals
+        assert " · ".join(f"{p} {totals[p]}" for p in ("Anna", "Ben", "Carl", "Dora")) in term.text
+        term.type(CTRL_D)
+        assert term.close() == 0
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
