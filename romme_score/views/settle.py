@@ -53,12 +53,16 @@ def render_settlement(
     money = {p.name: money_text(p.amount, currency, profile, s.unit, ascii) for p in s.players}
     by_pair = {(p.winner, p.loser): p.points for p in s.pairs}
 
+    apart = "." if ascii else "·"  # two players who never sat at the same table
+
     def vs(row: str, col: str) -> str:
         if row == col:
             return ""
         if (col, row) in by_pair:  # the column player receives from the row player
             return f"+{by_pair[(col, row)]}" if by_pair[(col, row)] else "0"
-        return f"-{by_pair[(row, col)]}" if by_pair[(row, col)] else "0"
+        if (row, col) in by_pair:
+            return f"-{by_pair[(row, col)]}" if by_pair[(row, col)] else "0"
+        return apart
 
     lines = []
     rate = decimal_text(s.rate) if s.rate is not None else _("each session's rate")
@@ -84,6 +88,8 @@ def render_settlement(
     )
     lines.append("")
     lines.append(_("'vs X' is what the column's player receives (+) from or pays (-) to X."))
+    if any(vs(a, b) == apart for a in names for b in names):
+        lines.append(_("%(mark)s: these two never played at the same table.") % {"mark": apart})
     if s.rounding_note:
         lines.append(_("Rounding: %(note)s.") % {"note": s.rounding_note})
     lines.append("")
