@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from romme_score import __version__
+from romme_score.cli.files import write_output
 from romme_score.cli.options import FilePath, Refused, db_option
 from romme_score.cli.service import open_service
 from romme_score.history import History
@@ -59,10 +60,7 @@ def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: st
     if output is None:
         click.echo(page, nl=False)
         return
-    try:
-        output.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise Refused(views.cannot_write(str(output), exc.strerror or str(exc))) from None
+    write_output(output, [page])
     click.echo(
         views.written([g.standings.session for g in result.games], str(output), len(page.encode("utf-8")))
     )

@@ -4,7 +4,6 @@ export, import. Each parses its arguments, calls the session service and prints 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,6 +12,7 @@ import click
 
 from romme_score import export as export_format
 from romme_score.cards import NotationError, parse_cards
+from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
     Output,
@@ -469,17 +469,7 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
         if output is None:
             echo_chunks(chunks)
             return
-        partial = output.with_name(output.name + ".partial")
-        try:  # written beside the target and renamed: a failed export leaves no half file
-            with partial.open("w", encoding="utf-8", newline="") as f:
-                for chunk in chunks:
-                    f.write(chunk)
-            os.replace(partial, output)
-        except OSError as exc:
-            partial.unlink(missing_ok=True)
-            raise Refused(
-                _("cannot write %(path)s: %(reason)s") % {"path": output, "reason": exc.strerror or exc}
-            ) from None
+        write_output(output, chunks)
     click.echo(views.exported(data.name, str(output)))
 
 

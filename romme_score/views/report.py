@@ -479,7 +479,3 @@ def written(names: Sequence[str], path: str, size: int) -> str:
         "path": path,
         "size": decimal_text(f"{size / 1024:.1f}"),
     }
-
-
-def cannot_write(path: str, reason: str) -> str:
-    return _("cannot write %(path)s: %(reason)s") % {"path": path, "reason": reason}
