@@ -138,7 +138,6 @@ class LazyGroup(click.Group):
     ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy_subcommands = lazy_subcommands or {}
-        self.depth = 0  # calls of main() under way (romme play runs command lines inside)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy_subcommands])
@@ -155,23 +154,17 @@ class LazyGroup(click.Group):
 
     def main(self, args: Sequence[str] | None = None, *posargs: Any, **kwargs: Any) -> Any:
         """Choose the language before Click reads the line, so that its own messages
-        (usage errors, help) and every help text come out in it."""
+        (usage errors, help) and every help text come out in it. The run speaks it inside
+        :func:`i18n.using_language`: a line run inside ``romme play`` keeps the table's
+        language unless it says ``--lang``, and the table's comes back after it."""
         line = list(sys.argv[1:] if args is None else args)
-        outer = i18n.language() if self.depth else None  # a line inside `romme play` leaves it as it was
         lang = lang_from_args(line)
-        if lang in i18n.LANGUAGES:
-            i18n.set_language(lang)
-        elif not self.depth:  # a command line run inside `romme play` keeps the table's language
-            i18n.set_language(None)
+        if lang not in i18n.LANGUAGES:  # else the language this run was called in, or the environment's
+            lang = i18n.chosen_language() or i18n.choose_language()
         install_click_translation()
-        translate_command(self)
-        self.depth += 1
-        try:
+        with i18n.using_language(lang):
+            translate_command(self)
             return super().main(line, *posargs, **kwargs)
-        finally:
-            self.depth -= 1
-            if outer is not None:
-                i18n.set_language(outer)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error becomes one sentence, never a traceback."""
