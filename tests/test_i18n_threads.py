@@ -4,13 +4,16 @@ or a line inside ``romme play`` changes nobody else's language."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 
 import pytest
+from clirun import ok, run
 
 from romme_score import i18n, referee
 from romme_score.cards import NotationError, parse_cards
+from romme_score.cli.options import Output
 from romme_score.rules import find_preset
 from romme_score.views.referee import render_verdict
 
@@ -127,3 +130,59 @@ def test_two_threads_at_once_each_get_only_their_own_languages_text() -> None:
         wrong = [texts for texts in seen[lang] if texts != expected[lang]]
         assert len(seen[lang]) == ITERATIONS
         assert not wrong, f"{lang}: {len(wrong)} of {ITERATIONS} renderings not in {lang}, e.g. {wrong[0]}"
+
+
+# --- --json and the lines of romme play ---------------------------------------------------
+
+
+def test_output_with_json_leaves_the_language_as_it_was() -> None:
+    with i18n.using_language("de"):
+        out = Output("de", False, True)
+        assert out.json and i18n.language() == "de"
+
+
+def test_a_json_run_leaves_the_callers_language_as_it_was() -> None:
+    with i18n.using_language("de"):
+        assert json.loads(ok("check", "HK KK PK", "--json"))["valid"] is True
+        assert i18n.language() == "de"
+        assert "gültig als Satz" in ok("check", "HK KK PK")
+
+
+def test_a_json_runs_error_is_one_english_line_as_its_json_is() -> None:
+    code, out, err = run("--lang", "de", "check", "HK HX", "--json")
+    assert code == 2 and out == ""
+    assert err == "Error: cannot read card 'HX' (2nd card): X is not a rank (A, 2-10, B, D, K)\n"
+    code, _, err = run("--lang", "de", "check", "HK HX")
+    assert code == 2 and err.startswith("Fehler: Karte 'HX' (2. Karte) nicht lesbar")
+
+
+def test_a_play_line_with_json_leaves_the_next_line_in_german(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROMME_LANG", "de")
+    ok("new", "Freitag", "Anna", "Ben")
+    script = (
+        'check --json "HK KK PK"\n'
+        'check "HK KK PK"\n'
+        'check --json "HK HX"\n'
+        'check "HK KK PK" --lang en\n'
+        'value "HK K10 J"\n'
+    )
+    code, out, err = run("play", "Freitag", input=script)
+    assert code == 1  # the third line fails
+    lines = out.splitlines()
+    assert json.loads(lines[0])["melds"][0]["kind"] == "set"
+    assert "1. ♥K ♦K ♠K: gültig als Satz, 30 Punkte" in lines[1:]
+    assert "Error: cannot read card 'HX' (2nd card)" in err and "Zeile 3" in err
+    assert "1. ♥K ♦K ♠K: legal set, 30 points" in lines
+    assert lines[-1] == "Summe: 40 Punkte"  # after the English line, German again
+
+
+def test_a_window_line_with_json_leaves_the_tables_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from romme_score.table.commands import run_command
+
+    ok("new", "Freitag", "Anna", "Ben")
+    with i18n.using_language("de"):
+        assert run_command(["check", "--json", "HK KK PK"], None, "Freitag", ask=True) == 0
+        assert i18n.language() == "de"
+        assert run_command(["check", "HK KK PK"], None, "Freitag", ask=True) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[-1] == "1. ♥K ♦K ♠K: gültig als Satz, 30 Punkte"

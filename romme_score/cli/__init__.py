@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from romme_score import i18n
-from romme_score.cli.options import InputError, Refused
+from romme_score.cli.options import InputError, Refused, edge_error
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
 
@@ -170,10 +170,8 @@ class LazyGroup(click.Group):
         """Run the command; every error becomes one sentence, never a traceback."""
         try:
             return super().invoke(ctx)
-        except InputProblem as exc:
-            raise InputError(str(exc)) from None
-        except Refusal as exc:
-            raise Refused(str(exc)) from None
+        except (InputProblem, Refusal) as exc:
+            raise edge_error(exc) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort, BrokenPipeError):
             raise  # Click's own; a closed pipe (romme ... | head) ends quietly, as Click does
         except RecursionError:
