@@ -8,11 +8,13 @@ import json
 import threading
 from collections.abc import Callable
 
+import click
 import pytest
 from clirun import ok, run
 
 from romme_score import i18n, referee
 from romme_score.cards import NotationError, parse_cards
+from romme_score.cli import install_click_translation, main
 from romme_score.cli.options import Output
 from romme_score.rules import find_preset
 from romme_score.views.referee import render_verdict
@@ -80,9 +82,19 @@ def test_a_fresh_thread_speaks_german_where_the_environment_says_so(monkeypatch:
 ITERATIONS = 300
 
 
+def help_page(name: str) -> str:
+    """A command's ``--help`` page, as Click writes it under ``romme``."""
+    install_click_translation()  # as romme's main does before any run: Click's own messages too
+    root = click.Context(main, info_name="romme", **main.context_settings)
+    command = main.get_command(root, name)
+    assert command is not None
+    return command.get_help(click.Context(command, info_name=name, parent=root))
+
+
 def rendered() -> tuple[str, ...]:
     """One message of each kind, in the language in use: a plain message, a plural, a
-    decimal number, one of Click's messages, a referee's verdict and a notation error."""
+    decimal number, one of Click's messages, a referee's verdict, a notation error and a
+    command's help page."""
     wraparound = parse_cards("♠K ♠A ♠2")
     verdict = referee.judge_melds(["♠K ♠A ♠2"], [wraparound], find_preset("standard"))
     with pytest.raises(NotationError) as notation:
@@ -94,6 +106,7 @@ def rendered() -> tuple[str, ...]:
         i18n.click_gettext("Missing argument"),
         render_verdict(verdict),
         str(notation.value),
+        help_page("check"),
     )
 
 
@@ -130,6 +143,32 @@ def test_two_threads_at_once_each_get_only_their_own_languages_text() -> None:
         wrong = [texts for texts in seen[lang] if texts != expected[lang]]
         assert len(seen[lang]) == ITERATIONS
         assert not wrong, f"{lang}: {len(wrong)} of {ITERATIONS} renderings not in {lang}, e.g. {wrong[0]}"
+
+
+# --- Click's help, made once per language --------------------------------------------------
+
+
+def test_help_in_german_then_in_english_in_one_process() -> None:
+    """Click keeps a command's --help option once made; it was German for good after the
+    first German help page."""
+    for args, shown in (
+        (["--lang", "de", "check", "--help"], "Diese Hilfe zeigen und beenden."),
+        (["check", "--help"], "Show this message and exit."),
+        (["--lang", "de", "--help"], "Die Version zeigen und beenden."),
+        (["--help"], "Show this message and exit."),
+    ):
+        page = ok(*args)
+        assert shown in page, args
+        assert ("Optionen:" in page) == ("de" in args), args
+
+
+def test_the_commands_of_the_modules_keep_their_english_msgids() -> None:
+    from romme_score.cli.check import check
+
+    with i18n.using_language("de"):
+        assert "Sagt, ob Auslagen" in help_page("check")
+    assert check.help is not None and check.help.startswith("Say whether melds are legal")
+    assert not any(p.name == "lang" for p in check.params)  # the copies get --lang
 
 
 # --- --json and the lines of romme play ---------------------------------------------------

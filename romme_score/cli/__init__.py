@@ -9,6 +9,7 @@ result to a view (:mod:`romme_score.views`).
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import sys
@@ -113,21 +114,45 @@ def lang_option() -> click.Option:
     )
 
 
+# (command, language) -> the command as shown in that language. One command object
+# serves every language at once (two threads, two requests), so it is never changed:
+# each language gets its own copy, made once; two threads making the same one at once
+# each make a whole copy, and setdefault keeps the first.
+_translated: dict[tuple[click.Command, str], click.Command] = {}
+
+
 def translate_command(command: click.Command) -> click.Command:
-    """Help texts are English msgids, defined at import; shown in the language in use.
-    Every command gets ``--lang`` too, so that it may stand after the command's name."""
-    if not any(p.name == "lang" for p in command.params):
-        command.params.append(lang_option())
-    for item in [command, *command.params]:
+    """The command in the language in use: its help texts (English msgids, defined at
+    import) translated, in a copy of the command and its parameters made once per
+    language. Every command gets ``--lang`` too, so that it may stand after the command's
+    name."""
+    key = (command, i18n.language())
+    found = _translated.get(key)
+    if found is None:
+        found = _translated.setdefault(key, _translated_copy(command))
+    return found
+
+
+def _translated_copy(command: click.Command) -> click.Command:
+    translated = copy.copy(command)
+    params = list(command.params)
+    if not any(p.name == "lang" for p in params):
+        params.append(lang_option())
+    translated.params = [copy.copy(p) for p in params]
+    # Click keeps the --help option it made first, its text in the language of then.
+    translated._help_option = None
+    for item in [translated, *translated.params]:
         for attr in ("help", "short_help"):
-            original = getattr(item, f"_msgid_{attr}", None)
-            if original is None:
-                original = getattr(item, attr, None)
-                if not original:
-                    continue
-                setattr(item, f"_msgid_{attr}", original)
-            setattr(item, attr, _(inspect.cleandoc(original)))
-    return command
+            original = getattr(item, attr, None)
+            if original:
+                setattr(item, attr, _help_text(inspect.cleandoc(original)))
+    return translated
+
+
+def _help_text(msgid: str) -> str:
+    """Ours, else Click's own (``--version``'s help is Click's, English since import)."""
+    text = _(msgid)
+    return text if text != msgid else i18n.click_gettext(msgid)
 
 
 class LazyGroup(click.Group):
@@ -163,8 +188,8 @@ class LazyGroup(click.Group):
             lang = i18n.chosen_language() or i18n.choose_language()
         install_click_translation()
         with i18n.using_language(lang):
-            translate_command(self)
-            return super().main(line, *posargs, **kwargs)
+            # the group in this language, run as Click runs a group (not this method again)
+            return click.Group.main(translate_command(self), line, *posargs, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error becomes one sentence, never a traceback."""
