@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 import pytest
@@ -169,6 +170,19 @@ def test_the_commands_of_the_modules_keep_their_english_msgids() -> None:
         assert "Sagt, ob Auslagen" in help_page("check")
     assert check.help is not None and check.help.startswith("Say whether melds are legal")
     assert not any(p.name == "lang" for p in check.params)  # the copies get --lang
+
+
+def test_a_file_options_name_is_worded_in_each_runs_language(tmp_path: Path) -> None:
+    """click.Path words 'file' when the command's module is imported, in the language of
+    the first run that imports it; FilePath words it when shown."""
+    for lang, said, metavar in (
+        ("de", "Datei '%s' ist ein Verzeichnis", "--db DATEI"),
+        ("en", "File '%s' is a directory", "--db FILE"),
+        ("de", "Datei '%s' ist ein Verzeichnis", "--db DATEI"),
+    ):
+        code, _, err = run("--lang", lang, "new", "X", "Anna", "Ben", "--db", str(tmp_path))
+        assert code == 2 and said % tmp_path in err, err
+        assert metavar in ok("--lang", lang, "new", "--help")
 
 
 # --- --json and the lines of romme play ---------------------------------------------------

@@ -64,7 +64,22 @@ def fail_input(message: str) -> NoReturn:
 
 class FilePath(click.Path):
     """A file path option or argument; a NUL character (which no file system takes) is
-    refused as unreadable input instead of failing deep inside ``open``."""
+    refused as unreadable input instead of failing deep inside ``open``. Its name (the
+    ``FILE`` of the help, the ``File '...'`` of Click's errors) is worded when shown:
+    ``click.Path`` words it once, when the command's module is imported, in the language
+    of that first run."""
+
+    @property
+    def name(self) -> str:
+        if self.file_okay and not self.dir_okay:
+            return i18n.click_gettext("file")
+        if self.dir_okay and not self.file_okay:
+            return i18n.click_gettext("directory")
+        return i18n.click_gettext("path")
+
+    @name.setter
+    def name(self, worded: str) -> None:
+        """Click's own wording at construction, not kept."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and "\x00" in value:
