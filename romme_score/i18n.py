@@ -1,8 +1,12 @@
 """The interface's language: German or English, through gettext catalogs in the package.
 
-The language is chosen once per run, in this order: ``--lang de|en`` (any command),
-else ``ROMME_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, the first
-one set), else English. Nothing is read at import: the compiled catalog
+The language is chosen per command run (or per request), in this order: ``--lang de|en``
+(any command), else ``ROMME_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``,
+``LANG``, the first one set), else English. It is a value held in a context variable,
+never a process-wide switch: :func:`using_language` sets it for a block (a command run,
+a request), so that two threads, or two requests of one event loop, each speak their
+own. Where nothing set it (a fresh thread), it is the environment's language.
+Nothing is read at import: the compiled catalog
 (``romme_score/locale/<lang>/LC_MESSAGES/romme.mo``) is loaded on the first message.
 
 Messages are English msgids with named placeholders (``%(player)s``)::
@@ -10,9 +14,11 @@ Messages are English msgids with named placeholders (``%(player)s``)::
     >>> set_language("de")
     >>> ngettext("%(count)d card", "%(count)d cards", 3) % {"count": 3}
     '3 Karten'
-    >>> set_language("en")
-    >>> _("Total: %(points)d points") % {"points": 5}
+    >>> with using_language("en"):
+    ...     _("Total: %(points)d points") % {"points": 5}
     'Total: 5 points'
+    >>> language()
+    'de'
 
 :func:`N_` only marks a string for extraction (help texts defined at import are
 translated when shown, see :func:`romme_score.cli.translate_command`).
@@ -22,14 +28,23 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 LANGUAGES = ("de", "en")
 DOMAIN = "romme"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
-_language: str | None = None
+# The language of the current context (a command run, a request); None: the environment's.
+_current: ContextVar[str | None] = ContextVar("romme_language", default=None)
+# The environment's language, read once per process on first use (set_language(None) reads
+# it again). Two threads reading it at once store the same answer.
+_environment: str | None = None
+# (language, domain) -> its catalog, each loaded once. A catalog is stored only when fully
+# loaded, and setdefault keeps the first one stored: two threads that load the same
+# catalog at once each get a whole one, and both go on with the same.
 _catalogs: dict[tuple[str, str], _gettext.NullTranslations] = {}
 
 
@@ -64,21 +79,51 @@ def _normalise(value: str) -> str:
 
 
 def set_language(lang: str | None) -> None:
-    """Fix the language of this run (``None``: choose again from the environment)."""
-    global _language
-    _language = _normalise(lang) if lang else None
+    """Set the language of the current context, for the rest of it (``None``: choose
+    again from the environment). Prefer :func:`using_language`, which ends with its block."""
+    global _environment
+    if not lang:
+        _environment = None
+    _current.set(_normalise(lang) if lang else None)
+
+
+@contextmanager
+def using_language(lang: str) -> Iterator[str]:
+    """Speak ``lang`` inside the block, in this context only; the language before it
+    comes back at the end, also on an exception.
+
+    >>> with using_language("de"):
+    ...     decimal_text("0.5")
+    '0,5'
+    """
+    normalised = _normalise(lang)
+    token = _current.set(normalised)
+    try:
+        yield normalised
+    finally:
+        _current.reset(token)
+
+
+def chosen_language() -> str | None:
+    """The language set in the current context, or None where none is (then
+    :func:`language` is the environment's)."""
+    return _current.get()
 
 
 def language() -> str:
-    """The language in use (chosen from the environment on first use)."""
-    global _language
-    if _language is None:
-        _language = choose_language()
-    return _language
+    """The language in use: the current context's, else the environment's."""
+    global _environment
+    lang = _current.get()
+    if lang is not None:
+        return lang
+    found = _environment  # one read: set_language(None) in another thread may clear it
+    if found is None:
+        found = _environment = choose_language()
+    return found
 
 
 def catalog(domain: str = DOMAIN) -> _gettext.NullTranslations:
-    """The compiled catalog of the language in use, loaded once."""
+    """The compiled catalog of the language in use, loaded once per process."""
     key = (language(), domain)
     found = _catalogs.get(key)
     if found is None:
@@ -88,7 +133,7 @@ def catalog(domain: str = DOMAIN) -> _gettext.NullTranslations:
                 found = _gettext.GNUTranslations(fp)
         except OSError:  # a catalog missing from the installation: the English msgids
             found = _gettext.NullTranslations()
-        _catalogs[key] = found
+        found = _catalogs.setdefault(key, found)
     return found
 
 

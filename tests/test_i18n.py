@@ -206,6 +206,7 @@ def test_json_stays_english_in_german() -> None:
         _, en, _ = romme([*args, "--json"])
         _, de, _ = romme([*args, "--json", "--lang", "de"])
         assert json.loads(en) == json.loads(de), args
+        assert en == de, args  # byte for byte
 
 
 def test_help_of_every_command_in_german_mentions_no_english_example() -> None:

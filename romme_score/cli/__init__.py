@@ -9,6 +9,7 @@ result to a view (:mod:`romme_score.views`).
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import sys
@@ -18,8 +19,7 @@ from typing import Any
 import click
 
 from romme_score import i18n
-from romme_score.cli.hints import with_hint
-from romme_score.cli.options import InputError, Refused
+from romme_score.cli.options import InputError, Refused, edge_error
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
 
@@ -114,21 +114,45 @@ def lang_option() -> click.Option:
     )
 
 
+# (command, language) -> the command as shown in that language. One command object
+# serves every language at once (two threads, two requests), so it is never changed:
+# each language gets its own copy, made once; two threads making the same one at once
+# each make a whole copy, and setdefault keeps the first.
+_translated: dict[tuple[click.Command, str], click.Command] = {}
+
+
 def translate_command(command: click.Command) -> click.Command:
-    """Help texts are English msgids, defined at import; shown in the language in use.
-    Every command gets ``--lang`` too, so that it may stand after the command's name."""
-    if not any(p.name == "lang" for p in command.params):
-        command.params.append(lang_option())
-    for item in [command, *command.params]:
+    """The command in the language in use: its help texts (English msgids, defined at
+    import) translated, in a copy of the command and its parameters made once per
+    language. Every command gets ``--lang`` too, so that it may stand after the command's
+    name."""
+    key = (command, i18n.language())
+    found = _translated.get(key)
+    if found is None:
+        found = _translated.setdefault(key, _translated_copy(command))
+    return found
+
+
+def _translated_copy(command: click.Command) -> click.Command:
+    translated = copy.copy(command)
+    params = list(command.params)
+    if not any(p.name == "lang" for p in params):
+        params.append(lang_option())
+    translated.params = [copy.copy(p) for p in params]
+    # Click keeps the --help option it made first, its text in the language of then.
+    translated._help_option = None
+    for item in [translated, *translated.params]:
         for attr in ("help", "short_help"):
-            original = getattr(item, f"_msgid_{attr}", None)
-            if original is None:
-                original = getattr(item, attr, None)
-                if not original:
-                    continue
-                setattr(item, f"_msgid_{attr}", original)
-            setattr(item, attr, _(inspect.cleandoc(original)))
-    return command
+            original = getattr(item, attr, None)
+            if original:
+                setattr(item, attr, _help_text(inspect.cleandoc(original)))
+    return translated
+
+
+def _help_text(msgid: str) -> str:
+    """Ours, else Click's own (``--version``'s help is Click's, English since import)."""
+    text = _(msgid)
+    return text if text != msgid else i18n.click_gettext(msgid)
 
 
 class LazyGroup(click.Group):
@@ -139,7 +163,6 @@ class LazyGroup(click.Group):
     ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy_subcommands = lazy_subcommands or {}
-        self.depth = 0  # calls of main() under way (romme play runs command lines inside)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy_subcommands])
@@ -156,32 +179,24 @@ class LazyGroup(click.Group):
 
     def main(self, args: Sequence[str] | None = None, *posargs: Any, **kwargs: Any) -> Any:
         """Choose the language before Click reads the line, so that its own messages
-        (usage errors, help) and every help text come out in it."""
+        (usage errors, help) and every help text come out in it. The run speaks it inside
+        :func:`i18n.using_language`: a line run inside ``romme play`` keeps the table's
+        language unless it says ``--lang``, and the table's comes back after it."""
         line = list(sys.argv[1:] if args is None else args)
-        outer = i18n.language() if self.depth else None  # a line inside `romme play` leaves it as it was
         lang = lang_from_args(line)
-        if lang in i18n.LANGUAGES:
-            i18n.set_language(lang)
-        elif not self.depth:  # a command line run inside `romme play` keeps the table's language
-            i18n.set_language(None)
+        if lang not in i18n.LANGUAGES:  # else the language this run was called in, or the environment's
+            lang = i18n.chosen_language() or i18n.choose_language()
         install_click_translation()
-        translate_command(self)
-        self.depth += 1
-        try:
-            return super().main(line, *posargs, **kwargs)
-        finally:
-            self.depth -= 1
-            if outer is not None:
-                i18n.set_language(outer)
+        with i18n.using_language(lang):
+            # the group in this language, run as Click runs a group (not this method again)
+            return click.Group.main(translate_command(self), line, *posargs, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error becomes one sentence, never a traceback."""
         try:
             return super().invoke(ctx)
-        except InputProblem as exc:
-            raise InputError(with_hint(exc, ctx.invoked_subcommand)) from None
-        except Refusal as exc:
-            raise Refused(with_hint(exc, ctx.invoked_subcommand)) from None
+        except (InputProblem, Refusal) as exc:
+            raise edge_error(exc, ctx.invoked_subcommand) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort, BrokenPipeError):
             raise  # Click's own; a closed pipe (romme ... | head) ends quietly, as Click does
         except RecursionError:

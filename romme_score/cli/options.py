@@ -12,13 +12,14 @@ import functools
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar, cast
+from typing import IO, Any, NoReturn, TypeVar, cast
 
 import click
 
 from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.cli.hints import with_hint
+from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import _
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 from romme_score.views import output as views_output
@@ -26,16 +27,37 @@ from romme_score.views import output as views_output
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class InputError(click.ClickException):
+class EdgeError(click.ClickException):
+    """A sentence for the person at the command line, shown ("Error: ...") in the language
+    it was worded in: a ``--json`` run words its errors in English, and the line stays
+    of one language when the run's own language comes back before Click shows it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.language = i18n.language()
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        with i18n.using_language(self.language):
+            super().show(file)
+
+
+class InputError(EdgeError):
     """Input that cannot be read: one sentence on stderr, exit code 2, nothing written."""
 
     exit_code = 2
 
 
-class Refused(click.ClickException):
+class Refused(EdgeError):
     """A negative verdict or a refused action: exit code 1."""
 
     exit_code = 1
+
+
+def edge_error(exc: InputProblem | Refusal, command: str | None = None) -> EdgeError:
+    """A domain error as the command line shows it, with the command line's way out
+    (:mod:`romme_score.cli.hints`): unreadable input (exit code 2) or a refusal (exit code 1)."""
+    text = with_hint(exc, command)
+    return InputError(text) if isinstance(exc, InputProblem) else Refused(text)
 
 
 def fail_input(message: str) -> NoReturn:
@@ -44,7 +66,22 @@ def fail_input(message: str) -> NoReturn:
 
 class FilePath(click.Path):
     """A file path option or argument; a NUL character (which no file system takes) is
-    refused as unreadable input instead of failing deep inside ``open``."""
+    refused as unreadable input instead of failing deep inside ``open``. Its name (the
+    ``FILE`` of the help, the ``File '...'`` of Click's errors) is worded when shown:
+    ``click.Path`` words it once, when the command's module is imported, in the language
+    of that first run."""
+
+    @property
+    def name(self) -> str:
+        if self.file_okay and not self.dir_okay:
+            return i18n.click_gettext("file")
+        if self.dir_okay and not self.file_okay:
+            return i18n.click_gettext("directory")
+        return i18n.click_gettext("path")
+
+    @name.setter
+    def name(self, worded: str) -> None:
+        """Click's own wording at construction, not kept."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and "\x00" in value:
@@ -62,8 +99,6 @@ class Output(views_output.Output):
     __slots__ = ()
 
     def __init__(self, profile: Profile, ascii: bool, json: bool) -> None:
-        if json:  # the JSON output is a contract: its messages stay English whatever --lang says
-            i18n.set_language("en")
         super().__init__(profile, ascii, json)
 
     def echo(self, text: str = "") -> None:
@@ -122,7 +157,7 @@ def output_options(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, notation: str, ascii_: bool, as_json: bool, **kwargs: Any) -> Any:
         out = Output(cast(Profile, notation), ascii_ or not _terminal_can_show_symbols(), as_json)
-        return func(*args, out=out, **kwargs)
+        return run_with_output(func, out, args, kwargs)
 
     return cast(F, wrapper)
 
@@ -135,9 +170,25 @@ def plain_output_options(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, ascii_: bool, as_json: bool, **kwargs: Any) -> Any:
         out = Output("de", ascii_ or not _terminal_can_show_symbols(), as_json)
-        return func(*args, out=out, **kwargs)
+        return run_with_output(func, out, args, kwargs)
 
     return cast(F, wrapper)
+
+
+def run_with_output(
+    func: Callable[..., Any], out: Output, args: Sequence[Any], kwargs: dict[str, Any]
+) -> Any:
+    """Run a command printing through ``out``. With ``--json`` it runs in English: the JSON
+    output is a contract, its messages stay English whatever --lang says. That holds for
+    this run only (the language before it comes back after it, a line inside ``romme play``
+    included), and an error it raises is worded and shown in English too."""
+    if not out.json:
+        return func(*args, out=out, **kwargs)
+    with i18n.using_language("en"):
+        try:
+            return func(*args, out=out, **kwargs)
+        except (InputProblem, Refusal) as exc:
+            raise edge_error(exc) from None
 
 
 def _rule_choice_options(func: F) -> F:
