@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from romme_score import export as export_format
 from romme_score.errors import InputProblem
@@ -301,6 +302,11 @@ class SessionService:
 
     def state(self, info: SessionInfo) -> GameState:
         return game_state(info.players, self.store.totals(info), self.store.round_count(info), info.rules)
+
+    def points_lines(self, info: SessionInfo) -> Iterator[list[Any]]:
+        """Every round of the scoresheet as the store lines them up, in batches (a long
+        session's ``standings --json``; read as consumed: the service must stay open)."""
+        return self.store.points_lines(info)
 
     def round_rows(self, info: SessionInfo, last: int | None = None) -> Iterator[RoundRow]:
         """The scoresheet's rounds (the last ``last``, all when None), read as they are

@@ -214,7 +214,7 @@ def test_csv_scoresheet_has_dealer_time_totals_and_places(evening: Path) -> None
 
 
 def test_streamed_standings_rounds_equal_the_scoresheet_view(evening: Path) -> None:
-    """standings --json takes its rounds from SQLite's own JSON: the same as the view's."""
+    """standings --json takes its rounds from the store's points lines: the same as the view's."""
     from romme_score.sessions import SessionService
     from romme_score.views.session import standings_json
 
@@ -222,3 +222,27 @@ def test_streamed_standings_rounds_equal_the_scoresheet_view(evening: Path) -> N
     with SessionService(evening) as service:
         expected = list(standings_json(service.standings(service.session()))["rounds"])
     assert streamed == expected and any(r["bonus"] for r in streamed)
+
+
+def test_streamed_standings_rounds_are_the_text_json_dumps_gives(tmp_path: Path) -> None:
+    """The points lines' templates write what json.dumps writes for each round's dict, with
+    names JSON escapes and %-templates would misread, a stalemate, a Hand-Rommé and bonuses."""
+    from romme_score.sessions import SessionService
+    from romme_score.stream import stream_json
+    from romme_score.views.session import standings_json, standings_rounds_json
+
+    db = tmp_path / "odd.sqlite3"
+    d = ("--db", str(db))
+    names = ('Ann "the fox"', "B\\ob", "J%sürgen 50%", "Zoë ♥")
+    ok("new", "Odd", *names, *d)
+    a, b, c, z = names
+    ok("round", "--winner", a, f"{b}=HK K10", f"{c}=5", f"{z}=J", *d)
+    ok("round", "--winner", b, "--hand-romme", f"{a}=3", f"{c}=P7 P8", f"{z}=0", *d)
+    ok("round", "--stalemate", f"{a}=3", f"{b}=4", f"{c}=5", f"{z}=6", *d)
+    with SessionService(db) as service:
+        info = service.session("Odd")
+        fast = list(standings_rounds_json(info.players, service.points_lines(info)))
+        plain = [json.dumps(r, ensure_ascii=False) for r in standings_json(service.standings(info))["rounds"]]
+        assert fast == plain and len(fast) == 3
+        streamed = "".join(stream_json({"rounds": iter(fast)}))
+        assert json.loads(streamed)["rounds"][2]["winner"] is None

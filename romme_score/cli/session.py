@@ -319,7 +319,8 @@ def standings(show_all: bool, session: str | None, db: str | None, out: Output) 
         if out.json:  # every round, streamed while the database is open
             out.dump(
                 views.standings_with_corrections_json(
-                    service.standings(info, last=0), service.round_rows(info)
+                    service.standings(info, last=0),
+                    views.standings_rounds_json(info.players, service.points_lines(info)),
                 )
             )
             return

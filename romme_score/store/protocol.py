@@ -145,6 +145,11 @@ class Store(Protocol):
         records (the export's fast path); None where this store cannot line them up."""
         ...
 
+    def points_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+        """The active rounds' scoresheet lines as batches of
+        :func:`~romme_score.store.records.points_line_type` records."""
+        ...
+
     def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
         """The active rounds as batches of :func:`~romme_score.store.records.scoresheet_line_type` records."""
         ...

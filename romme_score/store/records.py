@@ -225,3 +225,19 @@ def scoresheet_line_type(seats: int) -> type[tuple[Any, ...]]:
     fields += [f"cards_{seat}" for seat in range(seats)]
     fields.append("recorded_at")
     return NamedTuple("ScoresheetLine", [(name, Any) for name in fields])  # type: ignore[return-value]
+
+
+@functools.cache
+def points_line_type(seats: int) -> type[tuple[Any, ...]]:
+    """The record of :meth:`Store.points_lines`: an active round's scoresheet line with the
+    seats side by side: ``kind``, ``number``, ``winner``, ``hand_romme``, ``stalemate``, per
+    seat N ``points_N`` (None: no hand of that player) and ``bonus_N``. ``kind`` is a key
+    as in :func:`round_line_type`: lines of one kind have the same winner-or-none, marks,
+    hands present and bonuses struck (not 0).
+
+    >>> points_line_type(2)._fields
+    ('kind', 'number', 'winner', 'hand_romme', 'stalemate', 'points_0', 'bonus_0', 'points_1', 'bonus_1')
+    """
+    fields = ["kind", "number", "winner", "hand_romme", "stalemate"]
+    fields += [f"{name}_{seat}" for seat in range(seats) for name in ("points", "bonus")]
+    return NamedTuple("PointsLine", [(name, Any) for name in fields])  # type: ignore[return-value]

@@ -4,6 +4,8 @@ and the one-line messages of new, round, undo, edit, use, export and import."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from json.encoder import encode_basestring as json_text
+from operator import itemgetter
 from typing import Any
 
 from tabulate import tabulate
@@ -21,6 +23,7 @@ from romme_score.sessions import (
     Standings,
     Undone,
 )
+from romme_score.stream import RawJSON
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -81,13 +84,67 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
     }
 
 
-def standings_with_corrections_json(s: Standings, rounds: Iterator[RoundRow] | None = None) -> dict[str, Any]:
-    """``romme standings --json``: with ``rounds`` (read as consumed) the rounds stream."""
-    data = standings_json(s, rounds)
+def standings_with_corrections_json(
+    s: Standings, rounds_json: Iterator[RawJSON] | None = None
+) -> dict[str, Any]:
+    """``romme standings --json``: with ``rounds_json`` (each round's JSON text, read as
+    consumed, see :func:`standings_rounds_json`) the rounds stream."""
+    data = standings_json(s)
+    if rounds_json is not None:
+        data["rounds"] = rounds_json
     data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at} for c in s.corrections]
     data["notes"] = [{"round": n.round, "text": n.text, "at": n.at} for n in s.notes]
     data["renames"] = [{"from": r.old, "to": r.new, "at": r.at} for r in s.renames]
     return data
+
+
+_TRUE = ("false", "true")
+
+
+def standings_rounds_json(players: Sequence[str], batches: Iterable[Sequence[Any]]) -> Iterator[RawJSON]:
+    """The rounds of :func:`standings_json`, each as its JSON text, from the store's points
+    lines (:func:`~romme_score.store.records.points_line_type`): the text ``json.dumps``
+    gives for the round's dict, made by one %-template per kind of line (a long session's
+    ``standings --json`` at a few microseconds per round)."""
+    names = [json_text(p).replace("%", "%%") for p in players]
+    escaped = {p: json_text(p) for p in players}
+    templates: dict[Any, tuple[str, Callable[[Sequence[Any]], tuple[Any, ...]]]] = {}
+    at: dict[str, int] = {}
+    for rows in batches:
+        if not rows:
+            continue
+        if not at:
+            at = {name: i for i, name in enumerate(rows[0]._fields)}
+        kind, number, winner = at["kind"], at["number"], at["winner"]
+        for row in rows:
+            found = templates.get(row[kind])
+            if found is None:
+                found = templates[row[kind]] = _points_template(row, at, names)
+            text, pick = found
+            if row[winner] is None:
+                yield RawJSON(text % (row[number], *pick(row)))
+            else:
+                yield RawJSON(text % (row[number], escaped[row[winner]], *pick(row)))
+
+
+def _points_template(
+    line: Sequence[Any], at: dict[str, int], names: Sequence[str]
+) -> tuple[str, Callable[[Sequence[Any]], tuple[Any, ...]]]:
+    """The %-template of one kind of points line (its number and winner first), and what
+    else it takes from a line: the points, then the bonuses struck."""
+    seated = [seat for seat in range(len(names)) if line[at[f"points_{seat}"]] is not None]
+    struck = [seat for seat in seated if line[at[f"bonus_{seat}"]]]
+    places = [at[f"points_{seat}"] for seat in seated] + [at[f"bonus_{seat}"] for seat in struck]
+    winner = "null" if line[at["winner"]] is None else "%s"
+    points = ", ".join(f"{names[seat]}: %d" for seat in seated)
+    bonus = ", ".join(f"{names[seat]}: %d" for seat in struck)
+    text = (
+        f'{{"number": %d, "winner": {winner}, "hand_romme": {_TRUE[bool(line[at["hand_romme"]])]}, '
+        f'"stalemate": {_TRUE[bool(line[at["stalemate"]])]}, "points": {{{points}}}, "bonus": {{{bonus}}}}}'
+    )
+    if len(places) == 1:  # itemgetter of one place gives the value, not a tuple
+        return text, lambda row: (row[places[0]],)
+    return text, itemgetter(*places)
 
 
 def _cell(row: RoundRow, player: str) -> str:

@@ -14,8 +14,10 @@ from romme_score.store.records import (
     HandRecord,
     HeadToHead,
     PlayerSessionStats,
+    RoundPoints,
     SessionInfo,
     StoredRound,
+    points_line_type,
     round_line_type,
     scoresheet_line_type,
 )
@@ -83,17 +85,17 @@ def _side_by_side(
     order: str,
     params: dict[str, Any],
     batch: int,
-    record: type[tuple[Any, ...]],
+    record: type[tuple[Any, ...]] | None,
 ) -> Iterator[list[Any]]:
     """Round rows with the seated players' hands side by side (``h0``, ``h1``, ... in
     seating order: one LEFT JOIN per seat, found by the hands' primary key), read with one
-    cursor in batches of ``batch`` rows, each row made a ``record``. Only rounds with a
-    hand of a seated player, as :func:`all_rounds` reads them."""
+    cursor in batches of ``batch`` rows, each row made a ``record`` (or left a tuple). Only
+    rounds with a hand of a seated player, as :func:`all_rounds` reads them."""
     seats = range(len(session.players))
     joins = " ".join(f"LEFT JOIN hands h{i} ON h{i}.round_id = r.id AND h{i}.player = :p{i}" for i in seats)
     some_hand = " OR ".join(f"h{i}.points IS NOT NULL" for i in seats)
     params = {**params, "sid": session.id, **{f"p{i}": p for i, p in enumerate(session.players)}}
-    make = record._make  # type: ignore[attr-defined]
+    make = None if record is None else record._make  # type: ignore[attr-defined]
     try:
         cursor = conn.db.execute(
             f"SELECT {select} FROM rounds r {joins} "
@@ -101,13 +103,41 @@ def _side_by_side(
             params,
         )
         while rows := cursor.fetchmany(batch):
-            yield list(map(make, rows))
+            yield rows if make is None else list(map(make, rows))
     except sqlite3.DatabaseError as exc:
         raise conn.translate(exc) from None
 
 
+def round_points(conn: Connection, session: SessionInfo, last: int | None = None) -> Iterator[RoundPoints]:
+    """The scoresheet only (no cards): per active round its number, winner, marks, points,
+    bonus and leaderboard points per player, from one row per round with the seats side
+    by side (twice as fast as a row per hand for a long session's standings)."""
+    players = session.players
+    seats = len(players)
+    select = "r.number, r.winner, r.hand_romme, r.stalemate" + "".join(
+        f", h{i}.points, h{i}.bonus, h{i}.leaderboard" for i in range(seats)
+    )
+    where, params = "r.status = 'active'", {}
+    if last is not None:
+        where += (
+            " AND r.number > (SELECT COALESCE(MAX(number), 0) - :last FROM rounds "
+            "WHERE session_id = :sid AND status = 'active')"
+        )
+        params = {"last": last}
+    for rows in _side_by_side(conn, session, select, where, "r.number", params, 512, None):
+        for row in rows:
+            points = dict(zip(players, row[4::3], strict=True))
+            bonus = dict(zip(players, row[5::3], strict=True))
+            board = dict(zip(players, row[6::3], strict=True))
+            if None in points.values():  # a seat without a hand in this round: not listed
+                missing = [p for p, v in points.items() if v is None]
+                for p in missing:
+                    del points[p], bonus[p], board[p]
+            yield RoundPoints(row[0], row[1], bool(row[2]), bool(row[3]), points, bonus, board)
+
+
 MAX_GAPS = 32  # runs of other sessions' rounds amid a session's that round_lines numbers
-MAX_SEATS = 9  # the kind key's bits: 3 for the round, 6 per seat, in SQLite's 64-bit integer
+MAX_SEATS = 9  # round_lines' kind key: 3 bits for the round, 6 per seat, in SQLite's 64-bit integer
 # What makes a hand's part of a line differ: no hand, cards, typed points, never out, a bonus
 # struck, leaderboard points (in the order of the kind key's bits per seat).
 _PRESENT = (
@@ -177,6 +207,28 @@ def round_lines(
         params,
         batch,
         round_line_type(len(seats), not active),
+    )
+
+
+def points_lines(conn: Connection, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+    """Every active round's scoresheet line, in batches of
+    :func:`~romme_score.store.records.points_line_type` records (a long session's
+    ``standings --json``)."""
+    seats = range(len(session.players))
+    flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)", "((r.winner IS NULL) << 2)"]
+    for i in seats:
+        flags += [f"((h{i}.points IS NULL) << {3 + 2 * i})", f"((h{i}.bonus IS TRUE) << {4 + 2 * i})"]
+    return _side_by_side(
+        conn,
+        session,
+        " | ".join(flags)
+        + ", r.number, r.winner, r.hand_romme, r.stalemate"
+        + "".join(f", h{i}.points, h{i}.bonus" for i in seats),
+        "r.status = 'active'",
+        "r.number",
+        {},
+        batch,
+        points_line_type(len(seats)),
     )
 
 

@@ -222,34 +222,7 @@ class SQLiteStore:
         return list(records.values())
 
     def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[RoundPoints]:
-        """The scoresheet only (no cards): per active round its number, winner, marks,
-        points, bonus and leaderboard points per player. Lean, for the standings; read with
-        one cursor, so that all rounds of a long session stream."""
-        limit, params = self._recent(session, last)
-        try:
-            cursor = self.conn.db.execute(
-                "SELECT r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, "
-                "h.bonus, h.leaderboard FROM rounds r JOIN hands h ON h.round_id = r.id "
-                f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number",
-                params,
-            )
-            entry: RoundPoints | None = None
-            points: dict[str, int] = {}
-            bonus: dict[str, int] = {}
-            board: dict[str, int | None] = {}
-            for number, winner, hr, sm, player, got, struck, lead in cursor:
-                if entry is None or number != entry.number:
-                    if entry is not None:
-                        yield entry
-                    points, bonus, board = {}, {}, {}
-                    entry = RoundPoints(number, winner, bool(hr), bool(sm), points, bonus, board)
-                points[player] = got
-                bonus[player] = struck
-                board[player] = lead
-            if entry is not None:
-                yield entry
-        except sqlite3.DatabaseError as exc:
-            raise self.conn.translate(exc) from None
+        return lines.round_points(self.conn, session, last)
 
     def _insert_round(
         self, db: sqlite3.Connection, session: SessionInfo, number: int, rnd: RoundInput, score: RoundScore
@@ -389,6 +362,9 @@ class SQLiteStore:
         self, session: SessionInfo, *, active: bool, batch: int = 512
     ) -> Iterator[list[Any]] | None:
         return lines.round_lines(self.conn, session, active=active, batch=batch)
+
+    def points_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+        return lines.points_lines(self.conn, session, batch)
 
     def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
         return lines.scoresheet_lines(self.conn, session, batch=batch)
