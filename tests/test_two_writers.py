@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import IO
 
-from tests.clirun import ok
+from clirun import ok
 
 ROMME = [sys.executable, "-m", "romme_score"]
 SCRIPT_ROUNDS = 40
