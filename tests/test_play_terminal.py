@@ -41,6 +41,8 @@ class Terminal:
     def __init__(self, args: list[str], db: Path, cols: int = 80, rows: int = 30) -> None:
         env = {**os.environ, "ROMME_DB": str(db), "TERM": "xterm", "LANG": "C.UTF-8"}
         env.pop("PROMPT_TOOLKIT_NO_CPR", None)
+        for name in ("COLUMNS", "LINES"):  # pytest-xdist's workers set 80x24; the pty's size counts
+            env.pop(name, None)
         self.child = pexpect.spawn(
             sys.executable, ["-m", "romme_score", *args], env=env, dimensions=(rows, cols), encoding="utf-8"
         )
