@@ -26,11 +26,13 @@ romme_score.inputs.InputValueError: Ben: '²' is not a whole number (use the dig
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check never needs it
     from decimal import Decimal
 
+from romme_score.cards import Card
 from romme_score.errors import InputProblem
 from romme_score.i18n import _
 
@@ -41,6 +43,20 @@ MAX_TOTAL = 10**9  # a total typed from a paper scoresheet
 
 class InputValueError(InputProblem):
     """A number or name as typed cannot be used: one sentence naming the field and the rule."""
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What one player had left, as typed: cards, or points counted by hand. (Its points
+    under a rule set are :func:`romme_score.scoring.hand_points`.)"""
+
+    cards: tuple[Card, ...] | None = None
+    points: int | None = None
+    never_out: bool = False
+
+    @property
+    def has_joker(self) -> bool:
+        return self.cards is not None and any(c.is_joker for c in self.cards)
 
 
 def _digits(text: str) -> str | None:
