@@ -174,44 +174,6 @@ def who_went_out() -> str:
     return _("who went out? a number, a name or its first letters (0 for a stalemate)")
 
 
-def ambiguous_player(text: str, matches: Sequence[str]) -> str:
-    return _("'%(text)s' could be %(matches)s: type more letters") % {
-        "text": text,
-        "matches": _(" or ").join(matches),
-    }
-
-
-def unknown_player(text: str, players: Sequence[str], close: str | None) -> str:
-    hint = "; " + _("did you mean %(name)s?") % {"name": close} if close else ""
-    return _("unknown player '%(text)s'%(hint)s (players: %(players)s)") % {
-        "text": text,
-        "hint": hint,
-        "players": ", ".join(players),
-    }
-
-
-def no_seat(number: int, players: Sequence[str]) -> str:
-    return _("there is no player %(number)d: 1-%(last)d (%(players)s), 0 for a stalemate") % {
-        "number": number,
-        "last": len(players),
-        "players": ", ".join(players),
-    }
-
-
-def empty_hand(player: str) -> str:
-    return _("%(player)s: type the cards left in hand, or a number of points (0 for none)") % {
-        "player": player
-    }
-
-
-def negative_points(player: str, text: str) -> str:
-    return _("%(player)s=%(text)s: points left in hand cannot be negative") % {"player": player, "text": text}
-
-
-def unreadable_hand(player: str, error: str) -> str:
-    return f"{player}: {error}"
-
-
 def supply_error(player: str, error: str) -> str:
     return _("the hands do not add up at %(player)s's hand: %(error)s; correct it (Up recalls)") % {
         "player": player,
