@@ -16,6 +16,7 @@ from romme_score.cards import Card
 from romme_score.errors import InputProblem
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import Hand as Hand  # read by the input layer; imported from here too
+from romme_score.inputs import unknown_player
 from romme_score.melds import IllegalMeldError, check_supply, penalty_value
 from romme_score.rules import RuleSet
 
@@ -149,17 +150,9 @@ def check_winner_hand(name: str, hand: Hand, rules: RuleSet) -> None:
 
 
 def unknown_player_message(name: str, players: Sequence[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, list(players), n=1, cutoff=0.5)
-    if not close:
-        close = [p for p in players if p.lower() == name.lower()]
-    hint = "; " + _("did you mean %(name)s?") % {"name": close[0]} if close else ""
-    return _("unknown player '%(text)s'%(hint)s (players: %(players)s)") % {
-        "text": name,
-        "hint": hint,
-        "players": ", ".join(players),
-    }
+    """The sentence for a name that is no player, as :func:`~romme_score.inputs.choose_player`
+    says it (where a name must match exactly: a round given by name, an export)."""
+    return str(unknown_player(name, players))
 
 
 def leaderboard_points(penalty: int, went_out: bool, hand_romme: bool) -> int:

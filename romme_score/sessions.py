@@ -20,7 +20,7 @@ from typing import Any
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
 from romme_score.i18n import _
-from romme_score.inputs import MAX_POINTS, InputValueError, clean_name, clean_names, parse_rate
+from romme_score.inputs import MAX_POINTS, InputValueError, choose_player, clean_name, clean_names, parse_rate
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import (
     GameState,
@@ -93,13 +93,9 @@ def _check_points(rnd: ExportRound, score: RoundScore, players: Sequence[str]) -
                 )
 
 
-def find_player(name: str, players: Sequence[str]) -> str | None:
-    """The player a typed name means, ignoring case and surrounding spaces."""
-    wanted = name.strip().lower()
-    for player in players:
-        if player.lower() == wanted:
-            return player
-    return None
+def find_player(name: str, players: Sequence[str]) -> str:
+    """The player typed (a seat, a name, its first letters), as everywhere: inputs.choose_player."""
+    return choose_player(name, players)
 
 
 # --- standings ----------------------------------------------------------------------

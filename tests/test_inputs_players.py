@@ -4,9 +4,12 @@ the command line alike, and each mistake gets one sentence, the same everywhere.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from clirun import ok, run
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,7 +24,7 @@ from romme_score.inputs import (
     read_hand,
 )
 from romme_score.rules import find_preset
-from romme_score.scoring import score_round
+from romme_score.scoring import Hand, RoundError, RoundInput, score_round, unknown_player_message
 from romme_score.table.entry import RoundEntry, Step
 
 PLAYERS = ("Anna", "Ben", "Carl", "Dora")
@@ -295,3 +298,124 @@ def test_the_table_mode_says_the_sentence_of_the_input_layer(
     e.answer(typed)
     assert e.step is Step.WINNER and e.message == (german if lang == "de" else english)
     assert e.default == typed.strip()
+
+
+# --- the command line reads through the same layer ---------------------------------------
+
+ANN_ANNA = ("Ann", "Anna", "Ben")
+
+
+def table_mode_says(players: tuple[str, ...], typed: str) -> str:
+    """What the table mode's round entry says when ``typed`` is given as the winner."""
+    e = entry(players)
+    e.answer(typed)
+    assert e.step is Step.WINNER and e.message is not None
+    return e.message
+
+
+def romme(lang: str, *args: str, input: str | None = None) -> tuple[int, str, str]:
+    """``romme --lang LANG ARGS...`` in-process; the language stays LANG for the test."""
+    result = run("--lang", lang, *args, input=input)
+    i18n.set_language(lang)
+    return result
+
+
+def recorded() -> list[dict[str, Any]]:
+    rounds: list[dict[str, Any]] = json.loads(ok("standings", "--json"))["rounds"]
+    return rounds
+
+
+def test_winner_an_with_ann_and_anna_says_the_table_modes_sentence_everywhere(lang: str) -> None:
+    assert romme(lang, "new", "T", *ANN_ANNA)[0] == 0
+    sentence = table_mode_says(ANN_ANNA, "an")
+    assert sentence == (
+        "'an' könnte Ann oder Anna sein: mehr Buchstaben tippen"
+        if lang == "de"
+        else "'an' could be Ann or Anna: type more letters"
+    )
+    error = "Fehler" if lang == "de" else "Error"
+    code, _, err = romme(lang, "round", "--winner", "an", "Anna=5", "Ben=5")
+    assert (code, err) == (2, f"{error}: --winner: {sentence}\n")
+    code, _, err = romme(lang, "edit", "1", "--winner", "an")
+    assert (code, err) == (2, f"{error}: --winner: {sentence}\n")
+    code, _, err = romme(lang, "round", "--winner", "ben", "an=5", "Anna=5")
+    assert (code, err) == (2, f"{error}: {sentence}\n")
+    code, _, err = romme(lang, "round", "--winner", "ben", "Ann=5", "Anna=5", "--never-out", "an")
+    assert (code, err) == (2, f"{error}: --never-out: {sentence}\n")
+    # a script line of the table mode, and the interactive round (its entry; then input ends)
+    code, _, err = romme(lang, "play", input="round --winner an Anna=5 Ben=5\n")
+    assert code == 1 and f"{error}: --winner: {sentence}\n" in err
+    code, out, err = romme(lang, "round", "-i", input="an\n")
+    assert code == 0 and sentence in err.splitlines()
+    assert recorded() == []
+
+
+def test_winner_by_name_prefix_or_seat_on_the_command_line() -> None:
+    ok("new", "T", *ANN_ANNA)
+    for winner in ("ben", " BEN ", "b", "3", "٣"):
+        ok("round", "--winner", winner, "Ann=5", "Anna=6")
+    assert [r["winner"] for r in recorded()] == ["Ben"] * 5
+
+
+def test_a_player_named_2_wins_over_seat_2_on_the_command_line() -> None:
+    ok("new", "T", "Anna", "Ben", "2")
+    ok("round", "--winner", "2", "1=5", "b=6")
+    ok("round", "--winner", "1", "2=5", "Ben=6")
+    assert [(r["winner"], r["points"]) for r in recorded()] == [
+        ("2", {"Anna": 5, "Ben": 6, "2": 0}),
+        ("Anna", {"Anna": 0, "Ben": 6, "2": 5}),
+    ]
+    code, _, err = run("round", "--winner", "4", "Anna=5", "Ben=6")
+    assert code == 2 and err == "Error: --winner: there is no seat 4 (seats: 1 Anna, 2 Ben, 3 2)\n"
+
+
+def test_name_cards_arguments_never_out_and_edit_take_seats_and_prefixes() -> None:
+    ok("new", "T", "Anna", "Ben", "Carl", "--rule", "never_out_doubles=true")
+    ok("round", "--winner", "a", "2=HK", "c=5", "--never-out", "2")
+    ok("edit", "1", "C=HK K10")
+    assert recorded()[0]["points"] == {"Anna": 0, "Ben": 20, "Carl": 20}
+    code, _, err = run("round", "--winner", "a", "b=5", "Ben=6", "Carl=1")
+    assert code == 2 and err == "Error: Ben is given twice in this round\n"
+
+
+def test_the_dealer_is_chosen_as_every_other_player() -> None:
+    code, _, err = run("new", "T", *ANN_ANNA, "--dealer", "an")
+    assert (code, err) == (2, f"Error: --dealer: {table_mode_says(ANN_ANNA, 'an')}\n")
+    assert "Ben deals first" in ok("new", "T", *ANN_ANNA, "--dealer", "b")
+    assert "Anna deals first" in ok("new", "U", *ANN_ANNA, "--dealer", "2")
+
+
+@pytest.mark.parametrize("typed", ["bne", "7"])  # the command line had no difflib hint for bne, no seats
+def test_an_unknown_or_seatless_winner_gets_one_sentence_on_the_command_line_and_at_the_table(
+    lang: str, typed: str
+) -> None:
+    ok("new", "T", *PLAYERS)
+    code, _, err = romme(lang, "round", "--winner", typed, "Anna=1", "Carl=2", "Dora=3")
+    error = "Fehler" if lang == "de" else "Error"
+    assert (code, err) == (2, f"{error}: --winner: {table_mode_says(PLAYERS, typed)}\n")
+
+
+@pytest.mark.parametrize(  # the ones where the command line and the table mode used to differ
+    "text, problem, english, german", [m for m in HAND_MISTAKES if m[0] not in ("HK HX", "²")]
+)
+def test_a_hand_mistake_on_the_command_line_is_the_table_modes_sentence(
+    lang: str, text: str, problem: HandProblem, english: str, german: str
+) -> None:
+    ok("new", "T", *PLAYERS)
+    code, _, err = romme(lang, "round", "--winner", "a", f"Ben={text}", "Carl=2", "Dora=3")
+    error = "Fehler" if lang == "de" else "Error"
+    assert (code, err) == (2, f"{error}: {german if lang == 'de' else english}\n")
+    e = entry()
+    e.answer("a")
+    e.answer(text)
+    assert e.current == "Ben" and e.message == (german if lang == "de" else english)
+
+
+def test_a_round_given_by_name_and_an_export_say_choose_players_sentence(lang: str) -> None:
+    for name in ("bne", "Zed", "ben"):  # ben: an exact name is needed there
+        with pytest.raises(RoundError) as caught:
+            score_round(PLAYERS, {}, RoundInput("Anna", {name: Hand(points=1)}), find_preset("standard"))
+        assert str(caught.value) == unknown_player_message(name, PLAYERS)
+    with pytest.raises(PlayerChoiceError) as chosen:
+        choose_player("bne", PLAYERS)
+    assert unknown_player_message("bne", PLAYERS) == str(chosen.value)
