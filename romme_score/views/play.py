@@ -1,6 +1,7 @@
 """Views of the table mode (``romme play``) and of the round entry it shares with the
 interactive ``romme round``: the standings panel, the toolbar line, a round's summary with
-hand numbers, the prompts, and every message of the entry.
+hand numbers, the prompts, and the entry's own messages (a player or a hand that cannot
+be read is worded by :mod:`romme_score.inputs`, as on the command line).
 
 Pure text: data in, strings out. Columns narrow and names shorten to fit the terminal,
 so that six players fit 80 columns and stay readable at 60.
