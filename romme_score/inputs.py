@@ -1,5 +1,6 @@
-"""The one input layer for numbers and names typed by a user, used by every command,
-the table mode and import. Pure: text in, a value or one clear sentence out.
+"""The one input layer for what a user types: numbers, names, the player meant and the
+cards left in a hand; used by every command, the table mode and import. Pure: text in, a
+value or one clear sentence out, the same sentence wherever the same mistake is typed.
 
 Numbers: digits are the decimal digits of any script (Unicode category Nd: ``0-9``,
 full-width ``０-９``, Arabic-Indic ``٠-٩`` ...), read as their value. Superscripts,
@@ -21,16 +22,33 @@ romme_score.inputs.InputValueError: Ben: '²' is not a whole number (use the dig
 '0.001'
 >>> clean_name("  Anna ")
 'Anna'
+
+Players (:func:`choose_player`): a seat number, a name or a unique prefix, ignoring case
+and surrounding spaces; a name typed in full wins over a seat number and a prefix.
+
+>>> choose_player("b", ["Anna", "Ben"]), choose_player("2", ["Anna", "Ben"])
+('Ben', 'Ben')
+>>> choose_player("an", ["Ann", "Anna", "Ben"])
+Traceback (most recent call last):
+romme_score.inputs.PlayerChoiceError: 'an' could be Ann or Anna: type more letters
+
+Hands (:func:`read_hand`): cards in notation, or the points counted by hand.
+
+>>> read_hand("Ben", "HK K10").cards, read_hand("Ben", "٢٣").points
+((♥K, ♦10), 23)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check never needs it
     from decimal import Decimal
 
+from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem
 from romme_score.i18n import _
 
@@ -41,6 +59,20 @@ MAX_TOTAL = 10**9  # a total typed from a paper scoresheet
 
 class InputValueError(InputProblem):
     """A number or name as typed cannot be used: one sentence naming the field and the rule."""
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What one player had left, as typed: cards, or points counted by hand. (Its points
+    under a rule set are :func:`romme_score.scoring.hand_points`.)"""
+
+    cards: tuple[Card, ...] | None = None
+    points: int | None = None
+    never_out: bool = False
+
+    @property
+    def has_joker(self) -> bool:
+        return self.cards is not None and any(c.is_joker for c in self.cards)
 
 
 def _digits(text: str) -> str | None:
@@ -203,3 +235,192 @@ def parse_rate(text: str, what: str = "--rate") -> Decimal:
 def parse_unit(text: str, what: str = "--unit") -> Decimal:
     """The currency's smallest unit: more than 0, at most 1000, at most 8 decimal places."""
     return parse_decimal(text, what, 0, 1000, places=MONEY_PLACES, above=True)
+
+
+# --- players ------------------------------------------------------------------------
+
+
+class ChoiceProblem(StrEnum):
+    """Why a typed player means no one player."""
+
+    EMPTY = "empty"  # nothing typed
+    NO_SEAT = "no-seat"  # a seat number out of range
+    AMBIGUOUS = "ambiguous"  # the first letters of several players
+    UNKNOWN = "unknown"  # no player by that name or prefix
+
+
+class PlayerChoiceError(InputValueError):
+    """The text typed for a player means no one player: one sentence, and the facts.
+
+    ``text`` is what was typed, ``players`` the players to choose from, ``problem`` why;
+    ``seat`` the number typed (:attr:`~ChoiceProblem.NO_SEAT`), ``candidates`` the players
+    it could be (:attr:`~ChoiceProblem.AMBIGUOUS`), ``close`` the one name close to it, if
+    any (:attr:`~ChoiceProblem.UNKNOWN`). A front end may add where it was typed
+    (``--winner: ...``) but says the sentence as it is."""
+
+    def __init__(
+        self,
+        problem: ChoiceProblem,
+        text: str,
+        players: Sequence[str],
+        *,
+        seat: int | None = None,
+        candidates: Sequence[str] = (),
+        close: str | None = None,
+    ) -> None:
+        self.problem = problem
+        self.text = text
+        self.players = tuple(players)
+        self.seat = seat
+        self.candidates = tuple(candidates)
+        self.close = close
+        super().__init__(self._sentence())
+
+    def _sentence(self) -> str:
+        players = ", ".join(self.players)
+        if self.problem is ChoiceProblem.EMPTY:
+            return _("no player given: a seat number, a name or its first letters (players: %(players)s)") % {
+                "players": players
+            }
+        if self.problem is ChoiceProblem.NO_SEAT:
+            seats = ", ".join(f"{i} {p}" for i, p in enumerate(self.players, 1))
+            return _("there is no seat %(seat)s (seats: %(seats)s)") % {
+                "seat": self.seat if self.seat is not None else self.text,
+                "seats": seats,
+            }
+        if self.problem is ChoiceProblem.AMBIGUOUS:
+            *first, last = self.candidates
+            matches = ", ".join(first) + _(" or ") + last
+            return _("'%(text)s' could be %(matches)s: type more letters") % {
+                "text": self.text,
+                "matches": matches,
+            }
+        if self.close is not None:
+            return _("unknown player '%(text)s'; did you mean %(close)s? (players: %(players)s)") % {
+                "text": self.text,
+                "close": self.close,
+                "players": players,
+            }
+        return _("unknown player '%(text)s' (players: %(players)s)") % {"text": self.text, "players": players}
+
+
+def unknown_player(text: str, players: Sequence[str]) -> PlayerChoiceError:
+    """The error for a name that is no player: with the one player whose name is close to
+    it, ignoring case (difflib), if there is one. :func:`choose_player` raises it for a
+    name it cannot place; import and the service use it where a name must match exactly."""
+    import difflib  # only when a name is wrong: the referee's start-up never needs it
+
+    folded = {p.casefold(): p for p in players}
+    close = difflib.get_close_matches(text.strip().casefold(), list(folded), n=1, cutoff=0.5)
+    return PlayerChoiceError(ChoiceProblem.UNKNOWN, text, players, close=folded[close[0]] if close else None)
+
+
+def choose_player(text: str, players: Sequence[str]) -> str:
+    """The player meant by ``text``, ignoring case and surrounding spaces: a name typed in
+    full, else a seat number (1 for the first player, digits of any script), else the first
+    letters of exactly one player. Else :class:`PlayerChoiceError`.
+
+    A name wins over a seat number: with a player named ``2``, ``2`` is that player.
+
+    >>> players = ["Anna", "Ben", "Carl"]
+    >>> choose_player(" BEN ", players), choose_player("3", players), choose_player("c", players)
+    ('Ben', 'Carl', 'Carl')
+    >>> choose_player("bne", players)
+    Traceback (most recent call last):
+    romme_score.inputs.PlayerChoiceError: unknown player 'bne'; did you mean Ben? (players: Anna, Ben, Carl)
+    >>> choose_player("4", players)
+    Traceback (most recent call last):
+    romme_score.inputs.PlayerChoiceError: there is no seat 4 (seats: 1 Anna, 2 Ben, 3 Carl)
+    """
+    typed = text.strip()
+    if not typed:
+        raise PlayerChoiceError(ChoiceProblem.EMPTY, typed, players)
+    if typed in players:
+        return typed
+    low = typed.casefold()
+    named = [p for p in players if p.casefold() == low]
+    if len(named) == 1:
+        return named[0]
+    digits = _digits(typed)
+    if digits is not None and not named:
+        seat = int(digits) if len(digits) <= 18 else None  # int() of a huge string is slow
+        if seat is None or not 1 <= seat <= len(players):
+            raise PlayerChoiceError(ChoiceProblem.NO_SEAT, typed, players, seat=seat)
+        return players[seat - 1]
+    matches = named or [p for p in players if p.casefold().startswith(low)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise PlayerChoiceError(ChoiceProblem.AMBIGUOUS, typed, players, candidates=matches)
+    raise unknown_player(typed, players)
+
+
+# --- hands --------------------------------------------------------------------------
+
+
+class HandProblem(StrEnum):
+    """Why a typed hand cannot be read."""
+
+    EMPTY = "empty"  # nothing typed
+    NEGATIVE = "negative"  # points below zero
+    POINTS = "points"  # a number that is no whole number of points, or out of range
+    NOTATION = "notation"  # cards that cannot be read
+
+
+class HandInputError(InputValueError):
+    """A hand as typed cannot be read: one sentence naming the player and what was typed.
+    ``notation`` is the card notation's own error (token, position, hint), where it is one."""
+
+    def __init__(
+        self,
+        problem: HandProblem,
+        player: str,
+        text: str,
+        message: str,
+        notation: NotationError | None = None,
+    ) -> None:
+        self.problem = problem
+        self.player = player
+        self.text = text
+        self.notation = notation
+        super().__init__(message)
+
+
+def read_hand(player: str, text: str, profile: Profile = "de", never_out: bool = False) -> Hand:
+    """``player``'s hand as typed: cards in notation (``profile``), or the points counted
+    by hand (0 to :data:`MAX_POINTS`, digits of any script). Else :class:`HandInputError`.
+
+    >>> read_hand("Ben", "-5")
+    Traceback (most recent call last):
+    romme_score.inputs.HandInputError: Ben=-5: points left in hand cannot be negative
+    >>> read_hand("Ben", "HK H")
+    Traceback (most recent call last):
+    romme_score.inputs.HandInputError: Ben: cannot read card 'H' (2nd card): the rank is missing
+    """
+    typed = text.strip()
+    if not typed:
+        raise HandInputError(
+            HandProblem.EMPTY,
+            player,
+            typed,
+            _("%(player)s: type the cards left in hand, or a number of points (0 for none)")
+            % {"player": player},
+        )
+    if looks_like_number(typed):
+        digits = _digits(typed[1:]) if typed.startswith("-") else None
+        if digits is not None and digits.strip("0"):
+            raise HandInputError(
+                HandProblem.NEGATIVE,
+                player,
+                typed,
+                _("%(player)s=%(text)s: points left in hand cannot be negative")
+                % {"player": player, "text": typed},
+            )
+        try:
+            return Hand(points=parse_points(typed, f"{player}={typed}"), never_out=never_out)
+        except InputValueError as exc:
+            raise HandInputError(HandProblem.POINTS, player, typed, str(exc)) from None
+    try:
+        return Hand(cards=tuple(parse_cards(typed, profile)), never_out=never_out)
+    except NotationError as exc:
+        raise HandInputError(HandProblem.NOTATION, player, typed, f"{player}: {exc}", exc) from None

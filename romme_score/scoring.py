@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
 from romme_score.i18n import _, ngettext
+from romme_score.inputs import Hand as Hand  # read by the input layer; imported from here too
+from romme_score.inputs import unknown_player
 from romme_score.melds import IllegalMeldError, check_supply, penalty_value
 from romme_score.rules import RuleSet
 
@@ -54,22 +56,11 @@ def hand_penalty(cards: Sequence[Card], rules: RuleSet) -> int:
     return sum(penalty_value(card, rules) for card in cards)
 
 
-@dataclass(frozen=True)
-class Hand:
-    """What one player had left: cards as typed, or points counted by hand."""
-
-    cards: tuple[Card, ...] | None = None
-    points: int | None = None
-    never_out: bool = False
-
-    @property
-    def has_joker(self) -> bool:
-        return self.cards is not None and any(c.is_joker for c in self.cards)
-
-    def base_points(self, rules: RuleSet) -> int:
-        if self.cards is not None:
-            return hand_penalty(self.cards, rules)
-        return self.points or 0
+def hand_points(hand: Hand, rules: RuleSet) -> int:
+    """A hand's points before any doubling: its cards' penalty, or the points counted by hand."""
+    if hand.cards is not None:
+        return hand_penalty(hand.cards, rules)
+    return hand.points or 0
 
 
 @dataclass(frozen=True)
@@ -145,7 +136,7 @@ def check_winner_hand(name: str, hand: Hand, rules: RuleSet) -> None:
             )
             % {"player": name}
         )
-    points = hand.base_points(rules)
+    points = hand_points(hand, rules)
     if rules.call_out_max is not None and points <= rules.call_out_max:
         return
     failures = []
@@ -183,17 +174,9 @@ def check_winner_hand(name: str, hand: Hand, rules: RuleSet) -> None:
 
 
 def unknown_player_message(name: str, players: Sequence[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, list(players), n=1, cutoff=0.5)
-    if not close:
-        close = [p for p in players if p.lower() == name.lower()]
-    hint = "; " + _("did you mean %(name)s?") % {"name": close[0]} if close else ""
-    return _("unknown player '%(text)s'%(hint)s (players: %(players)s)") % {
-        "text": name,
-        "hint": hint,
-        "players": ", ".join(players),
-    }
+    """The sentence for a name that is no player, as :func:`~romme_score.inputs.choose_player`
+    says it (where a name must match exactly: a round given by name, an export)."""
+    return str(unknown_player(name, players))
 
 
 def leaderboard_points(penalty: int, went_out: bool, hand_romme: bool) -> int:
@@ -234,7 +217,7 @@ def score_round(
             factor *= 2
         if rules.never_out_doubles and hand.never_out:  # 003 "Nie draußen gewesen"
             factor *= 2
-        base[name] = hand.base_points(rules)
+        base[name] = hand_points(hand, rules)
         multiplier[name] = factor
         points[name] = base[name] * factor
     bonus: dict[str, int] = {}

@@ -22,7 +22,7 @@ from romme_score import export as export_format
 from romme_score.errors import InputProblem
 from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
 from romme_score.i18n import _
-from romme_score.inputs import clean_name, clean_names
+from romme_score.inputs import choose_player, clean_name, clean_names
 from romme_score.rules import RuleSet
 from romme_score.scoring import (
     GameState,
@@ -36,7 +36,6 @@ from romme_score.scoring import (
     place_bonus,
     replay,
     score_round,
-    unknown_player_message,
 )
 from romme_score.store import StoreError, open_store
 from romme_score.store.errors import NoRounds, NotFound
@@ -79,14 +78,6 @@ class SessionInputError(InputProblem):
     """Input to a session action that cannot be used (a bad name, a round that is not there)."""
 
 
-class UnknownDealer(SessionInputError):
-    """The first dealer given is not one of the players."""
-
-    def __init__(self, message: str, dealer: str) -> None:
-        super().__init__(message)
-        self.dealer = dealer
-
-
 class NoSuchRound(SessionInputError):
     """A round number the session does not have: ``played`` rounds it has."""
 
@@ -98,15 +89,6 @@ class NoSuchRound(SessionInputError):
         self.number = number
         self.session = session
         self.played = played
-
-
-def find_player(name: str, players: Sequence[str]) -> str | None:
-    """The player a typed name means, ignoring case and surrounding spaces."""
-    wanted = name.strip().lower()
-    for player in players:
-        if player.lower() == wanted:
-            return player
-    return None
 
 
 # --- standings ----------------------------------------------------------------------
@@ -388,10 +370,7 @@ class SessionService:
             )
         first = 0
         if dealer is not None:
-            found = find_player(dealer, names)
-            if found is None:
-                raise UnknownDealer(unknown_player_message(dealer, names), dealer)
-            first = names.index(found)
+            first = names.index(choose_player(dealer, names))  # PlayerChoiceError names the mistake
         self.store.create_session(
             name,
             names,
@@ -588,7 +567,5 @@ __all__ = [
     "SettlementInputs",
     "Standings",
     "Undone",
-    "UnknownDealer",
-    "find_player",
     "leaderboard_with_bonus",
 ]

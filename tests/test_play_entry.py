@@ -7,10 +7,11 @@ from collections.abc import Mapping
 
 import pytest
 
+from romme_score.inputs import PlayerChoiceError, choose_player
 from romme_score.rules import RuleSet, find_preset
 from romme_score.scoring import GameState, Hand, RoundError, RoundInput, RoundScore, score_round
 from romme_score.sessions import RoundRow, SessionRefused, Standings
-from romme_score.table.entry import PlayerChoiceError, RoundEntry, Step, choose_player
+from romme_score.table.entry import RoundEntry, Step
 from romme_score.views import play as views
 
 PLAYERS = ("Anna", "Ben", "Carl", "Dora")
@@ -54,7 +55,7 @@ def test_ambiguous_prefix_is_asked_again_naming_the_candidates() -> None:
 def test_misspelt_winner_gets_did_you_mean() -> None:
     with pytest.raises(PlayerChoiceError, match="did you mean Ben"):
         choose_player("bne", PLAYERS)
-    with pytest.raises(PlayerChoiceError, match="no player 5"):
+    with pytest.raises(PlayerChoiceError, match="no seat 5"):
         choose_player("5", PLAYERS)
 
 

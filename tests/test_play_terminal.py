@@ -196,6 +196,22 @@ def test_commands_in_the_window_run_against_the_session(table: Terminal, friday:
     assert points(friday) == []
 
 
+def test_the_window_says_the_command_lines_sentence_for_a_player(table: Terminal, friday: Path) -> None:
+    """The same mistake, the same sentence: a seat that is not there, typed in the window and
+    given to ``romme round --winner`` (which puts the option's name in front)."""
+    from click.testing import CliRunner
+
+    from romme_score.cli import main
+
+    said = CliRunner().invoke(main, ["round", "--winner", "7", "Anna=1", "Ben=2", "Carl=3"]).stderr
+    assert said.startswith("Error: --winner: there is no seat 7")
+    sentence = said.removeprefix("Error: --winner: ").strip()
+    table.type("7\r", sentence)
+    table.type(CTRL_C, "Friday · round 1>")
+    table.type("quit\r")
+    assert table.close() == 0 and points(friday) == []
+
+
 def test_a_change_from_another_process_is_noticed_and_redrawn(table: Terminal, friday: Path) -> None:
     env = {**os.environ, "ROMME_DB": str(friday)}
     subprocess.run(

@@ -64,8 +64,6 @@ def hint(exc: BaseException, command: str | None = None) -> tuple[str, str]:
     if sessions is not None:
         if isinstance(exc, sessions.GameOver):
             return "", _("start a new one with 'romme new'")
-        if isinstance(exc, sessions.UnknownDealer):
-            return "--dealer: ", ""
     rules = loaded.get("romme_score.rules")
     if rules is not None and isinstance(exc, rules.AssignmentError):
         return "--rule ", ""

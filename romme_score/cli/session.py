@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 
 from romme_score import export as export_format
-from romme_score.cards import NotationError, parse_cards
 from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
@@ -28,10 +27,10 @@ from romme_score.cli.options import (
 from romme_score.cli.service import open_service
 from romme_score.export import ExportError, SessionExport
 from romme_score.i18n import _
-from romme_score.inputs import InputValueError, looks_like_number, parse_points, parse_rate
+from romme_score.inputs import PlayerChoiceError, choose_player, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
-from romme_score.scoring import Hand, RoundError, RoundInput, unknown_player_message
-from romme_score.sessions import SessionInfo, SessionService, find_player
+from romme_score.scoring import Hand, RoundError, RoundInput
+from romme_score.sessions import SessionInfo, SessionService
 from romme_score.views import session as views
 
 SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
@@ -40,52 +39,35 @@ SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
 # --- parsing hands ----------------------------------------------------------------
 
 
-def parse_hand_text(name: str, text: str, out: Output, never_out: bool = False) -> Hand:
-    """One player's hand as typed: cards in notation, or a number of points counted by hand."""
-    value = text.strip()
-    if looks_like_number(value):
-        try:
-            return Hand(points=parse_points(value, f"{name}={value}"), never_out=never_out)
-        except InputValueError as exc:
-            fail_input(str(exc))
-    if not value:
-        fail_input(_("%(name)s= has nothing after '=': give the cards left in hand, or 0") % {"name": name})
+def chosen(text: str, players: Sequence[str], option: str) -> str:
+    """The player an option names, read as everywhere (:func:`~romme_score.inputs.choose_player`:
+    a seat number, a name or its first letters); a mistake is the input layer's sentence
+    after the option's name."""
     try:
-        return Hand(cards=tuple(parse_cards(value, out.profile)), never_out=never_out)
-    except NotationError as exc:
-        fail_input(f"{name}: {exc}")
-
-
-def resolve_player(name: str, players: Sequence[str], what: str) -> str:
-    if not name.strip():
-        fail_input(
-            _("%(what)s needs a player's name (%(players)s)") % {"what": what, "players": ", ".join(players)}
-        )
-    found = find_player(name, players)
-    if found is None:
-        fail_input(f"{what}: " + unknown_player_message(name, players))
-    return found
+        return choose_player(text, players)
+    except PlayerChoiceError as exc:
+        fail_input(f"{option}: {exc}")
 
 
 def parse_hands(
     items: Sequence[str], players: Sequence[str], never_out: Sequence[str], out: Output
 ) -> dict[str, Hand]:
-    """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player."""
-    marked = {resolve_player(n, players, "--never-out") for n in never_out}
+    """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player.
+    NAME is read as :func:`~romme_score.inputs.choose_player` reads it, the hand as
+    :func:`~romme_score.inputs.read_hand` does: the table mode's words for the same mistakes."""
+    marked = {chosen(n, players, "--never-out") for n in never_out}
     hands: dict[str, Hand] = {}
     for item in items:
-        if "=" not in item:
+        raw, sep, text = item.partition("=")
+        if not sep or not raw.strip():
             fail_input(
                 _("'%(item)s' needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
                 % {"item": item, "example": f'{players[0]}="HK K10 J"'}
             )
-        raw, _sep, text = item.partition("=")
-        name = find_player(raw, players)
-        if name is None:
-            fail_input(unknown_player_message(raw.strip(), players))
+        name = choose_player(raw, players)
         if name in hands:
             fail_input(_("%(name)s is given twice in this round") % {"name": name})
-        hands[name] = parse_hand_text(name, text, out, name in marked)
+        hands[name] = read_hand(name, text, out.profile, name in marked)
     for name in marked - set(hands):
         hands[name] = Hand(points=None, never_out=True)
     return hands
@@ -137,7 +119,10 @@ def new(
             fail_input(f"--until: {exc}")
     rate_value = parse_rate(rate) if rate is not None else None
     with open_service(db) as service:
-        info = service.create(name, players, rules, rate_value, currency, dealer)
+        try:
+            info = service.create(name, players, rules, rate_value, currency, dealer)
+        except PlayerChoiceError as exc:  # the only player typed here is the dealer
+            fail_input(f"--dealer: {exc}")
     if out.json:
         out.dump(views.created_json(info, rules))
     else:
@@ -184,6 +169,9 @@ def round_(
     color_romme (002 f) lets a player end the round holding cards: they are
     checked against that rule, shown for control, and never counted.
 
+    A player (NAME, --winner, --never-out) is a name, its first letters or a
+    seat number (1 for the first), in any case, as in the table mode.
+
     \b
     Examples:
       romme round --winner Anna Ben="HK K10 J" Carl="P7 P8" Dora=23
@@ -202,7 +190,7 @@ def round_(
             rnd = asked
         else:
             parsed = parse_hands(hands, info.players, never_out, out)
-            found = resolve_player(winner, info.players, "--winner") if winner is not None else None
+            found = chosen(winner, info.players, "--winner") if winner is not None else None
             rnd = RoundInput(found, parsed, hand_romme, stalemate)
         recorded = service.record(info, rnd)
     if out.json:
@@ -293,7 +281,7 @@ def edit(
     with open_service(db) as service:
         info = service.session(session)
         changed = parse_hands(hands, info.players, never_out, out)
-        new_winner = resolve_player(winner, info.players, "--winner") if winner is not None else None
+        new_winner = chosen(winner, info.players, "--winner") if winner is not None else None
         edited = service.edit(info, round_number, changed, new_winner, hand_romme, stalemate)
     if out.json:
         out.dump(views.edited_json(edited))

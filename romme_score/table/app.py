@@ -166,7 +166,7 @@ class Table:
             click.echo(_(views.HELP))
         elif word == "round" and len(words) == 1:
             self.record(None)
-        elif word == "edit" and len(words) == 2 and words[1].isdigit():
+        elif word == "edit" and len(words) == 2 and words[1].isdecimal() and len(words[1]) <= 9:
             self.edit(int(words[1]))
         elif word in NOT_INSIDE:
             click.echo(f"Error: {views.not_inside(word)}", err=True)

@@ -4,10 +4,12 @@ The front asks what :attr:`RoundEntry.step` says (with :attr:`RoundEntry.message
 error or notice to show first, and :attr:`RoundEntry.default`, the text to put in the
 line), and feeds each typed line to :meth:`RoundEntry.answer`. The flow:
 
-1. the winner: a seat number, a name or a unique prefix, ``0`` for a stalemate;
+1. the winner: a seat number, a name or a unique prefix, ``0`` for a stalemate
+   (:func:`~romme_score.inputs.choose_player`, as on the command line);
 2. each other player's cards left, one line each, in seating order from the winner's
-   left (after a stalemate: from the dealer's left), or a number counted by hand; an
-   unreadable hand is asked again with its message and the text as typed;
+   left (after a stalemate: from the dealer's left), or a number counted by hand
+   (:func:`~romme_score.inputs.read_hand`); an unreadable hand is asked again with its
+   message and the text as typed;
 3. cross-hand checks (card supply, jokers in play, then the round as the service would
    score it: winner rules, game over) send you back to the hand to fix;
 4. the summary: Enter saves, a seat number corrects that hand, ``h`` Hand-Rommé,
@@ -29,12 +31,11 @@ line), and feeds each typed line to :meth:`RoundEntry.answer`. The flow:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from romme_score.cards import Card, NotationError, Profile, format_cards, parse_cards
-from romme_score.inputs import InputValueError, looks_like_number, parse_points
+from romme_score.cards import Card, Profile, format_cards
+from romme_score.inputs import InputValueError, PlayerChoiceError, choose_player, read_hand
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
@@ -49,53 +50,6 @@ class Step(Enum):
     HAND = "hand"
     SUMMARY = "summary"
     DONE = "done"
-
-
-class PlayerChoiceError(ValueError):
-    """A typed player that is unknown, ambiguous or not a seat: one sentence."""
-
-
-def choose_player(text: str, players: Sequence[str]) -> str:
-    """The player meant by a seat number, a name or a unique prefix (any case).
-
-    >>> choose_player("b", ["Anna", "Ben", "Carl"]), choose_player("3", ["Anna", "Ben", "Carl"])
-    ('Ben', 'Carl')
-    """
-    typed = text.strip()
-    if typed.isdigit():
-        seat = int(typed)
-        if not 1 <= seat <= len(players):
-            raise PlayerChoiceError(views.no_seat(seat, players))
-        return players[seat - 1]
-    low = typed.lower()
-    for p in players:
-        if p.lower() == low:
-            return p
-    matches = [p for p in players if p.lower().startswith(low)] if low else []
-    if len(matches) == 1:
-        return matches[0]
-    if len(matches) > 1:
-        raise PlayerChoiceError(views.ambiguous_player(typed, matches))
-    lowered = {p.lower(): p for p in players}
-    close = difflib.get_close_matches(low, list(lowered), n=1, cutoff=0.5)
-    raise PlayerChoiceError(views.unknown_player(typed, players, lowered[close[0]] if close else None))
-
-
-def read_hand(player: str, text: str, profile: Profile = "de") -> Hand:
-    """A hand as typed: cards in notation, or a whole number of points counted by hand
-    (read by the one input layer, as on the command line). Raises
-    :class:`~romme_score.inputs.InputValueError` with one sentence."""
-    typed = text.strip()
-    if not typed:
-        raise InputValueError(views.empty_hand(player))
-    if looks_like_number(typed):
-        if typed.startswith("-") and typed.lstrip("-").isdecimal():
-            raise InputValueError(views.negative_points(player, typed))
-        return Hand(points=parse_points(typed, f"{player}={typed}"))
-    try:
-        return Hand(cards=tuple(parse_cards(typed, profile)))
-    except NotationError as exc:
-        raise InputValueError(views.unreadable_hand(player, str(exc))) from None
 
 
 class RoundEntry:
@@ -186,7 +140,7 @@ class RoundEntry:
         assert self.current is not None
         try:
             hand = read_hand(self.current, text, self.profile)
-        except ValueError as exc:
+        except InputValueError as exc:
             self.message = str(exc)
             self.default = text.strip()
             return
@@ -226,7 +180,7 @@ class RoundEntry:
                 self.never_out.add(player)
             self._advance()
             self.message = views.never_out_marked(player, player in self.never_out, self.rules)
-        elif typed.isdigit() and 1 <= int(typed) <= len(self.players):
+        elif typed.isdecimal() and len(typed) <= 3 and 1 <= int(typed) <= len(self.players):
             player = self.players[int(typed) - 1]
             if player == self.winner:
                 self.message = views.winner_has_no_hand(int(typed), player)

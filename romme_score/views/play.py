@@ -1,6 +1,7 @@
 """Views of the table mode (``romme play``) and of the round entry it shares with the
 interactive ``romme round``: the standings panel, the toolbar line, a round's summary with
-hand numbers, the prompts, and every message of the entry.
+hand numbers, the prompts, and the entry's own messages (a player or a hand that cannot
+be read is worded by :mod:`romme_score.inputs`, as on the command line).
 
 Pure text: data in, strings out. Columns narrow and names shorten to fit the terminal,
 so that six players fit 80 columns and stay readable at 60.
@@ -172,44 +173,6 @@ def summary_keys(players: Sequence[str], winner: str | None) -> str:
 
 def who_went_out() -> str:
     return _("who went out? a number, a name or its first letters (0 for a stalemate)")
-
-
-def ambiguous_player(text: str, matches: Sequence[str]) -> str:
-    return _("'%(text)s' could be %(matches)s: type more letters") % {
-        "text": text,
-        "matches": _(" or ").join(matches),
-    }
-
-
-def unknown_player(text: str, players: Sequence[str], close: str | None) -> str:
-    hint = "; " + _("did you mean %(name)s?") % {"name": close} if close else ""
-    return _("unknown player '%(text)s'%(hint)s (players: %(players)s)") % {
-        "text": text,
-        "hint": hint,
-        "players": ", ".join(players),
-    }
-
-
-def no_seat(number: int, players: Sequence[str]) -> str:
-    return _("there is no player %(number)d: 1-%(last)d (%(players)s), 0 for a stalemate") % {
-        "number": number,
-        "last": len(players),
-        "players": ", ".join(players),
-    }
-
-
-def empty_hand(player: str) -> str:
-    return _("%(player)s: type the cards left in hand, or a number of points (0 for none)") % {
-        "player": player
-    }
-
-
-def negative_points(player: str, text: str) -> str:
-    return _("%(player)s=%(text)s: points left in hand cannot be negative") % {"player": player, "text": text}
-
-
-def unreadable_hand(player: str, error: str) -> str:
-    return f"{player}: {error}"
 
 
 def supply_error(player: str, error: str) -> str:
