@@ -5,12 +5,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test fuzz bench browser clean messages
+.PHONY: demo test fuzz bench browser postgres clean messages
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,postgres]'
 	touch $@
 
 # The demo's output is kept in examples/demo-output.txt, with the clock masked
@@ -45,10 +45,21 @@ browser:
 	    >/dev/null) || echo "chromium could not be installed: the screenshot test will skip"; \
 	fi
 
-# pytest on every core (pytest-xdist; PYTEST_WORKERS=0 runs in one process).
+# The PostgreSQL tests need a server: tools/with_postgres.py starts a throw-away one
+# (Debian's postgresql package; on CI it is installed here if missing) and removes it after.
+postgres:
+	@if [ "$${CI:-}" = true ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	    && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing postgresql for the PostgreSQL tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql \
+	    >/dev/null) || echo "postgresql could not be installed: the PostgreSQL tests will fail on CI"; \
+	fi
+
+# pytest on every core (pytest-xdist; PYTEST_WORKERS=0 runs in one process), beside a
+# throw-away PostgreSQL server.
 PYTEST_WORKERS ?= auto
-test: $(BIN)/.installed browser
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
+test: $(BIN)/.installed browser postgres
+	$(BIN)/python tools/with_postgres.py $(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 	$(BIN)/ruff check romme_score tests benchmarks
 	$(BIN)/ruff format --check romme_score tests benchmarks
 	$(BIN)/mypy --strict romme_score tests benchmarks

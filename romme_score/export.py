@@ -28,7 +28,7 @@ from romme_score.inputs import MAX_POINTS, InputValueError, clean_name, clean_na
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore, places, unknown_player_message
 from romme_score.store.protocol import Store
-from romme_score.store.records import HandRecord, Note, Rename, SessionInfo, StoredRound
+from romme_score.store.records import HandRecord, Lines, Note, Rename, SessionInfo, StoredRound
 from romme_score.stream import RawJSON, stream_json
 
 
@@ -470,13 +470,13 @@ def check_points(rnd: ExportRound, score: RoundScore, players: Sequence[str]) ->
 
 @dataclass(frozen=True)
 class _StoreLines:
-    """A session's rounds as the store lines them up, in batches of records with named
-    fields (:func:`~romme_score.store.records.round_line_type` and
-    :func:`~romme_score.store.records.scoresheet_line_type`)."""
+    """A session's rounds as the store lines them up, in batches whose fields are named
+    (:func:`~romme_score.store.records.round_line_fields` and
+    :func:`~romme_score.store.records.scoresheet_line_fields`)."""
 
-    rounds: Iterable[Sequence[Any]]
-    history: Iterable[Sequence[Any]]
-    scoresheet: Iterable[Sequence[Any]]
+    rounds: Iterable[Lines]
+    history: Iterable[Lines]
+    scoresheet: Iterable[Lines]
 
 
 def from_store(store: Store, info: SessionInfo) -> SessionExport:
@@ -618,16 +618,17 @@ class _RoundLines:
             len(text) - len(text.encode().translate(None, _JSON_SPECIAL)),
         )
 
-    def batches(self, batches: Iterable[Sequence[Any]]) -> Iterator[RawJSON]:
+    def batches(self, batches: Iterable[Lines]) -> Iterator[RawJSON]:
         """Each batch of lines as the text of its rounds, joined as a streamed list joins
         its items (so that the batch stands where one item would)."""
         templates = self.templates
         kind = -1
-        for rows in batches:
+        for batch in batches:
+            rows = batch.rows
             if not rows:
                 continue
             if kind < 0:
-                self.at = {name: i for i, name in enumerate(rows[0]._fields)}
+                self.at = batch.places()
                 kind = self.at["kind"]
             text = None
             if not self.history:
@@ -718,13 +719,14 @@ def csv_chunks(export: SessionExport) -> Iterator[str]:
         lines: list[str] = []
         number = time = 0
         nets: list[int] = []
-        for rows in export.lines.scoresheet:
+        for batch in export.lines.scoresheet:
+            rows = batch.rows
             if not rows:
                 continue
             if not lines:
                 # The fields by name, in the CSV's order (the dealer before the time), and one
                 # template per dealer: round n is dealt by the seat n-1 after the first dealer.
-                at = {name: i for i, name in enumerate(rows[0]._fields)}
+                at = batch.places()
                 number, time = at["number"], at["recorded_at"]
                 nets = [at[f"net_{seat}"] for seat in range(seats)]
                 order = [at["number"], at["winner"], at["hand_romme"], at["stalemate"], *nets]

@@ -16,7 +16,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 from romme_score import export as export_format
 from romme_score.errors import InputProblem
@@ -42,6 +41,7 @@ from romme_score.store.errors import NoRounds, NotFound
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     HandRecord,
+    Lines,
     Note,
     Rename,
     RoundPoints,
@@ -285,9 +285,10 @@ class SessionService:
     def state(self, info: SessionInfo) -> GameState:
         return game_state(info.players, self.store.totals(info), self.store.round_count(info), info.rules)
 
-    def points_lines(self, info: SessionInfo) -> Iterator[list[Any]]:
+    def points_lines(self, info: SessionInfo) -> Iterator[Lines] | None:
         """Every round of the scoresheet as the store lines them up, in batches (a long
-        session's ``standings --json``; read as consumed: the service must stay open)."""
+        session's ``standings --json``; read as consumed: the service must stay open);
+        None where the store cannot: then read :meth:`round_rows`."""
         return self.store.points_lines(info)
 
     def round_rows(self, info: SessionInfo, last: int | None = None) -> Iterator[RoundRow]:

@@ -8,9 +8,8 @@ import dataclasses
 import json
 import sqlite3
 import tracemalloc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from clirun import ok
@@ -20,7 +19,7 @@ from romme_score.export import json_chunks as export_json_chunks
 from romme_score.rules import GameEnd, find_preset
 from romme_score.sessions import SessionService
 from romme_score.store import open_store
-from romme_score.store.records import HandRecord, StoredRound
+from romme_score.store.records import HandRecord, Lines, StoredRound
 from romme_score.store.sqlite import lines as sqlite_lines
 
 ODD = ('Ann "the fox"', "B\\ob", "Jürgen, 50%", "Zoë ♥")  # quotes, backslash, comma, %
@@ -213,11 +212,11 @@ def long_session(path: Path, rounds: int) -> None:
 class Counted:
     """Batches handed out one at a time, counting how many were taken."""
 
-    def __init__(self, batches: Iterable[Sequence[tuple[Any, ...]]]) -> None:
+    def __init__(self, batches: Iterable[Lines]) -> None:
         self.batches = iter(batches)
         self.taken = 0
 
-    def __iter__(self) -> Iterator[Sequence[tuple[Any, ...]]]:
+    def __iter__(self) -> Iterator[Lines]:
         for batch in self.batches:
             self.taken += 1
             yield batch

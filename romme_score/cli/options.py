@@ -300,8 +300,9 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
     service), and only where a file exists, so the referee pays for SQLite only then."""
     from romme_score.paths import default_location
 
-    path = Path(db if db is not None else default_location())
-    if not path.is_file() or path.stat().st_size == 0:
+    location = db if db is not None else default_location()
+    path = Path(location)
+    if "://" not in location and (not path.is_file() or path.stat().st_size == 0):
         if name is not None:
             raise Refused(
                 _("no database at %(path)s, so no session '%(session)s'") % {"path": path, "session": name}
@@ -310,7 +311,7 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
     from romme_score.store import StoreError, open_store
 
     try:
-        with open_store(path, create=False) as store:
+        with open_store(location if "://" in location else path, create=False) as store:
             if name is None and store.current_name() is None:
                 return None
             info = store.session(name)

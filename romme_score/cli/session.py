@@ -305,12 +305,13 @@ def standings(show_all: bool, session: str | None, db: str | None, out: Output) 
     with open_service(db) as service:
         info = service.session(session)
         if out.json:  # every round, streamed while the database is open
-            out.dump(
-                views.standings_with_corrections_json(
-                    service.standings(info, last=0),
-                    views.standings_rounds_json(info.players, service.points_lines(info)),
-                )
+            lines = service.points_lines(info)
+            rounds = (
+                views.standings_rounds_json(info.players, lines)
+                if lines is not None
+                else views.rows_json(service.round_rows(info))
             )
+            out.dump(views.standings_with_corrections_json(service.standings(info, last=0), rounds))
             return
         result = service.standings(info, last=None if show_all else SHOWN_ROUNDS)
     out.echo(views.render_standings(result))

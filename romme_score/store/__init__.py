@@ -4,8 +4,9 @@ protocol that the session service, the history and the export use, the errors th
 facts (:mod:`~romme_score.store.errors`), and one module per backend.
 
 :func:`open_store` chooses the backend from the location: a path (or ``sqlite:///PATH``)
-is an SQLite file. A second backend is one new module and the same contract tests
-(``tests/test_store_contract.py``).
+is an SQLite file, ``postgresql://USER@HOST[:PORT]/DB`` a PostgreSQL database
+(:mod:`~romme_score.store.postgres`, with the extra ``romme-score[postgres]``). A backend is
+one new module and the same contract tests (``tests/test_store_contract.py``).
 
 Light on purpose: importing the package loads neither SQLite nor a backend.
 """
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from romme_score.store.protocol import Store
 
 SQLITE_URL = "sqlite:///"
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 def location_path(location: str | Path) -> Path | None:
@@ -50,10 +52,15 @@ def location_path(location: str | Path) -> Path | None:
 
 
 def open_store(location: str | Path | None = None, *, create: bool = True) -> Store:
-    """The store at ``location`` (default: :func:`~romme_score.paths.default_location`);
-    ``create`` makes an SQLite file that is not there yet."""
+    """The store at ``location`` (default: :func:`~romme_score.paths.default_location`): an
+    SQLite file for a path, PostgreSQL for ``postgresql://...``; ``create`` makes the
+    file, or romme-score's tables in an empty database, where they are not there yet."""
     where = default_location() if location is None or location == "" else location
     path = location_path(where)
+    if path is None and str(where).partition("://")[0] in POSTGRES_SCHEMES:
+        from romme_score.store.postgres import PostgresStore
+
+        return PostgresStore(str(where), create=create)
     if path is None:
         scheme = str(where).partition("://")[0]
         raise DatabasePathError(

@@ -11,13 +11,14 @@ against every implementation.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.records import (
     Change,
     HeadToHead,
+    Lines,
     Note,
     PlayerSessionStats,
     Rename,
@@ -138,20 +139,20 @@ class Store(Protocol):
 
     def all_rounds(self, session: SessionInfo, *, active: bool) -> Iterator[StoredRound]: ...
 
-    def round_lines(
-        self, session: SessionInfo, *, active: bool, batch: int = 512
-    ) -> Iterator[list[Any]] | None:
-        """What :meth:`all_rounds` reads, as batches of :func:`~romme_score.store.records.round_line_type`
-        records (the export's fast path); None where this store cannot line them up."""
+    def round_lines(self, session: SessionInfo, *, active: bool, batch: int = 512) -> Iterator[Lines] | None:
+        """What :meth:`all_rounds` reads, as batches of lines
+        (:func:`~romme_score.store.records.round_line_fields`: the export's fast path); None
+        where this store cannot line them up."""
         ...
 
-    def points_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+    def points_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines] | None:
         """The active rounds' scoresheet lines as batches of
-        :func:`~romme_score.store.records.points_line_type` records."""
+        :func:`~romme_score.store.records.points_line_fields` lines; None where this store
+        cannot line them up (then :meth:`round_points` is read)."""
         ...
 
-    def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
-        """The active rounds as batches of :func:`~romme_score.store.records.scoresheet_line_type` records."""
+    def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
+        """The active rounds as batches of :func:`~romme_score.store.records.scoresheet_line_fields` lines."""
         ...
 
     # -- notes and renames --------------------------------------------------------------

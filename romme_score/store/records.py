@@ -187,57 +187,71 @@ class HeadToHead(NamedTuple):
 HAND_FIELDS = ("cards", "typed_points", "never_out", "points", "bonus", "leaderboard")
 
 
+class Lines(NamedTuple):
+    """A batch of a long read (the export's lines, the scoresheet's): the rows, and the
+    name of each of their fields, so that a reader finds a value by its name, never by a
+    position agreed elsewhere; a row is a plain tuple, so that 100,000 of them cost no
+    more than the database's own reading."""
+
+    fields: tuple[str, ...]
+    rows: Sequence[tuple[Any, ...]]
+
+    def places(self) -> dict[str, int]:
+        """Each field's place in the rows, by its name."""
+        return {name: i for i, name in enumerate(self.fields)}
+
+
 @functools.cache
-def round_line_type(seats: int, history: bool) -> type[tuple[Any, ...]]:
-    """The record of :meth:`Store.round_lines`: one round row with every seat's hand side by
-    side, as named fields: ``kind``, ``row``, ``number``, ``winner``, ``hand_romme``,
-    ``stalemate``, ``recorded_at``, for the history ``status``, ``changed_at`` and
-    ``replaced_by`` (the row that replaced it), then per seat N ``cards_N``,
-    ``typed_points_N``, ``never_out_N``, ``points_N`` (None: no hand of that player),
-    ``bonus_N``, ``leaderboard_N``.
+def round_line_fields(seats: int, history: bool) -> tuple[str, ...]:
+    """The fields of :meth:`Store.round_lines`: one round row with every seat's hand side
+    by side: ``kind``, ``row``, ``number``, ``winner``, ``hand_romme``, ``stalemate``,
+    ``recorded_at``, for the history ``status``, ``changed_at`` and ``replaced_by`` (the
+    row that replaced it), then per seat N ``cards_N``, ``typed_points_N``,
+    ``never_out_N``, ``points_N`` (None: no hand of that player), ``bonus_N``,
+    ``leaderboard_N``.
 
     ``kind`` is a key and nothing more: two lines of one session with the same ``kind``
     have the same winner-or-none, marks, and the same values present (or absent, false,
     zero) in the same fields, so that one template serves both.
 
-    >>> round_line_type(2, False)._fields[:8]
+    >>> round_line_fields(2, False)[:8]
     ('kind', 'row', 'number', 'winner', 'hand_romme', 'stalemate', 'recorded_at', 'cards_0')
     """
     fields = ["kind", "row", "number", "winner", "hand_romme", "stalemate", "recorded_at"]
     if history:
         fields += ["status", "changed_at", "replaced_by"]
     fields += [f"{name}_{seat}" for seat in range(seats) for name in HAND_FIELDS]
-    return NamedTuple("RoundLine", [(name, Any) for name in fields])  # type: ignore[return-value]
+    return tuple(fields)
 
 
 @functools.cache
-def scoresheet_line_type(seats: int) -> type[tuple[Any, ...]]:
-    """The record of :meth:`Store.scoresheet_lines`: an active round as the CSV scoresheet
+def scoresheet_line_fields(seats: int) -> tuple[str, ...]:
+    """The fields of :meth:`Store.scoresheet_lines`: an active round as the CSV scoresheet
     lists it: ``number``, ``winner`` ('' for none), ``hand_romme`` and ``stalemate`` (0 or 1),
     per seat N ``net_N`` (the points less the bonus), per seat ``cards_N`` ('' for none),
     and ``recorded_at``.
 
-    >>> scoresheet_line_type(2)._fields
+    >>> scoresheet_line_fields(2)
     ('number', 'winner', 'hand_romme', 'stalemate', 'net_0', 'net_1', 'cards_0', 'cards_1', 'recorded_at')
     """
     fields = ["number", "winner", "hand_romme", "stalemate"]
     fields += [f"net_{seat}" for seat in range(seats)]
     fields += [f"cards_{seat}" for seat in range(seats)]
     fields.append("recorded_at")
-    return NamedTuple("ScoresheetLine", [(name, Any) for name in fields])  # type: ignore[return-value]
+    return tuple(fields)
 
 
 @functools.cache
-def points_line_type(seats: int) -> type[tuple[Any, ...]]:
-    """The record of :meth:`Store.points_lines`: an active round's scoresheet line with the
+def points_line_fields(seats: int) -> tuple[str, ...]:
+    """The fields of :meth:`Store.points_lines`: an active round's scoresheet line with the
     seats side by side: ``kind``, ``number``, ``winner``, ``hand_romme``, ``stalemate``, per
     seat N ``points_N`` (None: no hand of that player) and ``bonus_N``. ``kind`` is a key
-    as in :func:`round_line_type`: lines of one kind have the same winner-or-none, marks,
+    as in :func:`round_line_fields`: lines of one kind have the same winner-or-none, marks,
     hands present and bonuses struck (not 0).
 
-    >>> points_line_type(2)._fields
+    >>> points_line_fields(2)
     ('kind', 'number', 'winner', 'hand_romme', 'stalemate', 'points_0', 'bonus_0', 'points_1', 'bonus_1')
     """
     fields = ["kind", "number", "winner", "hand_romme", "stalemate"]
     fields += [f"{name}_{seat}" for seat in range(seats) for name in ("points", "bonus")]
-    return NamedTuple("PointsLine", [(name, Any) for name in fields])  # type: ignore[return-value]
+    return tuple(fields)

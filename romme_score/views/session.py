@@ -3,6 +3,7 @@ and the one-line messages of new, round, undo, edit, use, export and import."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring as json_text
 from operator import itemgetter
@@ -23,6 +24,7 @@ from romme_score.sessions import (
     Standings,
     Undone,
 )
+from romme_score.store.records import Lines
 from romme_score.stream import RawJSON
 
 CardsText = Callable[[Sequence[Card]], str]
@@ -57,6 +59,18 @@ def totals_line(players: Sequence[str], totals: Mapping[str, int]) -> str:
 # --- standings ------------------------------------------------------------------------
 
 
+def round_json(r: RoundRow) -> dict[str, Any]:
+    """One round of the scoresheet as ``standings --json`` lists it."""
+    return {
+        "number": r.number,
+        "winner": r.winner,
+        "hand_romme": r.hand_romme,
+        "stalemate": r.stalemate,
+        "points": dict(r.points),
+        "bonus": {k: v for k, v in r.bonus.items() if v},
+    }
+
+
 def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> dict[str, Any]:
     board = s.leaderboard
     return {
@@ -65,17 +79,7 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
             {"name": p, "total": s.totals[p], "leaderboard": board[p] if board is not None else None}
             for p in s.players
         ],
-        "rounds": (
-            {
-                "number": r.number,
-                "winner": r.winner,
-                "hand_romme": r.hand_romme,
-                "stalemate": r.stalemate,
-                "points": dict(r.points),
-                "bonus": {k: v for k, v in r.bonus.items() if v},
-            }
-            for r in (s.rounds if rounds is None else rounds)
-        ),
+        "rounds": (round_json(r) for r in (s.rounds if rounds is None else rounds)),
         "finished": s.state.finished,
         "game_winner": s.state.winner,
         "tied": list(s.state.tied) if s.state.finished and s.state.winner is None else [],
@@ -101,20 +105,28 @@ def standings_with_corrections_json(
 _TRUE = ("false", "true")
 
 
-def standings_rounds_json(players: Sequence[str], batches: Iterable[Sequence[Any]]) -> Iterator[RawJSON]:
+def rows_json(rows: Iterable[RoundRow]) -> Iterator[RawJSON]:
+    """The rounds of :func:`standings_json`, each as its JSON text, from the scoresheet's
+    rows (where the store has no points lines for :func:`standings_rounds_json`)."""
+    for r in rows:
+        yield RawJSON(json.dumps(round_json(r), ensure_ascii=False))
+
+
+def standings_rounds_json(players: Sequence[str], batches: Iterable[Lines]) -> Iterator[RawJSON]:
     """The rounds of :func:`standings_json`, each as its JSON text, from the store's points
-    lines (:func:`~romme_score.store.records.points_line_type`): the text ``json.dumps``
+    lines (:func:`~romme_score.store.records.points_line_fields`): the text ``json.dumps``
     gives for the round's dict, made by one %-template per kind of line (a long session's
     ``standings --json`` at a few microseconds per round)."""
     names = [json_text(p).replace("%", "%%") for p in players]
     escaped = {p: json_text(p) for p in players}
     templates: dict[Any, tuple[str, Callable[[Sequence[Any]], tuple[Any, ...]]]] = {}
     at: dict[str, int] = {}
-    for rows in batches:
+    for batch in batches:
+        rows = batch.rows
         if not rows:
             continue
         if not at:
-            at = {name: i for i, name in enumerate(rows[0]._fields)}
+            at = batch.places()
         kind, number, winner = at["kind"], at["number"], at["winner"]
         for row in rows:
             found = templates.get(row[kind])

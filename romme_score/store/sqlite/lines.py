@@ -13,13 +13,14 @@ from romme_score.store.records import (
     HAND_FIELDS,
     HandRecord,
     HeadToHead,
+    Lines,
     PlayerSessionStats,
     RoundPoints,
     SessionInfo,
     StoredRound,
-    points_line_type,
-    round_line_type,
-    scoresheet_line_type,
+    points_line_fields,
+    round_line_fields,
+    scoresheet_line_fields,
 )
 from romme_score.store.sqlite.connection import Connection
 
@@ -85,17 +86,17 @@ def _side_by_side(
     order: str,
     params: dict[str, Any],
     batch: int,
-    record: type[tuple[Any, ...]] | None,
-) -> Iterator[list[Any]]:
+    fields: tuple[str, ...] | None,
+) -> Iterator[Any]:
     """Round rows with the seated players' hands side by side (``h0``, ``h1``, ... in
     seating order: one LEFT JOIN per seat, found by the hands' primary key), read with one
-    cursor in batches of ``batch`` rows, each row made a ``record`` (or left a tuple). Only
-    rounds with a hand of a seated player, as :func:`all_rounds` reads them."""
+    cursor in batches of ``batch`` rows, as :class:`Lines` with their ``fields`` named (or
+    as the rows alone). Only rounds with a hand of a seated player, as :func:`all_rounds`
+    reads them."""
     seats = range(len(session.players))
     joins = " ".join(f"LEFT JOIN hands h{i} ON h{i}.round_id = r.id AND h{i}.player = :p{i}" for i in seats)
     some_hand = " OR ".join(f"h{i}.points IS NOT NULL" for i in seats)
     params = {**params, "sid": session.id, **{f"p{i}": p for i, p in enumerate(session.players)}}
-    make = None if record is None else record._make  # type: ignore[attr-defined]
     try:
         cursor = conn.db.execute(
             f"SELECT {select} FROM rounds r {joins} "
@@ -103,7 +104,7 @@ def _side_by_side(
             params,
         )
         while rows := cursor.fetchmany(batch):
-            yield rows if make is None else list(map(make, rows))
+            yield rows if fields is None else Lines(fields, rows)
     except sqlite3.DatabaseError as exc:
         raise conn.translate(exc) from None
 
@@ -152,9 +153,9 @@ _PRESENT = (
 
 def round_lines(
     conn: Connection, session: SessionInfo, *, active: bool, batch: int = 512
-) -> Iterator[list[Any]] | None:
-    """What :func:`all_rounds` reads, one :func:`~romme_score.store.records.round_line_type`
-    record per round row with the hands side by side, in batches: a long session's export
+) -> Iterator[Lines] | None:
+    """What :func:`all_rounds` reads, one :func:`~romme_score.store.records.round_line_fields`
+    line per round row with the hands side by side, in batches: a long session's export
     streams at a few microseconds per round. None when it seats more than
     :data:`MAX_SEATS` players or other sessions' rounds were recorded amid its own in more
     than :data:`MAX_GAPS` runs: then read :func:`all_rounds`."""
@@ -206,13 +207,13 @@ def round_lines(
         "r.number" if active else "r.id",
         params,
         batch,
-        round_line_type(len(seats), not active),
+        round_line_fields(len(seats), not active),
     )
 
 
-def points_lines(conn: Connection, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+def points_lines(conn: Connection, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
     """Every active round's scoresheet line, in batches of
-    :func:`~romme_score.store.records.points_line_type` records (a long session's
+    :func:`~romme_score.store.records.points_line_fields` lines (a long session's
     ``standings --json``)."""
     seats = range(len(session.players))
     flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)", "((r.winner IS NULL) << 2)"]
@@ -228,13 +229,13 @@ def points_lines(conn: Connection, session: SessionInfo, batch: int = 512) -> It
         "r.number",
         {},
         batch,
-        points_line_type(len(seats)),
+        points_line_fields(len(seats)),
     )
 
 
-def scoresheet_lines(conn: Connection, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+def scoresheet_lines(conn: Connection, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
     """The active rounds as the CSV scoresheet lists them, in batches of
-    :func:`~romme_score.store.records.scoresheet_line_type` records."""
+    :func:`~romme_score.store.records.scoresheet_line_fields` lines."""
     seats = range(len(session.players))
     return _side_by_side(
         conn,
@@ -247,7 +248,7 @@ def scoresheet_lines(conn: Connection, session: SessionInfo, batch: int = 512) -
         "r.number",
         {},
         batch,
-        scoresheet_line_type(len(seats)),
+        scoresheet_line_fields(len(seats)),
     )
 
 

@@ -23,6 +23,7 @@ from romme_score.store.records import (
     Change,
     HandRecord,
     HeadToHead,
+    Lines,
     Note,
     PlayerSessionStats,
     Rename,
@@ -358,15 +359,13 @@ class SQLiteStore:
     def all_rounds(self, session: SessionInfo, *, active: bool) -> Iterator[StoredRound]:
         return lines.all_rounds(self.conn, session, active=active)
 
-    def round_lines(
-        self, session: SessionInfo, *, active: bool, batch: int = 512
-    ) -> Iterator[list[Any]] | None:
+    def round_lines(self, session: SessionInfo, *, active: bool, batch: int = 512) -> Iterator[Lines] | None:
         return lines.round_lines(self.conn, session, active=active, batch=batch)
 
-    def points_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+    def points_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines] | None:
         return lines.points_lines(self.conn, session, batch)
 
-    def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[list[Any]]:
+    def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
         return lines.scoresheet_lines(self.conn, session, batch=batch)
 
     def notes(self, session: SessionInfo) -> list[Note]:
