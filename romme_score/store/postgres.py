@@ -829,10 +829,10 @@ class PostgresStore:
             "WITH numbered AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS row "
             "FROM rounds WHERE session_id = %(sid)s) "
             "SELECT n.row, r.number, r.status, r.winner, r.hand_romme, r.stalemate, r.recorded_at, "
-            "r.changed_at, "
-            "(SELECT nb.row FROM numbered nb WHERE nb.id = r.replaced_by), "
+            "r.changed_at, nb.row, "
             "h.player, h.cards, h.typed_points, h.never_out, h.points, h.bonus, h.leaderboard "
-            "FROM rounds r JOIN numbered n ON n.id = r.id JOIN hands h ON h.round_id = r.id "
+            "FROM rounds r JOIN numbered n ON n.id = r.id LEFT JOIN numbered nb ON nb.id = r.replaced_by "
+            "JOIN hands h ON h.round_id = r.id "
             "JOIN players p ON p.session_id = r.session_id AND p.name = h.player "
             "WHERE r.session_id = %(sid)s AND (r.status = 'active') = %(active)s "
             f"ORDER BY {order}, p.seat",
