@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -292,3 +293,29 @@ def test_the_postgres_tests_ran_where_ci_runs_them() -> None:
 
     with psycopg.connect(require()) as conn:
         assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_the_readme_club_block_runs_against_a_server_issue_23(pg: str, tmp_path: Path) -> None:
+    """The organiser's commands of the README's club section, with the test server's URL."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("On each organiser's laptop") :]
+    block = section[section.index("```sh") + len("```sh") : section.index("```", section.index("```sh") + 5)]
+    sqlite = str(tmp_path / "laptop.sqlite3")
+    ok("new", "Freitag", "Anna", "Ben", "--db", sqlite)
+    ok("round", "--winner", "Anna", "Ben=HK", "--db", sqlite)
+    (tmp_path / "freitag.json").write_text(ok("export", "--db", sqlite), encoding="utf-8")
+    ran = 0
+    for line in block.strip().splitlines():
+        command = line.split("#", 1)[0].strip()
+        if command.startswith("export ROMME_DB="):
+            continue  # the test's own server instead of the club's
+        args = shlex.split(command)
+        assert args[0] == "romme", line
+        args = [str(tmp_path / a) if a.endswith(".json") else a for a in args[1:]]
+        ok(*args, "--db", pg)
+        ran += 1
+    assert ran == 2
+    assert {row["name"] for row in json.loads(ok("sessions", "--json", "--db", pg))} == {
+        "Vereinsabend",
+        "Freitag",
+    }
