@@ -39,7 +39,7 @@ class NoWinner(RoundError):
         if hand_romme:
             super().__init__(_("a Hand-Rommé needs the winner: who went out?"))
         else:
-            super().__init__(_("who went out? nobody is given as the winner, and it is no stalemate"))
+            super().__init__(_("who went out? a round needs its winner, or a stalemate"))
         self.hand_romme = hand_romme
 
 
