@@ -8,7 +8,7 @@ same records.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -117,6 +117,52 @@ class Rename:
     old: str
     new: str
     at: str
+
+
+def round_records(rows: Iterable[Sequence[Any]]) -> list[RoundRecord]:
+    """Rounds from rows of one hand each, in order: number, winner, Hand-Rommé, stalemate,
+    recorded_at, then the hand's player, cards, typed points, never out, points, bonus,
+    leaderboard points (what every backend's ``rounds`` reads)."""
+    records: dict[int, RoundRecord] = {}
+    for number, winner, hr, sm, at, player, cards, typed, never_out, points, bonus, board in rows:
+        rec = records.get(number)
+        if rec is None:
+            rec = records[number] = RoundRecord(number, winner, bool(hr), bool(sm), {}, at)
+        rec.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
+    return list(records.values())
+
+
+def stored_rounds(rows: Iterable[Sequence[Any]]) -> Iterator[StoredRound]:
+    """Round rows from rows of one hand each, in order: the round's row among the
+    session's, number, status, winner, Hand-Rommé, stalemate, recorded_at, changed_at,
+    the row that replaced it, then the hand as in :func:`round_records` (what every
+    backend's ``all_rounds`` reads, streamed)."""
+    current: StoredRound | None = None
+    for (
+        row,
+        number,
+        status,
+        winner,
+        hr,
+        sm,
+        at,
+        changed,
+        by,
+        player,
+        cards,
+        typed,
+        never,
+        pts,
+        bonus,
+        lb,
+    ) in rows:
+        if current is None or current.row != row:
+            if current is not None:
+                yield current
+            current = StoredRound(row, number, status, winner, bool(hr), bool(sm), at, changed, by, {})
+        current.hands[player] = HandRecord(cards, typed, bool(never), pts, bonus, lb)
+    if current is not None:
+        yield current
 
 
 def canonical(cards: Sequence[Card] | None) -> str | None:

@@ -11,7 +11,6 @@ from typing import Any
 
 from romme_score.store.records import (
     HAND_FIELDS,
-    HandRecord,
     HeadToHead,
     Lines,
     PlayerSessionStats,
@@ -21,6 +20,7 @@ from romme_score.store.records import (
     points_line_fields,
     round_line_fields,
     scoresheet_line_fields,
+    stored_rounds,
 )
 from romme_score.store.sqlite.connection import Connection
 
@@ -34,7 +34,7 @@ def all_rounds(conn: Connection, session: SessionInfo, *, active: bool) -> Itera
         cursor = conn.db.execute(
             "WITH numbered AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS row "
             "FROM rounds WHERE session_id = :sid) "
-            "SELECT r.id, n.row, r.number, r.status, r.winner, r.hand_romme, r.stalemate, "
+            "SELECT n.row, r.number, r.status, r.winner, r.hand_romme, r.stalemate, "
             "r.recorded_at, r.changed_at, "
             # looked up for the few replaced rows only: numbered has no index
             "CASE WHEN r.replaced_by IS NULL THEN NULL "
@@ -47,33 +47,7 @@ def all_rounds(conn: Connection, session: SessionInfo, *, active: bool) -> Itera
             f"ORDER BY {order}, p.seat",
             {"sid": session.id, "active": active},
         )
-        current: StoredRound | None = None
-        for (
-            _rid,
-            row,
-            number,
-            status,
-            winner,
-            hr,
-            sm,
-            at,
-            changed,
-            by,
-            player,
-            cards,
-            typed,
-            never_out,
-            points,
-            bonus,
-            board,
-        ) in cursor:
-            if current is None or current.row != row:
-                if current is not None:
-                    yield current
-                current = StoredRound(row, number, status, winner, bool(hr), bool(sm), at, changed, by, {})
-            current.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
-        if current is not None:
-            yield current
+        yield from stored_rounds(cursor)
     except sqlite3.DatabaseError as exc:
         raise conn.translate(exc) from None
 

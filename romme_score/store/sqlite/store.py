@@ -21,7 +21,6 @@ from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.errors import NoCurrentSession, NoRounds, NoSuchSession, RoundNotThere, SessionExists
 from romme_score.store.records import (
     Change,
-    HandRecord,
     HeadToHead,
     Lines,
     Note,
@@ -35,6 +34,7 @@ from romme_score.store.records import (
     canonical,
     change_time,
     now,
+    round_records,
     to_seconds,
 )
 from romme_score.store.sqlite.connection import Connection
@@ -214,13 +214,7 @@ class SQLiteStore:
             f"WHERE r.session_id = ? AND r.status = 'active' {limit} ORDER BY r.number",
             params,
         )
-        records: dict[int, RoundRecord] = {}
-        for number, winner, hr, sm, at, player, cards, typed, never_out, points, bonus, board in rows:
-            rec = records.get(number)
-            if rec is None:
-                rec = records[number] = RoundRecord(number, winner, bool(hr), bool(sm), {}, at)
-            rec.hands[player] = HandRecord(cards, typed, bool(never_out), points, bonus, board)
-        return list(records.values())
+        return round_records(rows)
 
     def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[RoundPoints]:
         return lines.round_points(self.conn, session, last)
