@@ -10,7 +10,7 @@ BIN = $(VENV)/bin
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,serve]'
 	touch $@
 
 # The demo's output is kept in examples/demo-output.txt, with the clock masked
