@@ -121,18 +121,14 @@ def test_without_json_each_link_is_printed_with_a_qr_code(db: Path) -> None:
     proc = subprocess.Popen(
         [*command, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ
     )
-    assert proc.stdout is not None
-    lines: list[str] = []
-    end = time.monotonic() + 30
-    try:
-        while time.monotonic() < end and not any(line.startswith("Plain HTTP") for line in lines):
-            ready, _w, _x = select.select([proc.stdout], [], [], 0.2)
-            if ready:
-                lines.append(proc.stdout.readline())
+    assert proc.stderr is not None
+    try:  # "Serving ... Ctrl-C stops." comes on stderr once every link is printed
+        ready, _w, _x = select.select([proc.stderr], [], [], 30)
+        assert ready and "Ctrl-C stops" in proc.stderr.readline()
     finally:
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=15) == 0
-    text = "".join(lines)
+        text, _err = proc.communicate(timeout=15)
+    assert proc.returncode == 0
     assert "Board (read only)" in text and "Scorekeeper" in text
     assert all(f"Seat of {p}" in text for p in PLAYERS)
     assert text.count("http://127.0.0.1:") == 2 + len(PLAYERS)

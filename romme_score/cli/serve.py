@@ -99,13 +99,13 @@ def serve(
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
         if as_json:
             click.echo(json.dumps(served.summary(), ensure_ascii=False))
-            sys.stdout.flush()
         else:
             for link in links:
                 click.echo(views.link_heading(link.kind, link.player))
                 click.echo(f"  {served.url(link)}")
                 click.echo(qr_terminal(served.url(link)))
             click.echo(views.security_note())
+        sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
         click.echo(views.serving_lines(info.name, host, sock.getsockname()[1]), err=True)
         run_server(config, sock, signals)
     click.echo(views.stopped(), err=True)

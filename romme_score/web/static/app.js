@@ -165,7 +165,7 @@
   function render() {
     const s = state;
     $("heading").textContent = s.view.heading;
-    $("distance").textContent = s.view.distance;
+    $("distance").textContent = (me ? fill(T.seat, { player: me }) + " · " : "") + s.view.distance;
     renderPlayers(s);
     renderPending(s);
     renderLast(s);
@@ -323,7 +323,17 @@
   let readingAsked = 0;
   let readingTimer = null;
 
+  let roundsSeen = null;
+
   function renderMine(s) {
+    if (roundsSeen !== null && roundsSeen !== s.rounds_played) {
+      // a round was saved (or undone): the next hand starts afresh
+      handInput().value = "";
+      clear($("reading"));
+      $("hand-romme").checked = false;
+      say("myhand-msg", "");
+    }
+    roundsSeen = s.rounds_played;
     const p = s.pending;
     const hand = p.hands[me];
     let text;
@@ -544,7 +554,7 @@
     for (const [name, parts] of rows) {
       const [text, cls] = pendingStatus(p, name);
       parts.row.className = cls;
-      parts.status.textContent = text;
+      parts.status.textContent = cls === "out" ? (p.hand_romme ? T.hand_romme : "") : text;
       parts.out.setAttribute("aria-pressed", String(p.winner === name));
       const hand = p.hands[name];
       if (document.activeElement !== parts.input && !parts.input.dataset.dirty) {
