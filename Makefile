@@ -65,6 +65,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/stats.py
 	$(BIN)/python benchmarks/play.py
 	$(BIN)/python benchmarks/settle.py
+	$(BIN)/python benchmarks/serve.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
