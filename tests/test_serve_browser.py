@@ -118,12 +118,17 @@ def test_every_page_fits_a_phone_held_upright_in_both_languages(
     browser: Any, served: Served, locale: str, words: str
 ) -> None:
     ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=12", "Dora=P3 P4")
+    ok("round", "--winner", "Ben", "--hand-romme", "Anna=TA T2", "Carl=0", "Dora=HD")  # "0 *H-20"
     context = phone(browser, locale)
     try:
         for url in (served.board, served.scorekeeper, served.seats["Ben"]):
             page = open_page(context, url)
             page.wait_for_selector("#chart-figure svg")
             assert no_sideways_scrolling(page), url
+            assert page.evaluate(  # the recent rounds of four players fit without scrolling
+                "() => { const s = document.querySelector('#recent .scroll'); "
+                "return s.scrollWidth <= s.clientWidth; }"
+            ), url
             assert page.script_errors == []
             small = page.evaluate(
                 "() => [...document.querySelectorAll('button')].filter(b => b.offsetParent !== null)"

@@ -247,8 +247,8 @@
 
   function mark(round, player) {
     if (round.winner === player) {
-      let text = "0 *" + (round.hand_romme ? "H" : "");
-      if (round.bonus[player]) text += " -" + round.bonus[player];
+      let text = "0 *" + (round.hand_romme ? "H" : "");  // as romme play's panel marks it
+      if (round.bonus[player]) text += "-" + round.bonus[player];
       return text;
     }
     return player in round.points ? String(round.points[player]) : "";
