@@ -25,8 +25,6 @@ from romme_score.store.records import RoundRecord
 from romme_score.views.play import distance_line
 from romme_score.views.session import state_line
 
-KINDS = ("board", "seat", "scorekeeper")
-
 # The pages' fixed words, by key (the script shows them; {name} fields are filled there).
 TEXTS: dict[str, str] = {
     "board": N_("Board"),
@@ -37,7 +35,6 @@ TEXTS: dict[str, str] = {
     "place": N_("place"),
     "leaderboard": N_("leaderboard"),
     "deals": N_("deals next"),
-    "you": N_("you"),
     "in_progress": N_("Round in progress"),
     "went_out": N_("went out"),
     "hand_romme": N_("Hand-Rommé"),
@@ -81,7 +78,6 @@ TEXTS: dict[str, str] = {
     "join": N_("Join from another phone"),
     "board_link": N_("Board (read only)"),
     "offline": N_("The server cannot be reached. Trying again…"),
-    "busy": N_("One moment…"),
 }
 
 
