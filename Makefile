@@ -10,7 +10,7 @@ BIN = $(VENV)/bin
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,postgres]'
+	$(BIN)/python -m pip install -q -e '.[test,postgres,serve]'
 	touch $@
 
 # The demo's output is kept in examples/demo-output.txt, with the clock masked
@@ -77,6 +77,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/play.py
 	$(BIN)/python benchmarks/settle.py
 	$(BIN)/python tools/with_postgres.py $(BIN)/python benchmarks/store.py
+	$(BIN)/python benchmarks/serve.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -14,6 +14,7 @@ import tempfile
 import time
 
 RUNS = int(os.environ.get("RUNS", "21"))
+WEB_STACK = ("starlette", "uvicorn", "sse_starlette", "segno", "anyio", "httpx")
 
 
 def median_ms(args: list[str], env: dict[str, str]) -> float:
@@ -48,6 +49,14 @@ def run(scratch: str) -> None:
         ("romme check --onto", [py, "-m", "romme_score", "check", "--onto", "♥2 ♥3 ♥4", "♥A ♥5"]),
         ("romme value", [py, "-m", "romme_score", "value", "HK K10 J"]),
     ]
+    probe = (
+        "import sys\nfrom romme_score.cli import main\n"
+        "try:\n    main(['check', 'HK KK PK'], standalone_mode=False)\n"
+        "finally:\n    print(' '.join(sorted(sys.modules)))\n"
+    )
+    loaded = set(subprocess.run([py, "-c", probe], env=env, capture_output=True, text=True).stdout.split())
+    web = sorted(m for m in loaded if m.split(".")[0] in WEB_STACK or m.startswith("romme_score.web"))
+    print(f"romme check loads of romme serve's stack: {', '.join(web) or 'nothing'}")
     base = None
     print(f"median wall time of {RUNS} runs each")
     print(f"{'command':34} {'ms':>8} {'minus bare python':>18}")

@@ -12,7 +12,7 @@ Errors are raised, never printed, and carry facts, never a front end's way out:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -21,7 +21,8 @@ from romme_score import export as export_format
 from romme_score.errors import InputProblem
 from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
 from romme_score.i18n import _
-from romme_score.inputs import choose_player, clean_name, clean_names
+from romme_score.inputs import choose_player, clean_name, clean_names, unknown_player
+from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
 from romme_score.scoring import (
     GameState,
@@ -37,12 +38,18 @@ from romme_score.scoring import (
     score_round,
 )
 from romme_score.store import StoreError, open_store
-from romme_score.store.errors import NoRounds, NotFound
+from romme_score.store.errors import NoRounds, NotFound, PendingChanged
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
+    KEEP,
     HandRecord,
+    Keep,
     Lines,
+    Link,
     Note,
+    PendingChange,
+    PendingHand,
+    PendingRound,
     Rename,
     RoundPoints,
     RoundRecord,
@@ -72,6 +79,21 @@ class GameOver(SessionRefused):
         super().__init__(message % {"session": session, "winner": winner})
         self.session = session
         self.winner = winner
+
+
+class RoundIncomplete(SessionRefused):
+    """The round in progress cannot be saved yet: nobody went out and it is no stalemate
+    (``no_winner``), or the hands of ``missing`` have not arrived."""
+
+    def __init__(self, session: str, missing: Sequence[str], no_winner: bool) -> None:
+        if no_winner:
+            message = _("nobody went out yet in the round in progress of '%(session)s'")
+        else:
+            message = _("the round in progress of '%(session)s' still needs the hands of %(players)s")
+        super().__init__(message % {"session": session, "players": ", ".join(missing)})
+        self.session = session
+        self.missing = tuple(missing)
+        self.no_winner = no_winner
 
 
 class SessionInputError(InputProblem):
@@ -219,6 +241,10 @@ def scored_rows(
 
 
 # --- the service ----------------------------------------------------------------------
+
+
+def _pending_hand(hand: Hand) -> PendingHand:
+    return PendingHand(canonical(hand.cards), hand.points, hand.never_out)
 
 
 def _as_now_judged(rnd: RoundInput, rules: RuleSet) -> RoundInput:
@@ -396,15 +422,131 @@ class SessionService:
         self.check_open(info)
         return score_round(info.players, self.store.totals(info), rnd, info.rules)
 
-    def record(self, info: SessionInfo, rnd: RoundInput) -> Recorded:
-        """Save a round in one transaction; the score is computed from the totals read there."""
+    def record(self, info: SessionInfo, rnd: RoundInput, *, pending: int | None = None) -> Recorded:
+        """Save a round in one transaction; the score is computed from the totals read there.
+        ``pending``: the round was made from the round in progress at that revision
+        (:meth:`pending`), which is cleared with it; :class:`PendingChanged` and nothing
+        written when it changed meanwhile."""
         self.check_open(info)
 
         def compute(before: dict[str, int], _played: int) -> RoundScore:
             return score_round(info.players, before, rnd, info.rules)
 
-        number, score = self.store.record_round(info, rnd, compute, lambda s: s)
+        number, score = self.store.record_round(info, rnd, compute, lambda s: s, pending=pending)
         return Recorded(number, rnd, score, self.standings(info, last=0))
+
+    # -- the round in progress (hands arriving from the phones) ----------------------------
+
+    def pending(self, info: SessionInfo) -> PendingRound:
+        """The round being played, as far as it has arrived (kept in the database, so a
+        restart loses nothing that was sent)."""
+        return self.store.pending(info)
+
+    @staticmethod
+    def missing_hands(info: SessionInfo, pending: PendingRound) -> list[str]:
+        """The players whose hand the round in progress still needs, in seating order: all
+        but the winner (none after a stalemate where nobody scores)."""
+        if pending.stalemate and info.rules.stalemate == "nobody-scores":
+            return []
+        return [p for p in info.players if p != pending.winner and p not in pending.hands]
+
+    def set_hand(self, info: SessionInfo, player: str, hand: Hand) -> PendingRound:
+        """``player``'s hand in the round in progress (read by :func:`~romme_score.inputs.read_hand`),
+        replacing one sent before. Cards more often than the packs hold are refused here;
+        what needs the whole round is checked when it is saved. A hand sent by the player
+        who was said to have gone out means they did not."""
+        self.check_open(info)
+        player = self._player(info, player)
+        if hand.cards is not None:
+            try:
+                check_supply(list(hand.cards), info.rules)
+            except IllegalMeldError as exc:
+                raise RoundError(f"{player}: {exc}") from None
+        change = PendingChange(hands={player: _pending_hand(hand)})
+        if self.store.pending(info).winner == player:
+            change = PendingChange(winner=None, hand_romme=False, hands=change.hands)
+        return self.store.change_pending(info, change)
+
+    def declare_out(self, info: SessionInfo, player: str, hand_romme: bool = False) -> PendingRound:
+        """``player`` went out in the round in progress (with a Hand-Rommé or not): no
+        stalemate then, and no hand of theirs."""
+        self.check_open(info)
+        player = self._player(info, player)
+        return self.store.change_pending(
+            info, PendingChange(winner=player, hand_romme=hand_romme, stalemate=False, hands={player: None})
+        )
+
+    def change_pending(
+        self,
+        info: SessionInfo,
+        *,
+        winner: str | None | Keep = KEEP,
+        stalemate: bool | None = None,
+        hand_romme: bool | None = None,
+        hands: Mapping[str, Hand | None] | None = None,
+    ) -> PendingRound:
+        """Set parts of the round in progress at once (the scorekeeper, for a player without
+        a phone): a winner means no stalemate and no hand of theirs (unless one is given), a
+        stalemate no winner and no Hand-Rommé; a hand given as None is taken out."""
+        self.check_open(info)
+        given = {self._player(info, p): h for p, h in (hands or {}).items()}
+        for player, hand in given.items():
+            if hand is not None and hand.cards is not None:
+                try:
+                    check_supply(list(hand.cards), info.rules)
+                except IllegalMeldError as exc:
+                    raise RoundError(f"{player}: {exc}") from None
+        if not isinstance(winner, Keep) and winner is not None:
+            winner = self._player(info, winner)
+        if stalemate and not isinstance(winner, Keep) and winner is not None:
+            raise StalemateWithWinner()
+        changed: dict[str, PendingHand | None] = {
+            p: _pending_hand(h) if h is not None else None for p, h in given.items()
+        }
+        if stalemate:
+            winner, hand_romme = None, False
+        elif isinstance(winner, str):
+            stalemate = False
+            if winner not in changed:
+                changed[winner] = None
+        return self.store.change_pending(info, PendingChange(winner, hand_romme, stalemate, changed))
+
+    def discard_pending(self, info: SessionInfo) -> None:
+        """Forget the round in progress (nothing of it is saved)."""
+        self.store.clear_pending(info)
+
+    def save_pending(self, info: SessionInfo) -> Recorded:
+        """Save the round in progress as :meth:`record` saves a round (the same checks, one
+        transaction) and clear it in the same transaction. :class:`RoundIncomplete` while
+        nobody went out or hands are missing; :class:`PendingChanged` when a hand arrived
+        between reading and saving it."""
+        self.check_open(info)
+        pending = self.store.pending(info)
+        missing = self.missing_hands(info, pending)
+        if pending.winner is None and not pending.stalemate:
+            raise RoundIncomplete(info.name, missing, no_winner=True)
+        if missing:
+            raise RoundIncomplete(info.name, missing, no_winner=False)
+        return self.record(info, pending.to_input(), pending=pending.revision)
+
+    def _player(self, info: SessionInfo, name: str) -> str:
+        if name not in info.players:
+            raise RoundError(str(unknown_player(name, info.players)))
+        return name
+
+    # -- links for the phones -------------------------------------------------------------
+
+    def links(self, info: SessionInfo, make_token: Callable[[], str], *, renew: bool = False) -> list[Link]:
+        """The session's links for the phones (board, scorekeeper, one per seat), kept in the
+        database so that a restarted server keeps every phone connected; the missing ones
+        are made with ``make_token``, and all of them anew with ``renew`` (the old ones
+        stop working)."""
+        wanted = [("board", None), ("scorekeeper", None), *(("seat", p) for p in info.players)]
+        have = {(k.kind, k.player) for k in self.store.links(info)}
+        if not renew and all(w in have for w in wanted):
+            return self.store.links(info)
+        made = [Link(kind, player, make_token()) for kind, player in wanted]
+        return self.store.add_links(info, made, replace=renew)
 
     def undo(self, info: SessionInfo) -> Undone:
         """Take back the last round (it stays in the history)."""
@@ -557,7 +699,10 @@ __all__ = [
     "ExportRound",
     "NoSuchRound",
     "NotFound",
+    "PendingChanged",
+    "PendingRound",
     "Recorded",
+    "RoundIncomplete",
     "RoundRow",
     "SessionExport",
     "SessionInfo",

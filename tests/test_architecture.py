@@ -147,14 +147,24 @@ def test_check_loads_no_session_machinery() -> None:
         "platformdirs",
         "romme_score.table",
         "romme_score.layoff",
+        "romme_score.web",
+        "starlette",
+        "uvicorn",
+        "sse_starlette",
+        "segno",
+        "anyio",
     ):
         assert heavy not in loaded, f"romme check imports {heavy}"
 
 
 # --- packages (issue 18 item 6): front ends use the service, the views and the core ------
 
-# Front ends never import each other's packages (the command line may start the table mode).
-FRONT_ENDS_MAY_NOT_IMPORT = {"romme_score.table": ("romme_score.cli",)}
+# Front ends never import each other's packages (the command line may start the others).
+FRONT_ENDS_MAY_NOT_IMPORT = {
+    "romme_score.table": ("romme_score.cli", "romme_score.web"),
+    "romme_score.web": ("romme_score.cli", "romme_score.table"),
+}
+WEB_STACK = ("starlette", "uvicorn", "sse_starlette", "segno", "anyio")
 
 
 def package_of(module: str) -> str:
@@ -193,6 +203,15 @@ def test_the_package_checks_see_a_table_module_importing_the_command_line() -> N
 
 def test_the_table_mode_imports_nothing_from_the_command_line() -> None:
     assert forbidden_imports(internal_graph()) == []
+
+
+def test_the_web_stack_is_imported_by_the_web_package_alone() -> None:
+    """The extra [serve] is optional: only romme_score.web (started by romme serve) needs it."""
+    for name, path in modules().items():
+        if package_of(name) == "romme_score.web":
+            continue
+        bad = {m for m in imports_of(path) if m.split(".")[0] in WEB_STACK}
+        assert not bad, f"{name} imports {sorted(bad)}"
 
 
 def test_no_import_circle_between_packages() -> None:

@@ -1,6 +1,7 @@
 """The wheel that `pip install .` builds holds the whole program: every module of
 romme_score (the solver package once went missing from an explicit package list, which
-an editable install never notices) and the compiled message catalogs."""
+an editable install never notices), the compiled message catalogs and the files of the
+pages of romme serve."""
 
 from __future__ import annotations
 
@@ -26,6 +27,13 @@ def test_the_wheel_holds_every_module_and_catalog(tmp_path: Path) -> None:
     package = ROOT / "romme_score"
     modules = {p.relative_to(ROOT).as_posix() for p in package.rglob("*.py")}
     catalogs = {p.relative_to(ROOT).as_posix() for p in package.rglob("*.mo")}
-    assert modules and catalogs
+    # what a page of romme serve loads: shipped in the package, never fetched from elsewhere
+    web = {
+        p.relative_to(ROOT).as_posix()
+        for d in ("static", "templates")
+        for p in (package / "web" / d).iterdir()
+    }
+    assert modules and catalogs and web
     assert modules - names == set()
     assert catalogs - names == set()
+    assert web - names == set()

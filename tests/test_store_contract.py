@@ -27,11 +27,22 @@ from romme_score.store.errors import (
     NoCurrentSession,
     NoRounds,
     NoSuchSession,
+    PendingChanged,
     RoundNotThere,
     SessionExists,
 )
 from romme_score.store.protocol import Store
-from romme_score.store.records import HandRecord, Note, Rename, SessionInfo, StoredRound
+from romme_score.store.records import (
+    HandRecord,
+    Link,
+    Note,
+    PendingChange,
+    PendingHand,
+    PendingRound,
+    Rename,
+    SessionInfo,
+    StoredRound,
+)
 
 PLAYERS = ("Anna", "Ben", "Carl")
 RULES = find_preset("standard").replace(game_end=GameEnd.parse("open"), leaderboard=True)
@@ -109,6 +120,8 @@ def snapshot(store: Store) -> Any:
                 store.renames(info),
                 store.history(info),
                 store.version(info),
+                store.pending(info),
+                store.links(info),
             )
         )
     return store.current_name(), sessions
@@ -321,6 +334,77 @@ def test_the_export_lines_hold_what_all_rounds_holds(store: Store) -> None:
     ]
 
 
+# --- the round in progress and the phones' links (issue 19) ----------------------------
+
+
+def test_the_round_in_progress_is_kept_part_by_part_and_counts_as_a_change(
+    store: Store, connect: Factory
+) -> None:
+    info = make(store)
+    assert store.pending(info) == PendingRound() and store.pending(info).empty
+    before = store.version(info)
+    now = store.change_pending(info, PendingChange(hands={"Ben": PendingHand("HK K10", None)}))
+    assert now.hands == {"Ben": PendingHand("HK K10", None)} and now.winner is None and now.revision == 1
+    assert store.version(info) != before
+    store.change_pending(info, PendingChange(winner="Anna", hand_romme=True))
+    store.change_pending(info, PendingChange(hands={"Carl": PendingHand(None, 23, never_out=True)}))
+    with connect() as other:  # kept in the database: another connection (a restarted server) sees it
+        seen = other.pending(other.session("Fri"))
+    assert seen.winner == "Anna" and seen.hand_romme and not seen.stalemate
+    assert list(seen.hands) == ["Ben", "Carl"] and seen.hands["Carl"] == PendingHand(None, 23, True)
+    assert seen.revision == 3
+    assert seen.to_input().hands["Ben"].cards is not None
+    later = store.change_pending(info, PendingChange(winner=None, stalemate=True, hands={"Ben": None}))
+    assert later.winner is None and later.stalemate and list(later.hands) == ["Carl"]
+    version = store.version(info)
+    store.clear_pending(info)
+    cleared = store.pending(info)
+    assert cleared.empty and cleared.revision > later.revision and store.version(info) != version
+    version = store.version(info)
+    store.clear_pending(info)  # nothing there: no change
+    assert store.version(info) == version
+
+
+def test_a_round_saved_from_the_round_in_progress_clears_it_in_the_same_transaction(store: Store) -> None:
+    info = make(store)
+    pending = store.change_pending(info, PendingChange(winner="Anna", hands={"Ben": PendingHand(None, 10)}))
+    store.change_pending(info, PendingChange(hands={"Carl": PendingHand(None, 5)}))
+    rnd = RoundInput("Anna", {"Ben": Hand(points=10), "Carl": Hand(points=5)})
+
+    def compute(before: dict[str, int], _played: int) -> RoundScore:
+        return score_round(info.players, before, rnd, info.rules)
+
+    with pytest.raises(PendingChanged) as stale:  # a hand came in after it was read
+        store.record_round(info, rnd, compute, lambda s: s, pending=pending.revision)
+    assert stale.value.revision == pending.revision + 1
+    assert store.round_count(info) == 0 and store.pending(info).hands.keys() == {"Ben", "Carl"}
+    number, _score = store.record_round(info, rnd, compute, lambda s: s, pending=stale.value.revision)
+    assert number == 1 and store.pending(info).empty
+    store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 1)}))
+    record(store, info, "Ben", Anna=3, Carl=4)  # a round saved otherwise leaves it alone
+    assert store.pending(info).hands == {"Ben": PendingHand(None, 1)}
+
+
+def test_links_are_kept_per_session_and_replaced_only_when_asked(store: Store, connect: Factory) -> None:
+    info = make(store)
+    other = make(store, "Other")
+    assert store.links(info) == []
+    made = [Link("seat", "Carl", "t-carl"), Link("board", None, "t-board"), Link("seat", "Anna", "t-anna")]
+    kept = store.add_links(info, made, replace=False)
+    assert [(k.kind, k.player) for k in kept] == [("board", None), ("seat", "Anna"), ("seat", "Carl")]
+    again = store.add_links(
+        info, [Link("board", None, "t-new"), Link("scorekeeper", None, "t-keeper")], replace=False
+    )
+    assert [k.token for k in again] == ["t-board", "t-keeper", "t-anna", "t-carl"]  # the old board stays
+    with connect() as second:
+        assert second.links(second.session("Fri")) == again
+    assert store.links(other) == []
+    fresh = store.add_links(info, [Link("board", None, "t-fresh")], replace=True)
+    assert fresh == [Link("board", None, "t-fresh")]
+    store.delete_session("Fri")
+    assert store.add_links(other, [Link("board", None, "t-board")], replace=False)[0].token == "t-board"
+
+
 REFUSALS: dict[str, Callable[[Store, SessionInfo], object]] = {
     "create a session of a name taken": lambda s, i: s.create_session("Fri", PLAYERS, RULES, None, None, 0),
     "rename onto a name taken": lambda s, i: s.rename_session("Other", "Fri"),
@@ -349,6 +433,16 @@ def _fails_in_the_middle(store: Store, info: SessionInfo) -> object:
 REFUSALS["a write that fails halfway through"] = _fails_in_the_middle
 
 
+def _saves_a_stale_round_in_progress(store: Store, info: SessionInfo) -> object:
+    rnd = RoundInput("Anna", {"Ben": Hand(points=1), "Carl": Hand(points=2)})
+    return store.record_round(
+        info, rnd, lambda b, n: score_round(info.players, b, rnd, RULES), lambda s: s, pending=99
+    )
+
+
+REFUSALS["save a round in progress that changed meanwhile"] = _saves_a_stale_round_in_progress
+
+
 @pytest.mark.parametrize("refusal", sorted(REFUSALS))
 def test_every_refusal_leaves_the_database_unchanged(store: Store, refusal: str) -> None:
     info = make(store)
@@ -356,6 +450,8 @@ def test_every_refusal_leaves_the_database_unchanged(store: Store, refusal: str)
     store.set_current("Fri")
     record(store, info, "Anna", Ben=10, Carl=5)
     store.add_note(info, 1, "kept")
+    store.change_pending(info, PendingChange(winner="Ben", hands={"Carl": PendingHand("HK", None)}))
+    store.add_links(info, [Link("board", None, "t-board")], replace=False)
     before = snapshot(store)
     with pytest.raises(ValueError):
         REFUSALS[refusal](store, info)

@@ -305,11 +305,8 @@ def standings(show_all: bool, session: str | None, db: str | None, out: Output) 
     with open_service(db) as service:
         info = service.session(session)
         if out.json:  # every round, streamed while the database is open
-            lines = service.points_lines(info)
-            rounds = (
-                views.standings_rounds_json(info.players, lines)
-                if lines is not None
-                else views.rows_json(service.round_rows(info))
+            rounds = views.rounds_json(
+                info.players, service.points_lines(info), lambda: service.round_rows(info)
             )
             out.dump(views.standings_with_corrections_json(service.standings(info, last=0), rounds))
             return

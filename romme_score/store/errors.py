@@ -161,3 +161,16 @@ class SessionExists(StoreError):
         super().__init__(_("a session named '%(session)s' exists already") % {"session": name})
         self.name = name
         self.action = action
+
+
+class PendingChanged(StoreError):
+    """The round in progress changed between reading it and saving it (a phone sent a
+    hand meanwhile); nothing was written. ``revision`` is its revision now."""
+
+    def __init__(self, session: str, revision: int) -> None:
+        super().__init__(
+            _("the round in progress of session '%(session)s' changed meanwhile; nothing was written")
+            % {"session": session}
+        )
+        self.session = session
+        self.revision = revision

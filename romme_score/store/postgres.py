@@ -36,17 +36,24 @@ from romme_score.store.errors import (
     NoRounds,
     NoSuchSession,
     NotOurs,
+    PendingChanged,
     RoundNotThere,
     SessionExists,
     StoreBusy,
     StoreError,
 )
 from romme_score.store.records import (
+    KEEP,
+    LINK_KINDS,
     Change,
     HandRecord,
     HeadToHead,
     Lines,
+    Link,
     Note,
+    PendingChange,
+    PendingHand,
+    PendingRound,
     PlayerSessionStats,
     Rename,
     RoundPoints,
@@ -149,6 +156,32 @@ MIGRATIONS: list[list[str]] = [
             old_name TEXT NOT NULL,
             new_name TEXT NOT NULL,
             at TEXT NOT NULL
+        )""",
+    ],
+    [  # 2: the round in progress (hands arriving from the phones) and the phones' links
+        """CREATE TABLE pending (
+            session_id BIGINT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+            revision BIGINT NOT NULL DEFAULT 0,
+            winner TEXT,
+            hand_romme BOOLEAN NOT NULL DEFAULT FALSE,
+            stalemate BOOLEAN NOT NULL DEFAULT FALSE
+        )""",
+        """CREATE TABLE pending_hands (
+            session_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            cards TEXT,
+            typed_points INTEGER,
+            never_out BOOLEAN NOT NULL DEFAULT FALSE,
+            at TEXT NOT NULL,
+            PRIMARY KEY (session_id, player)
+        )""",
+        """CREATE TABLE links (
+            session_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('board', 'scorekeeper', 'seat')),
+            player TEXT NOT NULL DEFAULT '',
+            token TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (session_id, kind, player)
         )""",
     ],
 ]
@@ -474,7 +507,7 @@ class PostgresStore:
             "DELETE FROM hands WHERE round_id IN (SELECT id FROM rounds WHERE session_id = %s)", (sid,)
         )
         cur.execute("UPDATE rounds SET replaced_by = NULL WHERE session_id = %s", (sid,))
-        for table in ("rounds", "players", "totals", "notes", "renames"):
+        for table in ("rounds", "players", "totals", "notes", "renames", "pending_hands", "pending", "links"):
             cur.execute(f"DELETE FROM {table} WHERE session_id = %s", (sid,))
         cur.execute("DELETE FROM sessions WHERE id = %s", (sid,))
 
@@ -706,9 +739,16 @@ class PostgresStore:
         rnd: RoundInput,
         compute: Callable[[dict[str, int], int], T],
         score_of: Callable[[T], RoundScore],
+        *,
+        pending: int | None = None,
     ) -> tuple[int, T]:
         def work(cur: Any) -> tuple[int, T]:
             self._lock(cur, session)
+            if pending is not None:
+                now_at = self._pending_revision(cur, session.id)
+                if now_at != pending:
+                    raise PendingChanged(session.name, now_at)
+                self._clear_pending(cur, session.id)
             cur.execute(
                 "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = %s AND status = 'active'",
                 (session.id,),
@@ -892,6 +932,124 @@ class PostgresStore:
                 rows = []
         if rows:
             yield Lines(fields, rows)
+
+    # -- the round in progress (hands arriving from the phones) ---------------------------
+
+    @staticmethod
+    def _pending_revision(cur: Any, session_id: int) -> int:
+        cur.execute("SELECT revision FROM pending WHERE session_id = %s", (session_id,))
+        row = cur.fetchone()
+        return int(row[0]) if row else 0
+
+    def pending(self, session: SessionInfo) -> PendingRound:
+        row = self.query(
+            "SELECT revision, winner, hand_romme, stalemate FROM pending WHERE session_id = %s", (session.id,)
+        )
+        if not row:
+            return PendingRound()
+        revision, winner, hand_romme, stalemate = row[0]
+        seats = {p: i for i, p in enumerate(session.players)}
+        hands = sorted(
+            self.query(
+                "SELECT player, cards, typed_points, never_out FROM pending_hands WHERE session_id = %s",
+                (session.id,),
+            ),
+            key=lambda r: seats.get(r[0], len(seats)),
+        )
+        return PendingRound(
+            int(revision),
+            winner,
+            bool(hand_romme),
+            bool(stalemate),
+            {player: PendingHand(cards, typed, bool(never)) for player, cards, typed, never in hands},
+        )
+
+    def change_pending(self, session: SessionInfo, change: PendingChange) -> PendingRound:
+        def work(cur: Any) -> None:
+            self._lock(cur, session)
+            cur.execute(
+                "INSERT INTO pending (session_id) VALUES (%s) ON CONFLICT (session_id) DO NOTHING",
+                (session.id,),
+            )
+            sets = ["revision = revision + 1"]
+            values: list[Any] = []
+            if change.winner is not KEEP:
+                sets.append("winner = %s")
+                values.append(change.winner)
+            if change.hand_romme is not None:
+                sets.append("hand_romme = %s")
+                values.append(bool(change.hand_romme))
+            if change.stalemate is not None:
+                sets.append("stalemate = %s")
+                values.append(bool(change.stalemate))
+            cur.execute(f"UPDATE pending SET {', '.join(sets)} WHERE session_id = %s", (*values, session.id))
+            at = now()
+            for player, hand in change.hands.items():
+                if hand is None:
+                    cur.execute(
+                        "DELETE FROM pending_hands WHERE session_id = %s AND player = %s",
+                        (session.id, player),
+                    )
+                else:
+                    cur.execute(
+                        "INSERT INTO pending_hands (session_id, player, cards, typed_points, never_out, at) "
+                        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, player) DO UPDATE SET "
+                        "cards = EXCLUDED.cards, typed_points = EXCLUDED.typed_points, "
+                        "never_out = EXCLUDED.never_out, at = EXCLUDED.at",
+                        (session.id, player, hand.cards, hand.typed_points, bool(hand.never_out), at),
+                    )
+            self._changed(cur, session.id)
+
+        self.write(work)
+        return self.pending(session)
+
+    @staticmethod
+    def _clear_pending(cur: Any, session_id: int) -> bool:
+        """Empty the round in progress, keeping its revision counting (whether there was one)."""
+        cur.execute(
+            "SELECT winner IS NOT NULL OR hand_romme OR stalemate FROM pending WHERE session_id = %s",
+            (session_id,),
+        )
+        found = cur.fetchone()
+        cur.execute("DELETE FROM pending_hands WHERE session_id = %s", (session_id,))
+        hands = cur.rowcount
+        cur.execute(
+            "UPDATE pending SET revision = revision + 1, winner = NULL, hand_romme = FALSE, "
+            "stalemate = FALSE WHERE session_id = %s",
+            (session_id,),
+        )
+        return bool(hands) or bool(found and found[0])
+
+    def clear_pending(self, session: SessionInfo) -> None:
+        def work(cur: Any) -> None:
+            self._lock(cur, session)
+            if self._clear_pending(cur, session.id):
+                self._changed(cur, session.id)
+
+        self.write(work)
+
+    # -- links -----------------------------------------------------------------------------
+
+    def links(self, session: SessionInfo) -> list[Link]:
+        seats = {p: i for i, p in enumerate(session.players)}
+        rows = self.query("SELECT kind, player, token FROM links WHERE session_id = %s", (session.id,))
+        found = [Link(kind, player or None, token) for kind, player, token in rows]
+        return sorted(found, key=lambda k: (LINK_KINDS.index(k.kind), seats.get(k.player or "", -1)))
+
+    def add_links(self, session: SessionInfo, links: Sequence[Link], *, replace: bool) -> list[Link]:
+        def work(cur: Any) -> None:
+            self._lock(cur, session)
+            if replace:
+                cur.execute("DELETE FROM links WHERE session_id = %s", (session.id,))
+            at = now()
+            cur.executemany(
+                "INSERT INTO links (session_id, kind, player, token, created_at) VALUES (%s, %s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                [(session.id, k.kind, k.player or "", k.token, at) for k in links],
+            )
+
+        self.write(work)
+        return self.links(session)
 
     # -- notes and renames ---------------------------------------------------------------
 

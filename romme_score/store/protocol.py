@@ -19,7 +19,10 @@ from romme_score.store.records import (
     Change,
     HeadToHead,
     Lines,
+    Link,
     Note,
+    PendingChange,
+    PendingRound,
     PlayerSessionStats,
     Rename,
     RoundPoints,
@@ -119,9 +122,13 @@ class Store(Protocol):
         rnd: RoundInput,
         compute: Callable[[dict[str, int], int], T],
         score_of: Callable[[T], RoundScore],
+        *,
+        pending: int | None = None,
     ) -> tuple[int, T]:
         """Record a round; ``compute`` gets the totals before and the rounds played, read
-        inside the same transaction, and returns the result to store."""
+        inside the same transaction, and returns the result to store. ``pending``: the
+        round was made from the round in progress at that revision, which is cleared in
+        the same transaction (:class:`PendingChanged`, nothing written, if it changed)."""
         ...
 
     def undo_last(self, session: SessionInfo) -> RoundRecord: ...
@@ -153,6 +160,32 @@ class Store(Protocol):
 
     def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
         """The active rounds as batches of :func:`~romme_score.store.records.scoresheet_line_fields` lines."""
+        ...
+
+    # -- the round in progress (hands arriving from the phones) ---------------------------
+
+    def pending(self, session: SessionInfo) -> PendingRound:
+        """The round being played as far as it is known (empty, revision 0, at first)."""
+        ...
+
+    def change_pending(self, session: SessionInfo, change: PendingChange) -> PendingRound:
+        """Change parts of the round in progress in one transaction (a change of the
+        session: its version counts up) and return it as it is now."""
+        ...
+
+    def clear_pending(self, session: SessionInfo) -> None:
+        """Forget the round in progress (a change of the session where there was one)."""
+        ...
+
+    # -- links for the phones -------------------------------------------------------------
+
+    def links(self, session: SessionInfo) -> list[Link]:
+        """The session's links: board, scorekeeper, then the seats in seating order."""
+        ...
+
+    def add_links(self, session: SessionInfo, links: Sequence[Link], *, replace: bool) -> list[Link]:
+        """Keep the links whose kind (and player) the session has none of yet, or, with
+        ``replace``, these links instead of all the old ones; returns the links kept."""
         ...
 
     # -- notes and renames --------------------------------------------------------------

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Any, NamedTuple
 
 from romme_score.cards import Card, parse_cards
@@ -101,6 +102,81 @@ class StoredRound:
         return RoundRecord(
             self.number, self.winner, self.hand_romme, self.stalemate, self.hands, self.recorded_at
         ).to_input(list(self.hands))
+
+
+# --- the round in progress (phones at the table) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingHand:
+    """One hand of the round in progress, as it arrived: cards (canonical notation) or
+    points counted by hand."""
+
+    cards: str | None
+    typed_points: int | None
+    never_out: bool = False
+
+    def to_hand(self) -> Hand:
+        return HandRecord(self.cards, self.typed_points, self.never_out, 0, 0, None).to_hand()
+
+
+@dataclass(frozen=True)
+class PendingRound:
+    """The round being played, as far as it is known: who went out (or the stalemate),
+    the Hand-Rommé mark and the hands that are in. ``revision`` counts every change of it,
+    so that a save can tell that it saves what it read."""
+
+    revision: int = 0
+    winner: str | None = None
+    hand_romme: bool = False
+    stalemate: bool = False
+    hands: Mapping[str, PendingHand] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return self.winner is None and not self.stalemate and not self.hand_romme and not self.hands
+
+    def to_input(self) -> RoundInput:
+        """The round as the table reports it so far (it may lack hands or the winner)."""
+        return RoundInput(
+            self.winner,
+            {p: h.to_hand() for p, h in self.hands.items()},
+            self.hand_romme,
+            self.stalemate,
+        )
+
+
+class Keep(Enum):
+    """A part of the round in progress that a change leaves as it is."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+@dataclass(frozen=True)
+class PendingChange:
+    """What one write changes of the round in progress; what is not given stays. A hand
+    given as None is taken out."""
+
+    winner: str | None | Keep = KEEP
+    hand_romme: bool | None = None
+    stalemate: bool | None = None
+    hands: Mapping[str, PendingHand | None] = field(default_factory=dict)
+
+
+LINK_KINDS = ("board", "scorekeeper", "seat")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link to a session for the phones: ``board`` (read only), ``scorekeeper``, or
+    ``seat`` (one per ``player``); ``token`` is its secret."""
+
+    kind: str
+    player: str | None
+    token: str
 
 
 @dataclass(frozen=True)

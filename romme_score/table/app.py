@@ -21,7 +21,7 @@ import click
 
 from romme_score.i18n import _
 from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
-from romme_score.sessions import SessionInfo, SessionInputError, SessionService, Standings
+from romme_score.sessions import PendingChanged, SessionInfo, SessionInputError, SessionService, Standings
 from romme_score.store import StoreError
 from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, split_line
 from romme_score.table.entry import RoundEntry
@@ -43,6 +43,7 @@ WORDS = (
     "round",
     "rules",
     "sessions",
+    "phones",
     "help",
     "quit",
 )
@@ -92,8 +93,14 @@ class Table:
         return self.current
 
     def redraw(self) -> None:
-        """Read the standings again and print the panel."""
+        """Read the standings again and print the panel, and below it the round the phones
+        are sending (``romme serve``), if any."""
         click.echo(self.out.text(views.render_panel(self.refresh(), terminal_width())))
+        pending = self.service.pending(self.info)
+        if not pending.empty:
+            missing = self.service.missing_hands(self.info, pending)
+            lines = views.pending_lines(self.info.players, pending, missing, self.out.cards, self.info.rules)
+            click.echo(self.out.text(lines))
 
     def changed_elsewhere(self) -> bool:
         """Whether the session changed since the standings were last drawn (asked of the
@@ -166,6 +173,8 @@ class Table:
             click.echo(_(views.HELP))
         elif word == "round" and len(words) == 1:
             self.record(None)
+        elif word == "phones" and len(words) == 1:
+            self.phones()
         elif word == "edit" and len(words) == 2 and words[1].isdecimal() and len(words[1]) <= 9:
             self.edit(int(words[1]))
         elif word in NOT_INSIDE:
@@ -207,6 +216,46 @@ class Table:
         except (KeyboardInterrupt, EOFError):
             click.echo(views.discarded(number))
         except StoreError as exc:  # the game ended elsewhere, the database is busy, ...
+            click.echo(f"Error: {exc}", err=True)
+            self.redraw()
+
+    def phones(self) -> None:
+        """``phones``: the round the phones sent (``romme serve``) in the same entry, the
+        hands still missing asked here; Enter saves it, and it is gone from the phones."""
+        pending = self.service.pending(self.info)
+        if pending.empty:
+            click.echo(views.no_pending())
+            return
+        self.refresh()
+        if self.current.state.finished:
+            click.echo(views.game_over_no_round(views.distance_line(self.current)))
+            return
+        entry = RoundEntry(
+            self.info.players,
+            self.info.rules,
+            self.preview,
+            profile=self.out.profile,
+            dealer=self.current.next_dealer,
+        )
+        entry.load(pending.to_input())
+        number = self.number
+        try:
+            while True:
+                rnd = drive(entry, self.asker, self.info.name, number, self.out)
+                try:
+                    recorded = self.service.record(self.info, rnd, pending=pending.revision)
+                except PendingChanged:
+                    pending = self.service.pending(self.info)
+                    number = self.number
+                    click.echo(views.pending_changed())
+                    entry.load(pending.to_input())
+                    continue
+                click.echo(views.saved_line(recorded.number, self.info.name))
+                self.redraw()
+                return
+        except (KeyboardInterrupt, EOFError):
+            click.echo(views.discarded(number))
+        except StoreError as exc:
             click.echo(f"Error: {exc}", err=True)
             self.redraw()
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from romme_score.cards import Card
 from romme_score.i18n import N_, _, ngettext
 from romme_score.rules import RuleSet
-from romme_score.scoring import RoundInput, RoundScore
-from romme_score.sessions import RoundRow, Standings
+from romme_score.scoring import RoundInput, RoundScore, hand_points
+from romme_score.sessions import PendingRound, RoundRow, Standings
 from romme_score.views.session import hand_shown
 
 CardsText = Callable[[Sequence[Card]], str]
@@ -318,7 +318,46 @@ The rest, with the same words and options as on the command line:
   standings [--all]           the whole scoresheet
   export [-o FILE]            the session as JSON or CSV
   round --winner NAME ...     a round as a command line
+  phones                      the round sent from the phones (romme serve): Enter saves
   help, quit (or Ctrl-D)""")
+
+
+# --- the round in progress from the phones (romme serve) -------------------------------
+
+
+def pending_lines(
+    players: Sequence[str], pending: PendingRound, missing: Sequence[str], cards: CardsText, rules: RuleSet
+) -> str:
+    """Below the panel while phones send a round: who went out, each hand that is in (its
+    cards and points), who is still awaited, and the word that takes it over."""
+    if pending.stalemate:
+        first = _("Stalemate.")
+    elif pending.winner is not None:
+        first = (
+            _("%(player)s went out (Hand-Rommé).") if pending.hand_romme else _("%(player)s went out.")
+        ) % {"player": pending.winner}
+    else:
+        first = _("Nobody has gone out yet.")
+    lines = [_("From the phones: %(state)s") % {"state": first}]
+    for player in players:
+        stored = pending.hands.get(player)
+        if stored is None:
+            continue
+        hand = stored.to_hand()
+        shown = cards(hand.cards) if hand.cards is not None else _("counted")
+        lines.append(f"  {player}: {shown} = {hand_points(hand, rules)}")
+    if missing:
+        lines.append("  " + _("waiting for %(players)s") % {"players": ", ".join(missing)})
+    lines.append(_("'phones' takes this round over: Enter saves it."))
+    return "\n".join(lines)
+
+
+def no_pending() -> str:
+    return _("No round has come from the phones.")
+
+
+def pending_changed() -> str:
+    return _("A phone changed the round meanwhile: here it is again; Enter saves.")
 
 
 def not_inside(word: str) -> str:

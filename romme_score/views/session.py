@@ -105,6 +105,14 @@ def standings_with_corrections_json(
 _TRUE = ("false", "true")
 
 
+def rounds_json(
+    players: Sequence[str], lines: Iterable[Lines] | None, rows: Callable[[], Iterable[RoundRow]]
+) -> Iterator[RawJSON]:
+    """Every round of ``standings --json`` as its JSON text: from the store's points lines
+    where it has them (:func:`standings_rounds_json`), else from the scoresheet's rows."""
+    return standings_rounds_json(players, lines) if lines is not None else rows_json(rows())
+
+
 def rows_json(rows: Iterable[RoundRow]) -> Iterator[RawJSON]:
     """The rounds of :func:`standings_json`, each as its JSON text, from the scoresheet's
     rows (where the store has no points lines for :func:`standings_rounds_json`)."""

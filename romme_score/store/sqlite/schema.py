@@ -93,5 +93,31 @@ MIGRATIONS: list[list[str]] = [
     [  # 4: a change counter per session, so that any front end notices a change made elsewhere
         "ALTER TABLE sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
     ],
+    [  # 5: the round in progress (hands arriving from the phones) and the phones' links
+        """CREATE TABLE pending (
+            session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+            revision INTEGER NOT NULL DEFAULT 0,
+            winner TEXT,
+            hand_romme INTEGER NOT NULL DEFAULT 0,
+            stalemate INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE pending_hands (
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            cards TEXT,
+            typed_points INTEGER,
+            never_out INTEGER NOT NULL DEFAULT 0,
+            at TEXT NOT NULL,
+            PRIMARY KEY (session_id, player)
+        )""",
+        """CREATE TABLE links (
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('board', 'scorekeeper', 'seat')),
+            player TEXT NOT NULL DEFAULT '',
+            token TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (session_id, kind, player)
+        )""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

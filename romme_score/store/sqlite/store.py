@@ -18,12 +18,25 @@ from typing import Any, TypeVar
 import romme_score.store.sqlite.lines as lines
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
-from romme_score.store.errors import NoCurrentSession, NoRounds, NoSuchSession, RoundNotThere, SessionExists
+from romme_score.store.errors import (
+    NoCurrentSession,
+    NoRounds,
+    NoSuchSession,
+    PendingChanged,
+    RoundNotThere,
+    SessionExists,
+)
 from romme_score.store.records import (
+    KEEP,
+    LINK_KINDS,
     Change,
     HeadToHead,
     Lines,
+    Link,
     Note,
+    PendingChange,
+    PendingHand,
+    PendingRound,
     PlayerSessionStats,
     Rename,
     RoundPoints,
@@ -265,10 +278,18 @@ class SQLiteStore:
         rnd: RoundInput,
         compute: Callable[[dict[str, int], int], T],
         score_of: Callable[[T], RoundScore],
+        *,
+        pending: int | None = None,
     ) -> tuple[int, T]:
         """Record a round; ``compute`` gets the totals before and the rounds played
-        (read inside the same transaction) and returns the result to store."""
+        (read inside the same transaction) and returns the result to store. With
+        ``pending``, the round in progress at that revision is cleared with it."""
         with self.conn.write() as db:
+            if pending is not None:
+                now_at = self._pending_revision(db, session.id)
+                if now_at != pending:
+                    raise PendingChanged(session.name, now_at)
+                self._clear_pending(db, session.id)
             count = db.execute(
                 "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'",
                 (session.id,),
@@ -338,6 +359,106 @@ class SQLiteStore:
                         )
             self._refresh_totals(db, session.id)
             db.execute(BUMP, (session.id,))
+
+    # -- the round in progress ------------------------------------------------------------
+
+    @staticmethod
+    def _pending_revision(db: sqlite3.Connection, session_id: int) -> int:
+        row = db.execute("SELECT revision FROM pending WHERE session_id = ?", (session_id,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def pending(self, session: SessionInfo) -> PendingRound:
+        row = self.conn.query(
+            "SELECT revision, winner, hand_romme, stalemate FROM pending WHERE session_id = ?", (session.id,)
+        )
+        if not row:
+            return PendingRound()
+        revision, winner, hand_romme, stalemate = row[0]
+        seats = {p: i for i, p in enumerate(session.players)}
+        hands = sorted(
+            self.conn.query(
+                "SELECT player, cards, typed_points, never_out FROM pending_hands WHERE session_id = ?",
+                (session.id,),
+            ),
+            key=lambda r: seats.get(r[0], len(seats)),
+        )
+        return PendingRound(
+            int(revision),
+            winner,
+            bool(hand_romme),
+            bool(stalemate),
+            {player: PendingHand(cards, typed, bool(never)) for player, cards, typed, never in hands},
+        )
+
+    def change_pending(self, session: SessionInfo, change: PendingChange) -> PendingRound:
+        with self.conn.write() as db:
+            db.execute("INSERT OR IGNORE INTO pending (session_id) VALUES (?)", (session.id,))
+            sets = ["revision = revision + 1"]
+            values: list[Any] = []
+            if change.winner is not KEEP:
+                sets.append("winner = ?")
+                values.append(change.winner)
+            if change.hand_romme is not None:
+                sets.append("hand_romme = ?")
+                values.append(int(change.hand_romme))
+            if change.stalemate is not None:
+                sets.append("stalemate = ?")
+                values.append(int(change.stalemate))
+            db.execute(f"UPDATE pending SET {', '.join(sets)} WHERE session_id = ?", (*values, session.id))
+            at = now()
+            for player, hand in change.hands.items():
+                if hand is None:
+                    db.execute(
+                        "DELETE FROM pending_hands WHERE session_id = ? AND player = ?", (session.id, player)
+                    )
+                else:
+                    db.execute(
+                        "INSERT OR REPLACE INTO pending_hands (session_id, player, cards, typed_points, "
+                        "never_out, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (session.id, player, hand.cards, hand.typed_points, int(hand.never_out), at),
+                    )
+            db.execute(BUMP, (session.id,))
+        return self.pending(session)
+
+    @staticmethod
+    def _clear_pending(db: sqlite3.Connection, session_id: int) -> bool:
+        """Empty the round in progress, keeping its revision counting (whether there was one)."""
+        found = db.execute(
+            "SELECT winner IS NOT NULL OR hand_romme OR stalemate FROM pending WHERE session_id = ?",
+            (session_id,),
+        ).fetchone()
+        hands = db.execute("DELETE FROM pending_hands WHERE session_id = ?", (session_id,)).rowcount
+        db.execute(
+            "UPDATE pending SET revision = revision + 1, winner = NULL, hand_romme = 0, stalemate = 0 "
+            "WHERE session_id = ?",
+            (session_id,),
+        )
+        return bool(hands) or bool(found and found[0])
+
+    def clear_pending(self, session: SessionInfo) -> None:
+        with self.conn.write() as db:
+            if self._clear_pending(db, session.id):
+                db.execute(BUMP, (session.id,))
+
+    # -- links -----------------------------------------------------------------------------
+
+    def links(self, session: SessionInfo) -> list[Link]:
+        seats = {p: i for i, p in enumerate(session.players)}
+        rows = self.conn.query("SELECT kind, player, token FROM links WHERE session_id = ?", (session.id,))
+        found = [Link(kind, player or None, token) for kind, player, token in rows]
+        return sorted(found, key=lambda k: (LINK_KINDS.index(k.kind), seats.get(k.player or "", -1)))
+
+    def add_links(self, session: SessionInfo, links: Sequence[Link], *, replace: bool) -> list[Link]:
+        with self.conn.write() as db:
+            if replace:
+                db.execute("DELETE FROM links WHERE session_id = ?", (session.id,))
+            at = now()
+            db.executemany(
+                "INSERT OR IGNORE INTO links (session_id, kind, player, token, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(session.id, k.kind, k.player or "", k.token, at) for k in links],
+            )
+        return self.links(session)
 
     def history(self, session: SessionInfo) -> list[Change]:
         """Corrections: (round number, status, when) of undone and replaced rounds."""
@@ -410,7 +531,7 @@ class SQLiteStore:
     def _delete_session(db: sqlite3.Connection, sid: int) -> None:
         db.execute("DELETE FROM hands WHERE round_id IN (SELECT id FROM rounds WHERE session_id = ?)", (sid,))
         db.execute("UPDATE rounds SET replaced_by = NULL WHERE session_id = ?", (sid,))
-        for table in ("rounds", "players", "totals", "notes", "renames"):
+        for table in ("rounds", "players", "totals", "notes", "renames", "pending_hands", "pending", "links"):
             db.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
         db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
 

@@ -1,0 +1,111 @@
+"""``romme serve``: the session on every phone at the table, over the local network,
+offline (issue 19). Starts :mod:`romme_score.web`, which only this command imports."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import cast
+
+import click
+
+from romme_score import i18n
+from romme_score.cards import Profile
+from romme_score.cli.options import Refused, db_option
+from romme_score.cli.service import open_service
+from romme_score.i18n import _
+
+
+@click.command()
+@click.argument("session", required=False)
+@click.option(
+    "--host",
+    default="0.0.0.0",
+    show_default=True,
+    help="Address to serve on: all interfaces, so that phones on the Wi-Fi reach it; "
+    "127.0.0.1 keeps it to this machine.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port to serve on (0 takes a free one).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the links as one JSON line first (for scripts), no QR codes.",
+)
+@click.option("--new-links", is_flag=True, help="Revoke every link of the session and make new ones.")
+@click.option(
+    "--notation",
+    type=click.Choice(["de", "en"]),
+    default="de",
+    show_default=True,
+    envvar="ROMME_NOTATION",
+    help="How the phones read and show cards: de (HK, K10, J joker) or en (KH, 10D, JK joker).",
+)
+@db_option
+def serve(
+    session: str | None,
+    host: str,
+    port: int,
+    as_json: bool,
+    new_links: bool,
+    notation: str,
+    db: str | None,
+) -> None:
+    """Serve a session (default: the current one) to the phones at the table.
+
+    Prints a board link (read only), a scorekeeper link and one link per seat,
+    each with a QR code. The links are kept with the session: a restarted
+    server keeps every phone connected; --new-links revokes them all. Plain HTTP
+    on the local network, offline: anyone who sees a link can use it. Runs until
+    Ctrl-C.
+
+    \b
+    Examples:
+      romme serve
+      romme serve Friday --port 8080
+      romme serve --host 127.0.0.1 --port 0 --json
+    """
+    try:
+        from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
+        from romme_score.web.server import Signals, bind
+        from romme_score.web.server import serve as run_server
+    except ImportError as exc:
+        raise Refused(
+            _("romme serve needs the extra 'serve' (%(missing)s is missing): install romme-score[serve]")
+            % {"missing": exc.name}
+        ) from None
+    from romme_score.views import web as views
+    from romme_score.web.context import ServeConfig
+
+    with open_service(db, create=False) as service:
+        info = service.session(session)
+        links = service.links(info, make_token, renew=new_links)
+        location = service.store.location
+    try:
+        sock = bind(host, port)
+    except OSError as exc:
+        raise Refused(
+            _("cannot serve on %(host)s port %(port)d: %(reason)s")
+            % {"host": host, "port": port, "reason": exc.strerror or exc}
+        ) from None
+    served = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", tuple(links))
+    config = ServeConfig(location, info.id, served, i18n.language(), cast(Profile, notation))
+    with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
+        if as_json:
+            click.echo(json.dumps(served.summary(), ensure_ascii=False))
+        else:
+            for link in links:
+                click.echo(views.link_heading(link.kind, link.player))
+                click.echo(f"  {served.url(link)}")
+                click.echo(qr_terminal(served.url(link)))
+            click.echo(views.security_note())
+        sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
+        click.echo(views.serving_lines(info.name, host, sock.getsockname()[1]), err=True)
+        run_server(config, sock, signals)
+    click.echo(views.stopped(), err=True)

@@ -1,0 +1,352 @@
+"""Views of ``romme serve``: every sentence of the phones' pages and of their JSON, in the
+request's language. Pure: data in, strings and plain dicts out (the web package turns
+them into responses).
+
+The pages' fixed words (buttons, headings) go to the page as one dict
+(:func:`page_texts`); what depends on the game (the heading, how far the game is from
+its end, the round in progress, the settlement so far) is worded here per request and
+sent with ``state.json`` under ``"view"``. An error of the service says what is wrong;
+:func:`error_sentence` adds what to do about it on a page (a button, a phone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from romme_score.cards import Card, Profile, parse_cards
+from romme_score.i18n import N_, _, decimal_text, ngettext
+from romme_score.melds import penalty_value
+from romme_score.rules import RuleSet
+from romme_score.scoring import Hand, hand_points
+from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
+from romme_score.settlement import Settlement, format_money
+from romme_score.store.records import RoundRecord
+from romme_score.views.play import distance_line
+from romme_score.views.session import state_line
+
+# The pages' fixed words, by key (the script shows them; {name} fields are filled there).
+TEXTS: dict[str, str] = {
+    "board": N_("Board"),
+    "scorekeeper": N_("Scorekeeper"),
+    "seat": N_("Seat of {player}"),
+    "standings": N_("Standings"),
+    "total": N_("total"),
+    "place": N_("place"),
+    "leaderboard": N_("leaderboard"),
+    "deals": N_("deals next"),
+    "in_progress": N_("Round in progress"),
+    "went_out": N_("went out"),
+    "hand_romme": N_("Hand-Rommé"),
+    "stalemate": N_("Stalemate"),
+    "waiting": N_("waiting"),
+    "points": N_("points"),
+    "counted": N_("counted"),
+    "my_hand": N_("My hand"),
+    "hand_label": N_("Cards left in my hand, or the points counted"),
+    "hand_help": N_("Tap a suit, then a rank; or type the cards ({example}), or a number of points."),
+    "joker": N_("Joker"),
+    "delete_last": N_("Delete the last card"),
+    "clear": N_("Clear"),
+    "send_hand": N_("Send my hand"),
+    "i_went_out": N_("I went out"),
+    "hand_in": N_("My hand is in: {points} points"),
+    "hand_not_in": N_("My hand is not in yet."),
+    "you_went_out": N_("You went out."),
+    "reading": N_("The referee reads"),
+    "last_round": N_("Last round"),
+    "recent": N_("Recent rounds"),
+    "round": N_("round"),
+    "marks": N_("* went out, H Hand-Rommé, -N bonus struck, s stalemate"),
+    "chart": N_("The course of the game"),
+    "settlement": N_("Settlement so far"),
+    "referee": N_("Referee"),
+    "referee_label": N_("Melds (one per line) or a hand"),
+    "check": N_("Check melds"),
+    "value": N_("Value of the hand"),
+    "best": N_("Best arrangement"),
+    "save": N_("Save the round"),
+    "discard": N_("Discard the round"),
+    "undo": N_("Undo the last round"),
+    "undo_confirm": N_("Tap again to undo round {number}"),
+    "set_hand": N_("Set"),
+    "hand_of": N_("Hand of {player}"),
+    "saved": N_("Round {number} saved."),
+    "undone": N_("Round {number} undone."),
+    "discarded": N_("The round in progress was discarded."),
+    "links": N_("Links for the phones"),
+    "join": N_("Join from another phone"),
+    "board_link": N_("Board (read only)"),
+    "offline": N_("The server cannot be reached. Trying again…"),
+}
+
+
+EXAMPLES = {"de": "HK K10 J", "en": "KH 10D JK"}  # the same hand in each notation
+
+
+def page_texts(notation: Profile = "de") -> dict[str, str]:
+    """The fixed words of the pages in the language in use (the examples in ``notation``)."""
+    texts = {key: _(text) for key, text in TEXTS.items()}
+    texts["hand_help"] = texts["hand_help"].format(example=EXAMPLES[notation])
+    return texts
+
+
+def page_title(kind: str, session: str, player: str | None) -> str:
+    """The title of a page: ``Friday · Board``, ``Friday · Seat of Anna``."""
+    what = _(TEXTS["seat"]).format(player=player) if kind == "seat" else _(TEXTS[kind])
+    return f"{session} · {what}"
+
+
+LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
+
+
+# --- state.json ----------------------------------------------------------------------
+
+
+def cards_shown(cards: Sequence[Card], profile: Profile) -> list[str]:
+    return [c.format(profile) for c in cards]
+
+
+def hand_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]:
+    """One hand as the pages and ``POST {seat}/hand`` show it: its points (before any
+    doubling) and its cards as the referee reads them (none for points counted by hand)."""
+    return {
+        "points": hand_points(hand, rules),
+        "cards": cards_shown(hand.cards, profile) if hand.cards is not None else [],
+        "counted": hand.points if hand.cards is None else None,
+    }
+
+
+def reading_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]:
+    """A hand as typed, read card by card (the seat's live reading): the hand's JSON plus
+    each card's penalty value."""
+    data = hand_json(hand, rules, profile)
+    data["values"] = [penalty_value(c, rules) for c in hand.cards] if hand.cards is not None else []
+    return data
+
+
+def pending_json(
+    info: SessionInfo, pending: PendingRound, missing: Sequence[str], profile: Profile
+) -> dict[str, Any]:
+    """``"pending"`` of ``state.json``: every player in ``hands``, None until their hand is in."""
+    hands: dict[str, Any] = {}
+    for player in info.players:
+        stored = pending.hands.get(player)
+        hands[player] = hand_json(stored.to_hand(), info.rules, profile) if stored is not None else None
+    return {
+        "winner": pending.winner,
+        "hand_romme": pending.hand_romme,
+        "stalemate": pending.stalemate,
+        "hands": hands,
+        "missing": list(missing),
+        "complete": (pending.winner is not None or pending.stalemate) and not missing,
+        "revision": pending.revision,
+    }
+
+
+def last_round_json(record: RoundRecord | None, info: SessionInfo, profile: Profile) -> dict[str, Any] | None:
+    """The last round's hands, with their cards (the board shows them)."""
+    if record is None:
+        return None
+    hands = {}
+    for player in info.players:
+        rec = record.hands.get(player)
+        if rec is None:
+            continue
+        cards = cards_shown(parse_cards(rec.cards), profile) if rec.cards is not None else []
+        hands[player] = {
+            "points": rec.points,
+            "bonus": rec.bonus,
+            "cards": cards,
+            "counted": rec.typed_points,
+        }
+    return {
+        "number": record.number,
+        "winner": record.winner,
+        "hand_romme": record.hand_romme,
+        "stalemate": record.stalemate,
+        "hands": hands,
+    }
+
+
+def settlement_json(result: Settlement, currency: str | None, profile: str) -> dict[str, Any]:
+    """The settlement of the session so far: amounts and transfers, worded with the money."""
+
+    def money(amount: Any) -> str:
+        return format_money(amount, currency, profile, result.unit)
+
+    return {
+        "rate": str(result.rate) if result.rate is not None else None,
+        "currency": currency,
+        "players": [
+            {"name": p.name, "net": p.net, "amount": str(p.amount), "money": money(p.amount)}
+            for p in result.players
+        ],
+        "transfers": [
+            {
+                "from": t.payer,
+                "to": t.payee,
+                "amount": str(t.amount),
+                "text": _("%(payer)s pays %(payee)s %(amount)s")
+                % {"payer": t.payer, "payee": t.payee, "amount": money(t.amount)},
+            }
+            for t in result.transfers
+        ],
+        "line": (
+            _("Settlement at %(rate)s per point") % {"rate": decimal_text(result.rate)}
+            + (f" ({currency})" if currency else "")
+            if result.rate is not None
+            else ""
+        ),
+        "nobody": _("Nobody owes anybody anything.") if not result.transfers else "",
+    }
+
+
+def heading(s: Standings) -> str:
+    """``Friday · round 5`` (the round being played), or the game's end."""
+    if s.state.finished:
+        return _("%(session)s · game over") % {"session": s.session}
+    return _("%(session)s · round %(number)d") % {"session": s.session, "number": s.rounds_played + 1}
+
+
+def pending_line(info: SessionInfo, pending: PendingRound, missing: Sequence[str]) -> str:
+    """The round in progress in one sentence: who went out, which hands are still awaited."""
+    if pending.stalemate:
+        first = _("Stalemate: the stock ran out.")
+    elif pending.winner is not None:
+        first = (
+            _("%(player)s went out with a Hand-Rommé.") if pending.hand_romme else _("%(player)s went out.")
+        ) % {"player": pending.winner}
+    else:
+        first = _("Nobody has gone out yet.")
+    if not missing:
+        if pending.winner is None and not pending.stalemate:
+            return first
+        return first + " " + _("All hands are in: the round can be saved.")
+    return (
+        first
+        + " "
+        + ngettext(
+            "Waiting for the hand of %(players)s.", "Waiting for the hands of %(players)s.", len(missing)
+        )
+        % {"players": ", ".join(missing)}
+    )
+
+
+def last_round_line(record: RoundRecord | None) -> str:
+    if record is None:
+        return _("No rounds played yet.")
+    if record.stalemate:
+        return _("Round %(number)d: a stalemate") % {"number": record.number}
+    if record.hand_romme:
+        return _("Round %(number)d: %(player)s went out with a Hand-Rommé") % {
+            "number": record.number,
+            "player": record.winner,
+        }
+    return _("Round %(number)d: %(player)s went out") % {"number": record.number, "player": record.winner}
+
+
+def view_json(
+    s: Standings, info: SessionInfo, pending: PendingRound, missing: Sequence[str], last: RoundRecord | None
+) -> dict[str, str]:
+    """The sentences of ``state.json`` (``"view"``), in the request's language."""
+    return {
+        "heading": heading(s),
+        "distance": distance_line(s),
+        "state": state_line(s.state, s.totals, s.next_dealer),
+        "pending": pending_line(info, pending, missing),
+        "last_round": last_round_line(last),
+    }
+
+
+def places_json(totals: Mapping[str, int]) -> dict[str, int]:
+    from romme_score.scoring import places
+
+    return places(dict(totals))
+
+
+def saved_json(recorded: Recorded, round_json: dict[str, Any]) -> dict[str, Any]:
+    """``POST {scorekeeper}/save``: the round as ``romme round --json`` prints it, and a sentence."""
+    return {**round_json, "message": _(TEXTS["saved"]).format(number=recorded.number)}
+
+
+# --- errors on a page -----------------------------------------------------------------
+
+
+def error_sentence(exc: BaseException, code: str) -> str:
+    """The error's sentence, with what to do about it on the pages."""
+    text = str(exc)
+    if code == "missing-hands":
+        return text + ": " + _("wait for their phones, or enter the hands here")
+    if code == "no-winner":
+        return text + ": " + _("tap 'went out' beside the winner, or 'Stalemate'")
+    if code == "changed":
+        return text + ": " + _("look at the round again and save it once more")
+    if code == "game-over":
+        return text + ": " + _("start a new session to play on")
+    if code == "no-rounds":
+        return text
+    return text
+
+
+def refused(code: str) -> str:
+    """The sentences of the web's own refusals (the request, not the game)."""
+    sentences = {
+        "forbidden": N_("this link may not do that"),
+        "cross-site": N_("refused: the request came from another web page"),
+        "not-json": N_("refused: the body must be JSON (Content-Type: application/json)"),
+        "too-large": N_("refused: the body is larger than %(limit)d bytes"),
+        "bad-request": N_("refused: the body is not the JSON this expects"),
+        "too-many-streams": N_("too many pages are open at once; close one and try again"),
+        "busy": N_("the database is busy; try again"),
+    }
+    return _(sentences[code])
+
+
+def bad_field(field: str, expected: str) -> str:
+    """A field of a request's JSON that is not what it should be."""
+    return _("'%(field)s' must be %(expected)s") % {"field": field, "expected": expected}
+
+
+EXPECTED = {
+    "text": N_("a text"),
+    "bool": N_("true or false"),
+    "hand": N_("a text of cards or a number of points"),
+    "player": N_("a player's name or null"),
+    "object": N_("an object"),
+}
+
+
+def expected(kind: str) -> str:
+    return _(EXPECTED[kind])
+
+
+# --- the terminal ----------------------------------------------------------------------
+
+
+def serving_lines(session: str, host: str, port: int) -> str:
+    return _("Serving '%(session)s' on %(host)s port %(port)d; Ctrl-C stops.") % {
+        "session": session,
+        "host": host,
+        "port": port,
+    }
+
+
+def link_heading(kind: str, player: str | None) -> str:
+    """What a printed link is for."""
+    if kind == "board":
+        return _("Board (read only): the standings, for everyone")
+    if kind == "scorekeeper":
+        return _("Scorekeeper: the round in progress, save, undo")
+    return _("Seat of %(player)s: the board and this player's hand") % {"player": player}
+
+
+def security_note() -> str:
+    return _(
+        "Plain HTTP on the local network: anyone who sees a link can use it "
+        "(--new-links makes new ones; --host 127.0.0.1 keeps it to this machine)."
+    )
+
+
+def stopped() -> str:
+    return _("Stopped.")

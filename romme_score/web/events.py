@@ -1,0 +1,152 @@
+"""``GET {link}/events``: one server-sent event per change of the session, whose data is
+its new ``version``; every page then fetches ``state.json``. A change is seen within a
+second, whoever made it (a phone, ``romme play``, ``romme round`` in a terminal).
+
+One watcher per server asks the session service whether the session changed
+(:meth:`SessionService.changed_since`, cheap thanks to SQLite's ``data_version``), a few
+times a second, in a thread of its own, and at once after a write through this server;
+every open stream waits on it. A backend that can push changes (PostgreSQL's
+LISTEN/NOTIFY) plugs into :func:`watch` alone.
+
+A stream reconnecting after the phone slept sends the last version it saw
+(``Last-Event-ID``); where the session changed meanwhile, the new version comes at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable
+
+import anyio
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.requests import Request
+from starlette.responses import Response
+
+from romme_score.sessions import SessionInfo, SessionService
+from romme_score.store import StoreError
+from romme_score.web.context import Call, in_thread
+from romme_score.web.errors import refusal
+
+RETRY_MS = 2000  # how soon a page's EventSource tries again after losing the stream
+PING_SECONDS = 15  # a comment line now and then, so that a dead connection is noticed
+
+
+def watch(service: SessionService, info: SessionInfo, seen: int, wake: threading.Event, every: float) -> int:
+    """The session's version once it differs from ``seen``, or ``seen`` after ``every``
+    seconds without a change (sooner when ``wake`` is set): the one place that asks."""
+    if not service.changed_since(info, seen):
+        wake.wait(every)
+        wake.clear()
+        if not service.changed_since(info, seen):
+            return seen
+    return service.version(info)
+
+
+class Watcher:
+    """The session's version as last seen, for every stream of this server."""
+
+    def __init__(self, db: str, session_id: int, every: float) -> None:
+        self.db = db
+        self.session_id = session_id
+        self.every = every
+        self.version = -1
+        self._changed = asyncio.Event()
+        self._wake = threading.Event()
+        self._stop = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self.streams = 0
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        with SessionService(self.db, create=False) as service:
+            self.version = service.version(service.session_by_id(self.session_id))
+        self._thread = threading.Thread(target=self._run, name="romme-serve-watcher", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop = True
+        self._wake.set()
+        self._publish(self.version)  # wake every stream, so that it sees the stop
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop
+
+    def poke(self) -> None:
+        """Look now (a write through this server just changed the session)."""
+        self._wake.set()
+
+    def _run(self) -> None:
+        service = SessionService(self.db, create=False)
+        try:
+            info = service.session_by_id(self.session_id)
+            seen = self.version
+            while not self._stop:
+                try:
+                    now = watch(service, info, seen, self._wake, self.every)
+                except StoreError:  # busy, or the session is gone: look again later
+                    self._wake.wait(self.every)
+                    continue
+                loop = self._loop
+                if now != seen and not self._stop and loop is not None and not loop.is_closed():
+                    seen = now
+                    loop.call_soon_threadsafe(self._publish, seen)
+        except StoreError:  # the session went away before the watch began
+            pass
+        finally:
+            service.close()
+
+    def _publish(self, version: int) -> None:
+        self.version = version
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def changes(self, seen: int, ended: Callable[[], bool]) -> AsyncIterator[int]:
+        """Each new version after ``seen`` as it comes, until the server stops (or ``ended``)."""
+        while not self._stop and not ended():
+            waiting = self._changed
+            if self.version != seen:
+                seen = self.version
+                yield seen
+                continue
+            try:
+                await asyncio.wait_for(waiting.wait(), timeout=0.25)
+            except TimeoutError:
+                continue
+
+
+async def events(request: Request, call: Call, watcher: Watcher, limit: int) -> Response:
+    if watcher.streams >= limit:
+        answer = refusal("too-many-streams", 503)
+        from starlette.responses import JSONResponse
+
+        return JSONResponse(answer.body, status_code=answer.status)
+    last = request.headers.get("last-event-id")
+    now: int = await in_thread(call, _version)
+    shutdown = anyio.Event()  # set by sse-starlette when the server stops: the stream then ends
+
+    async def stream() -> AsyncIterator[ServerSentEvent]:
+        watcher.streams += 1
+        try:
+            if last is not None and last != str(now):
+                yield _event(now)
+            async for version in watcher.changes(now, shutdown.is_set):
+                yield _event(version)
+        finally:
+            watcher.streams -= 1
+
+    return EventSourceResponse(
+        stream(), ping=PING_SECONDS, send_timeout=10, shutdown_event=shutdown, shutdown_grace_period=1.0
+    )
+
+
+def _event(version: int) -> ServerSentEvent:
+    return ServerSentEvent(data=str(version), id=str(version), retry=RETRY_MS)
+
+
+def _version(call: Call) -> int:
+    return call.service.version(call.info())

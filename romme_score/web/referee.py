@@ -1,0 +1,84 @@
+"""The referee on the phone, under the session's rules; reads only:
+
+- ``GET {link}/read?cards=HK K10 J``: how the referee reads a hand, card by card, and
+  what it counts (the seat's live reading while a hand is tapped or typed; the same
+  :func:`~romme_score.inputs.read_hand` as ``POST {seat}/hand``);
+- ``GET {link}/check?meld=...&meld=...``: whether melds are legal and what they are worth
+  (``romme check``), ``&first=1`` as a first meld;
+- ``GET {link}/best?hand=...``: the best arrangement of a hand (``romme best``).
+
+Each answers the JSON of its command plus ``"text"``, the command's words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.datastructures import QueryParams
+
+from romme_score import referee
+from romme_score.cards import NotationError, parse_cards
+from romme_score.inputs import read_hand
+from romme_score.melds import IllegalMeldError, check_supply
+from romme_score.solver import HandTooLarge, solve
+from romme_score.views import best as best_views
+from romme_score.views import referee as referee_views
+from romme_score.views import web as views
+from romme_score.web.context import Call
+from romme_score.web.errors import Answer
+
+MAX_MELDS = 20
+
+
+def _unreadable(exc: Exception) -> Answer:
+    return Answer(400, {"error": str(exc), "code": "unreadable-cards"})
+
+
+def read(call: Call, params: QueryParams) -> dict[str, Any]:
+    info = call.info()
+    who = call.link.player or "?"
+    hand = read_hand(who, params.get("cards", ""), call.notation)
+    if hand.cards is not None:
+        try:
+            check_supply(list(hand.cards), info.rules)
+        except IllegalMeldError as exc:
+            raise Answer(400, {"error": f"{who}: {exc}", "code": "supply"}) from None
+    return views.reading_json(hand, info.rules, call.notation)
+
+
+def check(call: Call, params: QueryParams) -> dict[str, Any]:
+    rules = call.info().rules
+    texts = [t for t in params.getlist("meld") if t.strip()][:MAX_MELDS]
+    if not texts:
+        raise Answer(400, {"error": views.bad_field("meld", views.expected("text")), "code": "bad-request"})
+    try:
+        parsed = [parse_cards(t, call.notation) for t in texts]
+    except NotationError as exc:
+        raise _unreadable(exc) from None
+    verdict = referee.judge_melds(texts, parsed, rules, first=params.get("first") in ("1", "true"))
+    return {
+        **referee_views.verdict_json(verdict, call.notation),
+        "text": referee_views.render_verdict(verdict, call.notation),
+    }
+
+
+def best(call: Call, params: QueryParams) -> dict[str, Any]:
+    rules = call.info().rules
+    try:
+        cards = parse_cards(params.get("hand", ""), call.notation)
+    except NotationError as exc:
+        raise _unreadable(exc) from None
+    if not cards:
+        raise Answer(400, {"error": views.bad_field("hand", views.expected("text")), "code": "bad-request"})
+    try:
+        check_supply(cards, rules)
+        result = solve(cards, rules, [], came_out=params.get("came_out") in ("1", "true"))
+    except (IllegalMeldError, HandTooLarge) as exc:
+        raise Answer(400, {"error": str(exc), "code": "refused"}) from None
+    return {
+        **best_views.best_json(result, [], rules, call.notation),
+        "text": best_views.render_best(result, cards, [], rules, False, call.notation),
+    }
+
+
+READS = {"read": read, "check": check, "best": best}

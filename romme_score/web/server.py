@@ -1,0 +1,116 @@
+"""Running the server: uvicorn on a socket bound before it starts (so that ``--port 0``
+can say which port it took before the first request), until Ctrl-C or SIGTERM.
+
+Both signals end it cleanly with exit code 0 within a few seconds, event streams open or
+not: uvicorn stops accepting, the streams end (sse-starlette sees the shutdown), the
+connections still open get ``Limits.shutdown`` seconds, and the signal is not raised
+again afterwards. No access log: the tokens are in the paths.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+from types import FrameType
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from romme_score.web.app import create_app
+from romme_score.web.context import ServeConfig
+
+
+class GuardedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a whole request
+    within ``first_request`` seconds: hundreds of idle connections cannot hold the server."""
+
+    first_request = 10.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._silent = self.loop.call_later(self.first_request, self._drop_if_silent)
+
+    def _drop_if_silent(self) -> None:
+        if self.cycle is None and not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._silent.cancel()
+        super().connection_lost(exc)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (``0``: a free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def make_server(config: ServeConfig) -> uvicorn.Server:
+    limits = config.limits
+
+    class Protocol(GuardedH11):
+        first_request = limits.first_request
+
+    settings = uvicorn.Config(
+        create_app(config),
+        http=Protocol,
+        ws="none",
+        lifespan="on",
+        access_log=False,
+        proxy_headers=False,  # no proxy in front: X-Forwarded-For is nobody's address
+        log_level="warning",
+        limit_concurrency=limits.connections,
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=max(1, round(limits.shutdown)),
+        server_header=False,
+        h11_max_incomplete_event_size=16 * 1024,
+    )
+    return uvicorn.Server(settings)
+
+
+class Signals:
+    """Ctrl-C and SIGTERM from the moment the links are printed: one that comes before
+    uvicorn listens for them stops the server as soon as it has started, and the one that
+    uvicorn raises again when it is done is heard here, so that the process ends with exit
+    code 0, not as killed by the signal."""
+
+    def __init__(self) -> None:
+        self.stop_asked = False
+        self.server: uvicorn.Server | None = None
+        self._before: dict[signal.Signals, Any] = {}
+
+    def __enter__(self) -> Signals:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._before[sig] = signal.signal(sig, self._heard)
+        return self
+
+    def _heard(self, signum: int, frame: FrameType | None) -> None:
+        self.stop_asked = True
+        if self.server is not None:
+            self.server.should_exit = True
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._before.items():
+            signal.signal(sig, handler)
+
+
+def serve(config: ServeConfig, sock: socket.socket, signals: Signals) -> None:
+    """Serve until Ctrl-C or SIGTERM (``signals`` must be listening already)."""
+    server = make_server(config)
+    signals.server = server
+    server.should_exit = signals.stop_asked
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
