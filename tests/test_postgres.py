@@ -319,3 +319,74 @@ def test_the_readme_club_block_runs_against_a_server_issue_23(pg: str, tmp_path:
         "Vereinsabend",
         "Freitag",
     }
+
+
+def masked(export: str) -> str:
+    """An export with its clock masked: two recordings of one evening differ in nothing else."""
+    return clockless(export)
+
+
+def test_two_serve_instances_and_romme_play_write_one_club_evening_issue_23(pg: str, tmp_path: Path) -> None:
+    """Issue 23's 'done means': two `romme serve` on two ports and a `romme play` script
+    write one evening into one PostgreSQL database, each server seeing what the other
+    wrote (through LISTEN/NOTIFY), and its export equals the same evening recorded into
+    a SQLite file."""
+    import httpx
+    from serving import start_serve
+
+    players = ("Anna", "Ben", "Carl", "Dora")
+    ok("new", "Club", *players, "--db", pg)
+    first = start_serve(pg, "Club")  # type: ignore[arg-type]
+    second = start_serve(pg, "Club")  # type: ignore[arg-type]
+    try:
+        assert first.board.split("/")[2] != second.board.split("/")[2]  # two ports
+        # the links live in the database: the same token on either server
+        assert first.scorekeeper.rsplit("/", 1)[1] == second.scorekeeper.rsplit("/", 1)[1]
+        with httpx.Client(timeout=10) as http:
+            # round 1 from the phones of the first server
+            assert http.post(first.seats["Anna"] + "/out", json={"hand_romme": False}).status_code == 200
+            for seat, hand in (
+                ("Ben", {"cards": "HK K10 J"}),
+                ("Carl", {"points": 12}),
+                ("Dora", {"cards": "P3 P4"}),
+            ):
+                assert http.post(first.seats[seat] + "/hand", json=hand).status_code == 200
+            # the second server sees the first server's round in progress
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                pending = http.get(second.board + "/state.json").json()["pending"]
+                if pending["winner"] == "Anna" and pending["hands"]["Dora"] is not None:
+                    break
+                time.sleep(0.1)
+            assert pending["winner"] == "Anna"
+            assert http.post(second.scorekeeper + "/save").status_code == 200
+            # round 2 entirely through the second server
+            assert http.post(second.seats["Ben"] + "/out", json={"hand_romme": True}).status_code == 200
+            hands = {"Anna": "TA T2", "Carl": 0, "Dora": "J J"}
+            assert http.post(second.scorekeeper + "/pending", json={"hands": hands}).status_code == 200
+            assert http.post(second.scorekeeper + "/save").status_code == 200
+            # round 3 typed into the table mode on the same database
+            script = 'round --winner Carl Anna=3 Ben="HK" Dora=5\n'
+            result = subprocess.run(
+                [sys.executable, "-m", "romme_score", "play", "Club", "--db", pg],
+                input=script,
+                capture_output=True,
+                text=True,
+                env=env(),
+                timeout=60,
+            )
+            assert result.returncode == 0, result.stderr
+            deadline = time.monotonic() + 5
+            while http.get(first.board + "/state.json").json()["rounds_played"] != 3:
+                assert time.monotonic() < deadline, "the first server did not see the table's round"
+                time.sleep(0.1)
+    finally:
+        assert first.stop() == 0 and second.stop() == 0
+    from_postgres = ok("export", "--db", pg, "--session", "Club")
+    sqlite = str(tmp_path / "same.sqlite3")
+    d = ("--db", sqlite)
+    ok("new", "Club", *players, *d)
+    ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=12", "Dora=P3 P4", *d)
+    ok("round", "--winner", "Ben", "--hand-romme", "Anna=TA T2", "Carl=0", "Dora=J J", *d)
+    ok("round", "--winner", "Carl", "Anna=3", "Ben=HK", "Dora=5", *d)
+    assert masked(from_postgres) == masked(ok("export", *d, "--session", "Club"))
