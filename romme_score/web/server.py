@@ -10,6 +10,7 @@ again afterwards. No access log: the tokens are in the paths.
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import socket
 from types import FrameType
@@ -56,8 +57,21 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+class _QuietCancel(logging.Filter):
+    """A second Ctrl-C while the server stops makes uvicorn cancel the application's
+    lifespan and log that as an error with a traceback; it is the stop that was asked for
+    (the lifespan's clean-up runs all the same), so it is not shown."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[0] is asyncio.CancelledError:
+            return False
+        text = record.getMessage()  # Starlette hands uvicorn the traceback as the message
+        return not (text.startswith("Traceback") and text.rstrip().endswith("CancelledError"))
+
+
 def make_server(config: ServeConfig) -> uvicorn.Server:
     limits = config.limits
+    logging.getLogger("uvicorn.error").addFilter(_QuietCancel())
 
     class Protocol(GuardedH11):
         first_request = limits.first_request
