@@ -224,6 +224,7 @@ FACT_MODULES = (
     "tournament_options",
     "inputs",
     "sessions",
+    "tournaments",
     "export",
     "history",
     "store",

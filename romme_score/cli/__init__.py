@@ -46,6 +46,7 @@ COMMANDS = {
     "stats": "stats:stats",
     "report": "report:report",
     "play": "play:play",
+    "tournament": "tournament:tournament",
 }
 
 
