@@ -156,6 +156,14 @@ class TableNameTaken(TournamentRefused):
         self.session = session
 
 
+class NoSeriesDrawn(TournamentRefused):
+    def __init__(self, tournament: str) -> None:
+        super().__init__(
+            _("no series of tournament '%(tournament)s' is drawn yet") % {"tournament": tournament}
+        )
+        self.tournament = tournament
+
+
 class NoSuchSeries(SessionInputError):
     def __init__(self, series: int, tournament: str, drawn: int) -> None:
         if drawn:
@@ -273,6 +281,26 @@ class Withdrawn:
     start: int
     name: str
     after_series: int
+
+
+@dataclass(frozen=True)
+class SheetTable:
+    """A table's sheet: who sits where (start numbers), and the games recorded so far."""
+
+    table: int
+    session: str
+    seats: tuple[tuple[int, str], ...]  # (start number, name) in seat order
+    games: tuple[Game, ...]
+
+
+@dataclass(frozen=True)
+class Sheets:
+    tournament: str
+    series: int
+    options: TournamentOptions
+    rules: RuleSet
+    tables: tuple[SheetTable, ...]
+    standings: TournamentStandings
 
 
 # --- the service ---------------------------------------------------------------------------
@@ -420,6 +448,30 @@ class TournamentService:
             standings.complete,
             standings.missing,
         )
+
+    def sheets(self, name: str | None = None, series: int | None = None) -> Sheets:
+        """The sheets of a series' tables (default: the last drawn) and the ranking."""
+        info = self.store.tournament(name)
+        if info.series_drawn == 0:
+            raise NoSeriesDrawn(info.name)
+        if series is not None and not 1 <= series <= info.series_drawn:
+            raise NoSuchSeries(series, info.name, info.series_drawn)
+        chosen = info.series_drawn if series is None else series
+        tables = self.store.tournament_tables(info)
+        games = self._games(info)
+        start_of = {p.name: p.start for p in info.players}
+        sheets = tuple(
+            SheetTable(
+                t.table,
+                t.session,
+                tuple((start_of[p], p) for p in t.players),
+                tuple(games.get(t.session_id, ())),
+            )
+            for t in tables
+            if t.series == chosen
+        )
+        standings = self._standings(info, tables, info.series_drawn, games)
+        return Sheets(info.name, chosen, info.options, info.rules, sheets, standings)
 
     def _games(self, info: TournamentInfo) -> dict[int, list[Game]]:
         """Every table's games, by session id, in one read."""

@@ -1,5 +1,6 @@
 """``romme tournament`` (issue 22): the commands, their JSON contracts and refusals, the
-tables' sessions, teams, withdrawals, corrections, money and the CSV. The rules of RULES.md §10 that
+tables' sessions, teams, withdrawals, corrections, money, the CSV and the printable
+sheets (with a Chromium screenshot, as for the report). The rules of RULES.md §10 that
 need the sessions are tested here, named after the rule; the 13-player tournament of the
 issue's "Done means" is test_tournament_thirteen.py."""
 
@@ -9,11 +10,13 @@ import csv
 import io
 import json
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from clirun import ok, run
+from test_report import Page, find_chromium, png_pixels
 
 from romme_score.sessions import SessionService
 
@@ -158,6 +161,8 @@ def test_the_first_dealer_of_a_table_is_seat_1_rules_10() -> None:
     table = draw()["tables"][0]
     standings = json.loads(ok("standings", "--session", table["session"], "--json"))
     assert standings["next_dealer"] == table["players"][0]
+    sheets = ok("tournament", "sheets")
+    assert f"{table['players'][0]} (deals first)" in sheets
 
 
 def test_the_same_seed_draws_the_same_tables_in_another_database(tmp_path: Path) -> None:
@@ -400,6 +405,130 @@ def test_payout_money_in_german() -> None:
     assert "30,00 €" in text and "Topf" in text
 
 
+# --- sheets ------------------------------------------------------------------------------------------
+
+
+def sheets_page(*args: str) -> str:
+    return ok("tournament", "sheets", *args)
+
+
+def parse(html: str) -> Page:
+    page = Page()
+    page.feed(html)
+    page.close()
+    assert not page.stack and not page.errors, (page.stack, page.errors)
+    return page
+
+
+def test_sheets_are_one_page_per_table_and_the_ranking_rules_10() -> None:
+    new("--games", "3", "--scoring", "wertung", players=["Anna;Nord", *SEVEN[1:]])
+    draw()
+    ok("round", "--session", "Cup S1 T1", "--winner", "1", "2=5", "3=15", "4=40")
+    html = sheets_page()
+    page = parse(html)
+    sections = [a for tag, a in page.tags if tag == "section"]
+    assert [a.get("class") for a in sections] == ["sheet", "sheet", "sheet ranking"]
+    assert "@page { size: A4" in html and "page-break-after: always" in html
+    assert "<script" not in html and "http" not in html.replace('http-equiv="Content-Security-Policy"', "")
+    assert html.count("signature of") == 7 and "Ranking of Cup" in html
+    assert html.count('<td class="game">') == 2 * 3  # a row per game at each table
+    assert "0 ★" in html  # the game recorded so far is filled in
+
+
+def test_sheets_escape_every_name() -> None:
+    new(players=["<b>Anna</b>", "Ben & Co", 'Carl "C"'])
+    draw()
+    html = sheets_page()
+    assert "<b>Anna</b>" not in html and "&lt;b&gt;Anna&lt;/b&gt;" in html and "Ben &amp; Co" in html
+    parse(html)
+
+
+def test_sheets_in_german_and_english() -> None:
+    new(players=["Anna", "Ben", "Carl"])
+    draw()
+    english = sheets_page()
+    german = ok("--lang", "de", "tournament", "sheets")
+    assert '<html lang="en">' in english and "start number" in english and "deals first" in english
+    assert '<html lang="de">' in german and "Startnummer" in german and "Sitzplatz" in german
+    assert "Rangliste" in german and "Unterschrift" in german
+
+
+def test_sheets_are_written_to_a_file_and_refused_before_a_draw(tmp_path: Path) -> None:
+    new()
+    code, _, err = run("tournament", "sheets")
+    assert code == 1 and "no series of tournament 'Cup' is drawn yet" in err
+    draw()
+    target = tmp_path / "sheets.html"
+    said = ok("tournament", "sheets", "-o", str(target))
+    assert "Sheets of series 1 of 'Cup' (2 tables and the ranking) written to" in said
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    code, _, err = run("tournament", "sheets", "--series", "2")
+    assert code == 2 and "has no series 2" in err
+
+
+def _chromium(tmp_path: Path, page: Path, *args: str) -> None:
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip(
+            "Chromium is not installed (Debian: apt-get install chromium): the sheets are not rendered"
+        )
+    subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'chromium-profile'}",
+            "--hide-scrollbars",
+            *args,
+            page.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_sheets_screenshot_in_headless_chromium_is_not_blank(tmp_path: Path) -> None:
+    new("--games", "6", "--scoring", "wertung", players=["Anna;Nord", *SEVEN[1:]])
+    draw()
+    ok("round", "--session", "Cup S1 T1", "--winner", "1", "--hand-romme", "2=5", "3=15", "4=40")
+    page = tmp_path / "sheets.html"
+    ok("--lang", "de", "tournament", "sheets", "-o", str(page))
+    shot = tmp_path / "sheets.png"
+    _chromium(tmp_path, page, "--window-size=900,1300", f"--screenshot={shot}")
+    assert shot.exists(), "Chromium wrote no screenshot"
+    width, height, rows = png_pixels(shot.read_bytes())
+    assert (width, height) == (900, 1300)
+    bpp = len(rows[0]) // width
+    pixels = [row[i : i + 3] for row in rows for i in range(0, len(row), bpp)]
+    white = sum(1 for p in pixels if min(p) > 250)
+    ink = sum(1 for p in pixels if max(p) < 90)  # text and the table's lines
+    assert white > 0.3 * len(pixels), "the sheet (white paper) is not on the screenshot"
+    assert ink > 0.004 * len(pixels), f"only {ink} of {len(pixels)} pixels are dark: no text drawn"
+
+
+def test_sheets_print_one_a4_page_per_table_and_one_for_the_ranking(tmp_path: Path) -> None:
+    new("--games", "6", players=[f"P{i}" for i in range(1, 14)])  # 13 players: 4 tables
+    draw()
+    page = tmp_path / "sheets.html"
+    ok("tournament", "sheets", "-o", str(page))
+    pdf = tmp_path / "sheets.pdf"
+    _chromium(tmp_path, page, "--no-pdf-header-footer", f"--print-to-pdf={pdf}")
+    assert pdf.exists(), "Chromium wrote no PDF"
+    data = pdf.read_bytes()
+    pages = re.findall(rb"/Type\s*/Page[^s]", data)
+    assert len(pages) == 4 + 1
+    boxes = {
+        tuple(round(float(x)) for x in box.split()) for box in re.findall(rb"/MediaBox\s*\[([^\]]*)\]", data)
+    }
+    assert boxes == {(0, 0, 595, 842)}  # A4: 210 x 297 mm in points
+
+
 # --- the options listed ------------------------------------------------------------------------------
 
 
@@ -411,7 +540,7 @@ def test_romme_rules_lists_the_tournament_options() -> None:
 
 
 def test_every_tournament_command_has_help_with_an_example() -> None:
-    for command in ("new", "draw", "standings", "withdraw", "payout"):
+    for command in ("new", "draw", "standings", "withdraw", "payout", "sheets"):
         text = ok("tournament", command, "--help")
         assert f"romme tournament {command}" in text
     assert "Startnummern" in ok("--lang", "de", "tournament", "new", "--help")

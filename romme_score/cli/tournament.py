@@ -1,5 +1,5 @@
 """``romme tournament``: a tournament or club evening over several tables (RULES.md §10):
-new, draw, standings, withdraw, payout. Each subcommand parses its arguments,
+new, draw, standings, withdraw, payout, sheets. Each subcommand parses its arguments,
 calls the tournament service (:mod:`romme_score.tournaments`) and prints a view."""
 
 from __future__ import annotations
@@ -7,10 +7,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 
 import click
 
+from romme_score.cli.files import write_output
 from romme_score.cli.hints import with_hint
 from romme_score.cli.options import (
     FilePath,
@@ -49,8 +51,8 @@ def opened(db: str | None) -> Iterator[TournamentService]:
 
 @click.group(cls=TournamentGroup)
 def tournament() -> None:
-    """A tournament or club evening over several tables: the draw, series, ranking
-    and prize money (RULES.md §10).
+    """A tournament or club evening over several tables: the draw, series, ranking,
+    sheets and prize money (RULES.md §10).
 
     Each table of each series is an ordinary session (NAME S1 T3), recorded with
     romme round or romme play; a correction there (romme edit) changes the
@@ -281,3 +283,36 @@ def payout(name: str | None, db: str | None, out: Output) -> None:
         out.dump(views.payout_json(result))
     else:
         out.echo(views.render_payout(result, out.ascii))
+
+
+@tournament.command()
+@click.argument("name", required=False)
+@click.option("--series", type=int, metavar="K", help="The tables of series K (default: the last drawn).")
+@click.option(
+    "-o",
+    "--output",
+    type=FilePath(dir_okay=False, path_type=Path),
+    help="Write the page to this file (default: standard output).",
+)
+@db_option
+def sheets(name: str | None, series: int | None, output: Path | None, db: str | None) -> None:
+    """Printable sheets: one A4 page per table of a series (start numbers, names,
+    seats, who deals, a row per game, totals, signatures) and the ranking for the
+    wall, as one HTML page.
+
+    \b
+    Examples:
+      romme tournament sheets -o series1.html
+      romme tournament sheets Cup --series 2 -o series2.html
+    """
+    from romme_score import __version__
+    from romme_score.views import tournament_sheets
+
+    with opened(db) as service:
+        data = service.sheets(name, series)
+    page = tournament_sheets.render_sheets(data, __version__, date.today().isoformat())
+    if output is None:
+        click.echo(page, nl=False)
+        return
+    write_output(output, [page])
+    click.echo(tournament_sheets.written(data, str(output)))
