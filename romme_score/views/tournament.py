@@ -118,7 +118,7 @@ def render_drawn(drawn: Drawn) -> str:
     )
     for t in drawn.tables:
         seats = "  ".join(
-            f"{seat}. {name} ({start})"
+            _("%(seat)d. %(name)s (no. %(start)d)") % {"seat": seat, "name": name, "start": start}
             for seat, (name, start) in enumerate(zip(t.players, t.starts, strict=True), 1)
         )
         lines.append(
