@@ -336,7 +336,11 @@ def _read_prizes(text: Any, value: Any) -> tuple[Prize, ...]:
         percent = body.endswith("%")
         try:
             amount = parse_decimal(
-                body.rstrip("%"), "prizes", 0, 100 if percent else MAX_MONEY, places=MONEY_PLACES
+                body[:-1] if percent else body,
+                "prizes",
+                0,
+                100 if percent else MAX_MONEY,
+                places=MONEY_PLACES,
             )
         except InputValueError as exc:
             raise RuleError(str(exc)) from None

@@ -374,7 +374,7 @@ def test_largest_remainder_keeps_the_sum() -> None:
         ("unit=0.05", "unit", Decimal("0.05")),
     ],
 )
-def test_every_number_of_rules_10_is_an_option_on_the_line_and_in_the_file(
+def test_every_number_is_an_option_on_the_line_and_in_the_rules_file_rules_10(
     item: str, name: str, value: object
 ) -> None:
     _, options = build_tournament(None, [item])
@@ -427,6 +427,7 @@ def test_house_rules_and_tournament_options_share_the_line_and_the_file() -> Non
         ("entry_fee=-5", "must not be negative"),
         ("entry_fee=0.005", "whole number of the unit"),
         ("prizes=40%,x", "not a decimal"),
+        ("prizes=40%%", "not a decimal"),
         ("unit=0", "out of range"),
         ("currency=€", "code of letters"),
     ],
