@@ -76,6 +76,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/stats.py
 	$(BIN)/python benchmarks/play.py
 	$(BIN)/python benchmarks/settle.py
+	$(BIN)/python benchmarks/tournament.py
 	$(BIN)/python tools/with_postgres.py $(BIN)/python benchmarks/store.py
 	$(BIN)/python benchmarks/serve.py
 

@@ -15,7 +15,17 @@ import pytest
 from romme_score.cli import COMMANDS, main
 
 PACKAGE = Path(__file__).resolve().parent.parent / "romme_score"
-CORE = ("cards", "rules", "melds", "layoff", "scoring", "settlement", "solver")
+CORE = (
+    "cards",
+    "rules",
+    "melds",
+    "layoff",
+    "scoring",
+    "settlement",
+    "solver",
+    "tournament",
+    "tournament_options",
+)
 FORBIDDEN_IN_CORE = (
     "click",
     "sqlite3",
@@ -229,8 +239,11 @@ FACT_MODULES = (
     "layoff",
     "scoring",
     "settlement",
+    "tournament",
+    "tournament_options",
     "inputs",
     "sessions",
+    "tournaments",
     "export",
     "history",
     "store",

@@ -116,3 +116,51 @@ def test_demo_output_is_what_make_demo_prints_and_names_no_path(tmp_path: Path) 
     assert printed == kept, "examples/demo-output.txt is stale: run make demo"
     for path in (str(ROOT), str(Path.home()), "/tmp/"):
         assert path not in kept
+
+
+def _shell_lines(block: str) -> list[list[str]]:
+    """The command lines of a ```sh block: continuation lines joined, comments dropped."""
+    joined = block.replace("\\\n", " ")
+    return [shlex.split(line, comments=True) for line in joined.strip().splitlines() if line.strip()]
+
+
+def _console_commands(section: str) -> list[tuple[list[str], str]]:
+    """(arguments, output shown) of every ``$ romme ...`` line in the ```console blocks."""
+    found = []
+    for block in re.findall(r"```console\n(.*?)```", section, re.DOTALL):
+        for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
+            line, _, shown = chunk.partition("\n")
+            found.append((shlex.split(line), shown))
+    return found
+
+
+def test_the_organisers_tournament_section_runs_and_prints_what_it_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The section for an organiser, in English and German: the players file, every
+    command of the evening as written, and each console block the program's output."""
+    start = README.index("## A tournament or club evening over several tables")
+    section = README[start : README.index("\n## ", start + 1)]
+    monkeypatch.chdir(tmp_path)
+    players = section[section.index("```text\n") + len("```text\n") :]
+    (tmp_path / "players.txt").write_text(players[: players.index("```")], encoding="utf-8")
+    shown = _console_commands(section)
+    first_draw = next(out for args, out in shown if args == ["romme", "tournament", "draw"])
+    drawn = 0
+    for args in _shell_lines(section[section.index("```sh") + len("```sh") :].split("```", 1)[0]):
+        assert args[0] == "romme", args
+        code, out, err = romme(args[1:])
+        assert code == 0, f"{args}: {err}"
+        if args[1:] == ["tournament", "draw"]:
+            drawn += 1
+            if drawn == 1:
+                assert out == first_draw
+    assert drawn == 2 and (tmp_path / "club.html").exists()
+    checked = 0
+    for args, out in shown:
+        if args == ["romme", "tournament", "draw"]:
+            continue
+        code, printed, err = romme(args[1:])
+        assert code == 0 and printed == out, f"{args}: {err}"
+        checked += 1
+    assert checked == 4  # standings and payout, in English and in German

@@ -25,11 +25,16 @@ from romme_score.scoring import Hand, RoundInput, RoundScore, score_round
 from romme_score.store import open_store
 from romme_score.store.errors import (
     NoCurrentSession,
+    NoCurrentTournament,
     NoRounds,
     NoSuchSession,
+    NoSuchTournament,
     PendingChanged,
     RoundNotThere,
+    SeriesDrawn,
     SessionExists,
+    SessionInTournament,
+    TournamentExists,
 )
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
@@ -42,7 +47,10 @@ from romme_score.store.records import (
     Rename,
     SessionInfo,
     StoredRound,
+    TournamentInfo,
+    TournamentPlayer,
 )
+from romme_score.tournament_options import TournamentOptions
 
 PLAYERS = ("Anna", "Ben", "Carl")
 RULES = find_preset("standard").replace(game_end=GameEnd.parse("open"), leaderboard=True)
@@ -124,7 +132,11 @@ def snapshot(store: Store) -> Any:
                 store.links(info),
             )
         )
-    return store.current_name(), sessions
+    tournaments = [
+        (info, store.tournament_tables(info), list(store.tournament_games(info)))
+        for info in map(store.tournament, store.tournament_names())
+    ]
+    return store.current_name(), sessions, store.current_tournament(), tournaments
 
 
 def test_a_new_session_is_current_and_keeps_its_players_rules_and_money(store: Store) -> None:
@@ -405,6 +417,95 @@ def test_links_are_kept_per_session_and_replaced_only_when_asked(store: Store, c
     assert store.add_links(other, [Link("board", None, "t-board")], replace=False)[0].token == "t-board"
 
 
+# --- tournaments (RULES.md §10) ---------------------------------------------------------------
+
+TOURNAMENT_RULES = RULES.replace(game_end=GameEnd.parse("rounds:2"))
+OPTIONS = TournamentOptions(games=2, series=2, scoring="wertung", prizes=())
+ENTRANTS = (
+    TournamentPlayer(1, "Anna", "Nord"),
+    TournamentPlayer(2, "Ben", None),
+    TournamentPlayer(3, "Carl", "Nord"),
+    TournamentPlayer(4, "Dora", "Süd"),
+)
+
+
+def make_tournament(store: Store, name: str = "Cup") -> TournamentInfo:
+    store.create_tournament(name, TOURNAMENT_RULES, OPTIONS, 4711, ENTRANTS)
+    return store.tournament(name)
+
+
+def test_a_tournament_keeps_its_players_rules_options_and_seed(store: Store) -> None:
+    with pytest.raises(NoCurrentTournament):
+        store.tournament()
+    cup = make_tournament(store)
+    assert store.current_tournament() == "Cup" and store.tournament() == cup
+    assert (cup.rules, cup.options, cup.seed, cup.players) == (TOURNAMENT_RULES, OPTIONS, 4711, ENTRANTS)
+    assert cup.series_drawn == 0 and store.tournament_tables(cup) == []
+    assert store.session_names() == []  # a tournament has no session until a series is drawn
+    make_tournament(store, "Pokal")
+    assert store.tournament_names() == ["Cup", "Pokal"] and store.current_tournament() == "Pokal"
+    with pytest.raises(NoSuchTournament) as found:
+        store.tournament("Pokl")
+    assert found.value.close == "Pokal" and found.value.known == ("Cup", "Pokal")
+    with pytest.raises(TournamentExists):
+        make_tournament(store)
+
+
+def test_a_series_is_drawn_with_a_session_per_table_and_its_games_are_read_at_once(store: Store) -> None:
+    cup = make_tournament(store)
+    store.draw_series(
+        cup, 1, [("Cup S1 T1", ("Dora", "Anna")), ("Cup S1 T2", ("Carl", "Ben"))], TOURNAMENT_RULES, "EUR"
+    )
+    cup = store.tournament()
+    assert cup.series_drawn == 1 and store.current_name() == "Cup S1 T1"
+    first, second = store.tournament_tables(cup)
+    assert (first.series, first.table, first.session, first.players, first.games) == (
+        1,
+        1,
+        "Cup S1 T1",
+        ("Dora", "Anna"),
+        0,
+    )
+    table = store.session("Cup S1 T2")
+    assert second.session_id == table.id and table.players == ("Carl", "Ben")
+    assert (table.rules, table.currency, table.first_dealer, table.rate) == (TOURNAMENT_RULES, "EUR", 0, None)
+    record(store, table, "Carl", Ben=12)
+    record(store, table, "Ben", Carl=35)
+    record(store, store.session("Cup S1 T1"), "Anna", Dora="HK")
+    games = list(store.tournament_games(cup))
+    assert [(sid, g.number, g.winner, dict(g.points), dict(g.bonus)) for sid, g in games] == [
+        (first.session_id, 1, "Anna", {"Dora": 10, "Anna": 0}, {"Anna": 0, "Dora": 0}),
+        (table.id, 1, "Carl", {"Carl": 0, "Ben": 12}, {"Carl": 0, "Ben": 0}),
+        (table.id, 2, "Ben", {"Carl": 35, "Ben": 0}, {"Carl": 0, "Ben": 10}),
+    ]
+    assert [t.games for t in store.tournament_tables(cup)] == [1, 2]
+    store.rename_session("Cup S1 T2", "Tisch 2")  # the table follows its session
+    assert store.tournament_tables(cup)[1].session == "Tisch 2"
+    with pytest.raises(SeriesDrawn):
+        store.draw_series(cup, 1, [("Cup S1 T3", ("Anna", "Ben"))], TOURNAMENT_RULES, None)
+    with pytest.raises(SessionInTournament) as kept:
+        store.delete_session("Tisch 2")
+    assert (kept.value.session, kept.value.tournament) == ("Tisch 2", "Cup")
+
+
+def test_a_series_with_a_session_name_taken_writes_nothing(store: Store) -> None:
+    cup = make_tournament(store)
+    make(store, "Cup S1 T2")
+    with pytest.raises(SessionExists):
+        store.draw_series(
+            cup, 1, [("Cup S1 T1", ("Anna", "Ben")), ("Cup S1 T2", ("Carl", "Dora"))], TOURNAMENT_RULES, None
+        )
+    assert store.tournament().series_drawn == 0 and store.session_names() == ["Cup S1 T2"]
+
+
+def test_a_withdrawal_is_kept_with_the_series_drawn_then(store: Store) -> None:
+    cup = make_tournament(store)
+    store.withdraw_player(cup, 2, 1)
+    store.withdraw_player(cup, 2, 2)  # a second withdrawal changes nothing
+    players = store.tournament().players
+    assert [(p.start, p.withdrawn_after) for p in players] == [(1, None), (2, 1), (3, None), (4, None)]
+
+
 REFUSALS: dict[str, Callable[[Store, SessionInfo], object]] = {
     "create a session of a name taken": lambda s, i: s.create_session("Fri", PLAYERS, RULES, None, None, 0),
     "rename onto a name taken": lambda s, i: s.rename_session("Other", "Fri"),
@@ -443,8 +544,23 @@ def _saves_a_stale_round_in_progress(store: Store, info: SessionInfo) -> object:
 REFUSALS["save a round in progress that changed meanwhile"] = _saves_a_stale_round_in_progress
 
 
+REFUSALS["create a tournament of a name taken"] = lambda s, i: make_tournament(s)
+REFUSALS["draw a series drawn already"] = lambda s, i: s.draw_series(
+    s.tournament("Cup"), 1, [("Cup S1 T9", PLAYERS)], TOURNAMENT_RULES, None
+)
+REFUSALS["draw a series with a session name taken"] = lambda s, i: s.draw_series(
+    s.tournament("Cup"), 2, [("Cup S2 T1", PLAYERS), ("Fri", PLAYERS)], TOURNAMENT_RULES, None
+)
+REFUSALS["delete a session that is a tournament's table"] = lambda s, i: s.delete_session("Cup S1 T1")
+REFUSALS["import over a session that is a tournament's table"] = lambda s, i: s.write_session(
+    "Cup S1 T1", "", PLAYERS, RULES, None, None, 0, [], [], [], overwrite=True
+)
+
+
 @pytest.mark.parametrize("refusal", sorted(REFUSALS))
 def test_every_refusal_leaves_the_database_unchanged(store: Store, refusal: str) -> None:
+    cup = make_tournament(store)
+    store.draw_series(cup, 1, [("Cup S1 T1", PLAYERS)], TOURNAMENT_RULES, "EUR")
     info = make(store)
     make(store, "Other")
     store.set_current("Fri")

@@ -47,6 +47,7 @@ COMMANDS = {
     "report": "report:report",
     "play": "play:play",
     "serve": "serve:serve",
+    "tournament": "tournament:tournament",
 }
 
 

@@ -48,6 +48,18 @@ def hint(exc: BaseException, command: str | None = None) -> tuple[str, str]:
             if exc.action == "create":
                 return "", _("choose another name or 'romme use %(session)s'") % {"session": exc.name}
             return "", _("choose another name")
+        if isinstance(exc, store.NoCurrentTournament):
+            return "", _("start one with 'romme tournament new NAME PLAYER ...'")
+        if isinstance(exc, store.TournamentExists):
+            return "", _("choose another name")
+        if isinstance(exc, store.SessionInTournament):
+            return "", _("correct its rounds with 'romme edit' instead")
+    tournaments = loaded.get("romme_score.tournaments")
+    if tournaments is not None:
+        if isinstance(exc, tournaments.SeriesIncomplete):
+            return "", _("record the missing games, or draw anyway with --force")
+        if isinstance(exc, tournaments.TableNameTaken):
+            return "", _("rename that session with 'romme sessions rename' and draw again")
     scoring = loaded.get("romme_score.scoring")
     if scoring is not None:
         if isinstance(exc, scoring.StalemateWithWinner):

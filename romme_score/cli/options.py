@@ -217,6 +217,13 @@ def _rule_choice_options(func: F) -> F:
     return func
 
 
+def raw_rule_options(func: F) -> F:
+    """``--preset``, ``--rule KEY=VALUE`` and ``--rules-file`` as given (``preset``,
+    ``rule_items``, ``rules_file``), for a command whose items hold more than the house
+    rules (``romme tournament new``: the tournament's options too)."""
+    return _rule_choice_options(func)
+
+
 def rule_options(func: F) -> F:
     """``--preset``, ``--rule KEY=VALUE`` and ``--rules-file``: the table's house rules."""
 
@@ -349,17 +356,22 @@ def session_option(func: F) -> F:
     return click.option("--session", metavar="NAME", help="The session (default: the current one).")(func)
 
 
+def read_rules_file(rules_file: str | None) -> str | None:
+    """The text of ``--rules-file`` (None without one); one sentence when it cannot be read."""
+    if rules_file is None:
+        return None
+    try:
+        with open(rules_file, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        fail_input(
+            _("cannot read the rules file %(path)s: %(reason)s")
+            % {"path": rules_file, "reason": getattr(exc, "strerror", None) or _("not a UTF-8 text file")}
+        )
+
+
 def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | None) -> RuleSet:
-    text = None
-    if rules_file is not None:
-        try:
-            with open(rules_file, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            fail_input(
-                _("cannot read the rules file %(path)s: %(reason)s")
-                % {"path": rules_file, "reason": getattr(exc, "strerror", None) or _("not a UTF-8 text file")}
-            )
+    text = read_rules_file(rules_file)
     try:
         return build_rules(preset, tuple(rule_items), text, str(rules_file or "rules file"))
     except RuleError as exc:

@@ -6,7 +6,8 @@ import click
 
 from romme_score.cli.options import Output, fail_input, plain_output_options, rule_options
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
-from romme_score.views.rules import presets_json, render_presets, render_rules
+from romme_score.tournament_options import TournamentOptions
+from romme_score.views.rules import presets_json, render_presets, render_rules, render_tournament_options
 
 
 @click.command()
@@ -15,7 +16,8 @@ from romme_score.views.rules import presets_json, render_presets, render_rules
 @rule_options
 @plain_output_options
 def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Output) -> None:
-    """Show the house rules of a preset, one line of explanation each.
+    """Show the house rules of a preset, one line of explanation each, and the
+    options of a tournament (romme tournament new) with their defaults.
 
     \b
     Examples:
@@ -40,3 +42,5 @@ def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Outp
         out.dump(shown.to_dict())
     else:
         out.echo(render_rules(shown))
+        out.echo()
+        out.echo(render_tournament_options(TournamentOptions()))

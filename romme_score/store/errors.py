@@ -174,3 +174,64 @@ class PendingChanged(StoreError):
         )
         self.session = session
         self.revision = revision
+
+
+# --- tournaments ----------------------------------------------------------------------
+
+
+class NoCurrentTournament(NotFound):
+    """No tournament was named and none is current."""
+
+    def __init__(self) -> None:
+        super().__init__(_("no current tournament"))
+
+
+class NoSuchTournament(NotFound):
+    """No tournament of that name; ``close`` is the nearest name, ``known`` all of them."""
+
+    def __init__(self, name: str, known: Sequence[str]) -> None:
+        import difflib  # only when a name is wrong
+
+        close = difflib.get_close_matches(name, list(known), n=1)
+        names = ", ".join(known) or _("none yet")
+        if close:
+            message = _("no tournament named '%(name)s'; did you mean %(close)s? (tournaments: %(known)s)")
+        else:
+            message = _("no tournament named '%(name)s' (tournaments: %(known)s)")
+        super().__init__(message % {"name": name, "close": close[0] if close else "", "known": names})
+        self.name = name
+        self.close = close[0] if close else None
+        self.known = tuple(known)
+
+
+class TournamentExists(StoreError):
+    """A tournament of that name exists already."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(_("a tournament named '%(name)s' exists already") % {"name": name})
+        self.name = name
+
+
+class SeriesDrawn(StoreError):
+    """The series was drawn already (by another organiser at the same moment, say)."""
+
+    def __init__(self, tournament: str, series: int) -> None:
+        super().__init__(
+            _("series %(series)d of tournament '%(tournament)s' is drawn already")
+            % {"series": series, "tournament": tournament}
+        )
+        self.tournament = tournament
+        self.series = series
+
+
+class SessionInTournament(StoreError):
+    """A session that is a table of a tournament: it cannot be deleted or replaced, or the
+    tournament would lose its results."""
+
+    def __init__(self, session: str, tournament: str) -> None:
+        super().__init__(
+            _("session '%(session)s' is a table of tournament '%(tournament)s'; it was left as it is")
+            % {"session": session, "tournament": tournament}
+        )
+        self.session = session
+        self.tournament = tournament

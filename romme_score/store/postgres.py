@@ -32,15 +32,20 @@ from romme_score.store.errors import (
     DatabasePathError,
     NewerSchema,
     NoCurrentSession,
+    NoCurrentTournament,
     NoDatabase,
     NoRounds,
     NoSuchSession,
+    NoSuchTournament,
     NotOurs,
     PendingChanged,
     RoundNotThere,
+    SeriesDrawn,
     SessionExists,
+    SessionInTournament,
     StoreBusy,
     StoreError,
+    TournamentExists,
 )
 from romme_score.store.records import (
     KEEP,
@@ -61,12 +66,16 @@ from romme_score.store.records import (
     SessionCount,
     SessionInfo,
     StoredRound,
+    TournamentInfo,
+    TournamentPlayer,
+    TournamentTable,
     canonical,
     change_time,
     now,
     scoresheet_line_fields,
     to_seconds,
 )
+from romme_score.tournament_options import TournamentOptions
 
 if TYPE_CHECKING:
     import psycopg
@@ -86,6 +95,44 @@ TOTALS_SELECT = """
                   WHERE r.session_id = p.session_id AND r.status = 'active'
                   AND h.player = p.name), 0)
     FROM players p WHERE p.session_id = %s"""
+
+# Tournaments (the SQLite file's migration of the same name), self-contained so that it
+# can take another number when migrations of other branches come first.
+TOURNAMENTS = [
+    """CREATE TABLE tournaments (
+        id BIGSERIAL PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed BIGINT NOT NULL
+    )""",
+    """CREATE TABLE tournament_players (
+        tournament_id BIGINT NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        start INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        team TEXT,
+        withdrawn_after INTEGER,
+        withdrawn_at TEXT,
+        PRIMARY KEY (tournament_id, start),
+        UNIQUE (tournament_id, name)
+    )""",
+    """CREATE TABLE tournament_series (
+        tournament_id BIGINT NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        drawn_at TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, number)
+    )""",
+    """CREATE TABLE tournament_tables (
+        tournament_id BIGINT NOT NULL,
+        series INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        session_id BIGINT NOT NULL UNIQUE REFERENCES sessions(id),
+        PRIMARY KEY (tournament_id, series, number),
+        FOREIGN KEY (tournament_id, series)
+            REFERENCES tournament_series(tournament_id, number) ON DELETE CASCADE
+    )""",
+]
 
 # The schema of the SQLite file (romme_score/store/sqlite/schema.py), migration by migration,
 # in PostgreSQL's words; romme_schema holds what SQLite keeps in application_id and user_version.
@@ -184,6 +231,7 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (session_id, kind, player)
         )""",
     ],
+    TOURNAMENTS,  # 3: tournaments (RULES.md §10), as the SQLite file's, defined above
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -397,26 +445,41 @@ class PostgresStore:
     ) -> None:
         def work(cur: Any) -> None:
             cur.execute("LOCK TABLE sessions IN SHARE ROW EXCLUSIVE MODE")  # one new name at a time
-            cur.execute("SELECT 1 FROM sessions WHERE name = %s", (name,))
-            if cur.fetchone():
-                raise SessionExists(name, "create")
-            cur.execute(
-                "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
-                "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-                (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
-            )
-            sid = cur.fetchone()[0]
-            cur.executemany(
-                "INSERT INTO players (session_id, seat, name) VALUES (%s, %s, %s)",
-                [(sid, seat, p) for seat, p in enumerate(players)],
-            )
-            cur.executemany(
-                "INSERT INTO totals (session_id, player) VALUES (%s, %s)", [(sid, p) for p in players]
-            )
+            self._insert_session(cur, name, players, rules, rate, currency, first_dealer)
             self._set_current(cur, name)
-            self._changed(cur, sid)
 
         self.write(work)
+
+    def _insert_session(
+        self,
+        cur: Any,
+        name: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: str | None,
+        currency: str | None,
+        first_dealer: int,
+    ) -> int:
+        """A new session's rows (inside the caller's transaction, which holds the lock on
+        the session names); its id."""
+        cur.execute("SELECT 1 FROM sessions WHERE name = %s", (name,))
+        if cur.fetchone():
+            raise SessionExists(name, "create")
+        cur.execute(
+            "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
+            "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+            (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
+        )
+        sid = int(cur.fetchone()[0])
+        cur.executemany(
+            "INSERT INTO players (session_id, seat, name) VALUES (%s, %s, %s)",
+            [(sid, seat, p) for seat, p in enumerate(players)],
+        )
+        cur.executemany(
+            "INSERT INTO totals (session_id, player) VALUES (%s, %s)", [(sid, p) for p in players]
+        )
+        self._changed(cur, sid)
+        return sid
 
     @staticmethod
     def _set_current(cur: Any, name: str) -> None:
@@ -495,11 +558,24 @@ class PostgresStore:
         info = self.session(name)
 
         def work(cur: Any) -> None:
+            self._refuse_if_a_table(cur, info.id, info.name)
             self._delete(cur, info.id)
             cur.execute("DELETE FROM state WHERE key = 'current' AND value = %s", (info.name,))
             cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(info.id)))
 
         self.write(work)
+
+    @staticmethod
+    def _refuse_if_a_table(cur: Any, session_id: int, session: str) -> None:
+        """A session that is a tournament's table is neither deleted nor replaced."""
+        cur.execute(
+            "SELECT t.name FROM tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "
+            "WHERE tt.session_id = %s",
+            (session_id,),
+        )
+        row = cur.fetchone()
+        if row is not None:
+            raise SessionInTournament(session, row[0])
 
     @staticmethod
     def _delete(cur: Any, sid: int) -> None:
@@ -532,6 +608,7 @@ class PostgresStore:
             if existing:
                 if not overwrite:
                     raise SessionExists(name, "import")
+                self._refuse_if_a_table(cur, existing[0], name)
                 self._delete(cur, existing[0])
                 cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(existing[0])))
             cur.execute(
@@ -1134,3 +1211,161 @@ class PostgresStore:
             (list(opponents), chosen),
         )
         return [HeadToHead(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]
+
+    # -- tournaments (romme tournament) -----------------------------------------------
+
+    def create_tournament(
+        self,
+        name: str,
+        rules: RuleSet,
+        options: TournamentOptions,
+        seed: int,
+        players: Sequence[TournamentPlayer],
+    ) -> None:
+        def work(cur: Any) -> None:
+            cur.execute("LOCK TABLE tournaments IN SHARE ROW EXCLUSIVE MODE")  # one new name at a time
+            cur.execute("SELECT 1 FROM tournaments WHERE name = %s", (name,))
+            if cur.fetchone():
+                raise TournamentExists(name)
+            cur.execute(
+                "INSERT INTO tournaments (name, created_at, rules, options, seed) "
+                "VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                (name, now(), json.dumps(rules.to_dict()), json.dumps(options.to_dict()), seed),
+            )
+            tid = cur.fetchone()[0]
+            cur.executemany(
+                "INSERT INTO tournament_players (tournament_id, start, name, team) VALUES (%s, %s, %s, %s)",
+                [(tid, p.start, p.name, p.team) for p in players],
+            )
+            cur.execute(
+                "INSERT INTO state (key, value) VALUES ('tournament', %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (name,),
+            )
+
+        self.write(work)
+
+    def current_tournament(self) -> str | None:
+        rows = self.query("SELECT value FROM state WHERE key = 'tournament'")
+        return rows[0][0] if rows else None
+
+    def tournament_names(self) -> list[str]:
+        return [r[0] for r in self.query("SELECT name FROM tournaments ORDER BY id")]
+
+    def tournament(self, name: str | None = None) -> TournamentInfo:
+        if name is None:
+            name = self.current_tournament()
+            if name is None:
+                raise NoCurrentTournament()
+        rows = self.query(
+            "SELECT id, name, created_at, rules, options, seed FROM tournaments WHERE name = %s", (name,)
+        )
+        if not rows:
+            raise NoSuchTournament(name, self.tournament_names())
+        tid, tname, created, rules, options, seed = rows[0]
+        players = tuple(
+            TournamentPlayer(start, pname, team, after)
+            for start, pname, team, after in self.query(
+                "SELECT start, name, team, withdrawn_after FROM tournament_players "
+                "WHERE tournament_id = %s ORDER BY start",
+                (tid,),
+            )
+        )
+        drawn = self.query(
+            "SELECT COALESCE(MAX(number), 0) FROM tournament_series WHERE tournament_id = %s", (tid,)
+        )
+        return TournamentInfo(
+            int(tid),
+            tname,
+            created,
+            RuleSet.from_dict(json.loads(rules)),
+            TournamentOptions.from_dict(json.loads(options)),
+            int(seed),
+            players,
+            int(drawn[0][0]),
+        )
+
+    def draw_series(
+        self,
+        tournament: TournamentInfo,
+        series: int,
+        tables: Sequence[tuple[str, Sequence[str]]],
+        rules: RuleSet,
+        currency: str | None,
+    ) -> None:
+        def work(cur: Any) -> None:
+            # Two organisers drawing at once: the second waits here, then finds the series drawn.
+            cur.execute("SELECT id FROM tournaments WHERE id = %s FOR UPDATE", (tournament.id,))
+            cur.execute(
+                "SELECT 1 FROM tournament_series WHERE tournament_id = %s AND number = %s",
+                (tournament.id, series),
+            )
+            if cur.fetchone():
+                raise SeriesDrawn(tournament.name, series)
+            cur.execute("LOCK TABLE sessions IN SHARE ROW EXCLUSIVE MODE")
+            cur.execute(
+                "INSERT INTO tournament_series (tournament_id, number, drawn_at) VALUES (%s, %s, %s)",
+                (tournament.id, series, now()),
+            )
+            for number, (session, players) in enumerate(tables, 1):
+                sid = self._insert_session(cur, session, players, rules, None, currency, 0)
+                cur.execute(
+                    "INSERT INTO tournament_tables (tournament_id, series, number, session_id) "
+                    "VALUES (%s, %s, %s, %s)",
+                    (tournament.id, series, number, sid),
+                )
+            if tables:
+                self._set_current(cur, tables[0][0])
+
+        self.write(work)
+
+    def withdraw_player(self, tournament: TournamentInfo, start: int, after_series: int) -> None:
+        def work(cur: Any) -> None:
+            cur.execute(
+                "UPDATE tournament_players SET withdrawn_after = %s, withdrawn_at = %s "
+                "WHERE tournament_id = %s AND start = %s AND withdrawn_after IS NULL",
+                (after_series, now(), tournament.id, start),
+            )
+
+        self.write(work)
+
+    def tournament_tables(self, tournament: TournamentInfo) -> list[TournamentTable]:
+        seats: dict[int, list[str]] = {}
+        for sid, player in self.query(
+            "SELECT p.session_id, p.name FROM players p "
+            "JOIN tournament_tables tt ON tt.session_id = p.session_id "
+            "WHERE tt.tournament_id = %s ORDER BY p.session_id, p.seat",
+            (tournament.id,),
+        ):
+            seats.setdefault(sid, []).append(player)
+        return [
+            TournamentTable(series, number, int(sid), session, tuple(seats.get(sid, ())), int(games))
+            for series, number, sid, session, games in self.query(
+                "SELECT tt.series, tt.number, s.id, s.name, "
+                "(SELECT COALESCE(MAX(r.number), 0) FROM rounds r "
+                "WHERE r.session_id = s.id AND r.status = 'active') "
+                "FROM tournament_tables tt JOIN sessions s ON s.id = tt.session_id "
+                "WHERE tt.tournament_id = %s ORDER BY tt.series, tt.number",
+                (tournament.id,),
+            )
+        ]
+
+    def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
+        rows = self.query(
+            "SELECT tt.session_id, r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, "
+            "h.bonus FROM tournament_tables tt "
+            "JOIN rounds r ON r.session_id = tt.session_id AND r.status = 'active' "
+            "JOIN hands h ON h.round_id = r.id WHERE tt.tournament_id = %s ORDER BY tt.session_id, r.number",
+            (tournament.id,),
+        )
+        current: tuple[int, RoundPoints] | None = None
+        for sid, number, winner, hand_romme, stalemate, player, points, bonus in rows:
+            if current is None or current[0] != sid or current[1].number != number:
+                if current is not None:
+                    yield current
+                game = RoundPoints(number, winner, bool(hand_romme), bool(stalemate), {}, {}, {})
+                current = (int(sid), game)
+            current[1].points[player] = points  # type: ignore[index]
+            current[1].bonus[player] = bonus  # type: ignore[index]
+        if current is not None:
+            yield current

@@ -30,7 +30,11 @@ from romme_score.store.records import (
     SessionCount,
     SessionInfo,
     StoredRound,
+    TournamentInfo,
+    TournamentPlayer,
+    TournamentTable,
 )
+from romme_score.tournament_options import TournamentOptions
 
 T = TypeVar("T")
 
@@ -201,3 +205,53 @@ class Store(Protocol):
     def player_session_stats(self, since: str | None = None) -> list[PlayerSessionStats]: ...
 
     def head_to_head_rounds(self, opponents: Sequence[str], since: str | None = None) -> list[HeadToHead]: ...
+
+    # -- tournaments (RULES.md §10) -----------------------------------------------------------
+
+    def create_tournament(
+        self,
+        name: str,
+        rules: RuleSet,
+        options: TournamentOptions,
+        seed: int,
+        players: Sequence[TournamentPlayer],
+    ) -> None:
+        """A new tournament, made the current one; :class:`TournamentExists` when the name is taken."""
+        ...
+
+    def current_tournament(self) -> str | None: ...
+
+    def tournament_names(self) -> list[str]: ...
+
+    def tournament(self, name: str | None = None) -> TournamentInfo:
+        """A tournament by name, or the current one (:class:`NoCurrentTournament`,
+        :class:`NoSuchTournament`)."""
+        ...
+
+    def draw_series(
+        self,
+        tournament: TournamentInfo,
+        series: int,
+        tables: Sequence[tuple[str, Sequence[str]]],
+        rules: RuleSet,
+        currency: str | None,
+    ) -> None:
+        """Series ``series`` with its tables, in one transaction: each table (a session name
+        and its players in seat order) becomes a session under ``rules``, the first seat
+        dealing first, and the first table's session is made current.
+        :class:`SeriesDrawn` when that series is there already, :class:`SessionExists` when a
+        name is taken; then nothing is written."""
+        ...
+
+    def withdraw_player(self, tournament: TournamentInfo, start: int, after_series: int) -> None:
+        """Mark the player of start number ``start`` withdrawn after ``after_series`` series."""
+        ...
+
+    def tournament_tables(self, tournament: TournamentInfo) -> list[TournamentTable]:
+        """Every table of every series drawn, by series and table number."""
+        ...
+
+    def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
+        """The active rounds of all the tournament's tables, as (session id, round), by
+        session and round number, in one read."""
+        ...

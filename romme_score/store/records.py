@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from romme_score.cards import Card, parse_cards
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput
+from romme_score.tournament_options import TournamentOptions
 
 
 def now() -> str:
@@ -49,6 +50,46 @@ class SessionInfo:
     currency: str | None
     first_dealer: int
     created_at: str
+
+
+@dataclass(frozen=True)
+class TournamentPlayer:
+    """A player of a tournament: the start number kept all tournament, the name, the team
+    (None: none), and ``withdrawn_after``, the series drawn when the player withdrew (None:
+    still playing; seated again in no later series)."""
+
+    start: int
+    name: str
+    team: str | None = None
+    withdrawn_after: int | None = None
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    """A tournament: its tables' house rules, its options, the seed of its draws, its
+    players by start number, and how many series are drawn."""
+
+    id: int
+    name: str
+    created_at: str
+    rules: RuleSet
+    options: TournamentOptions
+    seed: int
+    players: tuple[TournamentPlayer, ...]
+    series_drawn: int
+
+
+@dataclass(frozen=True)
+class TournamentTable:
+    """A table of a series: its session (by id, and as it is called now), the players in
+    seat order, and the rounds (games) recorded there."""
+
+    series: int
+    table: int
+    session_id: int
+    session: str
+    players: tuple[str, ...]
+    games: int
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ from tabulate import tabulate
 
 from romme_score.i18n import _
 from romme_score.rules import OPTION_NAMES, PRESET_SOURCES, RuleSet, allowed_values, option_doc
+from romme_score.tournament_options import TOURNAMENT_OPTION_NAMES, TournamentOptions, allowed_text
+from romme_score.tournament_options import option_doc as tournament_option_doc
 
 
 def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
@@ -39,3 +41,18 @@ def render_rules(rules: RuleSet) -> str:
         [name, show_value(data[name]), _(allowed_values(name)), _(option_doc(name))] for name in OPTION_NAMES
     ]
     return tabulate(rows, headers=[_("option"), _("value"), _("allowed"), _("meaning")])
+
+
+def render_tournament_options(options: TournamentOptions) -> str:
+    """The options of ``romme tournament new`` (RULES.md §10), as ``--rule KEY=VALUE`` and
+    the rules file take them, with their defaults."""
+    data = options.to_dict()
+    rows = [
+        [name, show_value(data[name]), allowed_text(name), _(tournament_option_doc(name))]
+        for name in TOURNAMENT_OPTION_NAMES
+    ]
+    return (
+        _("Tournament options (romme tournament new), with their defaults:")
+        + "\n"
+        + tabulate(rows, headers=[_("option"), _("value"), _("allowed"), _("meaning")])
+    )

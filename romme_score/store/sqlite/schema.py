@@ -18,6 +18,46 @@ TOTALS_SELECT = """
                   AND h.player = p.name), 0)
     FROM players p WHERE {where}"""
 
+# Tournaments (RULES.md §10), self-contained: its own tables only, so that it can take
+# another number when migrations of other branches come first. The tournament's players
+# with their start numbers and teams, its series, and its tables, each an ordinary
+# session; the current tournament is the ``state`` key 'tournament'.
+TOURNAMENTS = [
+    """CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL
+    )""",
+    """CREATE TABLE tournament_players (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        start INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        team TEXT,
+        withdrawn_after INTEGER,
+        withdrawn_at TEXT,
+        PRIMARY KEY (tournament_id, start),
+        UNIQUE (tournament_id, name)
+    )""",
+    """CREATE TABLE tournament_series (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        drawn_at TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, number)
+    )""",
+    """CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL,
+        series INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        session_id INTEGER NOT NULL UNIQUE REFERENCES sessions(id),
+        PRIMARY KEY (tournament_id, series, number),
+        FOREIGN KEY (tournament_id, series)
+            REFERENCES tournament_series(tournament_id, number) ON DELETE CASCADE
+    )""",
+]
+
 MIGRATIONS: list[list[str]] = [
     [  # 1: sessions, players, rounds with history, hands
         """CREATE TABLE sessions (
@@ -119,5 +159,6 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (session_id, kind, player)
         )""",
     ],
+    TOURNAMENTS,  # 6: tournaments (RULES.md §10), defined above
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import romme_score.store.sqlite.lines as lines
+import romme_score.store.sqlite.tournaments as tournaments
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.errors import (
@@ -24,6 +25,7 @@ from romme_score.store.errors import (
     NoSuchSession,
     PendingChanged,
     RoundNotThere,
+    SeriesDrawn,
     SessionExists,
 )
 from romme_score.store.records import (
@@ -44,6 +46,9 @@ from romme_score.store.records import (
     SessionCount,
     SessionInfo,
     StoredRound,
+    TournamentInfo,
+    TournamentPlayer,
+    TournamentTable,
     canonical,
     change_time,
     now,
@@ -52,6 +57,7 @@ from romme_score.store.records import (
 )
 from romme_score.store.sqlite.connection import Connection
 from romme_score.store.sqlite.schema import TOTALS_SELECT
+from romme_score.tournament_options import TournamentOptions
 
 T = TypeVar("T")
 BUMP = "UPDATE sessions SET version = version + 1 WHERE id = ?"
@@ -105,22 +111,37 @@ class SQLiteStore:
         first_dealer: int,
     ) -> None:
         with self.conn.write() as db:
-            if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
-                raise SessionExists(name, "create")
-            cur = db.execute(
-                "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
-            )
-            sid = cur.lastrowid
-            db.executemany(
-                "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
-                [(sid, seat, player) for seat, player in enumerate(players)],
-            )
-            db.executemany(
-                "INSERT INTO totals (session_id, player) VALUES (?, ?)", [(sid, player) for player in players]
-            )
+            self._insert_session(db, name, players, rules, rate, currency, first_dealer)
             db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
+
+    @staticmethod
+    def _insert_session(
+        db: sqlite3.Connection,
+        name: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: str | None,
+        currency: str | None,
+        first_dealer: int,
+    ) -> int:
+        """A new session's rows (inside the caller's transaction); its id."""
+        if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
+            raise SessionExists(name, "create")
+        cur = db.execute(
+            "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (name, now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
+        )
+        sid = cur.lastrowid
+        assert sid is not None
+        db.executemany(
+            "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+            [(sid, seat, player) for seat, player in enumerate(players)],
+        )
+        db.executemany(
+            "INSERT INTO totals (session_id, player) VALUES (?, ?)", [(sid, player) for player in players]
+        )
+        return sid
 
     def set_current(self, name: str) -> None:
         self.session(name)
@@ -524,6 +545,7 @@ class SQLiteStore:
     def delete_session(self, name: str) -> None:
         info = self.session(name)
         with self.conn.write() as db:
+            tournaments.refuse_if_a_table(db, info.id, info.name)
             self._delete_session(db, info.id)
             db.execute("DELETE FROM state WHERE key = 'current' AND value = ?", (info.name,))
 
@@ -556,6 +578,7 @@ class SQLiteStore:
             if existing:
                 if not overwrite:
                     raise SessionExists(name, "import")
+                tournaments.refuse_if_a_table(db, existing[0], name)
                 self._delete_session(db, existing[0])
             cur = db.execute(
                 "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
@@ -626,3 +649,68 @@ class SQLiteStore:
 
     def head_to_head_rounds(self, opponents: Sequence[str], since: str | None = None) -> list[HeadToHead]:
         return lines.head_to_head_rounds(self.conn, opponents, since)
+
+    # -- tournaments (romme tournament) -----------------------------------------------
+
+    def create_tournament(
+        self,
+        name: str,
+        rules: RuleSet,
+        options: TournamentOptions,
+        seed: int,
+        players: Sequence[TournamentPlayer],
+    ) -> None:
+        with self.conn.write() as db:
+            tournaments.create(db, name, rules, options, seed, players)
+
+    def current_tournament(self) -> str | None:
+        row = self.conn.query("SELECT value FROM state WHERE key = 'tournament'")
+        return row[0][0] if row else None
+
+    def tournament_names(self) -> list[str]:
+        return [r[0] for r in self.conn.query("SELECT name FROM tournaments ORDER BY id")]
+
+    def tournament(self, name: str | None = None) -> TournamentInfo:
+        return tournaments.info(self.conn, name, self.current_tournament, self.tournament_names)
+
+    def draw_series(
+        self,
+        tournament: TournamentInfo,
+        series: int,
+        tables: Sequence[tuple[str, Sequence[str]]],
+        rules: RuleSet,
+        currency: str | None,
+    ) -> None:
+        with self.conn.write() as db:
+            if db.execute(
+                "SELECT 1 FROM tournament_series WHERE tournament_id = ? AND number = ?",
+                (tournament.id, series),
+            ).fetchone():
+                raise SeriesDrawn(tournament.name, series)
+            db.execute(
+                "INSERT INTO tournament_series (tournament_id, number, drawn_at) VALUES (?, ?, ?)",
+                (tournament.id, series, now()),
+            )
+            for number, (session, players) in enumerate(tables, 1):
+                sid = self._insert_session(db, session, players, rules, None, currency, 0)
+                db.execute(
+                    "INSERT INTO tournament_tables (tournament_id, series, number, session_id) "
+                    "VALUES (?, ?, ?, ?)",
+                    (tournament.id, series, number, sid),
+                )
+            if tables:
+                db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (tables[0][0],))
+
+    def withdraw_player(self, tournament: TournamentInfo, start: int, after_series: int) -> None:
+        with self.conn.write() as db:
+            db.execute(
+                "UPDATE tournament_players SET withdrawn_after = ?, withdrawn_at = ? "
+                "WHERE tournament_id = ? AND start = ? AND withdrawn_after IS NULL",
+                (after_series, now(), tournament.id, start),
+            )
+
+    def tournament_tables(self, tournament: TournamentInfo) -> list[TournamentTable]:
+        return tournaments.tables(self.conn, tournament)
+
+    def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
+        return tournaments.games(self.conn, tournament)

@@ -1,0 +1,178 @@
+"""A tournament of 200 players (RULES.md §10): drawn and ranked.
+
+    python benchmarks/tournament.py     # PLAYERS=200 SERIES=3 GAMES=16 RUNS=7 by default
+
+Four players a table (50 tables), three series of 16 games, wertung scoring, seated by
+the standings. Each figure is the median of RUNS runs, in ms:
+
+- the core alone (romme_score.tournament): seating a series of 200 players by the
+  standings, and ranking 200 players from the results of 3 x 50 tables' games;
+- the service over an SQLite file whose tables hold every game (2,400 rounds): the
+  standings (one read of the tables, one of all their rounds, then the ranking), the
+  payout, and drawing the next series (the standings, the seating and 50 new sessions
+  in one transaction; each run undone by deleting its rows again);
+- ``romme tournament standings --json`` as a whole process.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+from romme_score.rules import find_preset
+from romme_score.scoring import Hand, RoundInput, score_round
+from romme_score.sessions import SessionService
+from romme_score.tournament import Entrant, Game, Result, rank, seat_series, table_results
+from romme_score.tournament_options import Prize, TournamentOptions
+from romme_score.tournaments import TournamentService
+
+PLAYERS = int(os.environ.get("PLAYERS", "200"))
+SERIES = int(os.environ.get("SERIES", "3"))
+GAMES = int(os.environ.get("GAMES", "16"))
+RUNS = int(os.environ.get("RUNS", "7"))
+
+RULES = find_preset("standard")
+OPTIONS = TournamentOptions(
+    series=SERIES + 1,  # one series is left to draw
+    games=GAMES,
+    scoring="wertung",
+    entry_fee=Decimal(10),
+    lost_game_fee=Decimal("0.5"),
+    prizes=(Prize(Decimal(40), True), Prize(Decimal(25), True), Prize(Decimal(15), True)),
+)
+
+
+def median_ms(work: Callable[[], object], after: Callable[[], object] | None = None) -> float:
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        work()
+        times.append((time.perf_counter() - start) * 1000)
+        if after is not None:
+            after()
+    return statistics.median(times)
+
+
+def random_games(players: tuple[str, ...], rnd: random.Random) -> list[RoundInput]:
+    games = []
+    for _ in range(GAMES):
+        winner = rnd.choice(players)
+        hands = {p: Hand(points=rnd.randint(0, 60)) for p in players if p != winner}
+        games.append(RoundInput(winner, hands, rnd.random() < 0.03))
+    return games
+
+
+def core() -> tuple[float, float]:
+    """Seating and ranking alone, on results drawn at random."""
+    rnd = random.Random(1)
+    starts = list(range(1, PLAYERS + 1))
+    ranking = [r.start for r in rank([Result(s, (rnd.randint(0, 80),)) for s in starts], OPTIONS)]
+    seat = median_ms(lambda: seat_series(OPTIONS, starts, 2026, 2, ranking))
+    tables = seat_series(OPTIONS.replace(seating="draw"), starts, 2026, 1)
+    games = []
+    for table in tables:
+        names = tuple(str(s) for s in table)
+        played = []
+        for rnd_input in random_games(names, rnd):
+            score = score_round(names, {}, rnd_input, RULES)
+            played.append(Game(rnd_input.winner, rnd_input.hand_romme, score.points, score.bonus))
+        games.append((names, played))
+
+    def ranked() -> None:
+        results: dict[int, list[int | None]] = {s: [] for s in starts}
+        for _series in range(SERIES):
+            for names, played in games:
+                for name, value in table_results(names, played, OPTIONS).items():
+                    results[int(name)].append(value)
+        rank([Result(s, tuple(r)) for s, r in results.items()], OPTIONS)
+
+    return seat, median_ms(ranked)
+
+
+def build(db: Path) -> None:
+    """A tournament of PLAYERS with SERIES series played to their last game."""
+    rnd = random.Random(2)
+    with SessionService(db) as sessions:
+        service = TournamentService(sessions)
+        entrants = [Entrant(f"Player {n:03d}") for n in range(1, PLAYERS + 1)]
+        service.create("Bench", entrants, RULES, OPTIONS, seed=2026)
+        for _series in range(SERIES):
+            drawn = service.draw("Bench")
+            for table in drawn.tables:
+                info = sessions.session(table.session)
+                for rnd_input in random_games(table.players, rnd):
+                    sessions.record(info, rnd_input)
+
+
+def main() -> None:
+    seat, ranked = core()
+    print(f"A tournament of {PLAYERS} players at tables of 4, {SERIES} series of {GAMES} games (wertung)")
+    print(f"median of {RUNS} runs, ms")
+    print()
+    rows = [
+        ("core: seating a series by the standings", seat),
+        (f"core: ranking from {SERIES} series of results", ranked),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.sqlite3"
+        start = time.perf_counter()
+        build(db)
+        built = time.perf_counter() - start
+        with SessionService(db) as sessions:
+            service = TournamentService(sessions)
+            rows.append(
+                ("service: standings (SQLite, every game read)", median_ms(lambda: service.standings()))
+            )
+            rows.append(("service: payout", median_ms(lambda: service.payout())))
+            store = sessions.store
+
+            def undraw() -> None:
+                """The series just drawn removed again, so that the next run draws it anew."""
+                conn = store.conn  # type: ignore[attr-defined]
+                with conn.write() as sql:
+                    ids = [
+                        r[0]
+                        for r in sql.execute(
+                            "SELECT session_id FROM tournament_tables WHERE series = ?", (SERIES + 1,)
+                        ).fetchall()
+                    ]
+                    sql.execute("DELETE FROM tournament_series WHERE number = ?", (SERIES + 1,))
+                    for sid in ids:
+                        for table in ("players", "totals"):
+                            sql.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
+                        sql.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+
+            rows.append(
+                (
+                    f"service: drawing series {SERIES + 1} ({-(-PLAYERS // 4)} sessions, one transaction)",
+                    median_ms(lambda: service.draw(), undraw),
+                )
+            )
+        env = {**os.environ, "ROMME_DB": str(db)}
+        command = [sys.executable, "-m", "romme_score", "tournament", "standings", "--json"]
+        rows.append(
+            (
+                "romme tournament standings --json, a whole process",
+                median_ms(lambda: subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True)),
+            )
+        )
+    width = max(len(what) for what, _ in rows)
+    print(f"{'what':<{width}}  {'median ms':>9}")
+    print("-" * (width + 11))
+    for what, ms in rows:
+        print(f"{what:<{width}}  {ms:>9.2f}")
+    print()
+    games = SERIES * -(-PLAYERS // 4) * GAMES
+    print(f"(setting up: {SERIES} series drawn and {games} games recorded in {built:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

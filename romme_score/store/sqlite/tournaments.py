@@ -1,0 +1,140 @@
+"""Tournaments in the SQLite file (RULES.md §10): a tournament with its players, series
+and tables, each table an ordinary session (``tournament_tables.session_id``). The
+results are the tables' rounds, read for the whole tournament in one query."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from romme_score.rules import RuleSet
+from romme_score.store.errors import (
+    NoCurrentTournament,
+    NoSuchTournament,
+    SessionInTournament,
+    TournamentExists,
+)
+from romme_score.store.records import RoundPoints, TournamentInfo, TournamentPlayer, TournamentTable, now
+from romme_score.store.sqlite.connection import Connection
+from romme_score.tournament_options import TournamentOptions
+
+
+def create(
+    db: sqlite3.Connection,
+    name: str,
+    rules: RuleSet,
+    options: TournamentOptions,
+    seed: int,
+    players: Sequence[TournamentPlayer],
+) -> None:
+    """A tournament's rows, inside the caller's transaction; it becomes the current one."""
+    if db.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
+        raise TournamentExists(name)
+    cur = db.execute(
+        "INSERT INTO tournaments (name, created_at, rules, options, seed) VALUES (?, ?, ?, ?, ?)",
+        (name, now(), json.dumps(rules.to_dict()), json.dumps(options.to_dict()), seed),
+    )
+    tid = cur.lastrowid
+    db.executemany(
+        "INSERT INTO tournament_players (tournament_id, start, name, team) VALUES (?, ?, ?, ?)",
+        [(tid, p.start, p.name, p.team) for p in players],
+    )
+    db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('tournament', ?)", (name,))
+
+
+def info(
+    conn: Connection,
+    name: str | None,
+    current: Callable[[], str | None],
+    names: Callable[[], list[str]],
+) -> TournamentInfo:
+    """A tournament by name, or the current one."""
+    if name is None:
+        name = current()
+        if name is None:
+            raise NoCurrentTournament()
+    rows = conn.query(
+        "SELECT id, name, created_at, rules, options, seed FROM tournaments WHERE name = ?", (name,)
+    )
+    if not rows:
+        raise NoSuchTournament(name, names())
+    return _info(conn, rows[0])
+
+
+def _info(conn: Connection, row: Sequence[Any]) -> TournamentInfo:
+    tid, tname, created, rules, options, seed = row
+    players = tuple(
+        TournamentPlayer(start, pname, team, after)
+        for start, pname, team, after in conn.query(
+            "SELECT start, name, team, withdrawn_after FROM tournament_players "
+            "WHERE tournament_id = ? ORDER BY start",
+            (tid,),
+        )
+    )
+    drawn = conn.query(
+        "SELECT COALESCE(MAX(number), 0) FROM tournament_series WHERE tournament_id = ?", (tid,)
+    )
+    return TournamentInfo(
+        tid,
+        tname,
+        created,
+        RuleSet.from_dict(json.loads(rules)),
+        TournamentOptions.from_dict(json.loads(options)),
+        int(seed),
+        players,
+        int(drawn[0][0]),
+    )
+
+
+def tables(conn: Connection, tournament: TournamentInfo) -> list[TournamentTable]:
+    seats: dict[int, list[str]] = {}
+    for sid, player in conn.query(
+        "SELECT p.session_id, p.name FROM players p "
+        "JOIN tournament_tables tt ON tt.session_id = p.session_id "
+        "WHERE tt.tournament_id = ? ORDER BY p.session_id, p.seat",
+        (tournament.id,),
+    ):
+        seats.setdefault(sid, []).append(player)
+    return [
+        TournamentTable(series, number, sid, session, tuple(seats.get(sid, ())), int(games))
+        for series, number, sid, session, games in conn.query(
+            "SELECT tt.series, tt.number, s.id, s.name, "
+            "(SELECT COALESCE(MAX(r.number), 0) FROM rounds r "
+            "WHERE r.session_id = s.id AND r.status = 'active') "
+            "FROM tournament_tables tt JOIN sessions s ON s.id = tt.session_id "
+            "WHERE tt.tournament_id = ? ORDER BY tt.series, tt.number",
+            (tournament.id,),
+        )
+    ]
+
+
+def games(conn: Connection, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
+    rows = conn.cursor(
+        "SELECT tt.session_id, r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, h.bonus "
+        "FROM tournament_tables tt JOIN rounds r ON r.session_id = tt.session_id AND r.status = 'active' "
+        "JOIN hands h ON h.round_id = r.id WHERE tt.tournament_id = ? ORDER BY tt.session_id, r.number",
+        (tournament.id,),
+    )
+    current: tuple[int, RoundPoints] | None = None
+    for sid, number, winner, hand_romme, stalemate, player, points, bonus in rows:
+        if current is None or current[0] != sid or current[1].number != number:
+            if current is not None:
+                yield current
+            current = (sid, RoundPoints(number, winner, bool(hand_romme), bool(stalemate), {}, {}, {}))
+        current[1].points[player] = points  # type: ignore[index]
+        current[1].bonus[player] = bonus  # type: ignore[index]
+    if current is not None:
+        yield current
+
+
+def refuse_if_a_table(db: sqlite3.Connection, session_id: int, session: str) -> None:
+    """A session that is a tournament's table is neither deleted nor replaced."""
+    row = db.execute(
+        "SELECT t.name FROM tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "
+        "WHERE tt.session_id = ?",
+        (session_id,),
+    ).fetchone()
+    if row is not None:
+        raise SessionInTournament(session, row[0])

@@ -1,0 +1,530 @@
+"""The tournament service (RULES.md §10): what a front end may do to a tournament, with
+no Click, no printing and no SQL, beside :mod:`romme_score.sessions`.
+
+A tournament is players with start numbers (and teams), options, house rules and a
+seed; each table of each series is an ordinary session of the session service (named
+``NAME S1 T3``, ``game_end = rounds:games``, seat 1 dealing first), recorded with
+``romme round``, ``romme play`` or any other front end. Results are read from those
+sessions' rounds whenever they are asked for, so a correction in a table's session
+(``romme edit``) changes the ranking at once. The rules of §10 are
+:mod:`romme_score.tournament`'s; this module reads and writes.
+
+Errors carry facts, never a front end's way out: :class:`TournamentRefused` for what is
+refused as asked (the series before is not complete, all series are drawn...),
+:class:`~romme_score.tournament.TournamentInputError` and friends for input that cannot be used.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from romme_score.i18n import _
+from romme_score.inputs import _digits, choose_player, clean_name
+from romme_score.rules import RuleSet
+from romme_score.sessions import SessionInputError, SessionService
+from romme_score.store import StoreError
+from romme_score.store.errors import SessionExists
+from romme_score.store.records import TournamentInfo, TournamentPlayer, TournamentTable
+from romme_score.tournament import (
+    MAX_SEED,
+    Entrant,
+    Game,
+    Ranked,
+    Result,
+    TooFewPlayers,
+    check_entrants,
+    lost_games,
+    paid_in,
+    payout,
+    rank,
+    rank_teams,
+    seat_series,
+    table_results,
+    table_sizes,
+)
+from romme_score.tournament_options import TournamentOptions, tables_rules
+
+MAX_NAME = 40  # as romme_score.inputs.MAX_NAME: a table's session name must fit
+
+
+class TournamentRefused(StoreError):
+    """A tournament action refused as asked."""
+
+
+@dataclass(frozen=True)
+class MissingTable:
+    """A table that has not played all its games yet."""
+
+    series: int
+    table: int
+    session: str
+    played: int
+    games: int
+
+
+class SeriesIncomplete(TournamentRefused):
+    """The series before is not complete: ``missing`` says which tables are short of games."""
+
+    def __init__(self, tournament: str, missing: Sequence[MissingTable]) -> None:
+        first = missing[0]
+        super().__init__(
+            _("series %(series)d of tournament '%(tournament)s' is not complete: %(missing)s")
+            % {"series": first.series, "tournament": tournament, "missing": missing_text(missing)}
+        )
+        self.tournament = tournament
+        self.missing = tuple(missing)
+
+
+def missing_text(missing: Sequence[MissingTable]) -> str:
+    """``table 3 of series 2 has played 4 of 6 games; ...``"""
+    return "; ".join(
+        _("table %(table)d of series %(series)d has played %(played)d of %(games)d games")
+        % {"table": m.table, "series": m.series, "played": m.played, "games": m.games}
+        for m in missing
+    )
+
+
+class AllSeriesDrawn(TournamentRefused):
+    def __init__(self, tournament: str, series: int) -> None:
+        super().__init__(
+            _("all %(series)d series of tournament '%(tournament)s' are drawn")
+            % {"series": series, "tournament": tournament}
+        )
+        self.tournament = tournament
+        self.series = series
+
+
+class AlreadyWithdrawn(TournamentRefused):
+    def __init__(self, tournament: str, player: str, after: int) -> None:
+        super().__init__(
+            _("%(player)s withdrew from tournament '%(tournament)s' after series %(series)d already")
+            % {"player": player, "tournament": tournament, "series": after}
+        )
+        self.tournament = tournament
+        self.player = player
+        self.after = after
+
+
+class TooFewToSeat(TournamentRefused):
+    def __init__(self, tournament: str, count: int, smallest: int) -> None:
+        super().__init__(
+            _("tournament '%(tournament)s' has %(count)d players left to seat; a table needs %(smallest)d")
+            % {"tournament": tournament, "count": count, "smallest": smallest}
+        )
+        self.count = count
+        self.smallest = smallest
+
+
+def _too_large(size: int, most: int) -> str:
+    return _("a table of %(size)d players, but these rules seat 2 to %(max)d (max_players=%(max)d)") % {
+        "size": size,
+        "max": most,
+    }
+
+
+class TableTooLarge(TournamentRefused):
+    """A table of the series to draw would seat more players than the house rules allow
+    (fewer players left after withdrawals can make larger tables)."""
+
+    def __init__(self, size: int, most: int) -> None:
+        super().__init__(_too_large(size, most))
+        self.size = size
+        self.most = most
+
+
+class RulesSeatTooFew(SessionInputError):
+    """The tournament's tables would seat more players than its house rules allow."""
+
+    def __init__(self, size: int, most: int) -> None:
+        super().__init__(_too_large(size, most))
+        self.size = size
+        self.most = most
+
+
+class TableNameTaken(TournamentRefused):
+    """A session has the name a table of the series would get."""
+
+    def __init__(self, session: str) -> None:
+        super().__init__(
+            _("a session named '%(session)s' exists already, and a table of the series would get that name")
+            % {"session": session}
+        )
+        self.session = session
+
+
+class NoSeriesDrawn(TournamentRefused):
+    def __init__(self, tournament: str) -> None:
+        super().__init__(
+            _("no series of tournament '%(tournament)s' is drawn yet") % {"tournament": tournament}
+        )
+        self.tournament = tournament
+
+
+class NoSuchSeries(SessionInputError):
+    def __init__(self, series: int, tournament: str, drawn: int) -> None:
+        if drawn:
+            message = _("tournament '%(tournament)s' has no series %(series)d (series 1-%(drawn)d are drawn)")
+        else:
+            message = _("tournament '%(tournament)s' has no series %(series)d (none is drawn yet)")
+        super().__init__(message % {"series": series, "tournament": tournament, "drawn": drawn})
+        self.series = series
+        self.drawn = drawn
+
+
+class NoSuchStart(SessionInputError):
+    def __init__(self, start: int, last: int) -> None:
+        super().__init__(
+            _("there is no start number %(start)d (start numbers 1-%(last)d)")
+            % {"start": start, "last": last}
+        )
+        self.start = start
+        self.last = last
+
+
+class NameTooLong(SessionInputError):
+    """The tournament's name leaves no room for its tables' session names."""
+
+    def __init__(self, session: str) -> None:
+        super().__init__(
+            _(
+                "the tournament's name is too long: its tables would be sessions like '%(session)s', "
+                "longer than %(max)d characters"
+            )
+            % {"session": session, "max": MAX_NAME}
+        )
+        self.session = session
+
+
+# --- what the service hands out -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DrawnTable:
+    table: int
+    session: str
+    players: tuple[str, ...]  # in seat order: seat 1 deals first
+    starts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    tournament: str
+    series: int
+    seating: str  # how this series was seated: draw, standings or fixed
+    seed: int
+    tables: tuple[DrawnTable, ...]
+    missing: tuple[MissingTable, ...]  # tables of earlier series still short of games (--force)
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    start: int
+    name: str
+    team: str | None
+    place: int
+    series: tuple[int | None, ...]  # one result per series (None: not seated)
+    total: int
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    team: str
+    place: int
+    total: int
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TournamentStandings:
+    tournament: str
+    options: TournamentOptions
+    series_played: int  # the series the standings cover
+    series_drawn: int
+    players: tuple[PlayerStanding, ...]  # best first
+    teams: tuple[TeamStanding, ...]
+    missing: tuple[MissingTable, ...]
+
+    @property
+    def complete(self) -> bool:
+        """Every series played to its last game."""
+        return not self.missing and self.series_played == self.options.series
+
+
+@dataclass(frozen=True)
+class PlayerPayout:
+    start: int
+    name: str
+    place: int
+    paid: Decimal
+    receives: Decimal
+
+
+@dataclass(frozen=True)
+class TournamentPayout:
+    tournament: str
+    options: TournamentOptions
+    pot: Decimal
+    kept: Decimal
+    players: tuple[PlayerPayout, ...]
+    complete: bool
+    missing: tuple[MissingTable, ...]
+
+
+@dataclass(frozen=True)
+class Withdrawn:
+    tournament: str
+    start: int
+    name: str
+    after_series: int
+
+
+@dataclass(frozen=True)
+class SheetTable:
+    """A table's sheet: who sits where (start numbers), and the games recorded so far."""
+
+    table: int
+    session: str
+    seats: tuple[tuple[int, str], ...]  # (start number, name) in seat order
+    games: tuple[Game, ...]
+
+
+@dataclass(frozen=True)
+class Sheets:
+    tournament: str
+    series: int
+    options: TournamentOptions
+    rules: RuleSet
+    tables: tuple[SheetTable, ...]
+    standings: TournamentStandings
+
+
+# --- the service ---------------------------------------------------------------------------
+
+
+class TournamentService:
+    """Tournaments of one database, over its session service. Every write is one transaction."""
+
+    def __init__(self, sessions: SessionService) -> None:
+        self.sessions = sessions
+        self.store = sessions.store
+
+    def tournament(self, name: str | None = None) -> TournamentInfo:
+        """A tournament by name, or the current one (the last one created)."""
+        return self.store.tournament(name)
+
+    # -- writing --------------------------------------------------------------------------
+
+    def create(
+        self,
+        name: str,
+        entrants: Sequence[Entrant],
+        rules: RuleSet,
+        options: TournamentOptions,
+        seed: int | None = None,
+    ) -> TournamentInfo:
+        """A new tournament, made current: start numbers in the order given; no table yet.
+        Without a seed, one is drawn (and recorded, so every draw can be repeated)."""
+        name = clean_name(name, _("a tournament's name"))
+        players = check_entrants(entrants, options)
+        sizes = table_sizes(len(players), options.table_size, options.min_table)
+        if max(sizes) > rules.max_players:
+            raise RulesSeatTooFew(max(sizes), rules.max_players)
+        longest = f"{name} S{options.series} T{len(sizes)}"
+        if len(longest) > MAX_NAME:
+            raise NameTooLong(longest)
+        chosen = secrets.randbelow(10**6) if seed is None else seed
+        if not 0 <= chosen <= MAX_SEED:
+            raise SessionInputError(_("the seed must be 0 to %(max)d") % {"max": MAX_SEED})
+        self.store.create_tournament(
+            name,
+            tables_rules(rules, options),
+            options,
+            chosen,
+            [TournamentPlayer(start, e.name, e.team) for start, e in enumerate(players, 1)],
+        )
+        return self.store.tournament(name)
+
+    def draw(self, name: str | None = None, force: bool = False) -> Drawn:
+        """Seat the next series: each table becomes a session. Refused while a table of an
+        earlier series has games to play, unless ``force`` (the result says which)."""
+        info = self.store.tournament(name)
+        options = info.options
+        series = info.series_drawn + 1
+        if series > options.series:
+            raise AllSeriesDrawn(info.name, options.series)
+        missing: tuple[MissingTable, ...] = ()
+        ranking: list[int] = []
+        if series > 1:
+            standings = self._standings(info, self.store.tournament_tables(info), series - 1)
+            missing = standings.missing
+            if missing and not force:
+                raise SeriesIncomplete(info.name, missing)
+            ranking = [p.start for p in standings.players]
+        active = [p.start for p in info.players if p.withdrawn_after is None]
+        try:
+            seating = seat_series(options, active, info.seed, series, ranking)
+        except TooFewPlayers as exc:
+            raise TooFewToSeat(info.name, exc.count, exc.smallest) from None
+        largest = max(len(t) for t in seating)
+        if largest > info.rules.max_players:
+            raise TableTooLarge(largest, info.rules.max_players)
+        by_start = {p.start: p.name for p in info.players}
+        tables = tuple(
+            DrawnTable(n, f"{info.name} S{series} T{n}", tuple(by_start[s] for s in starts), starts)
+            for n, starts in enumerate(seating, 1)
+        )
+        for table in tables:
+            clean_name(table.session, _("a session's name"))
+        try:
+            self.store.draw_series(
+                info, series, [(t.session, t.players) for t in tables], info.rules, options.currency
+            )
+        except SessionExists as exc:
+            raise TableNameTaken(exc.name) from None
+        used = "draw" if options.seating == "standings" and series == 1 else options.seating
+        return Drawn(info.name, series, used, info.seed, tables, missing)
+
+    def withdraw(self, name: str, player: str) -> Withdrawn:
+        """The player plays no later series; the series played and the start number stay."""
+        info = self.store.tournament(name)
+        found = self.player(info, player)
+        if found.withdrawn_after is not None:
+            raise AlreadyWithdrawn(info.name, found.name, found.withdrawn_after)
+        if info.series_drawn >= info.options.series:
+            raise AllSeriesDrawn(info.name, info.options.series)
+        self.store.withdraw_player(info, found.start, info.series_drawn)
+        return Withdrawn(info.name, found.start, found.name, info.series_drawn)
+
+    def player(self, info: TournamentInfo, text: str) -> TournamentPlayer:
+        """The player meant: a name (or its first letters), or a start number."""
+        typed = text.strip()
+        for p in info.players:
+            if p.name.casefold() == typed.casefold():
+                return p
+        digits = _digits(typed)
+        if digits is not None:
+            start = int(digits) if len(digits) <= 18 else 0
+            if not 1 <= start <= len(info.players):
+                raise NoSuchStart(start, len(info.players))
+            return info.players[start - 1]
+        name = choose_player(typed, [p.name for p in info.players])
+        return next(p for p in info.players if p.name == name)
+
+    # -- reading --------------------------------------------------------------------------
+
+    def standings(self, name: str | None = None, series: int | None = None) -> TournamentStandings:
+        """The ranking after series ``series`` (default: every series drawn)."""
+        info = self.store.tournament(name)
+        if series is not None and not 1 <= series <= info.series_drawn:
+            raise NoSuchSeries(series, info.name, info.series_drawn)
+        upto = info.series_drawn if series is None else series
+        return self._standings(info, self.store.tournament_tables(info), upto)
+
+    def payout(self, name: str | None = None) -> TournamentPayout:
+        """What each player paid in (entry fee, lost games) and receives (prizes by place)."""
+        info = self.store.tournament(name)
+        tables = self.store.tournament_tables(info)
+        games = self._games(info)
+        standings = self._standings(info, tables, info.series_drawn, games)
+        start_of = {p.name: p.start for p in info.players}
+        lost = dict.fromkeys(start_of.values(), 0)
+        for table in tables:
+            for player, count in lost_games(table.players, games.get(table.session_id, [])).items():
+                lost[start_of[player]] += count
+        ranking = [Ranked(p.start, p.place, p.total, p.series) for p in standings.players]
+        result = payout(ranking, paid_in(lost, info.options), info.options)
+        names = {p.start: p.name for p in info.players}
+        return TournamentPayout(
+            info.name,
+            info.options,
+            result.pot,
+            result.kept,
+            tuple(PlayerPayout(m.start, names[m.start], m.place, m.paid, m.receives) for m in result.players),
+            standings.complete,
+            standings.missing,
+        )
+
+    def sheets(self, name: str | None = None, series: int | None = None) -> Sheets:
+        """The sheets of a series' tables (default: the last drawn) and the ranking."""
+        info = self.store.tournament(name)
+        if info.series_drawn == 0:
+            raise NoSeriesDrawn(info.name)
+        if series is not None and not 1 <= series <= info.series_drawn:
+            raise NoSuchSeries(series, info.name, info.series_drawn)
+        chosen = info.series_drawn if series is None else series
+        tables = self.store.tournament_tables(info)
+        games = self._games(info)
+        start_of = {p.name: p.start for p in info.players}
+        sheets = tuple(
+            SheetTable(
+                t.table,
+                t.session,
+                tuple((start_of[p], p) for p in t.players),
+                tuple(games.get(t.session_id, ())),
+            )
+            for t in tables
+            if t.series == chosen
+        )
+        standings = self._standings(info, tables, info.series_drawn, games)
+        return Sheets(info.name, chosen, info.options, info.rules, sheets, standings)
+
+    def _games(self, info: TournamentInfo) -> dict[int, list[Game]]:
+        """Every table's games, by session id, in one read."""
+        games: dict[int, list[Game]] = defaultdict(list)
+        for session_id, row in self.store.tournament_games(info):
+            games[session_id].append(Game(row.winner, row.hand_romme, row.points, row.bonus))
+        return games
+
+    def _standings(
+        self,
+        info: TournamentInfo,
+        tables: Sequence[TournamentTable],
+        upto: int,
+        games: Mapping[int, Sequence[Game]] | None = None,
+    ) -> TournamentStandings:
+        options = info.options
+        games = self._games(info) if games is None else games
+        start_of = {p.name: p.start for p in info.players}
+        results: dict[int, list[int | None]] = {p.start: [None] * upto for p in info.players}
+        missing = []
+        for table in tables:
+            if table.series > upto:
+                continue
+            played = games.get(table.session_id, ())
+            for player, result in table_results(table.players, played, options).items():
+                results[start_of[player]][table.series - 1] = result
+            if len(played) < options.games:
+                missing.append(
+                    MissingTable(table.series, table.table, table.session, len(played), options.games)
+                )
+        ranking = rank([Result(start, tuple(r)) for start, r in results.items()], options)
+        by_start = {p.start: p for p in info.players}
+        players = tuple(
+            PlayerStanding(
+                r.start,
+                by_start[r.start].name,
+                by_start[r.start].team,
+                r.place,
+                r.series,
+                r.total,
+                by_start[r.start].withdrawn_after is not None,
+            )
+            for r in ranking
+        )
+        members: dict[str, list[int]] = {}
+        for p in info.players:
+            if p.team is not None:
+                members.setdefault(p.team, []).append(p.start)
+        totals = {r.start: r.total for r in ranking}
+        teams = tuple(
+            TeamStanding(t.team, t.place, t.total, tuple(by_start[s].name for s in t.players))
+            for t in rank_teams(members, totals, options)
+        )
+        return TournamentStandings(
+            info.name, options, upto, info.series_drawn, players, teams, tuple(missing)
+        )

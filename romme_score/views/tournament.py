@@ -1,0 +1,328 @@
+"""Views of ``romme tournament``: the tournament created, a series drawn, the standings
+(text, JSON, CSV), a withdrawal and the payout. The printable sheets are in
+:mod:`romme_score.views.tournament_sheets`."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from tabulate import tabulate
+
+from romme_score.i18n import _, language, ngettext
+from romme_score.store.records import TournamentInfo
+from romme_score.tournament_options import TournamentOptions
+from romme_score.tournaments import (
+    Drawn,
+    MissingTable,
+    TournamentPayout,
+    TournamentStandings,
+    Withdrawn,
+    missing_text,
+)
+from romme_score.views.settle import money_text
+
+
+def scoring_text(options: TournamentOptions) -> str:
+    """``wertung (higher is better)``"""
+    if options.scoring == "augen":
+        return _("Augen (fewer is better)")
+    return _("Wertung (more is better)")
+
+
+def _money(amount: Decimal, options: TournamentOptions, ascii: bool) -> str:
+    profile = "de" if language() == "de" else "en"
+    return money_text(amount, options.currency, profile, options.unit, ascii)
+
+
+def _amount(amount: Decimal, options: TournamentOptions) -> str:
+    """An amount in JSON: a decimal string in whole units of the currency."""
+    return str(amount.quantize(options.unit))
+
+
+# --- new ------------------------------------------------------------------------------
+
+
+def created_json(info: TournamentInfo) -> dict[str, Any]:
+    return {
+        "tournament": info.name,
+        "seed": info.seed,
+        "players": [{"start": p.start, "name": p.name, "team": p.team} for p in info.players],
+        "options": info.options.to_dict(),
+        "rules": info.rules.to_dict(),
+    }
+
+
+def render_created(info: TournamentInfo) -> str:
+    o = info.options
+    lines = [
+        ngettext(
+            "Tournament '%(tournament)s' with %(count)d player: %(series)d series of %(games)d games, "
+            "tables of %(size)d, %(scoring)s.",
+            "Tournament '%(tournament)s' with %(count)d players: %(series)d series of %(games)d games, "
+            "tables of %(size)d, %(scoring)s.",
+            len(info.players),
+        )
+        % {
+            "tournament": info.name,
+            "count": len(info.players),
+            "series": o.series,
+            "games": o.games,
+            "size": o.table_size,
+            "scoring": scoring_text(o),
+        },
+        _("Seating: %(seating)s; the seed of the draws is %(seed)d.")
+        % {"seating": o.seating, "seed": info.seed},
+    ]
+    rows = [[p.start, p.name, p.team or ""] for p in info.players]
+    lines.append(
+        tabulate(rows, headers=[_("start"), _("name"), _("team")], colalign=("right", "left", "left"))
+    )
+    return "\n".join(lines)
+
+
+# --- draw -----------------------------------------------------------------------------------
+
+
+def drawn_json(drawn: Drawn) -> dict[str, Any]:
+    return {
+        "tournament": drawn.tournament,
+        "series": drawn.series,
+        "tables": [
+            {"table": t.table, "session": t.session, "players": list(t.players)} for t in drawn.tables
+        ],
+    }
+
+
+def render_drawn(drawn: Drawn) -> str:
+    how = {
+        "draw": _("by lot (seed %(seed)d)") % {"seed": drawn.seed},
+        "standings": _("by the standings"),
+        "fixed": _("in the order of the start numbers"),
+    }[drawn.seating]
+    lines = []
+    if drawn.missing:
+        lines.append(
+            _("Drawn although not complete: %(missing)s.") % {"missing": missing_text(drawn.missing)}
+        )
+    lines.append(
+        ngettext(
+            "Series %(series)d of '%(tournament)s', seated %(how)s: %(count)d table.",
+            "Series %(series)d of '%(tournament)s', seated %(how)s: %(count)d tables.",
+            len(drawn.tables),
+        )
+        % {"series": drawn.series, "tournament": drawn.tournament, "how": how, "count": len(drawn.tables)}
+    )
+    for t in drawn.tables:
+        seats = "  ".join(
+            _("%(seat)d. %(name)s (no. %(start)d)") % {"seat": seat, "name": name, "start": start}
+            for seat, (name, start) in enumerate(zip(t.players, t.starts, strict=True), 1)
+        )
+        lines.append(
+            _("Table %(table)d (%(session)s): %(seats)s")
+            % {"table": t.table, "session": t.session, "seats": seats}
+        )
+    lines.append(
+        _('Seat 1 deals first. Record each table\'s games with: romme round --session "%(session)s" ...')
+        % {"session": drawn.tables[0].session}
+    )
+    return "\n".join(lines)
+
+
+# --- standings ----------------------------------------------------------------------------
+
+
+def _missing_json(missing: Sequence[MissingTable]) -> list[dict[str, Any]]:
+    return [
+        {"series": m.series, "table": m.table, "session": m.session, "played": m.played, "games": m.games}
+        for m in missing
+    ]
+
+
+def standings_json(s: TournamentStandings) -> dict[str, Any]:
+    return {
+        "tournament": s.tournament,
+        "scoring": s.options.scoring,
+        "series_played": s.series_played,
+        "players": [
+            {
+                "start": p.start,
+                "name": p.name,
+                "team": p.team,
+                "place": p.place,
+                "series": list(p.series),
+                "total": p.total,
+                "withdrawn": p.withdrawn,
+            }
+            for p in s.players
+        ],
+        "teams": [
+            {"team": t.team, "place": t.place, "total": t.total, "players": list(t.players)} for t in s.teams
+        ],
+        "missing": _missing_json(s.missing),
+    }
+
+
+def series_heading(number: int) -> str:
+    return _("S%(series)d") % {"series": number}
+
+
+def _series_cell(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def render_standings(s: TournamentStandings) -> str:
+    if s.series_played == 0:
+        heading = _("Tournament '%(tournament)s': no series drawn yet · %(scoring)s") % {
+            "tournament": s.tournament,
+            "scoring": scoring_text(s.options),
+        }
+    else:
+        heading = _("Tournament '%(tournament)s' after series %(series)d of %(of)d · %(scoring)s") % {
+            "tournament": s.tournament,
+            "series": s.series_played,
+            "of": s.options.series,
+            "scoring": scoring_text(s.options),
+        }
+    has_teams = any(p.team for p in s.players)
+    headers = [_("place"), _("start"), _("name")]
+    if has_teams:
+        headers.append(_("team"))
+    headers += [series_heading(n) for n in range(1, s.series_played + 1)] + [_("total")]
+    rows = []
+    previous = None
+    for p in s.players:
+        name = p.name + (" " + _("(withdrawn)") if p.withdrawn else "")
+        row: list[Any] = [p.place if p.place != previous else "", p.start, name]
+        previous = p.place
+        if has_teams:
+            row.append(p.team or "")
+        row += [_series_cell(v) for v in p.series] + [p.total]
+        rows.append(row)
+    align = ["right", "right", "left"] + (["left"] if has_teams else []) + ["right"] * (s.series_played + 1)
+    lines = [heading, tabulate(rows, headers=headers, colalign=align)]
+    if s.teams:
+        lines += [
+            "",
+            _("Teams"),
+            tabulate(
+                [[t.place, t.team, t.total, ", ".join(t.players)] for t in s.teams],
+                headers=[_("place"), _("team"), _("total"), _("players")],
+                colalign=("right", "left", "right", "left"),
+            ),
+        ]
+    if s.missing:
+        lines += ["", _("Not complete: %(missing)s.") % {"missing": missing_text(s.missing)}]
+    return "\n".join(lines)
+
+
+def standings_csv(s: TournamentStandings) -> str:
+    """The standings for a spreadsheet: one row per player, the series side by side (the
+    column names stay English, as the JSON keys do)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        [
+            "place",
+            "start",
+            "name",
+            "team",
+            *[f"series_{n}" for n in range(1, s.series_played + 1)],
+            "total",
+            "withdrawn",
+        ]
+    )
+    for p in s.players:
+        writer.writerow(
+            [
+                p.place,
+                p.start,
+                p.name,
+                p.team or "",
+                *[_series_cell(v) for v in p.series],
+                p.total,
+                int(p.withdrawn),
+            ]
+        )
+    return buffer.getvalue()
+
+
+# --- withdraw -------------------------------------------------------------------------------
+
+
+def withdrawn_json(w: Withdrawn) -> dict[str, Any]:
+    return {"tournament": w.tournament, "start": w.start, "player": w.name, "after_series": w.after_series}
+
+
+def render_withdrawn(w: Withdrawn) -> str:
+    if w.after_series == 0:
+        return _(
+            "%(player)s (start number %(start)d) withdrew from '%(tournament)s' before the first series."
+        ) % {
+            "player": w.name,
+            "start": w.start,
+            "tournament": w.tournament,
+        }
+    return _(
+        "%(player)s (start number %(start)d) withdrew from '%(tournament)s' after series %(series)d: "
+        "the series played count, no later series seats them."
+    ) % {"player": w.name, "start": w.start, "tournament": w.tournament, "series": w.after_series}
+
+
+# --- payout ---------------------------------------------------------------------------------
+
+
+def payout_json(p: TournamentPayout) -> dict[str, Any]:
+    o = p.options
+    return {
+        "pot": _amount(p.pot, o),
+        "kept": _amount(p.kept, o),
+        "players": [
+            {"name": m.name, "place": m.place, "paid": _amount(m.paid, o), "receives": _amount(m.receives, o)}
+            for m in p.players
+        ],
+    }
+
+
+def render_payout(p: TournamentPayout, ascii: bool = False) -> str:
+    o = p.options
+    lines = []
+    if not p.complete:
+        lines.append(_("Not final: the tournament is not over yet."))
+    lines.append(
+        _("Pot of '%(tournament)s': %(pot)s (entry fee %(entry)s, %(fee)s for every game not won).")
+        % {
+            "tournament": p.tournament,
+            "pot": _money(p.pot, o, ascii),
+            "entry": _money(o.entry_fee, o, ascii),
+            "fee": _money(o.lost_game_fee, o, ascii),
+        }
+    )
+    rows = [
+        [
+            m.place,
+            m.start,
+            m.name,
+            _money(m.paid, o, ascii),
+            _money(m.receives, o, ascii) if m.receives else "",
+        ]
+        for m in p.players
+    ]
+    lines.append(
+        tabulate(
+            rows,
+            headers=[_("place"), _("start"), _("name"), _("paid"), _("receives")],
+            colalign=("right", "right", "left", "right", "right"),
+        )
+    )
+    prizes = ", ".join(str(x) for x in o.prizes) or _("none")
+    lines.append(
+        _("Prizes by place: %(prizes)s. Kept by the organiser: %(kept)s.")
+        % {"prizes": prizes, "kept": _money(p.kept, o, ascii)}
+    )
+    if p.missing:
+        lines.append(_("Not complete: %(missing)s.") % {"missing": missing_text(p.missing)})
+    return "\n".join(lines)
