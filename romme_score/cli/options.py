@@ -64,6 +64,23 @@ def fail_input(message: str) -> NoReturn:
     raise InputError(message)
 
 
+def stdin_is_terminal() -> bool:
+    """Whether a person at a terminal types what the command reads."""
+    return sys.stdin.isatty()
+
+
+def confirm(question: str, refusal: str) -> bool:
+    """Ask the person at the terminal (default no). Without a terminal (a pipe, a script,
+    a line of ``romme play`` read from a file) nobody is there to answer, and a ``y`` read
+    from the pipe is no answer: refused with ``refusal``, so that only ``--yes`` confirms."""
+    if not stdin_is_terminal():
+        raise Refused(refusal)
+    try:
+        return click.confirm(question, default=False)
+    except click.Abort:  # no answer (end of input): nothing is done
+        raise Refused(refusal) from None
+
+
 class FilePath(click.Path):
     """A file path option or argument; a NUL character (which no file system takes) is
     refused as unreadable input instead of failing deep inside ``open``. Its name (the

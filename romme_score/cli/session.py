@@ -15,7 +15,7 @@ from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
     Output,
-    Refused,
+    confirm,
     db_option,
     echo_chunks,
     fail_input,
@@ -225,14 +225,10 @@ def undo(yes: bool, session: str | None, db: str | None, out: Output) -> None:
         rec = service.last_round(info)
         if not yes:
             summary = views.undo_summary(info.players, {p: h.points for p, h in rec.hands.items()})
-            try:
-                agreed = click.confirm(views.undo_question(rec.number, summary), default=False)
-            except click.Abort:  # no answer (end of input): nothing is removed
-                raise Refused(
-                    _("romme undo asks before removing round %(number)d; without a terminal, give --yes")
-                    % {"number": rec.number}
-                ) from None
-            if not agreed:
+            refusal = _(
+                "romme undo asks before removing round %(number)d; without a terminal, give --yes"
+            ) % {"number": rec.number}
+            if not confirm(views.undo_question(rec.number, summary), refusal):
                 out.echo(_(views.NOTHING_REMOVED))
                 return
         undone = service.undo(info)
@@ -372,17 +368,10 @@ def delete(ctx: click.Context, name: str, yes: bool, db: str | None) -> None:
     with open_service(db or ctx.obj) as service:
         info = service.session(name)
         if not yes:
-            try:
-                agreed = click.confirm(views.delete_question(info.name), default=False)
-            except click.Abort:  # no answer (end of input): nothing is deleted
-                raise Refused(
-                    _(
-                        "romme sessions delete asks before deleting '%(session)s'; "
-                        "without a terminal, give --yes"
-                    )
-                    % {"session": info.name}
-                ) from None
-            if not agreed:
+            refusal = _(
+                "romme sessions delete asks before deleting '%(session)s'; without a terminal, give --yes"
+            ) % {"session": info.name}
+            if not confirm(views.delete_question(info.name), refusal):
                 click.echo(_(views.NOTHING_DELETED))
                 return
         service.delete(info.name)
