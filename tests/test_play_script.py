@@ -144,3 +144,39 @@ def test_settle_and_export_are_of_the_played_session_not_the_current_one() -> No
     assert [p["name"] for p in settled[0]["players"]] == ["Anna", "Ben", "Carl", "Dora"]
     assert [p["name"] for p in settled[1]["players"]] == ["A", "B"]  # totals typed: no session
     assert "1,Anna,0,0,0,10,20,30" in out
+
+
+def test_a_line_starting_with_global_options_runs_against_the_scripts_database_and_session(
+    tmp_path: Path, isolated_data_dir: Path
+) -> None:
+    """Issue 21 item 7: '--lang en note hi' used to run against the user's default
+    database (and create it); every line runs against the script's --db and session."""
+    db = str(tmp_path / "script.sqlite3")
+    assert run("new", "F", "Anna", "Ben", "--db", db)[0] == 0
+    assert run("new", "Other", "Xaver", "Yvonne", "--db", db)[0] == 0  # current: not F
+    script = (
+        "--lang en note hi\n"
+        "--lang=de note hallo\n"
+        "--lang de round --winner Anna Ben=5\n"
+        "-h\n"
+        "--lang en --lang de standings --json\n"
+    )
+    code, out, err = run("play", "F", "--db", db, input=script)
+    assert code == 0, err
+    assert not isolated_data_dir.exists()  # the default database was never touched
+    assert "Runde 1 von 'F'" in out  # --lang de took effect on its line
+    data = json.loads(out.splitlines()[-1])
+    assert data["session"] == "F" and len(data["rounds"]) == 1
+    assert [n["text"] for n in data["notes"]] == ["hi", "hallo"]
+
+
+def test_a_line_may_not_name_another_database(tmp_path: Path, isolated_data_dir: Path) -> None:
+    db = str(tmp_path / "script.sqlite3")
+    assert run("new", "F", "Anna", "Ben", "--db", db)[0] == 0
+    other = tmp_path / "other.sqlite3"
+    script = f"note hi --db {other}\n--db {other} note hi\nnote same --db {db}\nstandings --json\n"
+    code, out, err = run("play", "F", "--db", db, input=script)
+    assert code == 1 and "line 1 failed (exit code 2)" in err and "line 2 failed (exit code 2)" in err
+    assert "line 3" not in err
+    assert not other.exists() and not isolated_data_dir.exists()
+    assert [n["text"] for n in json.loads(out.splitlines()[-1])["notes"]] == ["same"]
