@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
-from romme_score.i18n import _
+from romme_score.i18n import _, shown
 from romme_score.inputs import MAX_POINTS, InputValueError, clean_name, clean_names, parse_rate
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore, places, unknown_player_message
@@ -246,7 +246,7 @@ class SessionExport:
         rate = data.get("rate")
         if rate is not None:
             if isinstance(rate, bool) or not isinstance(rate, (str, int, float)):
-                raise ExportError(_("the export's rate %(rate)s is not a decimal") % {"rate": repr(rate)})
+                raise ExportError(_("the export's rate %(rate)s is not a decimal") % {"rate": shown(rate)})
             try:
                 rate = str(parse_rate(str(rate), _("the export's rate")))
             except InputValueError as exc:
@@ -254,12 +254,12 @@ class SessionExport:
         dealer = data.get("first_dealer", players[0])
         if not isinstance(dealer, str) or dealer not in players:
             raise ExportError(
-                _("the export's first dealer %(dealer)s is not a player") % {"dealer": repr(dealer)}
+                _("the export's first dealer %(dealer)s is not a player") % {"dealer": shown(dealer)}
             )
         currency = data.get("currency")
         if currency is not None and not isinstance(currency, str):
             raise ExportError(
-                _("the export's currency %(currency)s is not a currency code") % {"currency": repr(currency)}
+                _("the export's currency %(currency)s is not a currency code") % {"currency": shown(currency)}
             )
         created = _text(data.get("created") or "", "the export's creation time")
         rounds = tuple(
@@ -287,7 +287,7 @@ def _list(data: dict[str, Any], key: str) -> list[Any]:
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise ExportError(_("%(what)s %(value)s is not text") % {"what": what, "value": repr(value)})
+        raise ExportError(_("%(what)s %(value)s is not text") % {"what": what, "value": shown(value)})
     return value
 
 
@@ -302,7 +302,7 @@ def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) ->
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise ExportError(
                 _("%(what)s, %(player)s: %(value)s is not a whole number from %(lo)d to %(hi)d")
-                % {"what": what, "player": p, "value": repr(v), "lo": lo, "hi": hi}
+                % {"what": what, "player": p, "value": shown(v), "lo": lo, "hi": hi}
             )
     return dict(value)
 
@@ -326,7 +326,7 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     winner = r.get("winner")
     if winner is not None and (not isinstance(winner, str) or winner not in players):
         raise ExportError(
-            _("%(where)s: the winner %(winner)s is not a player") % {"where": where, "winner": repr(winner)}
+            _("%(where)s: the winner %(winner)s is not a player") % {"where": where, "winner": shown(winner)}
         )
     for key in ("hand_romme", "stalemate"):
         if not isinstance(r.get(key, False), bool):
@@ -378,7 +378,7 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
         if given not in ("undone", "replaced"):
             raise ExportError(
                 _("%(where)s: status must be undone or replaced, not %(given)s")
-                % {"where": where, "given": repr(given)}
+                % {"where": where, "given": shown(given)}
             )
         status = str(given)
         changed_at = _text(r.get("changed_at") or "", f"{where}: changed_at") or None

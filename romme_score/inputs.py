@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check ne
 
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem
-from romme_score.i18n import _
+from romme_score.i18n import _, shown
 
 MAX_NAME = 40
 MAX_POINTS = 9999  # points left in one hand, counted by hand
@@ -102,13 +102,13 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
     digits = _digits(body)
     if digits is None:
         raise InputValueError(
-            _("%(what)s: '%(text)s' is not a whole number (use the digits 0-9)")
-            % {"what": what, "text": text.strip()}
+            _("%(what)s: %(text)s is not a whole number (use the digits 0-9)")
+            % {"what": what, "text": shown(text.strip())}
         )
     if len(digits) > 18:  # far beyond every range; int() of a huge string is slow
         raise InputValueError(
             _("%(what)s: %(value)s is out of range: allowed %(lo)s to %(hi)s")
-            % {"what": what, "value": text.strip(), "lo": lo, "hi": hi}
+            % {"what": what, "value": shown(text.strip(), quote=False), "lo": lo, "hi": hi}
         )
     value = sign * int(digits)
     if not lo <= value <= hi:
@@ -146,26 +146,26 @@ def parse_decimal(
         or len(whole_digits) > 18
     ):
         raise InputValueError(
-            _("%(what)s '%(text)s' is not a decimal number (e.g. 0.01)")
-            % {"what": what, "text": text.strip()}
+            _("%(what)s %(text)s is not a decimal number (e.g. 0.01)")
+            % {"what": what, "text": shown(text.strip())}
         )
     number = Decimal(f"{sign}{whole_digits or '0'}" + (f".{frac_digits}" if frac_digits else ""))
     if len(frac_digits.rstrip("0")) > places:
         raise InputValueError(
-            _("%(what)s '%(text)s' has more than %(places)d decimal places")
-            % {"what": what, "text": text.strip(), "places": places}
+            _("%(what)s %(text)s has more than %(places)d decimal places")
+            % {"what": what, "text": shown(text.strip()), "places": places}
         )
     low_ok = number > lo if above else number >= lo
     if not low_ok or number > hi:
         if number < 0 <= lo:
             raise InputValueError(
-                _("%(what)s '%(text)s' must not be negative") % {"what": what, "text": text.strip()}
+                _("%(what)s %(text)s must not be negative") % {"what": what, "text": shown(text.strip())}
             )
         if above:
-            message = _("%(what)s '%(text)s' is out of range: allowed more than %(lo)s to %(hi)s")
+            message = _("%(what)s %(text)s is out of range: allowed more than %(lo)s to %(hi)s")
         else:
-            message = _("%(what)s '%(text)s' is out of range: allowed from %(lo)s to %(hi)s")
-        raise InputValueError(message % {"what": what, "text": text.strip(), "lo": lo, "hi": hi})
+            message = _("%(what)s %(text)s is out of range: allowed from %(lo)s to %(hi)s")
+        raise InputValueError(message % {"what": what, "text": shown(text.strip()), "lo": lo, "hi": hi})
     return number
 
 
@@ -180,12 +180,12 @@ def clean_name(text: str, what: str | None = None) -> str:
         raise InputValueError(_("%(what)s must not be empty") % {"what": what})
     if "=" in name:
         raise InputValueError(
-            _("%(what)s '%(name)s' must not contain '=' (it separates name and cards)")
-            % {"what": what, "name": name}
+            _("%(what)s %(name)s must not contain '=' (it separates name and cards)")
+            % {"what": what, "name": shown(name)}
         )
     if not name.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
         raise InputValueError(
-            _("%(what)s %(name)s must not contain control characters") % {"what": what, "name": repr(name)}
+            _("%(what)s %(name)s must not contain control characters") % {"what": what, "name": shown(name)}
         )
     if len(name) > MAX_NAME:
         raise InputValueError(
@@ -291,17 +291,20 @@ class PlayerChoiceError(InputValueError):
         if self.problem is ChoiceProblem.AMBIGUOUS:
             *first, last = self.candidates
             matches = ", ".join(first) + _(" or ") + last
-            return _("'%(text)s' could be %(matches)s: type more letters") % {
-                "text": self.text,
+            return _("%(text)s could be %(matches)s: type more letters") % {
+                "text": shown(self.text),
                 "matches": matches,
             }
         if self.close is not None:
-            return _("unknown player '%(text)s'; did you mean %(close)s? (players: %(players)s)") % {
-                "text": self.text,
+            return _("unknown player %(text)s; did you mean %(close)s? (players: %(players)s)") % {
+                "text": shown(self.text),
                 "close": self.close,
                 "players": players,
             }
-        return _("unknown player '%(text)s' (players: %(players)s)") % {"text": self.text, "players": players}
+        return _("unknown player %(text)s (players: %(players)s)") % {
+            "text": shown(self.text),
+            "players": players,
+        }
 
 
 def unknown_player(text: str, players: Sequence[str]) -> PlayerChoiceError:
@@ -414,10 +417,12 @@ def read_hand(player: str, text: str, profile: Profile = "de", never_out: bool =
                 player,
                 typed,
                 _("%(player)s=%(text)s: points left in hand cannot be negative")
-                % {"player": player, "text": typed},
+                % {"player": player, "text": shown(typed, quote=False)},
             )
         try:
-            return Hand(points=parse_points(typed, f"{player}={typed}"), never_out=never_out)
+            return Hand(
+                points=parse_points(typed, f"{player}={shown(typed, quote=False)}"), never_out=never_out
+            )
         except InputValueError as exc:
             raise HandInputError(HandProblem.POINTS, player, typed, str(exc)) from None
     try:

@@ -177,6 +177,20 @@ class LazyGroup(click.Group):
             return translate_command(command)
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Click's, with a long unknown command name quoted shortened (a line of a script)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:
+            raise click.exceptions.NoSuchCommand(
+                exc.command_name,
+                exc.message.replace(repr(args[0]), i18n.shown(args[0])),
+                exc.possibilities,
+                ctx,
+            ) from None
+
     def main(self, args: Sequence[str] | None = None, *posargs: Any, **kwargs: Any) -> Any:
         """Choose the language before Click reads the line, so that its own messages
         (usage errors, help) and every help text come out in it. The run speaks it inside

@@ -103,7 +103,8 @@ class FilePath(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and "\x00" in value:
             self.fail(
-                _("%(value)s holds a NUL character, which no file name can hold") % {"value": repr(value)},
+                _("%(value)s holds a NUL character, which no file name can hold")
+                % {"value": i18n.shown(value)},
                 param,
                 ctx,
             )

@@ -26,7 +26,7 @@ from romme_score.cli.options import (
 )
 from romme_score.cli.service import open_service
 from romme_score.export import ExportError, SessionExport
-from romme_score.i18n import _
+from romme_score.i18n import _, shown
 from romme_score.inputs import PlayerChoiceError, choose_player, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
@@ -61,8 +61,8 @@ def parse_hands(
         raw, sep, text = item.partition("=")
         if not sep or not raw.strip():
             fail_input(
-                _("'%(item)s' needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
-                % {"item": item, "example": f'{players[0]}="HK K10 J"'}
+                _("%(item)s needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
+                % {"item": shown(item), "example": f'{players[0]}="HK K10 J"'}
             )
         name = choose_player(raw, players)
         if name in hands:
