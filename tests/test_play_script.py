@@ -180,3 +180,29 @@ def test_a_line_may_not_name_another_database(tmp_path: Path, isolated_data_dir:
     assert "line 3" not in err
     assert not other.exists() and not isolated_data_dir.exists()
     assert [n["text"] for n in json.loads(out.splitlines()[-1])["notes"]] == ["same"]
+
+
+def test_a_huge_line_is_refused_at_once_and_the_script_goes_on() -> None:
+    """Issue 21 item 8: a 1 MB line took 53 s and a 2 MB one 225 s (shlex builds its
+    words character by character); a line holds at most 64 KB, refused in one sentence."""
+    import time
+
+    setup_sessions()
+    script = "note " + "x" * 10**6 + "\n" + 'note "' + "y" * 2 * 10**6 + '"\nnote fine\nstandings --json\n'
+    start = time.perf_counter()
+    code, out, err = run("play", "Friday", input=script)
+    assert time.perf_counter() - start < 5
+    assert code == 1 and "line 1 failed (exit code 2)" in err and "line 2 failed (exit code 2)" in err
+    assert err.count("a line holds at most 65,536 characters") == 2 and len(err) < 2000
+    assert [n["text"] for n in json.loads(out.splitlines()[-1])["notes"]] == ["fine"]
+
+
+def test_a_line_just_under_the_limit_is_read_in_well_under_a_second() -> None:
+    import time
+
+    from romme_score.table.commands import MAX_LINE, split_line
+
+    for line in ("note " + "x" * (MAX_LINE - 5), "a " * (MAX_LINE // 2), '"x" ' * (MAX_LINE // 4)):
+        start = time.perf_counter()
+        split_line(line)
+        assert time.perf_counter() - start < 1
