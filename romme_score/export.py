@@ -24,7 +24,16 @@ from typing import Any, NamedTuple
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
 from romme_score.i18n import _, shown
-from romme_score.inputs import MAX_POINTS, InputValueError, clean_name, clean_names, parse_rate
+from romme_score.inputs import (
+    MAX_POINTS,
+    InputValueError,
+    clean_currency,
+    clean_name,
+    clean_names,
+    clean_note,
+    clean_time,
+    parse_rate,
+)
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore, places, unknown_player_message
 from romme_score.store.protocol import Store
@@ -257,11 +266,14 @@ class SessionExport:
                 _("the export's first dealer %(dealer)s is not a player") % {"dealer": shown(dealer)}
             )
         currency = data.get("currency")
-        if currency is not None and not isinstance(currency, str):
-            raise ExportError(
-                _("the export's currency %(currency)s is not a currency code") % {"currency": shown(currency)}
-            )
-        created = _text(data.get("created") or "", "the export's creation time")
+        if currency is not None:
+            if not isinstance(currency, str):
+                raise ExportError(
+                    _("the export's currency %(currency)s is not a currency code")
+                    % {"currency": shown(currency)}
+                )
+            currency = _checked(clean_currency, currency, _("the export's currency"))
+        created = _time(data.get("created") or "", _("the export's creation time"))
         rounds = tuple(
             _export_round(i, r, players, history=False) for i, r in enumerate(_list(data, "rounds"), 1)
         )
@@ -289,6 +301,19 @@ def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise ExportError(_("%(what)s %(value)s is not text") % {"what": what, "value": shown(value)})
     return value
+
+
+def _checked(clean: Callable[[str, str], str], value: str, what: str) -> str:
+    """``value`` as the input layer's ``clean`` takes it, the rules of the same field on
+    every path in; its sentence as the export's error."""
+    try:
+        return clean(value, what)
+    except InputValueError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def _time(value: Any, what: str) -> str:
+    return _checked(clean_time, _text(value, what), what)
 
 
 def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) -> dict[str, int]:
@@ -371,7 +396,7 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     scored = _int_map(r.get("points"), players, f"{where}: points", 0, big)
     bonus = _int_map(r.get("bonus"), players, f"{where}: bonus", 0, big)
     board = _int_map(r.get("leaderboard"), players, f"{where}: leaderboard", 0, big)
-    recorded_at = _text(r.get("recorded_at") or "", f"{where}: recorded_at")
+    recorded_at = _time(r.get("recorded_at") or "", f"{where}: recorded_at")
     status, changed_at, replaced_by = "active", None, None
     if history:
         given = r.get("status")
@@ -381,7 +406,7 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
                 % {"where": where, "given": shown(given)}
             )
         status = str(given)
-        changed_at = _text(r.get("changed_at") or "", f"{where}: changed_at") or None
+        changed_at = _time(r.get("changed_at") or "", f"{where}: changed_at") or None
         replaced_by = r.get("replaced_by")
         if replaced_by is not None and (not isinstance(replaced_by, int) or isinstance(replaced_by, bool)):
             raise ExportError(_("%(where)s: replaced_by must be the row of a round") % {"where": where})
@@ -424,16 +449,20 @@ def _note(i: int, n: Any) -> Note:
     ):
         raise ExportError(_("note %(number)d: round must be a round number or null") % {"number": i})
     text = _text(n.get("text"), f"note {i}: the text")
-    return Note(round_number, text, _text(n.get("at") or "", f"note {i}: at"))
+    try:
+        text = clean_note(text, _("the text"))
+    except InputValueError as exc:
+        raise ExportError(f"note {i}: {exc}") from None
+    return Note(round_number, text, _time(n.get("at") or "", f"note {i}: at"))
 
 
 def _rename(i: int, r: Any) -> Rename:
     if not isinstance(r, dict):
         raise ExportError(_("rename %(number)d of the export is not an object") % {"number": i})
     return Rename(
-        _text(r.get("from"), f"rename {i}: from"),
-        _text(r.get("to"), f"rename {i}: to"),
-        _text(r.get("at") or "", f"rename {i}: at"),
+        _checked(clean_name, _text(r.get("from"), f"rename {i}: from"), f"rename {i}: from"),
+        _checked(clean_name, _text(r.get("to"), f"rename {i}: to"), f"rename {i}: to"),
+        _time(r.get("at") or "", f"rename {i}: at"),
     )
 
 

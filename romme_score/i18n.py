@@ -181,6 +181,11 @@ SHOWN_WHOLE = 80  # characters of a value that a message quotes whole
 SHOWN_START = 40  # characters of a longer value that it quotes, before "…" and the length
 
 
+def _printable(text: str) -> str:
+    """Text as it is, or with what cannot be printed escaped as ``repr`` escapes it."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 def shown(value: object, quote: bool = True, whole: int = SHOWN_WHOLE) -> str:
     """A value as a message quotes it: as ``repr`` writes it (one line, control characters
     escaped), or as it is with ``quote=False``; a longer value than ``whole`` characters
@@ -194,9 +199,9 @@ def shown(value: object, quote: bool = True, whole: int = SHOWN_WHOLE) -> str:
     """
     if isinstance(value, str):
         if len(value) <= whole:
-            return repr(value) if quote else value
+            return repr(value) if quote else _printable(value)
         start, length = value[:SHOWN_START] + "…", len(value)
-        text = repr(start) if quote else start
+        text = repr(start) if quote else _printable(start)
     else:
         try:
             text = repr(value)

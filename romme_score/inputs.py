@@ -9,9 +9,19 @@ anything else are refused, as are numbers outside the range each field allows
 (named in the message). Decimals take ``.`` or ``,`` as the decimal mark, never an
 exponent, ``NaN`` or ``Infinity``.
 
-Names (players, sessions): trimmed; non-empty; at most :data:`MAX_NAME` characters;
-no ``=`` (it separates name and cards in ``NAME=CARDS``) and no control characters;
-unique ignoring case within a session.
+Text (:func:`clean_text`): whatever a field holds, it is valid text. Python hands a
+command line's undecodable bytes to the program as lone surrogates (U+DC80-U+DCFF) and a
+JSON file may spell any lone surrogate as an escape; neither is text, and SQLite cannot
+store them. Each is refused naming the field, the byte and where it is.
+
+Names (players, sessions): valid text; trimmed; non-empty; at most :data:`MAX_NAME`
+characters; no ``=`` (it separates name and cards in ``NAME=CARDS``) and no control
+characters; unique ignoring case within a session. Notes (:func:`clean_note`): valid
+text, trimmed, not blank, at most :data:`MAX_NOTE` characters.
+
+>>> clean_note("caf\\udce9", "the note")
+Traceback (most recent call last):
+romme_score.inputs.InputValueError: the note is not valid text (byte 0xE9 at position 4)
 
 >>> parse_int("٣٥", "Ben", 0, 9999)
 35
@@ -40,6 +50,7 @@ Hands (:func:`read_hand`): cards in notation, or the points counted by hand.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -53,6 +64,9 @@ from romme_score.errors import InputProblem
 from romme_score.i18n import _, shown
 
 MAX_NAME = 40
+MAX_NOTE = 500  # characters in one note
+MAX_CURRENCY = 10  # characters of a currency: a code (EUR) or a symbol (€, Kč)
+MAX_TIME = 64  # characters of a time kept with a round or a note (ISO 8601 takes 25)
 MAX_POINTS = 9999  # points left in one hand, counted by hand
 MAX_TOTAL = 10**9  # a total typed from a paper scoresheet
 
@@ -169,12 +183,101 @@ def parse_decimal(
     return number
 
 
-def clean_name(text: str, what: str | None = None) -> str:
-    """A player's or session's name: trimmed, non-empty, short, without '=' or control characters.
-    ``what`` names the field in the message (already translated; default: "a name")."""
+_NOT_TEXT = re.compile("[\ud800-\udfff]")  # lone surrogates: what is not text in a str
+
+
+def clean_text(text: str, what: str) -> str:
+    """``text`` if it is valid text, else :class:`InputValueError` naming the field ``what``
+    (already translated), the byte or code point and its position (counted from 1 in the
+    bytes typed, or in the characters of a file).
+
+    >>> clean_text("Café", "the note")
+    'Café'
+    >>> try:
+    ...     clean_text("x\\ud800", "the note")
+    ... except InputValueError as exc:
+    ...     print(exc)
+    the note is not valid text (U+D800 at position 2 is half of a surrogate pair)
+    """
+    found = _NOT_TEXT.search(text)
+    if found is None:
+        return text
+    code = ord(found.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that could not be decoded, as Python keeps it
+        position = len(text[: found.start()].encode("utf-8", "surrogateescape")) + 1
+        raise InputValueError(
+            _("%(what)s is not valid text (byte 0x%(byte)02X at position %(position)d)")
+            % {"what": what, "byte": code - 0xDC00, "position": position}
+        )
+    raise InputValueError(
+        _("%(what)s is not valid text (U+%(code)04X at position %(position)d is half of a surrogate pair)")
+        % {"what": what, "code": code, "position": found.start() + 1}
+    )
+
+
+def _has_control(text: str) -> bool:
     import unicodedata  # only for names: the referee's start-up never needs it
 
+    return not text.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text)
+
+
+def clean_note(text: str, what: str | None = None) -> str:
+    """A note's text: valid text, trimmed, not blank, at most :data:`MAX_NOTE` characters;
+    ``what`` names the field (already translated; default: "the note").
+
+    >>> clean_note("  redealt ")
+    'redealt'
+    >>> clean_note(" ")
+    Traceback (most recent call last):
+    romme_score.inputs.InputValueError: a note needs some text
+    """
+    clean_text(text, _("the note") if what is None else what)
+    body = text.strip()
+    if not body:
+        raise InputValueError(_("a note needs some text"))
+    if len(body) > MAX_NOTE:
+        raise InputValueError(_("a note holds at most %(max)d characters") % {"max": MAX_NOTE})
+    return body
+
+
+def clean_currency(text: str, what: str) -> str:
+    """A currency: a code or a symbol (``EUR``, ``€``, ``Kč``), trimmed, of 1 to
+    :data:`MAX_CURRENCY` characters without spaces or control characters, upper case.
+
+    >>> clean_currency(" eur ", "--currency")
+    'EUR'
+    """
+    clean_text(text, what)
+    code = text.strip()
+    if not code or len(code) > MAX_CURRENCY or any(ch.isspace() for ch in code) or _has_control(code):
+        raise InputValueError(
+            _(
+                "%(what)s %(text)s is not a currency: give a code or a symbol of at most "
+                "%(max)d characters, e.g. EUR"
+            )
+            % {"what": what, "text": shown(code), "max": MAX_CURRENCY}
+        )
+    return code.upper()
+
+
+def clean_time(text: str, what: str) -> str:
+    """A time kept with a round, a note or a session, as an export holds it: valid text of
+    at most :data:`MAX_TIME` characters without control characters (empty: not known)."""
+    clean_text(text, what)
+    if len(text) > MAX_TIME or _has_control(text):
+        raise InputValueError(
+            _("%(what)s %(text)s is not a time (e.g. 2026-11-28T20:15:00+00:00)")
+            % {"what": what, "text": shown(text)}
+        )
+    return text
+
+
+def clean_name(text: str, what: str | None = None) -> str:
+    """A player's or session's name: valid text, trimmed, non-empty, short, without '=' or
+    control characters. ``what`` names the field in the message (already translated;
+    default: "a name")."""
     what = _("a name") if what is None else what
+    clean_text(text, what)
     name = text.strip()
     if not name:
         raise InputValueError(_("%(what)s must not be empty") % {"what": what})
@@ -183,7 +286,7 @@ def clean_name(text: str, what: str | None = None) -> str:
             _("%(what)s %(name)s must not contain '=' (it separates name and cards)")
             % {"what": what, "name": shown(name)}
         )
-    if not name.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+    if _has_control(name):
         raise InputValueError(
             _("%(what)s %(name)s must not contain control characters") % {"what": what, "name": shown(name)}
         )

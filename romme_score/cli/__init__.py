@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from romme_score import i18n
-from romme_score.cli.options import InputError, Refused, edge_error
+from romme_score.cli.options import InputError, Refused, edge_error, text_params
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
 
@@ -174,7 +174,7 @@ class LazyGroup(click.Group):
             command = getattr(module, attr)
             if not isinstance(command, click.Command):
                 raise TypeError(f"{module_name}:{attr} is not a Click command")
-            return translate_command(command)
+            return translate_command(text_params(command))
         return super().get_command(ctx, cmd_name)
 
     def resolve_command(

@@ -20,7 +20,8 @@ from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.cli.hints import with_hint
 from romme_score.errors import InputProblem, Refusal
-from romme_score.i18n import _
+from romme_score.i18n import N_, _
+from romme_score.inputs import clean_text
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 from romme_score.views import output as views_output
 
@@ -109,6 +110,67 @@ class FilePath(click.Path):
                 ctx,
             )
         return super().convert(value, param, ctx)
+
+
+# What a command's text argument holds, for a message about it (an option is named by
+# its flag: "--winner is not valid text ...").
+ARGUMENT_FIELDS = {
+    "text": N_("the note"),
+    "name": N_("the session's name"),
+    "session": N_("the session's name"),
+    "old": N_("the session's name"),
+    "new": N_("the new name"),
+    "players": N_("a player's name"),
+    "hands": N_("a hand"),
+    "hand": N_("the hand"),
+    "melds": N_("a meld"),
+    "totals": N_("a total"),
+    "preset_name": N_("the preset's name"),
+}
+
+
+class Text(click.types.StringParamType):
+    """Text from the command line, as Python decoded it: refused, naming the field, where it
+    holds bytes that the locale's encoding could not decode (Python keeps them as lone
+    surrogates, which are no text and which SQLite cannot store). Every text option and
+    argument of every command has this type (:func:`text_params`)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = super().convert(value, param, ctx)
+        if not (ctx is not None and ctx.resilient_parsing):
+            try:
+                clean_text(text, field_name(param))
+            except InputProblem as exc:
+                raise InputError(str(exc)) from None
+        return text
+
+    def __repr__(self) -> str:
+        return "TEXT"
+
+
+TEXT = Text()
+
+
+def field_name(param: click.Parameter | None) -> str:
+    """How a message names what a parameter holds: an option by its flag, an argument by
+    what it is (``the note``)."""
+    if isinstance(param, click.Option):
+        return max(param.opts, key=len)
+    if param is not None and param.name in ARGUMENT_FIELDS:
+        return _(ARGUMENT_FIELDS[param.name])
+    return param.human_readable_name if param is not None else _("the text")
+
+
+def text_params(command: click.Command) -> click.Command:
+    """Give every plain text parameter of ``command`` (and of its subcommands) the type
+    :class:`Text`; done once, when the command's module is loaded."""
+    for param in command.params:
+        if param.type is click.STRING:
+            param.type = TEXT
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            text_params(sub)
+    return command
 
 
 class Output(views_output.Output):

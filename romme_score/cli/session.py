@@ -27,7 +27,7 @@ from romme_score.cli.options import (
 from romme_score.cli.service import open_service
 from romme_score.export import ExportError, SessionExport
 from romme_score.i18n import _, shown
-from romme_score.inputs import PlayerChoiceError, choose_player, parse_rate, read_hand
+from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
 from romme_score.sessions import SessionInfo, SessionService
@@ -118,6 +118,7 @@ def new(
         except RuleError as exc:
             fail_input(f"--until: {exc}")
     rate_value = parse_rate(rate) if rate is not None else None
+    currency = clean_currency(currency, "--currency") if currency is not None else None
     with open_service(db) as service:
         try:
             info = service.create(name, players, rules, rate_value, currency, dealer)
@@ -467,7 +468,8 @@ def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Ou
       romme import friday.json --replace
     """
     try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+        data_bytes = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
+        text = data_bytes.decode("utf-8")
     except OSError as exc:
         fail_input(_("cannot read %(path)s: %(reason)s") % {"path": file, "reason": exc.strerror})
     except UnicodeDecodeError:

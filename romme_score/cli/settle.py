@@ -15,7 +15,7 @@ from romme_score.cli.options import (
 )
 from romme_score.cli.service import open_service
 from romme_score.i18n import _, shown
-from romme_score.inputs import clean_name, parse_rate, parse_total, parse_unit
+from romme_score.inputs import clean_currency, clean_name, parse_rate, parse_total, parse_unit
 from romme_score.sessions import DEFAULT_RATE
 from romme_score.views.settle import render_settlement, settlement_json
 
@@ -62,6 +62,7 @@ def settle(
     """
     unit_value = parse_unit(unit)
     rate_value = parse_rate(rate) if rate is not None else None
+    currency = clean_currency(currency, "--currency") if currency is not None else None
     leaderboard: dict[str, int] | None = None
     if totals:
         if sessions:
