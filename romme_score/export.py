@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
-from romme_score.i18n import _, shown
+from romme_score.i18n import _, grouped, shown
 from romme_score.inputs import (
     MAX_POINTS,
     InputValueError,
@@ -48,6 +48,9 @@ class ExportError(InputProblem):
 EXPORT_FORMAT = "romme-score session"
 EXPORT_VERSION = 2  # 2: the history, notes, renames and every time; version 1 is still read
 STATUSES = ("active", "undone", "replaced")
+# A round's number or row in an export, and a note's round: far beyond any evening, and
+# within what SQLite stores (a whole number of 64 bits).
+MAX_ROW = 10**9
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,7 @@ class SessionExport:
                     "export version %(version)s is not supported "
                     "(this romme-score reads versions 1 and %(latest)d)"
                 )
-                % {"version": version, "latest": EXPORT_VERSION}
+                % {"version": shown(version), "latest": EXPORT_VERSION}
             )
         name = data.get("name")
         players = data.get("players")
@@ -316,6 +319,20 @@ def _time(value: Any, what: str) -> str:
     return _checked(clean_time, _text(value, what), what)
 
 
+def _is_whole(value: Any, lo: int, hi: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+
+
+def _whole(value: Any, where: str, key: str) -> int:
+    """A round's number or row: a whole number from 1 to :data:`MAX_ROW`."""
+    if not _is_whole(value, 1, MAX_ROW):
+        raise ExportError(
+            _("%(where)s: %(key)s must be a whole number from 1 to %(max)s")
+            % {"where": where, "key": key, "max": grouped(MAX_ROW)}
+        )
+    return int(value)
+
+
 def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) -> dict[str, int]:
     if value is None:
         return {}
@@ -339,10 +356,7 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     number = r.get("number", i)
     row = r.get("row", i)
     for key, value in (("number", number), ("row", row)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ExportError(
-                _("%(where)s: %(key)s must be a whole number from 1") % {"where": where, "key": key}
-            )
+        _whole(value, where, key)
     if not history and number != i:
         raise ExportError(
             _("%(where)s has the number %(number)s: rounds are numbered 1, 2, 3 ...")
@@ -408,8 +422,8 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
         status = str(given)
         changed_at = _time(r.get("changed_at") or "", f"{where}: changed_at") or None
         replaced_by = r.get("replaced_by")
-        if replaced_by is not None and (not isinstance(replaced_by, int) or isinstance(replaced_by, bool)):
-            raise ExportError(_("%(where)s: replaced_by must be the row of a round") % {"where": where})
+        if replaced_by is not None:
+            _whole(replaced_by, where, "replaced_by")
     return ExportRound(
         row,
         number,
@@ -444,10 +458,11 @@ def _note(i: int, n: Any) -> Note:
     if not isinstance(n, dict):
         raise ExportError(_("note %(number)d of the export is not an object") % {"number": i})
     round_number = n.get("round")
-    if round_number is not None and (
-        not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1
-    ):
-        raise ExportError(_("note %(number)d: round must be a round number or null") % {"number": i})
+    if round_number is not None and not _is_whole(round_number, 1, MAX_ROW):
+        raise ExportError(
+            _("note %(number)d: round must be a whole number from 1 to %(max)s, or null")
+            % {"number": i, "max": grouped(MAX_ROW)}
+        )
     text = _text(n.get("text"), f"note {i}: the text")
     try:
         text = clean_note(text, _("the text"))

@@ -26,7 +26,7 @@ from romme_score.cli.options import (
 )
 from romme_score.cli.service import open_service
 from romme_score.export import ExportError, SessionExport
-from romme_score.i18n import _, shown
+from romme_score.i18n import _, grouped, shown
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
@@ -475,7 +475,7 @@ def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Ou
     except UnicodeDecodeError:
         fail_input(_("%(path)s is not a text file") % {"path": file})
     try:
-        data = SessionExport.from_json(json.loads(text))
+        loaded = json.loads(text)
     except json.JSONDecodeError as exc:
         fail_input(
             _("%(path)s is not valid JSON: %(reason)s at line %(line)d")
@@ -483,6 +483,13 @@ def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Ou
         )
     except RecursionError:
         fail_input(_("%(path)s is nested too deeply to be a romme-score export") % {"path": file})
+    except ValueError:  # a number longer than Python reads (json gives no JSONDecodeError)
+        fail_input(
+            _("%(path)s holds a number of more than %(digits)s digits, more than any field takes")
+            % {"path": file, "digits": grouped(sys.get_int_max_str_digits())}
+        )
+    try:
+        data = SessionExport.from_json(loaded)
     except ExportError as exc:
         fail_input(f"{file}: {exc}")
     with open_service(db) as service:
