@@ -20,6 +20,7 @@ import click
 
 from romme_score import i18n
 from romme_score.cli.options import InputError, Refused, edge_error, text_params
+from romme_score.cli.terminal import showable_streams
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
 
@@ -196,6 +197,7 @@ class LazyGroup(click.Group):
         (usage errors, help) and every help text come out in it. The run speaks it inside
         :func:`i18n.using_language`: a line run inside ``romme play`` keeps the table's
         language unless it says ``--lang``, and the table's comes back after it."""
+        showable_streams()  # before anything is printed: any text, any terminal
         line = list(sys.argv[1:] if args is None else args)
         lang = lang_from_args(line)
         if lang not in i18n.LANGUAGES:  # else the language this run was called in, or the environment's

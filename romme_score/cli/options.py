@@ -187,26 +187,31 @@ class Output(views_output.Output):
     def dump(self, data: Any) -> None:
         """JSON: indented for a person at a terminal, compact (and much faster) for scripts;
         lists given as iterators stream, so a long session needs no more memory."""
+        from romme_score.cli.terminal import fit_json
         from romme_score.stream import stream_json  # only JSON output pays for it
 
         indent = 2 if sys.stdout.isatty() else None
-        echo_chunks(stream_json(data, indent))
+        echo_chunks(stream_json(data, indent), fit=fit_json)
         click.echo()
 
 
-def echo_chunks(chunks: Iterable[str], size: int = 1 << 16) -> None:
-    """Print text given in pieces, some 64 KiB at a time: memory stays flat, and Click
-    deals with the terminal's encoding as it does for every other line."""
+def echo_chunks(chunks: Iterable[str], size: int = 1 << 16, fit: Callable[[str], str] | None = None) -> None:
+    """Print text given in pieces, some 64 KiB at a time: memory stays flat. ``fit`` makes
+    each piece fit the terminal's encoding in its format's own terms (JSON's escapes:
+    :func:`~romme_score.cli.terminal.fit_json`); else what the terminal cannot show is
+    replaced as in every other line."""
     buffer: list[str] = []
     held = 0
     for chunk in chunks:
         buffer.append(chunk)
         held += len(chunk)
         if held >= size:
-            click.echo("".join(buffer), nl=False)
+            text = "".join(buffer)
+            click.echo(fit(text) if fit else text, nl=False)
             buffer, held = [], 0
     if buffer:
-        click.echo("".join(buffer), nl=False)
+        text = "".join(buffer)
+        click.echo(fit(text) if fit else text, nl=False)
 
 
 def _terminal_can_show_symbols() -> bool:
@@ -231,7 +236,10 @@ def output_options(func: F) -> F:
         "en = rank first (KH, 10D, JK joker).",
     )
     @click.option(
-        "--ascii", "ascii_", is_flag=True, help="Print plain ASCII: cards as letters (HK, not ♥K), EUR for €."
+        "--ascii",
+        "ascii_",
+        is_flag=True,
+        help="Print plain ASCII: cards as letters (HK for the king of hearts), EUR for the euro sign.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
     @functools.wraps(func)
@@ -245,7 +253,7 @@ def output_options(func: F) -> F:
 def plain_output_options(func: F) -> F:
     """``--ascii`` and ``--json``: for the commands that print no cards."""
 
-    @click.option("--ascii", "ascii_", is_flag=True, help="Print plain ASCII (EUR for €).")
+    @click.option("--ascii", "ascii_", is_flag=True, help="Print plain ASCII (EUR for the euro sign).")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
     @functools.wraps(func)
     def wrapper(*args: Any, ascii_: bool, as_json: bool, **kwargs: Any) -> Any:

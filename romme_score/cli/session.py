@@ -446,7 +446,9 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
         data = service.export(service.session(session))
         chunks = export_format.json_chunks(data) if fmt == "json" else export_format.csv_chunks(data)
         if output is None:
-            echo_chunks(chunks)
+            from romme_score.cli.terminal import fit_json
+
+            echo_chunks(chunks, fit=fit_json if fmt == "json" else None)
             return
         write_output(output, chunks)
     click.echo(views.exported(data.name, str(output)))
