@@ -8,7 +8,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from romme_score.cli import main
@@ -206,3 +208,67 @@ def test_a_line_just_under_the_limit_is_read_in_well_under_a_second() -> None:
         start = time.perf_counter()
         split_line(line)
         assert time.perf_counter() - start < 1
+
+
+def test_a_script_line_costs_the_same_in_a_long_session_as_in_an_empty_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 item 13: 1,000 round lines took 11 s and 2,000 took 26 s. What each line
+    costs SQLite (its virtual machine's steps, counted by a progress handler: the same on
+    any machine, however loaded) is the same in a session of 3,000 rounds as in an empty
+    one. It grew with the file: every line's new connection ran PRAGMA quick_check over the
+    whole file, and the standings scanned every round for the corrections."""
+    import sqlite3
+
+    from romme_score.cli.inside import runner
+    from romme_score.export import ExportHand, ExportRound, SessionExport
+    from romme_score.rules import GameEnd, find_preset
+    from romme_score.sessions import SessionService
+    from romme_score.table.script import run_script
+
+    players = ("Anna", "Ben", "Carl", "Dora")
+    steps = [0]
+    connect = sqlite3.connect
+
+    def count(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        db: sqlite3.Connection = connect(*args, **kwargs)
+
+        def step() -> int:
+            steps[0] += 1
+            return 0
+
+        db.set_progress_handler(step, 100)
+        return db
+
+    def session_of(rounds: int) -> SessionExport:
+        made = [
+            ExportRound(
+                n,
+                n,
+                players[n % 4],
+                False,
+                False,
+                {p: ExportHand(points=5) for p in players if p != players[n % 4]},
+            )
+            for n in range(1, rounds + 1)
+        ]
+        rules = find_preset("standard").replace(game_end=GameEnd("open"))
+        return SessionExport("Long", players, rules, None, None, "Anna", "", tuple(made))
+
+    cost = {}
+    for rounds in (0, 3000):
+        db = tmp_path / f"long-{rounds}.sqlite3"
+        with SessionService(db) as service:
+            service.import_(session_of(rounds))
+        with SessionService(db):  # the table's own service, open while the lines run
+            lines = [
+                f"round --winner {w} " + " ".join(f"{p}=3" for p in players if p != w) + "\n" for w in players
+            ]
+            run_script(lines[:1], runner(str(db), lambda: "Long"))  # the first write of the process
+            monkeypatch.setattr("romme_score.store.sqlite.connection.sqlite3.connect", count)
+            steps[0] = 0
+            assert run_script(lines * 3, runner(str(db), lambda: "Long")) == 0
+            cost[rounds] = steps[0]
+            monkeypatch.undo()
+    print(f"SQLite steps of 12 round lines (in hundreds): {cost}")
+    assert cost[3000] <= cost[0] * 1.2, cost
