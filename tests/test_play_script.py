@@ -272,3 +272,30 @@ def test_a_script_line_costs_the_same_in_a_long_session_as_in_an_empty_one(
             monkeypatch.undo()
     print(f"SQLite steps of 12 round lines (in hundreds): {cost}")
     assert cost[3000] <= cost[0] * 1.2, cost
+
+
+def test_a_script_that_renames_its_session_keeps_playing_it() -> None:
+    """Issue 21 item 9 (fixed on main: the table follows its session by id): every line
+    after a rename failed with "no session named 'Friday'" and the rounds typed after it
+    were lost."""
+    setup_sessions()
+    script = (
+        "round --winner Anna Ben=1 Carl=2 Dora=3\n"
+        'sessions rename Friday "Friday 28 Nov"\n'
+        "round --winner Ben Anna=4 Carl=5 Dora=6\n"
+        "note 'after the rename'\n"
+        "sessions rename 'Friday 28 Nov' Freitag\n"
+        "undo --yes\n"
+        "round --winner Carl Anna=7 Ben=8 Dora=9\n"
+        "standings --json\n"
+    )
+    code, out, err = run("play", "Friday", input=script)
+    assert code == 0, err
+    data = json.loads(out.splitlines()[-1])
+    assert data["session"] == "Freitag" and len(data["rounds"]) == 2
+    assert [n["text"] for n in data["notes"]] == ["after the rename"]
+    assert [(r["from"], r["to"]) for r in data["renames"]] == [
+        ("Friday", "Friday 28 Nov"),
+        ("Friday 28 Nov", "Freitag"),
+    ]
+    assert run("standings", "--session", "Other")[0] == 0  # the other session was not touched

@@ -441,3 +441,27 @@ def test_the_window_in_a_latin1_terminal_shows_what_latin1_can(
             term.child.terminate(force=True)
     assert points(isolated_data_dir, "Freitag") == [{"Łukasz": 0, "Zoë": 20, "Ğül": 5}]
     assert "internal error" not in term.transcript and "interner Fehler" not in term.transcript
+
+
+def test_the_window_follows_its_session_through_a_rename(table: Terminal, friday: Path) -> None:
+    """Issue 21 item 9, in the window: a rename typed there, and one made from another
+    terminal, and the rounds typed after them land in the session under its new name."""
+    table.type("1\r5\r6\r7\r", "Enter saves>")
+    table.type("\r", "Friday · round 2>")
+    table.type('sessions rename Friday "Fri 28"\r', "Fri 28 · round 2>")
+    table.type("2\r1\r2\r3\r", "Enter saves>")
+    table.type("\r", "Fri 28 · round 3>")
+    done = subprocess.run(
+        [sys.executable, "-m", "romme_score", "sessions", "rename", "Fri 28", "Samstag"],
+        env={**os.environ, "ROMME_DB": str(friday)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    table.wait_for("Samstag · round 3>")
+    table.type("3\r1\r1\r1\r", "Enter saves>")
+    table.type("\r", "Samstag · round 4>")
+    table.type("standings\r", "Session 'Samstag'")  # a command line runs against it too
+    table.type("quit\r")
+    assert table.close() == 0
+    assert len(points(friday, "Samstag")) == 3
