@@ -161,6 +161,7 @@ def test_a_line_starting_with_global_options_runs_against_the_scripts_database_a
         "--lang=de note hallo\n"
         "--lang de round --winner Anna Ben=5\n"
         "-h\n"
+        "-- note ende\n"
         "--lang en --lang de standings --json\n"
     )
     code, out, err = run("play", "F", "--db", db, input=script)
@@ -169,7 +170,7 @@ def test_a_line_starting_with_global_options_runs_against_the_scripts_database_a
     assert "Runde 1 von 'F'" in out  # --lang de took effect on its line
     data = json.loads(out.splitlines()[-1])
     assert data["session"] == "F" and len(data["rounds"]) == 1
-    assert [n["text"] for n in data["notes"]] == ["hi", "hallo"]
+    assert [n["text"] for n in data["notes"]] == ["hi", "hallo", "ende"]
 
 
 def test_a_line_may_not_name_another_database(tmp_path: Path, isolated_data_dir: Path) -> None:

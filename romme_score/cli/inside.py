@@ -32,6 +32,8 @@ def leading_options(words: list[str]) -> int:
 
     >>> leading_options(["--lang", "en", "note", "hi"]), leading_options(["note", "--lang", "en"])
     (2, 0)
+    >>> leading_options(["--", "note", "hi"])
+    1
     """
     from romme_score.cli import main
 
@@ -41,7 +43,9 @@ def leading_options(words: list[str]) -> int:
         for opt in p.opts
     }
     at = 0
-    while at < len(words) and words[at].startswith("-") and words[at] != "--":
+    while at < len(words) and words[at].startswith("-"):
+        if words[at] == "--":  # the end of the options: the command's name comes next
+            return at + 1
         name, equals, _ = words[at].partition("=")
         if name not in takes_value:
             break  # not the group's: Click refuses it as it would on the command line
