@@ -243,3 +243,11 @@ def test_an_import_refuses_times_currencies_and_names_that_no_command_writes(
 def test_new_and_settle_refuse_the_currency_an_import_refuses(friday: Path, currency: str) -> None:
     refused_unchanged(friday, "new", "X", "A", "B", "--currency", currency, says="--currency")
     assert run("settle", "--currency", currency)[0] == 2
+
+
+@pytest.mark.parametrize("option", ["--rules-file", "--db"])
+def test_a_file_name_with_half_a_surrogate_pair_is_one_sentence(friday: Path, option: str) -> None:
+    """Undecodable bytes make a file name (Python spells them U+DC80-U+DCFF); a lone
+    U+D800 makes none: the file system cannot be asked for it (found by the harness)."""
+    code, _, err = run("check", option, "x\ud800", "HK")
+    assert code == 2 and "no file name can hold" in err and "internal error" not in err

@@ -9,6 +9,7 @@ or 1 (a negative verdict or a refused action); nothing is written then.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -109,6 +110,16 @@ class FilePath(click.Path):
                 param,
                 ctx,
             )
+        if isinstance(value, str):
+            try:  # any bytes of a command line make a file name, but half a surrogate pair none
+                os.fsencode(value)
+            except UnicodeError:
+                self.fail(
+                    _("%(value)s holds what no file name can hold (half of a surrogate pair)")
+                    % {"value": i18n.shown(value)},
+                    param,
+                    ctx,
+                )
         return super().convert(value, param, ctx)
 
 
