@@ -393,3 +393,18 @@ def test_undo_and_delete_ask_the_person_at_a_terminal(friday: None, at_a_termina
     assert "Nothing deleted" in ok("sessions", "delete", "Friday", input="n\n")
     ok("sessions", "delete", "Friday", input="y\n")
     assert "Friday" not in ok("sessions")
+
+
+def test_sessions_rename_and_delete_use_the_groups_db_over_romme_db(tmp_path: Path) -> None:
+    """`romme sessions --db X rename ...` renamed in ROMME_DB's database when that was set
+    (the subcommand's own --db, filled from the environment, won over the group's): a
+    romme play script on --db X failed to rename its session (found by the harness)."""
+    other = str(tmp_path / "other.sqlite3")
+    ok("new", "Here", "A", "B")  # in ROMME_DB's database
+    ok("new", "There", "A", "B", "--db", other)
+    ok("sessions", "--db", other, "rename", "There", "Yonder")
+    assert "Yonder" in ok("sessions", "--db", other) and "Here" in ok("sessions")
+    ok("sessions", "--db", other, "delete", "Yonder", "--yes")
+    assert "Yonder" not in ok("sessions", "--db", other) and "Here" in ok("sessions")
+    code, _, err = run("sessions", "rename", "--db", other, "Here", "Elsewhere")  # its own --db wins
+    assert code == 1 and "no session named 'Here'" in err

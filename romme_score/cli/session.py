@@ -337,6 +337,16 @@ def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
         out.echo(views.render_sessions(rows))
 
 
+def sessions_db(ctx: click.Context, db: str | None) -> str | None:
+    """The database of ``romme sessions ... rename|delete``: the subcommand's own ``--db``
+    when typed, else the group's (``romme sessions --db X rename``), else ROMME_DB."""
+    from click.core import ParameterSource
+
+    if db is not None and ctx.get_parameter_source("db") is ParameterSource.COMMANDLINE:
+        return db
+    return ctx.obj if ctx.obj is not None else db
+
+
 @sessions.command()
 @click.argument("old")
 @click.argument("new")
@@ -349,7 +359,7 @@ def rename(ctx: click.Context, old: str, new: str, db: str | None) -> None:
     Example:
       romme sessions rename Friday "Friday 28 Nov"
     """
-    with open_service(db or ctx.obj) as service:
+    with open_service(sessions_db(ctx, db)) as service:
         name = service.rename(old, new)
     click.echo(views.renamed(old, name))
 
@@ -366,7 +376,7 @@ def delete(ctx: click.Context, name: str, yes: bool, db: str | None) -> None:
     Example:
       romme sessions delete Test --yes
     """
-    with open_service(db or ctx.obj) as service:
+    with open_service(sessions_db(ctx, db)) as service:
         info = service.session(name)
         if not yes:
             refusal = _(
