@@ -996,7 +996,9 @@ def test_a_script_that_renames_its_session_any_number_of_times_keeps_every_round
         elif step == "note":
             lines.append("note hier")
         elif step.casefold() != name.casefold() and step not in ("Start",):
-            lines.append(f"sessions rename {shlex.quote(name)} {shlex.quote(step)}")
+            lines.append(
+                f"sessions rename -- {shlex.quote(name)} {shlex.quote(step)}"
+            )  # a name may start with -
             name = step
     lines.append("standings --json")
     result = CliRunner().invoke(main, ["play", "Start", "--db", str(db)], input="\n".join(lines) + "\n")
