@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test fuzz bench browser postgres clean messages
+.PHONY: demo test fuzz bench browser postgres locales clean messages
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,10 +55,22 @@ postgres:
 	    >/dev/null) || echo "postgresql could not be installed: the PostgreSQL tests will fail on CI"; \
 	fi
 
+# The locale matrix of the hostile harness (tests/test_hostile.py) builds de_DE.ISO-8859-1
+# and tr_TR.UTF-8 with localedef from Debian's locale sources. On CI (CI=true, root, apt)
+# they are installed where missing; anywhere else nothing is installed and those
+# locales skip, saying why.
+locales:
+	@if [ "$${CI:-}" = true ] && ! { command -v localedef >/dev/null 2>&1 && [ -f /usr/share/i18n/locales/de_DE ]; } \
+	    && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing locales for the locale matrix"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq locales \
+	    >/dev/null) || echo "locales could not be installed: the built locales will skip"; \
+	fi
+
 # pytest on every core (pytest-xdist; PYTEST_WORKERS=0 runs in one process), beside a
 # throw-away PostgreSQL server.
 PYTEST_WORKERS ?= auto
-test: $(BIN)/.installed browser postgres
+test: $(BIN)/.installed browser postgres locales
 	$(BIN)/python tools/with_postgres.py $(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 	$(BIN)/ruff check romme_score tests benchmarks
 	$(BIN)/ruff format --check romme_score tests benchmarks

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from romme_score.errors import InputProblem
-from romme_score.i18n import _, language
+from romme_score.i18n import _, language, shown
 
 Profile = Literal["de", "en"]
 PROFILES: tuple[Profile, ...] = ("de", "en")
@@ -295,7 +295,10 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
             rank_text, ranks if not (text[:1] in _SYMBOLS or text[-1:] in _SYMBOLS) else _SYMBOL_RANKS
         )
         allowed = "A, 2-10, B, D, K" if profile == "de" else "A, 2-10, J, Q, K"
-        why = _("%(text)s is not a rank (%(allowed)s)") % {"text": rank_text, "allowed": allowed}
+        why = _("%(text)s is not a rank (%(allowed)s)") % {
+            "text": shown(rank_text, quote=False),
+            "allowed": allowed,
+        }
         if guess is not None:
             return (why, text.replace(rank_text, guess.letter(profile), 1))
         return (why, None)
@@ -368,8 +371,8 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
             if nested and _is_joker_word(nested.group("joker").strip(), profile):
                 # J=J=...: refused here, before reading on (no recursion however deep)
                 raise NotationError(
-                    _("a joker cannot stand for another joker in '%(raw)s' %(where)s")
-                    % {"raw": raw, "where": where},
+                    _("a joker cannot stand for another joker in %(raw)s %(where)s")
+                    % {"raw": shown(raw), "where": where},
                     raw,
                     position,
                 )
@@ -377,16 +380,16 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
                 declared = parse_card(inner, profile, position)
             except NotationError as exc:
                 raise NotationError(
-                    _("cannot read the card the joker stands for in '%(raw)s' %(where)s: %(reason)s")
-                    % {"raw": raw, "where": where, "reason": _reason_of(exc)},
+                    _("cannot read the card the joker stands for in %(raw)s %(where)s: %(reason)s")
+                    % {"raw": shown(raw), "where": where, "reason": _reason_of(exc)},
                     raw,
                     position,
                     exc.suggestion,
                 ) from None
             if declared.is_joker:
                 raise NotationError(
-                    _("a joker cannot stand for another joker in '%(raw)s' %(where)s")
-                    % {"raw": raw, "where": where},
+                    _("a joker cannot stand for another joker in %(raw)s %(where)s")
+                    % {"raw": shown(raw), "where": where},
                     raw,
                     position,
                 )
@@ -397,13 +400,13 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
     if card is not None:
         return card
     why, suggestion = _suggest(text, profile)
-    message = _("cannot read card '%(raw)s' %(where)s: %(reason)s") % {
-        "raw": raw,
+    message = _("cannot read card %(raw)s %(where)s: %(reason)s") % {
+        "raw": shown(raw),
         "where": where,
         "reason": why,
     }
     if suggestion:
-        message += "; " + _("did you mean '%(card)s'?") % {"card": suggestion}
+        message += "; " + _("did you mean %(card)s?") % {"card": shown(suggestion)}
     other: Profile = "en" if profile == "de" else "de"
     in_other = other if _try_letters(text, other) is not None else None
     raise NotationError(message, raw, position, suggestion, in_other)

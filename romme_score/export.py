@@ -23,8 +23,17 @@ from typing import Any, NamedTuple
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
-from romme_score.i18n import _
-from romme_score.inputs import MAX_POINTS, InputValueError, clean_name, clean_names, parse_rate
+from romme_score.i18n import _, grouped, shown
+from romme_score.inputs import (
+    MAX_POINTS,
+    InputValueError,
+    clean_currency,
+    clean_name,
+    clean_names,
+    clean_note,
+    clean_time,
+    parse_rate,
+)
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore, places, unknown_player_message
 from romme_score.store.protocol import Store
@@ -39,6 +48,9 @@ class ExportError(InputProblem):
 EXPORT_FORMAT = "romme-score session"
 EXPORT_VERSION = 2  # 2: the history, notes, renames and every time; version 1 is still read
 STATUSES = ("active", "undone", "replaced")
+# A round's number or row in an export, and a note's round: far beyond any evening, and
+# within what SQLite stores (a whole number of 64 bits).
+MAX_ROW = 10**9
 
 
 @dataclass(frozen=True)
@@ -218,7 +230,7 @@ class SessionExport:
                     "export version %(version)s is not supported "
                     "(this romme-score reads versions 1 and %(latest)d)"
                 )
-                % {"version": version, "latest": EXPORT_VERSION}
+                % {"version": shown(version), "latest": EXPORT_VERSION}
             )
         name = data.get("name")
         players = data.get("players")
@@ -246,7 +258,7 @@ class SessionExport:
         rate = data.get("rate")
         if rate is not None:
             if isinstance(rate, bool) or not isinstance(rate, (str, int, float)):
-                raise ExportError(_("the export's rate %(rate)s is not a decimal") % {"rate": repr(rate)})
+                raise ExportError(_("the export's rate %(rate)s is not a decimal") % {"rate": shown(rate)})
             try:
                 rate = str(parse_rate(str(rate), _("the export's rate")))
             except InputValueError as exc:
@@ -254,14 +266,17 @@ class SessionExport:
         dealer = data.get("first_dealer", players[0])
         if not isinstance(dealer, str) or dealer not in players:
             raise ExportError(
-                _("the export's first dealer %(dealer)s is not a player") % {"dealer": repr(dealer)}
+                _("the export's first dealer %(dealer)s is not a player") % {"dealer": shown(dealer)}
             )
         currency = data.get("currency")
-        if currency is not None and not isinstance(currency, str):
-            raise ExportError(
-                _("the export's currency %(currency)s is not a currency code") % {"currency": repr(currency)}
-            )
-        created = _text(data.get("created") or "", "the export's creation time")
+        if currency is not None:
+            if not isinstance(currency, str):
+                raise ExportError(
+                    _("the export's currency %(currency)s is not a currency code")
+                    % {"currency": shown(currency)}
+                )
+            currency = _checked(clean_currency, currency, _("the export's currency"))
+        created = _time(data.get("created") or "", _("the export's creation time"))
         rounds = tuple(
             _export_round(i, r, players, history=False) for i, r in enumerate(_list(data, "rounds"), 1)
         )
@@ -287,8 +302,35 @@ def _list(data: dict[str, Any], key: str) -> list[Any]:
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise ExportError(_("%(what)s %(value)s is not text") % {"what": what, "value": repr(value)})
+        raise ExportError(_("%(what)s %(value)s is not text") % {"what": what, "value": shown(value)})
     return value
+
+
+def _checked(clean: Callable[[str, str], str], value: str, what: str) -> str:
+    """``value`` as the input layer's ``clean`` takes it, the rules of the same field on
+    every path in; its sentence as the export's error."""
+    try:
+        return clean(value, what)
+    except InputValueError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def _time(value: Any, what: str) -> str:
+    return _checked(clean_time, _text(value, what), what)
+
+
+def _is_whole(value: Any, lo: int, hi: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+
+
+def _whole(value: Any, where: str, key: str) -> int:
+    """A round's number or row: a whole number from 1 to :data:`MAX_ROW`."""
+    if not _is_whole(value, 1, MAX_ROW):
+        raise ExportError(
+            _("%(where)s: %(key)s must be a whole number from 1 to %(max)s")
+            % {"where": where, "key": key, "max": grouped(MAX_ROW)}
+        )
+    return int(value)
 
 
 def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) -> dict[str, int]:
@@ -302,7 +344,7 @@ def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) ->
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise ExportError(
                 _("%(what)s, %(player)s: %(value)s is not a whole number from %(lo)d to %(hi)d")
-                % {"what": what, "player": p, "value": repr(v), "lo": lo, "hi": hi}
+                % {"what": what, "player": p, "value": shown(v), "lo": lo, "hi": hi}
             )
     return dict(value)
 
@@ -314,10 +356,7 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     number = r.get("number", i)
     row = r.get("row", i)
     for key, value in (("number", number), ("row", row)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ExportError(
-                _("%(where)s: %(key)s must be a whole number from 1") % {"where": where, "key": key}
-            )
+        _whole(value, where, key)
     if not history and number != i:
         raise ExportError(
             _("%(where)s has the number %(number)s: rounds are numbered 1, 2, 3 ...")
@@ -326,7 +365,7 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     winner = r.get("winner")
     if winner is not None and (not isinstance(winner, str) or winner not in players):
         raise ExportError(
-            _("%(where)s: the winner %(winner)s is not a player") % {"where": where, "winner": repr(winner)}
+            _("%(where)s: the winner %(winner)s is not a player") % {"where": where, "winner": shown(winner)}
         )
     for key in ("hand_romme", "stalemate"):
         if not isinstance(r.get(key, False), bool):
@@ -371,20 +410,20 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     scored = _int_map(r.get("points"), players, f"{where}: points", 0, big)
     bonus = _int_map(r.get("bonus"), players, f"{where}: bonus", 0, big)
     board = _int_map(r.get("leaderboard"), players, f"{where}: leaderboard", 0, big)
-    recorded_at = _text(r.get("recorded_at") or "", f"{where}: recorded_at")
+    recorded_at = _time(r.get("recorded_at") or "", f"{where}: recorded_at")
     status, changed_at, replaced_by = "active", None, None
     if history:
         given = r.get("status")
         if given not in ("undone", "replaced"):
             raise ExportError(
                 _("%(where)s: status must be undone or replaced, not %(given)s")
-                % {"where": where, "given": repr(given)}
+                % {"where": where, "given": shown(given)}
             )
         status = str(given)
-        changed_at = _text(r.get("changed_at") or "", f"{where}: changed_at") or None
+        changed_at = _time(r.get("changed_at") or "", f"{where}: changed_at") or None
         replaced_by = r.get("replaced_by")
-        if replaced_by is not None and (not isinstance(replaced_by, int) or isinstance(replaced_by, bool)):
-            raise ExportError(_("%(where)s: replaced_by must be the row of a round") % {"where": where})
+        if replaced_by is not None:
+            _whole(replaced_by, where, "replaced_by")
     return ExportRound(
         row,
         number,
@@ -419,21 +458,26 @@ def _note(i: int, n: Any) -> Note:
     if not isinstance(n, dict):
         raise ExportError(_("note %(number)d of the export is not an object") % {"number": i})
     round_number = n.get("round")
-    if round_number is not None and (
-        not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1
-    ):
-        raise ExportError(_("note %(number)d: round must be a round number or null") % {"number": i})
+    if round_number is not None and not _is_whole(round_number, 1, MAX_ROW):
+        raise ExportError(
+            _("note %(number)d: round must be a whole number from 1 to %(max)s, or null")
+            % {"number": i, "max": grouped(MAX_ROW)}
+        )
     text = _text(n.get("text"), f"note {i}: the text")
-    return Note(round_number, text, _text(n.get("at") or "", f"note {i}: at"))
+    try:
+        text = clean_note(text, _("the text"))
+    except InputValueError as exc:
+        raise ExportError(f"note {i}: {exc}") from None
+    return Note(round_number, text, _time(n.get("at") or "", f"note {i}: at"))
 
 
 def _rename(i: int, r: Any) -> Rename:
     if not isinstance(r, dict):
         raise ExportError(_("rename %(number)d of the export is not an object") % {"number": i})
     return Rename(
-        _text(r.get("from"), f"rename {i}: from"),
-        _text(r.get("to"), f"rename {i}: to"),
-        _text(r.get("at") or "", f"rename {i}: at"),
+        _checked(clean_name, _text(r.get("from"), f"rename {i}: from"), f"rename {i}: from"),
+        _checked(clean_name, _text(r.get("to"), f"rename {i}: to"), f"rename {i}: to"),
+        _time(r.get("at") or "", f"rename {i}: at"),
     )
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -162,6 +163,56 @@ def decimal_text(value: object) -> str:
     """
     text = str(value)
     return text.replace(".", ",") if language() == "de" else text
+
+
+def grouped(number: int) -> str:
+    """A whole number with its thousands marked as the language writes them.
+
+    >>> set_language("de"); grouped(10_000_000)
+    '10.000.000'
+    >>> set_language("en"); grouped(10_000_000)
+    '10,000,000'
+    """
+    text = f"{number:,}"
+    return text.replace(",", ".") if language() == "de" else text
+
+
+SHOWN_WHOLE = 80  # characters of a value that a message quotes whole
+SHOWN_START = 40  # characters of a longer value that it quotes, before "…" and the length
+
+
+def _printable(text: str) -> str:
+    """Text as it is, or with what cannot be printed escaped as ``repr`` escapes it."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
+def shown(value: object, quote: bool = True, whole: int = SHOWN_WHOLE) -> str:
+    """A value as a message quotes it: as ``repr`` writes it (one line, control characters
+    escaped), or as it is with ``quote=False``; a longer value than ``whole`` characters
+    shortened to its start and its length, so that a sentence about a 10 MB value stays a
+    sentence.
+
+    >>> set_language("en"); shown("HX"), shown(17), shown("HX", quote=False)
+    ("'HX'", '17', 'HX')
+    >>> shown("x" * 10_000_000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (10,000,000 characters)"
+    """
+    if isinstance(value, str):
+        if len(value) <= whole:
+            return repr(value) if quote else _printable(value)
+        start, length = value[:SHOWN_START] + "…", len(value)
+        text = repr(start) if quote else _printable(start)
+    else:
+        try:
+            text = repr(value)
+        except ValueError:  # an int beyond Python's limit of digits for str()
+            return _("a number of more than %(digits)s digits") % {
+                "digits": grouped(sys.get_int_max_str_digits())
+            }
+        if len(text) <= whole:
+            return text
+        text, length = text[:SHOWN_START] + "…", len(text)
+    return _("%(start)s (%(count)s characters)") % {"start": text, "count": grouped(length)}
 
 
 def click_gettext(message: str) -> str:

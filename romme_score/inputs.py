@@ -9,9 +9,19 @@ anything else are refused, as are numbers outside the range each field allows
 (named in the message). Decimals take ``.`` or ``,`` as the decimal mark, never an
 exponent, ``NaN`` or ``Infinity``.
 
-Names (players, sessions): trimmed; non-empty; at most :data:`MAX_NAME` characters;
-no ``=`` (it separates name and cards in ``NAME=CARDS``) and no control characters;
-unique ignoring case within a session.
+Text (:func:`clean_text`): whatever a field holds, it is valid text. Python hands a
+command line's undecodable bytes to the program as lone surrogates (U+DC80-U+DCFF) and a
+JSON file may spell any lone surrogate as an escape; neither is text, and SQLite cannot
+store them. Each is refused naming the field, the byte and where it is.
+
+Names (players, sessions): valid text; trimmed; non-empty; at most :data:`MAX_NAME`
+characters; no ``=`` (it separates name and cards in ``NAME=CARDS``) and no control
+characters; unique ignoring case within a session. Notes (:func:`clean_note`): valid
+text, trimmed, not blank, at most :data:`MAX_NOTE` characters.
+
+>>> clean_note("caf\\udce9", "the note")
+Traceback (most recent call last):
+romme_score.inputs.InputValueError: the note is not valid text (byte 0xE9 at position 4)
 
 >>> parse_int("٣٥", "Ben", 0, 9999)
 35
@@ -40,6 +50,7 @@ Hands (:func:`read_hand`): cards in notation, or the points counted by hand.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -50,9 +61,12 @@ if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check ne
 
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem
-from romme_score.i18n import _
+from romme_score.i18n import _, shown
 
 MAX_NAME = 40
+MAX_NOTE = 500  # characters in one note
+MAX_CURRENCY = 10  # characters of a currency: a code (EUR) or a symbol (€, Kč)
+MAX_TIME = 64  # characters of a time kept with a round or a note (ISO 8601 takes 25)
 MAX_POINTS = 9999  # points left in one hand, counted by hand
 MAX_TOTAL = 10**9  # a total typed from a paper scoresheet
 
@@ -102,13 +116,13 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
     digits = _digits(body)
     if digits is None:
         raise InputValueError(
-            _("%(what)s: '%(text)s' is not a whole number (use the digits 0-9)")
-            % {"what": what, "text": text.strip()}
+            _("%(what)s: %(text)s is not a whole number (use the digits 0-9)")
+            % {"what": what, "text": shown(text.strip())}
         )
     if len(digits) > 18:  # far beyond every range; int() of a huge string is slow
         raise InputValueError(
             _("%(what)s: %(value)s is out of range: allowed %(lo)s to %(hi)s")
-            % {"what": what, "value": text.strip(), "lo": lo, "hi": hi}
+            % {"what": what, "value": shown(text.strip(), quote=False), "lo": lo, "hi": hi}
         )
     value = sign * int(digits)
     if not lo <= value <= hi:
@@ -146,46 +160,135 @@ def parse_decimal(
         or len(whole_digits) > 18
     ):
         raise InputValueError(
-            _("%(what)s '%(text)s' is not a decimal number (e.g. 0.01)")
-            % {"what": what, "text": text.strip()}
+            _("%(what)s %(text)s is not a decimal number (e.g. 0.01)")
+            % {"what": what, "text": shown(text.strip())}
         )
     number = Decimal(f"{sign}{whole_digits or '0'}" + (f".{frac_digits}" if frac_digits else ""))
     if len(frac_digits.rstrip("0")) > places:
         raise InputValueError(
-            _("%(what)s '%(text)s' has more than %(places)d decimal places")
-            % {"what": what, "text": text.strip(), "places": places}
+            _("%(what)s %(text)s has more than %(places)d decimal places")
+            % {"what": what, "text": shown(text.strip()), "places": places}
         )
     low_ok = number > lo if above else number >= lo
     if not low_ok or number > hi:
         if number < 0 <= lo:
             raise InputValueError(
-                _("%(what)s '%(text)s' must not be negative") % {"what": what, "text": text.strip()}
+                _("%(what)s %(text)s must not be negative") % {"what": what, "text": shown(text.strip())}
             )
         if above:
-            message = _("%(what)s '%(text)s' is out of range: allowed more than %(lo)s to %(hi)s")
+            message = _("%(what)s %(text)s is out of range: allowed more than %(lo)s to %(hi)s")
         else:
-            message = _("%(what)s '%(text)s' is out of range: allowed from %(lo)s to %(hi)s")
-        raise InputValueError(message % {"what": what, "text": text.strip(), "lo": lo, "hi": hi})
+            message = _("%(what)s %(text)s is out of range: allowed from %(lo)s to %(hi)s")
+        raise InputValueError(message % {"what": what, "text": shown(text.strip()), "lo": lo, "hi": hi})
     return number
 
 
-def clean_name(text: str, what: str | None = None) -> str:
-    """A player's or session's name: trimmed, non-empty, short, without '=' or control characters.
-    ``what`` names the field in the message (already translated; default: "a name")."""
+_NOT_TEXT = re.compile("[\ud800-\udfff]")  # lone surrogates: what is not text in a str
+
+
+def clean_text(text: str, what: str) -> str:
+    """``text`` if it is valid text, else :class:`InputValueError` naming the field ``what``
+    (already translated), the byte or code point and its position (counted from 1 in the
+    bytes typed, or in the characters of a file).
+
+    >>> clean_text("Café", "the note")
+    'Café'
+    >>> try:
+    ...     clean_text("x\\ud800", "the note")
+    ... except InputValueError as exc:
+    ...     print(exc)
+    the note is not valid text (U+D800 at position 2 is half of a surrogate pair)
+    """
+    found = _NOT_TEXT.search(text)
+    if found is None:
+        return text
+    code = ord(found.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that could not be decoded, as Python keeps it
+        position = len(text[: found.start()].encode("utf-8", "surrogateescape")) + 1
+        raise InputValueError(
+            _("%(what)s is not valid text (byte 0x%(byte)02X at position %(position)d)")
+            % {"what": what, "byte": code - 0xDC00, "position": position}
+        )
+    raise InputValueError(
+        _("%(what)s is not valid text (U+%(code)04X at position %(position)d is half of a surrogate pair)")
+        % {"what": what, "code": code, "position": found.start() + 1}
+    )
+
+
+def _has_control(text: str) -> bool:
     import unicodedata  # only for names: the referee's start-up never needs it
 
+    return not text.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text)
+
+
+def clean_note(text: str, what: str | None = None) -> str:
+    """A note's text: valid text, trimmed, not blank, at most :data:`MAX_NOTE` characters;
+    ``what`` names the field (already translated; default: "the note").
+
+    >>> clean_note("  redealt ")
+    'redealt'
+    >>> clean_note(" ")
+    Traceback (most recent call last):
+    romme_score.inputs.InputValueError: a note needs some text
+    """
+    clean_text(text, _("the note") if what is None else what)
+    body = text.strip()
+    if not body:
+        raise InputValueError(_("a note needs some text"))
+    if len(body) > MAX_NOTE:
+        raise InputValueError(_("a note holds at most %(max)d characters") % {"max": MAX_NOTE})
+    return body
+
+
+def clean_currency(text: str, what: str) -> str:
+    """A currency: a code or a symbol (``EUR``, ``€``, ``Kč``), trimmed, of 1 to
+    :data:`MAX_CURRENCY` characters without spaces or control characters, upper case.
+
+    >>> clean_currency(" eur ", "--currency")
+    'EUR'
+    """
+    clean_text(text, what)
+    code = text.strip()
+    if not code or len(code) > MAX_CURRENCY or any(ch.isspace() for ch in code) or _has_control(code):
+        raise InputValueError(
+            _(
+                "%(what)s %(text)s is not a currency: give a code or a symbol of at most "
+                "%(max)d characters, e.g. EUR"
+            )
+            % {"what": what, "text": shown(code), "max": MAX_CURRENCY}
+        )
+    return code.upper()
+
+
+def clean_time(text: str, what: str) -> str:
+    """A time kept with a round, a note or a session, as an export holds it: valid text of
+    at most :data:`MAX_TIME` characters without control characters (empty: not known)."""
+    clean_text(text, what)
+    if len(text) > MAX_TIME or _has_control(text):
+        raise InputValueError(
+            _("%(what)s %(text)s is not a time (e.g. 2026-11-28T20:15:00+00:00)")
+            % {"what": what, "text": shown(text)}
+        )
+    return text
+
+
+def clean_name(text: str, what: str | None = None) -> str:
+    """A player's or session's name: valid text, trimmed, non-empty, short, without '=' or
+    control characters. ``what`` names the field in the message (already translated;
+    default: "a name")."""
     what = _("a name") if what is None else what
+    clean_text(text, what)
     name = text.strip()
     if not name:
         raise InputValueError(_("%(what)s must not be empty") % {"what": what})
     if "=" in name:
         raise InputValueError(
-            _("%(what)s '%(name)s' must not contain '=' (it separates name and cards)")
-            % {"what": what, "name": name}
+            _("%(what)s %(name)s must not contain '=' (it separates name and cards)")
+            % {"what": what, "name": shown(name)}
         )
-    if not name.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+    if _has_control(name):
         raise InputValueError(
-            _("%(what)s %(name)s must not contain control characters") % {"what": what, "name": repr(name)}
+            _("%(what)s %(name)s must not contain control characters") % {"what": what, "name": shown(name)}
         )
     if len(name) > MAX_NAME:
         raise InputValueError(
@@ -291,17 +394,20 @@ class PlayerChoiceError(InputValueError):
         if self.problem is ChoiceProblem.AMBIGUOUS:
             *first, last = self.candidates
             matches = ", ".join(first) + _(" or ") + last
-            return _("'%(text)s' could be %(matches)s: type more letters") % {
-                "text": self.text,
+            return _("%(text)s could be %(matches)s: type more letters") % {
+                "text": shown(self.text),
                 "matches": matches,
             }
         if self.close is not None:
-            return _("unknown player '%(text)s'; did you mean %(close)s? (players: %(players)s)") % {
-                "text": self.text,
+            return _("unknown player %(text)s; did you mean %(close)s? (players: %(players)s)") % {
+                "text": shown(self.text),
                 "close": self.close,
                 "players": players,
             }
-        return _("unknown player '%(text)s' (players: %(players)s)") % {"text": self.text, "players": players}
+        return _("unknown player %(text)s (players: %(players)s)") % {
+            "text": shown(self.text),
+            "players": players,
+        }
 
 
 def unknown_player(text: str, players: Sequence[str]) -> PlayerChoiceError:
@@ -414,10 +520,12 @@ def read_hand(player: str, text: str, profile: Profile = "de", never_out: bool =
                 player,
                 typed,
                 _("%(player)s=%(text)s: points left in hand cannot be negative")
-                % {"player": player, "text": typed},
+                % {"player": player, "text": shown(typed, quote=False)},
             )
         try:
-            return Hand(points=parse_points(typed, f"{player}={typed}"), never_out=never_out)
+            return Hand(
+                points=parse_points(typed, f"{player}={shown(typed, quote=False)}"), never_out=never_out
+            )
         except InputValueError as exc:
             raise HandInputError(HandProblem.POINTS, player, typed, str(exc)) from None
     try:

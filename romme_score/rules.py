@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from romme_score.errors import InputProblem
-from romme_score.i18n import N_, _
+from romme_score.i18n import N_, _, shown
 from romme_score.inputs import InputValueError, looks_like_number, parse_int
 
 SetJokerSwap = Literal["missing-suit", "declared", "complete"]
@@ -73,11 +73,11 @@ class GameEnd:
             return cls("points", _whole(value, 1, MAX_GAME_POINTS) or 1)
         raise RuleError(
             _(
-                "game_end '%(text)s' is not allowed: use a number of points "
+                "game_end %(text)s is not allowed: use a number of points "
                 "(500, 1000, ... up to %(points)d), rounds:N (up to %(rounds)d), or "
                 "open"
             )
-            % {"text": text, "points": MAX_GAME_POINTS, "rounds": MAX_GAME_ROUNDS}
+            % {"text": shown(str(text)), "points": MAX_GAME_POINTS, "rounds": MAX_GAME_ROUNDS}
         )
 
     def __str__(self) -> str:
@@ -248,7 +248,7 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
     if f.type in ("bool",):
         if not isinstance(value, bool):
             raise RuleError(
-                _("%(name)s must be true or false, not %(value)s") % {"name": name, "value": repr(value)}
+                _("%(name)s must be true or false, not %(value)s") % {"name": name, "value": shown(value)}
             )
         return
     if name == "game_end":
@@ -259,21 +259,21 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
         if value not in meta["choices"]:
             raise RuleError(
                 _("%(name)s=%(value)s is not allowed: use one of %(choices)s")
-                % {"name": name, "value": value, "choices": ", ".join(meta["choices"])}
+                % {"name": name, "value": shown(value, quote=False), "choices": ", ".join(meta["choices"])}
             )
         return
     if value is None and "None" in str(f.type):
         return
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(
-            _("%(name)s must be a whole number, not %(value)s") % {"name": name, "value": repr(value)}
+            _("%(name)s must be a whole number, not %(value)s") % {"name": name, "value": shown(value)}
         )
     lo, hi = meta.get("lo"), meta.get("hi")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         allowed = _range_text(f)
         raise RuleError(
             _("%(name)s=%(value)s is out of range: allowed %(allowed)s")
-            % {"name": name, "value": value, "allowed": allowed}
+            % {"name": name, "value": shown(value, quote=False), "allowed": allowed}
         )
 
 
@@ -306,10 +306,12 @@ def option_field(name: str) -> dataclasses.Field[Any]:
     if name not in _FIELDS:
         close = _closest(name, OPTION_NAMES)
         if close:
-            message = _("unknown rule option '%(name)s'; did you mean %(close)s? (options: %(known)s)")
+            message = _("unknown rule option %(name)s; did you mean %(close)s? (options: %(known)s)")
         else:
-            message = _("unknown rule option '%(name)s' (options: %(known)s)")
-        raise RuleError(message % {"name": name, "close": close or "", "known": ", ".join(OPTION_NAMES)})
+            message = _("unknown rule option %(name)s (options: %(known)s)")
+        raise RuleError(
+            message % {"name": shown(name), "close": close or "", "known": ", ".join(OPTION_NAMES)}
+        )
     return _FIELDS[name]
 
 
@@ -338,7 +340,8 @@ def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
         if text in ("false", "no", "off", "0"):
             return False
         raise RuleError(
-            _("%(name)s=%(value)s is not allowed: use true or false") % {"name": name, "value": value}
+            _("%(name)s=%(value)s is not allowed: use true or false")
+            % {"name": name, "value": shown(value, quote=False)}
         )
     if "choices" in f.metadata:
         return text
@@ -359,7 +362,7 @@ def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
 def _not_allowed(name: str, value: Any) -> RuleError:
     return RuleError(
         _("%(name)s=%(value)s is not allowed: use %(allowed)s")
-        % {"name": name, "value": value, "allowed": _(allowed_values(name))}
+        % {"name": name, "value": shown(value, quote=False), "allowed": _(allowed_values(name))}
     )
 
 
@@ -417,17 +420,19 @@ def find_preset(name: str) -> RuleSet:
     if key not in PRESETS:
         close = _closest(key.replace("_", "-"), list(PRESETS))
         if close:
-            message = _("unknown preset '%(name)s'; did you mean %(close)s? (presets: %(known)s)")
+            message = _("unknown preset %(name)s; did you mean %(close)s? (presets: %(known)s)")
         else:
-            message = _("unknown preset '%(name)s' (presets: %(known)s)")
-        raise RuleError(message % {"name": name, "close": close or "", "known": ", ".join(PRESETS)})
+            message = _("unknown preset %(name)s (presets: %(known)s)")
+        raise RuleError(message % {"name": shown(name), "close": close or "", "known": ", ".join(PRESETS)})
     return PRESETS[key]
 
 
 def parse_assignment(text: str) -> tuple[str, str]:
     """Split ``KEY=VALUE`` from ``--rule``."""
     if "=" not in text:
-        raise AssignmentError(_("'%(text)s' needs the form KEY=VALUE, e.g. wraparound=true") % {"text": text})
+        raise AssignmentError(
+            _("%(text)s needs the form KEY=VALUE, e.g. wraparound=true") % {"text": shown(text)}
+        )
     key, value = text.split("=", 1)
     return key.strip().replace("-", "_"), value.strip()
 

@@ -21,7 +21,16 @@ from romme_score import export as export_format
 from romme_score.errors import InputProblem
 from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
 from romme_score.i18n import _
-from romme_score.inputs import choose_player, clean_name, clean_names, unknown_player
+from romme_score.inputs import (
+    MAX_NOTE,
+    choose_player,
+    clean_currency,
+    clean_name,
+    clean_names,
+    clean_note,
+    clean_text,
+    unknown_player,
+)
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
 from romme_score.scoring import (
@@ -58,7 +67,6 @@ from romme_score.store.records import (
     canonical,
 )
 
-MAX_NOTE = 500  # characters in one note
 DEFAULT_RATE = Decimal("0.01")  # money per point when neither the session nor a rate given says
 
 RoundRow = RoundPoints  # one line of the scoresheet, as the store reads it
@@ -264,6 +272,19 @@ def _as_now_judged(rnd: RoundInput, rules: RuleSet) -> RoundInput:
     return rnd
 
 
+def _lookup(name: str | None) -> str | None:
+    """A session's name as given to find it, refused unless valid text (SQLite cannot
+    look up the rest)."""
+    if name is not None:
+        clean_text(name, _("the session's name"))
+    return name
+
+
+def _lookup_name(name: str) -> str:
+    clean_text(name, _("the session's name"))
+    return name
+
+
 class SessionService:
     """Sessions and rounds of one database. Every write is one transaction."""
 
@@ -287,7 +308,7 @@ class SessionService:
 
     def session(self, name: str | None = None) -> SessionInfo:
         """A session by name, or the current one."""
-        return self.store.session(name)
+        return self.store.session(_lookup(name))
 
     def current_name(self) -> str | None:
         return self.store.current_name()
@@ -403,13 +424,13 @@ class SessionService:
             names,
             rules,
             str(rate) if rate is not None else None,
-            currency.upper() if currency else None,
+            clean_currency(currency, _("the currency")) if currency else None,
             first,
         )
         return self.store.session(name)
 
     def use(self, name: str) -> None:
-        self.store.set_current(name)
+        self.store.set_current(_lookup_name(name))
 
     def check_open(self, info: SessionInfo) -> None:
         """Refuse when the session's game is over."""
@@ -648,11 +669,7 @@ class SessionService:
 
     def add_note(self, info: SessionInfo, text: str, round_number: int | None = None) -> Note:
         """A note in the session's history, about one round or the whole game."""
-        body = text.strip()
-        if not body:
-            raise SessionInputError(_("a note needs some text"))
-        if len(body) > MAX_NOTE:
-            raise SessionInputError(_("a note holds at most %(max)d characters") % {"max": MAX_NOTE})
+        body = clean_note(text)
         if round_number is not None:
             played = self.store.round_count(info)
             if not 1 <= round_number <= played:
@@ -661,11 +678,11 @@ class SessionService:
 
     def rename(self, old: str, new: str) -> str:
         name = clean_name(new, _("the new name"))
-        self.store.rename_session(old, name)
+        self.store.rename_session(_lookup_name(old), name)
         return name
 
     def delete(self, name: str) -> None:
-        self.store.delete_session(name)
+        self.store.delete_session(_lookup_name(name))
 
     # -- settlement -----------------------------------------------------------------
 
@@ -677,7 +694,7 @@ class SessionService:
         board: dict[str, int] | None = None
         chosen: list[str | None] = [*names] or [None]
         for name in chosen:
-            info = self.store.session(name)
+            info = self.store.session(_lookup(name))
             standings = self.standings(info, last=0)
             games.append(dict(standings.totals))
             rates.append(Decimal(info.rate) if info.rate else DEFAULT_RATE)
@@ -691,6 +708,7 @@ class SessionService:
 
 __all__ = [
     "DEFAULT_RATE",
+    "MAX_NOTE",
     "Correction",
     "Edited",
     "ExportError",

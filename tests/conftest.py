@@ -29,3 +29,30 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     i18n.set_language(None)
     yield db
     i18n.set_language(None)
+
+
+def build_locale(folder: Path, name: str, source: str, charmap: str) -> str | None:
+    """Build ``name`` into ``folder`` with localedef; None, or why it could not be built."""
+    import shutil
+    import subprocess
+
+    if shutil.which("localedef") is None:
+        return "localedef is not installed (Debian: apt-get install locales)"
+    done = subprocess.run(
+        ["localedef", "-i", source, "-f", charmap, str(folder / name)], capture_output=True, text=True
+    )
+    if not (folder / name).is_dir():
+        return f"localedef could not build {name}: {done.stderr.strip() or done.stdout.strip()}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def built_locales(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str | None]]:
+    """de_DE.ISO-8859-1 and tr_TR.UTF-8 built with localedef (set LOCPATH to the folder),
+    and for each the reason it could not be built, if any."""
+    folder = tmp_path_factory.mktemp("locales")
+    problems = {
+        "de_DE.ISO-8859-1": build_locale(folder, "de_DE.ISO-8859-1", "de_DE", "ISO-8859-1"),
+        "tr_TR.UTF-8": build_locale(folder, "tr_TR.UTF-8", "tr_TR", "UTF-8"),
+    }
+    return folder, problems

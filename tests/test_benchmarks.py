@@ -18,7 +18,7 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
     [
         ("sessions.py", {"ROUNDS": "30", "RUNS": "1"}),
         ("stats.py", {"SESSIONS": "12", "ROUNDS": "5", "RUNS": "1"}),
-        ("play.py", {"ROUNDS": "20", "SAMPLES": "3"}),
+        ("play.py", {"ROUNDS": "20", "SAMPLES": "3", "SCRIPT_ROUNDS": "30", "SCRIPT_LINES": "3"}),
         ("startup.py", {"RUNS": "1"}),
         ("solver.py", {"HANDS": "10", "TABLES": "6", "STRESS": "4"}),
         ("settle.py", {"RUNS": "1"}),

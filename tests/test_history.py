@@ -179,7 +179,10 @@ def test_rename_keeps_the_current_session_and_refuses_a_taken_name(evening: Path
     assert json.loads(ok("standings", "--json", "--db", str(evening)))["session"] == "Saturday"
 
 
-def test_delete_asks_and_removes_everything_of_that_session(evening: Path) -> None:
+def test_delete_asks_and_removes_everything_of_that_session(
+    evening: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("romme_score.cli.options.stdin_is_terminal", lambda: True)  # a person answers
     ok("new", "Keep", "A", "B", "--db", str(evening))
     ok("round", "--winner", "A", "B=5", "--db", str(evening))
     assert "Nothing deleted" in ok("sessions", "delete", "Friday", "--db", str(evening), input="n\n")

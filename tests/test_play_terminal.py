@@ -38,13 +38,21 @@ class Screen(pyte.Screen):
 class Terminal:
     """A program in a pty of ``cols`` x ``rows``, its screen kept by pyte."""
 
-    def __init__(self, args: list[str], db: Path, cols: int = 80, rows: int = 30) -> None:
-        env = {**os.environ, "ROMME_DB": str(db), "TERM": "xterm", "LANG": "C.UTF-8"}
+    def __init__(
+        self,
+        args: list[str],
+        db: Path,
+        cols: int = 80,
+        rows: int = 30,
+        locale: dict[str, str] | None = None,
+        encoding: str = "utf-8",
+    ) -> None:
+        env = {**os.environ, "ROMME_DB": str(db), "TERM": "xterm", "LANG": "C.UTF-8", **(locale or {})}
         env.pop("PROMPT_TOOLKIT_NO_CPR", None)
         for sized in ("COLUMNS", "LINES"):  # the pty's size, not what a test runner set
             env.pop(sized, None)
         self.child = pexpect.spawn(
-            sys.executable, ["-m", "romme_score", *args], env=env, dimensions=(rows, cols), encoding="utf-8"
+            sys.executable, ["-m", "romme_score", *args], env=env, dimensions=(rows, cols), encoding=encoding
         )
         self.screen = Screen(cols, rows, self.child.send)
         self.stream = pyte.Stream(self.screen)
@@ -114,9 +122,9 @@ def table(friday: Path) -> Iterator[Terminal]:
         term.child.terminate(force=True)
 
 
-def points(db: Path) -> list[dict[str, int]]:
+def points(db: Path, session: str = "Friday") -> list[dict[str, int]]:
     with SessionService(db) as service:
-        s = service.standings(service.session("Friday"))
+        s = service.standings(service.session(session))
     return [dict(r.points) for r in s.rounds]
 
 
@@ -401,3 +409,59 @@ def test_two_windows_after_an_in_window_command_lose_no_round_issue_18(
     finally:
         if term.child.isalive():
             term.child.terminate(force=True)
+
+
+def test_the_window_in_a_latin1_terminal_shows_what_latin1_can(
+    isolated_data_dir: Path, built_locales: tuple[Path, dict[str, str | None]]
+) -> None:
+    """Issue 21 item 2: names that Latin-1 cannot hold stopped the table mode of a Latin-1
+    terminal; they show with a '?' for the letter it cannot show, suits as letters, and
+    a round is typed and saved as anywhere."""
+    folder, problems = built_locales
+    if problems["de_DE.ISO-8859-1"]:
+        pytest.skip(str(problems["de_DE.ISO-8859-1"]))
+    with SessionService(isolated_data_dir) as service:
+        rules = __import__("romme_score.rules").rules.find_preset("standard")
+        service.create("Freitag", ["Łukasz", "Zoë", "Ğül"], rules, None, "EUR")
+    locale = {"LC_ALL": "de_DE.ISO-8859-1", "LOCPATH": str(folder), "ROMME_LANG": ""}
+    term = Terminal(["play"], isolated_data_dir, locale=locale, encoding="latin-1")
+    try:
+        term.wait_for("Freitag · Runde 1>")
+        assert "?ukasz" in term.text and "Zoë" in term.text
+        term.type("1\r", "2 Zoë>")
+        term.type("HK K10\r", "3 ?ül>")
+        term.type("5\r", "Enter speichert>")
+        assert "HK K10" in term.text and "♥" not in term.transcript
+        term.type("\r", "Runde 2>")
+        term.type("standings\r", "Summe")
+        term.type("quit\r")
+        assert term.close() == 0
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
+    assert points(isolated_data_dir, "Freitag") == [{"Łukasz": 0, "Zoë": 20, "Ğül": 5}]
+    assert "internal error" not in term.transcript and "interner Fehler" not in term.transcript
+
+
+def test_the_window_follows_its_session_through_a_rename(table: Terminal, friday: Path) -> None:
+    """Issue 21 item 9, in the window: a rename typed there, and one made from another
+    terminal, and the rounds typed after them land in the session under its new name."""
+    table.type("1\r5\r6\r7\r", "Enter saves>")
+    table.type("\r", "Friday · round 2>")
+    table.type('sessions rename Friday "Fri 28"\r', "Fri 28 · round 2>")
+    table.type("2\r1\r2\r3\r", "Enter saves>")
+    table.type("\r", "Fri 28 · round 3>")
+    done = subprocess.run(
+        [sys.executable, "-m", "romme_score", "sessions", "rename", "Fri 28", "Samstag"],
+        env={**os.environ, "ROMME_DB": str(friday)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    table.wait_for("Samstag · round 3>")
+    table.type("3\r1\r1\r1\r", "Enter saves>")
+    table.type("\r", "Samstag · round 4>")
+    table.type("standings\r", "Session 'Samstag'")  # a command line runs against it too
+    table.type("quit\r")
+    assert table.close() == 0
+    assert len(points(friday, "Samstag")) == 3

@@ -40,6 +40,7 @@ def test_keeping_score_block_runs_top_to_bottom_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("romme_score.cli.options.stdin_is_terminal", lambda: True)  # 'undo' asks a person
     ran = 0
     for line in block_after("## Keeping score").strip().splitlines():
         command = line.split("#", 1)[0].strip()

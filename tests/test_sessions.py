@@ -140,7 +140,7 @@ def test_game_over_at_target_names_winner(friday: None) -> None:
     assert code == 1 and "over" in err
 
 
-def test_undo_keeps_history(friday: None, isolated_data_dir: Path) -> None:
+def test_undo_keeps_history(friday: None, isolated_data_dir: Path, at_a_terminal: None) -> None:
     ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
     ok("round", "--winner", "Ben", "Anna=7", "Carl=5", "Dora=5")
     code, out, _ = run("undo", input="n\n")
@@ -362,3 +362,49 @@ def test_undo_without_an_answer_removes_nothing(friday: None) -> None:
     code, _, err = run("undo", input="")
     assert code == 1 and "--yes" in err
     assert len(standings()["rounds"]) == 1
+
+
+@pytest.fixture
+def at_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person at a terminal answers the question (CliRunner's input is what they type)."""
+    monkeypatch.setattr("romme_score.cli.options.stdin_is_terminal", lambda: True)
+
+
+@pytest.mark.parametrize("answer", ["y\n", "yes\n", "j\n", "\n", ""])
+def test_undo_and_delete_without_a_terminal_act_only_with_yes(friday: None, answer: str) -> None:
+    """Issue 21 item 10: a piped 'y' is no answer; without a terminal only --yes confirms,
+    as the refusal says."""
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
+    code, out, err = run("undo", input=answer)
+    assert code == 1 and "without a terminal, give --yes" in err and "Remove round" not in out
+    assert len(standings()["rounds"]) == 1
+    code, out, err = run("sessions", "delete", "Friday", input=answer)
+    assert code == 1 and "without a terminal, give --yes" in err and "Delete session" not in out
+    assert standings()["session"] == "Friday"
+    ok("undo", "--yes")
+    ok("sessions", "delete", "Friday", "--yes")
+    assert "Friday" not in ok("sessions")
+
+
+def test_undo_and_delete_ask_the_person_at_a_terminal(friday: None, at_a_terminal: None) -> None:
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
+    assert "Nothing removed" in ok("undo", input="n\n")
+    assert "Round 1 removed." in ok("undo", input="y\n") and standings()["rounds"] == []
+    assert "Nothing deleted" in ok("sessions", "delete", "Friday", input="n\n")
+    ok("sessions", "delete", "Friday", input="y\n")
+    assert "Friday" not in ok("sessions")
+
+
+def test_sessions_rename_and_delete_use_the_groups_db_over_romme_db(tmp_path: Path) -> None:
+    """`romme sessions --db X rename ...` renamed in ROMME_DB's database when that was set
+    (the subcommand's own --db, filled from the environment, won over the group's): a
+    romme play script on --db X failed to rename its session (found by the harness)."""
+    other = str(tmp_path / "other.sqlite3")
+    ok("new", "Here", "A", "B")  # in ROMME_DB's database
+    ok("new", "There", "A", "B", "--db", other)
+    ok("sessions", "--db", other, "rename", "There", "Yonder")
+    assert "Yonder" in ok("sessions", "--db", other) and "Here" in ok("sessions")
+    ok("sessions", "--db", other, "delete", "Yonder", "--yes")
+    assert "Yonder" not in ok("sessions", "--db", other) and "Here" in ok("sessions")
+    code, _, err = run("sessions", "rename", "--db", other, "Here", "Elsewhere")  # its own --db wins
+    assert code == 1 and "no session named 'Here'" in err

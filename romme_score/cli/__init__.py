@@ -19,7 +19,8 @@ from typing import Any
 import click
 
 from romme_score import i18n
-from romme_score.cli.options import InputError, Refused, edge_error
+from romme_score.cli.options import InputError, Refused, edge_error, text_params
+from romme_score.cli.terminal import showable_streams
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
 
@@ -176,14 +177,29 @@ class LazyGroup(click.Group):
             command = getattr(module, attr)
             if not isinstance(command, click.Command):
                 raise TypeError(f"{module_name}:{attr} is not a Click command")
-            return translate_command(command)
+            return translate_command(text_params(command))
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Click's, with a long unknown command name quoted shortened (a line of a script)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:
+            raise click.exceptions.NoSuchCommand(
+                exc.command_name,
+                exc.message.replace(repr(args[0]), i18n.shown(args[0])),
+                exc.possibilities,
+                ctx,
+            ) from None
 
     def main(self, args: Sequence[str] | None = None, *posargs: Any, **kwargs: Any) -> Any:
         """Choose the language before Click reads the line, so that its own messages
         (usage errors, help) and every help text come out in it. The run speaks it inside
         :func:`i18n.using_language`: a line run inside ``romme play`` keeps the table's
         language unless it says ``--lang``, and the table's comes back after it."""
+        showable_streams()  # before anything is printed: any text, any terminal
         line = list(sys.argv[1:] if args is None else args)
         lang = lang_from_args(line)
         if lang not in i18n.LANGUAGES:  # else the language this run was called in, or the environment's

@@ -13,7 +13,7 @@ from romme_score.cli.options import (
     read_cards,
     referee_rule_options,
 )
-from romme_score.i18n import _
+from romme_score.i18n import _, shown
 from romme_score.melds import IllegalMeldError, Meld, check_supply, interpret
 from romme_score.rules import RuleSet
 from romme_score.solver import solve
@@ -61,8 +61,8 @@ def best(
             table.append(interpret(table_cards, rules))
         except IllegalMeldError as exc:
             fail_input(
-                _("--table %(number)d ('%(text)s') is not a legal meld: %(reason)s")
-                % {"number": n, "text": text, "reason": exc}
+                _("--table %(number)d (%(text)s) is not a legal meld: %(reason)s")
+                % {"number": n, "text": shown(text), "reason": exc}
             )
     try:
         check_supply(cards + [c for m in table for c in m.cards], rules)

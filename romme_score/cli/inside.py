@@ -7,6 +7,8 @@ line itself.
 ['value', '--session', 'Friday', 'HA']
 >>> with_context(["settle", "A=1", "B=2"], None, "Friday")
 ['settle', 'A=1', 'B=2']
+>>> with_context(["--lang", "de", "note", "hi"], "f.sqlite3", "Friday")
+['--lang', 'de', 'note', '--db', 'f.sqlite3', '--session', 'Friday', 'hi']
 """
 
 from __future__ import annotations
@@ -14,33 +16,82 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import click
+
+from romme_score.i18n import _
 
 # A line of the table mode: its words, whether a person answers questions at the terminal.
 RunLine = Callable[[list[str], bool], int]
 
 
-def with_context(words: list[str], db: str | None, session: str) -> list[str]:
-    """The command line with ``--db`` and ``--session`` added where the command has those
-    options and the line does not give them (``settle`` with totals typed: no session)."""
+def leading_options(words: list[str]) -> int:
+    """How many of the first words are options of the ``romme`` group itself (``--lang en``,
+    ``--lang=en``, ``--help``): the command's name comes after them.
+
+    >>> leading_options(["--lang", "en", "note", "hi"]), leading_options(["note", "--lang", "en"])
+    (2, 0)
+    >>> leading_options(["--", "note", "hi"])
+    1
+    """
     from romme_score.cli import main
 
-    command = main.get_command(click.Context(main), words[0])
+    takes_value = {
+        opt: not (isinstance(p, click.Option) and (p.is_flag or p.count))
+        for p in main.params
+        for opt in p.opts
+    }
+    at = 0
+    while at < len(words) and words[at].startswith("-"):
+        if words[at] == "--":  # the end of the options: the command's name comes next
+            return at + 1
+        name, equals, _ = words[at].partition("=")
+        if name not in takes_value:
+            break  # not the group's: Click refuses it as it would on the command line
+        at += 2 if takes_value[name] and not equals else 1
+    return at
+
+
+def given(words: list[str], flag: str) -> list[str]:
+    """The values a line gives for ``flag`` (``--db X`` or ``--db=X``), before ``--``."""
+    found = []
+    for at, word in enumerate(words):
+        if word == "--":
+            break
+        if word == flag and at + 1 < len(words):
+            found.append(words[at + 1])
+        elif word.startswith(flag + "="):
+            found.append(word[len(flag) + 1 :])
+    return found
+
+
+def with_context(words: list[str], db: str | None, session: str) -> list[str]:
+    """The command line with ``--db`` and ``--session`` added after the command's name where
+    the command has those options and the line does not give them (``settle`` with totals
+    typed: no session). The group's own options (``--lang en``) may come first, as on the
+    command line; the command's name is the first word after them."""
+    from romme_score.cli import main
+
+    lead = leading_options(words)
+    head, name, rest = words[:lead], words[lead] if lead < len(words) else "", words[lead + 1 :]
+    command = main.get_command(click.Context(main), name) if name else None
     if command is None:
         return words
     flags = {flag for p in command.params for flag in p.opts}
-
-    def given(flag: str) -> bool:
-        return any(w == flag or w.startswith(flag + "=") for w in words)
-
     extra: list[str] = []
-    if "--db" in flags and db is not None and not given("--db"):
+    if "--db" in flags and db is not None and not given(rest, "--db"):
         extra += ["--db", str(db)]
-    totals_typed = words[0] == "settle" and any("=" in w and not w.startswith("-") for w in words)
-    if "--session" in flags and not given("--session") and not totals_typed:
+    totals_typed = name == "settle" and any("=" in w and not w.startswith("-") for w in rest)
+    if "--session" in flags and not given(rest, "--session") and not totals_typed:
         extra += ["--session", session]
-    return [words[0], *extra, *words[1:]]
+    return [*head, name, *extra, *rest]
+
+
+def same_file(a: str, b: str | None) -> bool:
+    from romme_score.paths import default_location
+
+    return Path(a).expanduser().resolve() == Path(b if b is not None else default_location()).resolve()
 
 
 def run_command(words: list[str], db: str | None, session: str, ask: bool = False) -> int:
@@ -50,6 +101,15 @@ def run_command(words: list[str], db: str | None, session: str, ask: bool = Fals
     from romme_score.cli import main
 
     args = with_context(words, db, session)
+    other = [given_db for given_db in given(args, "--db") if not same_file(given_db, db)]
+    if other:
+        from romme_score.cli.options import InputError
+
+        InputError(
+            _("--db %(path)s: a line of romme play runs against its database, %(db)s; leave out --db")
+            % {"path": other[0], "db": db if db is not None else _("the default database")}
+        ).show()
+        return 2
     stdin = sys.stdin
     if not ask:
         sys.stdin = io.StringIO("")

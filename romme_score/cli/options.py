@@ -9,6 +9,7 @@ or 1 (a negative verdict or a refused action); nothing is written then.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -20,7 +21,8 @@ from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.cli.hints import with_hint
 from romme_score.errors import InputProblem, Refusal
-from romme_score.i18n import _
+from romme_score.i18n import N_, _
+from romme_score.inputs import clean_text
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 from romme_score.views import output as views_output
 
@@ -64,6 +66,23 @@ def fail_input(message: str) -> NoReturn:
     raise InputError(message)
 
 
+def stdin_is_terminal() -> bool:
+    """Whether a person at a terminal types what the command reads."""
+    return sys.stdin.isatty()
+
+
+def confirm(question: str, refusal: str) -> bool:
+    """Ask the person at the terminal (default no). Without a terminal (a pipe, a script,
+    a line of ``romme play`` read from a file) nobody is there to answer, and a ``y`` read
+    from the pipe is no answer: refused with ``refusal``, so that only ``--yes`` confirms."""
+    if not stdin_is_terminal():
+        raise Refused(refusal)
+    try:
+        return click.confirm(question, default=False)
+    except click.Abort:  # no answer (end of input): nothing is done
+        raise Refused(refusal) from None
+
+
 class FilePath(click.Path):
     """A file path option or argument; a NUL character (which no file system takes) is
     refused as unreadable input instead of failing deep inside ``open``. Its name (the
@@ -86,11 +105,83 @@ class FilePath(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and "\x00" in value:
             self.fail(
-                _("%(value)s holds a NUL character, which no file name can hold") % {"value": repr(value)},
+                _("%(value)s holds a NUL character, which no file name can hold")
+                % {"value": i18n.shown(value)},
                 param,
                 ctx,
             )
+        if isinstance(value, str):
+            try:  # any bytes of a command line make a file name, but half a surrogate pair none
+                os.fsencode(value)
+            except UnicodeError:
+                self.fail(
+                    _("%(value)s holds what no file name can hold (half of a surrogate pair)")
+                    % {"value": i18n.shown(value)},
+                    param,
+                    ctx,
+                )
         return super().convert(value, param, ctx)
+
+
+# What a command's text argument holds, for a message about it (an option is named by
+# its flag: "--winner is not valid text ...").
+ARGUMENT_FIELDS = {
+    "text": N_("the note"),
+    "name": N_("the session's name"),
+    "session": N_("the session's name"),
+    "old": N_("the session's name"),
+    "new": N_("the new name"),
+    "players": N_("a player's name"),
+    "hands": N_("a hand"),
+    "hand": N_("the hand"),
+    "melds": N_("a meld"),
+    "totals": N_("a total"),
+    "preset_name": N_("the preset's name"),
+}
+
+
+class Text(click.types.StringParamType):
+    """Text from the command line, as Python decoded it: refused, naming the field, where it
+    holds bytes that the locale's encoding could not decode (Python keeps them as lone
+    surrogates, which are no text and which SQLite cannot store). Every text option and
+    argument of every command has this type (:func:`text_params`)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = super().convert(value, param, ctx)
+        if not (ctx is not None and ctx.resilient_parsing):
+            try:
+                clean_text(text, field_name(param))
+            except InputProblem as exc:
+                raise InputError(str(exc)) from None
+        return text
+
+    def __repr__(self) -> str:
+        return "TEXT"
+
+
+TEXT = Text()
+
+
+def field_name(param: click.Parameter | None) -> str:
+    """How a message names what a parameter holds: an option by its flag, an argument by
+    what it is (``the note``)."""
+    if isinstance(param, click.Option):
+        return max(param.opts, key=len)
+    if param is not None and param.name in ARGUMENT_FIELDS:
+        return _(ARGUMENT_FIELDS[param.name])
+    return param.human_readable_name if param is not None else _("the text")
+
+
+def text_params(command: click.Command) -> click.Command:
+    """Give every plain text parameter of ``command`` (and of its subcommands) the type
+    :class:`Text`; done once, when the command's module is loaded."""
+    for param in command.params:
+        if param.type is click.STRING:
+            param.type = TEXT
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            text_params(sub)
+    return command
 
 
 class Output(views_output.Output):
@@ -107,26 +198,31 @@ class Output(views_output.Output):
     def dump(self, data: Any) -> None:
         """JSON: indented for a person at a terminal, compact (and much faster) for scripts;
         lists given as iterators stream, so a long session needs no more memory."""
+        from romme_score.cli.terminal import fit_json
         from romme_score.stream import stream_json  # only JSON output pays for it
 
         indent = 2 if sys.stdout.isatty() else None
-        echo_chunks(stream_json(data, indent))
+        echo_chunks(stream_json(data, indent), fit=fit_json)
         click.echo()
 
 
-def echo_chunks(chunks: Iterable[str], size: int = 1 << 16) -> None:
-    """Print text given in pieces, some 64 KiB at a time: memory stays flat, and Click
-    deals with the terminal's encoding as it does for every other line."""
+def echo_chunks(chunks: Iterable[str], size: int = 1 << 16, fit: Callable[[str], str] | None = None) -> None:
+    """Print text given in pieces, some 64 KiB at a time: memory stays flat. ``fit`` makes
+    each piece fit the terminal's encoding in its format's own terms (JSON's escapes:
+    :func:`~romme_score.cli.terminal.fit_json`); else what the terminal cannot show is
+    replaced as in every other line."""
     buffer: list[str] = []
     held = 0
     for chunk in chunks:
         buffer.append(chunk)
         held += len(chunk)
         if held >= size:
-            click.echo("".join(buffer), nl=False)
+            text = "".join(buffer)
+            click.echo(fit(text) if fit else text, nl=False)
             buffer, held = [], 0
     if buffer:
-        click.echo("".join(buffer), nl=False)
+        text = "".join(buffer)
+        click.echo(fit(text) if fit else text, nl=False)
 
 
 def _terminal_can_show_symbols() -> bool:
@@ -151,7 +247,10 @@ def output_options(func: F) -> F:
         "en = rank first (KH, 10D, JK joker).",
     )
     @click.option(
-        "--ascii", "ascii_", is_flag=True, help="Print plain ASCII: cards as letters (HK, not ♥K), EUR for €."
+        "--ascii",
+        "ascii_",
+        is_flag=True,
+        help="Print plain ASCII: cards as letters (HK for the king of hearts), EUR for the euro sign.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
     @functools.wraps(func)
@@ -165,7 +264,7 @@ def output_options(func: F) -> F:
 def plain_output_options(func: F) -> F:
     """``--ascii`` and ``--json``: for the commands that print no cards."""
 
-    @click.option("--ascii", "ascii_", is_flag=True, help="Print plain ASCII (EUR for €).")
+    @click.option("--ascii", "ascii_", is_flag=True, help="Print plain ASCII (EUR for the euro sign).")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
     @functools.wraps(func)
     def wrapper(*args: Any, ascii_: bool, as_json: bool, **kwargs: Any) -> Any:

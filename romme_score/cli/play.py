@@ -47,9 +47,10 @@ def play(session: str | None, db: str | None, out: Output) -> None:
 
         run_line = runner(db, session_now)
         if not sys.stdin.isatty():
-            from romme_score.table.script import run_script
+            from romme_score.table.script import read_script, run_script
 
-            code = run_script(sys.stdin, run_line)
+            stream = getattr(sys.stdin, "buffer", None)  # the bytes: each line is decoded there
+            code = run_script(read_script(stream) if stream is not None else sys.stdin, run_line)
         else:
             from romme_score.table.app import Table
 

@@ -58,7 +58,9 @@ def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: st
             raise Refused(str(exc)) from None
     page = views.render_report(result, notation, __version__, date.today().isoformat())
     if output is None:
-        click.echo(page, nl=False)
+        from romme_score.cli.terminal import fit_html
+
+        click.echo(fit_html(page), nl=False)
         return
     write_output(output, [page])
     click.echo(

@@ -15,7 +15,7 @@ from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
     Output,
-    Refused,
+    confirm,
     db_option,
     echo_chunks,
     fail_input,
@@ -26,8 +26,8 @@ from romme_score.cli.options import (
 )
 from romme_score.cli.service import open_service
 from romme_score.export import ExportError, SessionExport
-from romme_score.i18n import _
-from romme_score.inputs import PlayerChoiceError, choose_player, parse_rate, read_hand
+from romme_score.i18n import _, grouped, shown
+from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
 from romme_score.sessions import SessionInfo, SessionService
@@ -61,8 +61,8 @@ def parse_hands(
         raw, sep, text = item.partition("=")
         if not sep or not raw.strip():
             fail_input(
-                _("'%(item)s' needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
-                % {"item": item, "example": f'{players[0]}="HK K10 J"'}
+                _("%(item)s needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
+                % {"item": shown(item), "example": f'{players[0]}="HK K10 J"'}
             )
         name = choose_player(raw, players)
         if name in hands:
@@ -118,6 +118,7 @@ def new(
         except RuleError as exc:
             fail_input(f"--until: {exc}")
     rate_value = parse_rate(rate) if rate is not None else None
+    currency = clean_currency(currency, "--currency") if currency is not None else None
     with open_service(db) as service:
         try:
             info = service.create(name, players, rules, rate_value, currency, dealer)
@@ -225,14 +226,10 @@ def undo(yes: bool, session: str | None, db: str | None, out: Output) -> None:
         rec = service.last_round(info)
         if not yes:
             summary = views.undo_summary(info.players, {p: h.points for p, h in rec.hands.items()})
-            try:
-                agreed = click.confirm(views.undo_question(rec.number, summary), default=False)
-            except click.Abort:  # no answer (end of input): nothing is removed
-                raise Refused(
-                    _("romme undo asks before removing round %(number)d; without a terminal, give --yes")
-                    % {"number": rec.number}
-                ) from None
-            if not agreed:
+            refusal = _(
+                "romme undo asks before removing round %(number)d; without a terminal, give --yes"
+            ) % {"number": rec.number}
+            if not confirm(views.undo_question(rec.number, summary), refusal):
                 out.echo(_(views.NOTHING_REMOVED))
                 return
         undone = service.undo(info)
@@ -338,6 +335,16 @@ def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
         out.echo(views.render_sessions(rows))
 
 
+def sessions_db(ctx: click.Context, db: str | None) -> str | None:
+    """The database of ``romme sessions ... rename|delete``: the subcommand's own ``--db``
+    when typed, else the group's (``romme sessions --db X rename``), else ROMME_DB."""
+    from click.core import ParameterSource
+
+    if db is not None and ctx.get_parameter_source("db") is ParameterSource.COMMANDLINE:
+        return db
+    return ctx.obj if ctx.obj is not None else db
+
+
 @sessions.command()
 @click.argument("old")
 @click.argument("new")
@@ -350,7 +357,7 @@ def rename(ctx: click.Context, old: str, new: str, db: str | None) -> None:
     Example:
       romme sessions rename Friday "Friday 28 Nov"
     """
-    with open_service(db or ctx.obj) as service:
+    with open_service(sessions_db(ctx, db)) as service:
         name = service.rename(old, new)
     click.echo(views.renamed(old, name))
 
@@ -367,20 +374,13 @@ def delete(ctx: click.Context, name: str, yes: bool, db: str | None) -> None:
     Example:
       romme sessions delete Test --yes
     """
-    with open_service(db or ctx.obj) as service:
+    with open_service(sessions_db(ctx, db)) as service:
         info = service.session(name)
         if not yes:
-            try:
-                agreed = click.confirm(views.delete_question(info.name), default=False)
-            except click.Abort:  # no answer (end of input): nothing is deleted
-                raise Refused(
-                    _(
-                        "romme sessions delete asks before deleting '%(session)s'; "
-                        "without a terminal, give --yes"
-                    )
-                    % {"session": info.name}
-                ) from None
-            if not agreed:
+            refusal = _(
+                "romme sessions delete asks before deleting '%(session)s'; without a terminal, give --yes"
+            ) % {"session": info.name}
+            if not confirm(views.delete_question(info.name), refusal):
                 click.echo(_(views.NOTHING_DELETED))
                 return
         service.delete(info.name)
@@ -454,7 +454,9 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
         data = service.export(service.session(session))
         chunks = export_format.json_chunks(data) if fmt == "json" else export_format.csv_chunks(data)
         if output is None:
-            echo_chunks(chunks)
+            from romme_score.cli.terminal import fit_json
+
+            echo_chunks(chunks, fit=fit_json if fmt == "json" else None)
             return
         write_output(output, chunks)
     click.echo(views.exported(data.name, str(output)))
@@ -476,13 +478,14 @@ def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Ou
       romme import friday.json --replace
     """
     try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+        data_bytes = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
+        text = data_bytes.decode("utf-8")
     except OSError as exc:
         fail_input(_("cannot read %(path)s: %(reason)s") % {"path": file, "reason": exc.strerror})
     except UnicodeDecodeError:
         fail_input(_("%(path)s is not a text file") % {"path": file})
     try:
-        data = SessionExport.from_json(json.loads(text))
+        loaded = json.loads(text)
     except json.JSONDecodeError as exc:
         fail_input(
             _("%(path)s is not valid JSON: %(reason)s at line %(line)d")
@@ -490,6 +493,13 @@ def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Ou
         )
     except RecursionError:
         fail_input(_("%(path)s is nested too deeply to be a romme-score export") % {"path": file})
+    except ValueError:  # a number longer than Python reads (json gives no JSONDecodeError)
+        fail_input(
+            _("%(path)s holds a number of more than %(digits)s digits, more than any field takes")
+            % {"path": file, "digits": grouped(sys.get_int_max_str_digits())}
+        )
+    try:
+        data = SessionExport.from_json(loaded)
     except ExportError as exc:
         fail_input(f"{file}: {exc}")
     with open_service(db) as service:

@@ -14,8 +14,8 @@ from romme_score.cli.options import (
     output_options,
 )
 from romme_score.cli.service import open_service
-from romme_score.i18n import _
-from romme_score.inputs import clean_name, parse_rate, parse_total, parse_unit
+from romme_score.i18n import _, shown
+from romme_score.inputs import clean_currency, clean_name, parse_rate, parse_total, parse_unit
 from romme_score.sessions import DEFAULT_RATE
 from romme_score.views.settle import render_settlement, settlement_json
 
@@ -62,6 +62,7 @@ def settle(
     """
     unit_value = parse_unit(unit)
     rate_value = parse_rate(rate) if rate is not None else None
+    currency = clean_currency(currency, "--currency") if currency is not None else None
     leaderboard: dict[str, int] | None = None
     if totals:
         if sessions:
@@ -89,14 +90,14 @@ def paper_totals(items: Sequence[str]) -> dict[str, int]:
     totals: dict[str, int] = {}
     for item in items:
         if "=" not in item:
-            fail_input(_("'%(item)s' needs the form NAME=POINTS, e.g. Anna=220") % {"item": item})
+            fail_input(_("%(item)s needs the form NAME=POINTS, e.g. Anna=220") % {"item": shown(item)})
         raw, _sep, points = item.partition("=")
         if not raw.strip():
-            fail_input(_("'%(item)s' has no name before '='") % {"item": item})
+            fail_input(_("%(item)s has no name before '='") % {"item": shown(item)})
         name = clean_name(raw, _("a player's name"))
         if name.casefold() in {n.casefold() for n in totals}:
             fail_input(_("%(name)s is given twice") % {"name": name})
-        totals[name] = parse_total(points, f"{name}={points.strip()}")
+        totals[name] = parse_total(points, f"{name}={shown(points.strip(), quote=False)}")
     if len(totals) < 2:
         fail_input(_("a settlement needs at least two players, e.g. A=220 B=360"))
     return totals

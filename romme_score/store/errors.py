@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from romme_score.errors import InputProblem, Refusal
-from romme_score.i18n import _
+from romme_score.i18n import _, shown
 
 
 class StoreError(Refusal):
@@ -125,10 +125,12 @@ class NoSuchSession(NotFound):
         close = difflib.get_close_matches(name, list(known), n=1)
         names = ", ".join(known) or _("none yet")
         if close:
-            message = _("no session named '%(session)s'; did you mean %(close)s? (sessions: %(known)s)")
+            message = _("no session named %(session)s; did you mean %(close)s? (sessions: %(known)s)")
         else:
-            message = _("no session named '%(session)s' (sessions: %(known)s)")
-        super().__init__(message % {"session": name, "close": close[0] if close else "", "known": names})
+            message = _("no session named %(session)s (sessions: %(known)s)")
+        super().__init__(
+            message % {"session": shown(name), "close": close[0] if close else "", "known": names}
+        )
         self.name = name
         self.close = close[0] if close else None
         self.known = tuple(known)

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import shlex
 
+from romme_score.i18n import _, grouped
+
 # Words that leave the table mode, and commands that are not run inside it.
 QUIT_WORDS = ("quit", "exit")
 NOT_INSIDE = ("play",)
+# Characters in one line: far more than any command needs (a round of eight players with
+# 21 cards each is some 600), and shlex reads 64 KB in well under a second (it builds its
+# words character by character: 1 MB took 53 s).
+MAX_LINE = 64 * 1024
 
 
 class LineError(ValueError):
@@ -19,7 +25,13 @@ class LineError(ValueError):
 
 
 def split_line(line: str) -> list[str]:
-    """Shell-style words of one line; ``#`` starts a comment."""
+    """Shell-style words of one line; ``#`` starts a comment. A line longer than
+    :data:`MAX_LINE` characters is refused before it is read."""
+    if len(line) > MAX_LINE:
+        raise LineError(
+            _("the line has %(length)s characters; a line holds at most %(max)s characters")
+            % {"length": grouped(len(line)), "max": grouped(MAX_LINE)}
+        )
     try:
         lexer = shlex.shlex(line, posix=True, punctuation_chars=False)
         lexer.whitespace_split = True

@@ -8,13 +8,20 @@ mode prints through it, a web page needs none of it.
 'HK K10'
 >>> Output("en", ascii=True, json=False).text("♣ ♥")
 'C H'
+>>> Output("de", ascii=True, json=False).text("0,40 € −10 €0.40")
+'0,40 EUR -10 EUR 0.40'
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from romme_score.cards import Card, Profile, format_cards
+
+# A suit's letter in plain ASCII, in the de and en notation.
+SYMBOL_LETTERS = {"♣": ("T", "C"), "♠": ("P", "S"), "♥": ("H", "H"), "♦": ("K", "D")}
+_EURO_BEFORE_DIGIT = re.compile("€(?=[0-9])")
 
 
 class Output:
@@ -34,14 +41,12 @@ class Output:
         return format_cards(list(cards), self.profile, self.ascii)
 
     def text(self, text: str) -> str:
-        """Replace suit symbols in free text when printing ASCII."""
+        """Free text as printed: when printing ASCII, suit symbols as their letters, ``€``
+        as ``EUR`` and the minus sign ``−`` as ``-``."""
         if not self.ascii:
             return text
-        for symbol, letters in (
-            ("♣", "T" if self.profile == "de" else "C"),
-            ("♠", "P" if self.profile == "de" else "S"),
-            ("♥", "H"),
-            ("♦", "K" if self.profile == "de" else "D"),
-        ):
-            text = text.replace(symbol, letters)
-        return text
+        for symbol, (de, en) in SYMBOL_LETTERS.items():
+            text = text.replace(symbol, de if self.profile == "de" else en)
+        if "€" in text:
+            text = _EURO_BEFORE_DIGIT.sub("EUR ", text).replace("€", "EUR")
+        return text.replace("−", "-")

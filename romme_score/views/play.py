@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from romme_score.cards import Card
-from romme_score.i18n import N_, _, ngettext
+from romme_score.i18n import N_, _, ngettext, shown
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore, hand_points
 from romme_score.sessions import PendingRound, RoundRow, Standings
@@ -195,7 +195,7 @@ def hand_romme_needs_winner() -> str:
 
 
 def unknown_key(text: str, players: Sequence[str], winner: str | None) -> str:
-    return _("'%(text)s' is not a choice here.") % {"text": text} + " " + summary_keys(players, winner)
+    return _("%(text)s is not a choice here.") % {"text": shown(text)} + " " + summary_keys(players, winner)
 
 
 def never_out_marked(player: str, on: bool, rules: RuleSet) -> str:
@@ -290,11 +290,14 @@ def game_over_no_round(line: str) -> str:
     return line + " " + _("No more rounds; 'settle' settles up.")
 
 
+LINE_SHOWN = 200  # characters of a failed line quoted whole
+
+
 def failed_line(number: int, line: str, code: int) -> str:
     return _("line %(number)d failed (exit code %(code)d): %(line)s") % {
         "number": number,
         "code": code,
-        "line": line,
+        "line": shown(line, quote=False, whole=LINE_SHOWN),
     }
 
 

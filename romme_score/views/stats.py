@@ -7,7 +7,7 @@ from typing import Any
 from tabulate import tabulate
 
 from romme_score.history import HeadToHead, PlayerStats, Stats
-from romme_score.i18n import N_, _, decimal_text, ngettext
+from romme_score.i18n import N_, _, decimal_text, ngettext, shown
 from romme_score.settlement import format_money
 
 # msgids, shown through _()
@@ -38,18 +38,18 @@ MIXED_CURRENCIES = N_("money adds up sessions in different currencies ({currenci
 
 def unknown_player(name: str, close: str | None, names: tuple[str, ...], option: str = "--player") -> str:
     hint = "; " + _("did you mean %(name)s?") % {"name": close} if close else ""
-    return _("%(option)s: no player named '%(name)s' in any session%(hint)s (players: %(players)s)") % {
+    return _("%(option)s: no player named %(name)s in any session%(hint)s (players: %(players)s)") % {
         "option": option,
-        "name": name,
+        "name": shown(name),
         "hint": hint,
         "players": ", ".join(names) or _("none yet"),
     }
 
 
 def not_a_date(option: str, text: str) -> str:
-    return _("%(option)s '%(text)s' is not a date: give YYYY-MM-DD, e.g. 2026-01-31") % {
+    return _("%(option)s %(text)s is not a date: give YYYY-MM-DD, e.g. 2026-01-31") % {
         "option": option,
-        "text": text,
+        "text": shown(text),
     }
 
 

@@ -41,6 +41,12 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 # The database files this process holds a connection to, by (device, inode), with how many.
 _OPEN_FILES: dict[tuple[int, int], int] = {}
+# Of those, the files a connection found sound (quick_check) since the process opened its
+# first connection to them: while any connection to the file stays open, another one
+# writes without checking again, as that connection does itself (the table mode holds
+# one while each line of a script opens its own, which would otherwise check the whole
+# file on every line). The mark goes with the last connection to the file.
+_SOUND_FILES: set[tuple[int, int]] = set()
 _OPEN_LOCK = threading.Lock()
 
 
@@ -108,6 +114,7 @@ class Connection:
                     _OPEN_FILES[key] = left
                 else:
                     _OPEN_FILES.pop(key, None)
+                    _SOUND_FILES.discard(key)
 
     # -- checks -------------------------------------------------------------------------
 
@@ -156,10 +163,13 @@ class Connection:
 
     def _verify(self) -> None:
         """Refuse to write to a damaged file: PRAGMA quick_check, once per connection,
-        for files up to :data:`QUICK_CHECK_MAX_BYTES` (larger ones on suspicion)."""
+        for files up to :data:`QUICK_CHECK_MAX_BYTES` (larger ones on suspicion), unless
+        another connection of this process found the file sound and is still open."""
         if self._verified:
             return
         self._verified = True
+        if self._key is not None and self._key in _SOUND_FILES:
+            return
         try:
             size = self.path.stat().st_size
         except OSError:
@@ -170,6 +180,10 @@ class Connection:
         if result != [("ok",)]:
             first = str(result[0][0]).replace("*** in database main ***", "").strip()
             raise Damaged(self.path, first.splitlines()[0])
+        if self._key is not None:
+            with _OPEN_LOCK:
+                if self._key in _OPEN_FILES:
+                    _SOUND_FILES.add(self._key)
 
     def _migrate(self) -> None:
         app_id = self.db.execute("PRAGMA application_id").fetchone()[0]

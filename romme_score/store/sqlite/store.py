@@ -487,7 +487,7 @@ class SQLiteStore:
             Change(r[0], r[1], to_seconds(r[2]))
             for r in self.conn.query(
                 "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
-                "status != 'active' ORDER BY changed_at, id",
+                "status IN ('undone', 'replaced') ORDER BY changed_at, id",
                 (session.id,),
             )
         ]
