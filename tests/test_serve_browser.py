@@ -49,8 +49,13 @@ def tap_card(page: Any, suit: str, rank: str) -> None:
 
 
 def not_blank(png: bytes) -> None:
+    not_blank_at(png, 360)
+
+
+def not_blank_at(png: bytes, wanted: int) -> None:
+    """A screenshot ``wanted`` pixels wide with some ink on it, in more than a colour or two."""
     width, height, rows = png_pixels(png)
-    assert width == 360
+    assert width == wanted
     bpp = len(rows[0]) // width
     pixels = [row[i : i + 3] for row in rows[::4] for i in range(0, len(row), bpp * 4)]
     ink = sum(1 for p in pixels if min(p) < 200)

@@ -4,6 +4,7 @@ offline (issue 19). Starts :mod:`romme_score.web`, which only this command impor
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from typing import cast
 
@@ -11,7 +12,7 @@ import click
 
 from romme_score import i18n
 from romme_score.cards import Profile
-from romme_score.cli.options import Refused, db_option
+from romme_score.cli.options import Refused, db_option, fail_input
 from romme_score.cli.service import open_service
 from romme_score.i18n import _
 
@@ -40,6 +41,12 @@ from romme_score.i18n import _
 )
 @click.option("--new-links", is_flag=True, help="Revoke every link of the session and make new ones.")
 @click.option(
+    "--tournament",
+    metavar="NAME",
+    help="Serve a tournament: a board with the ranking across all tables (for a projector), "
+    "and each table of the drawn series with its own scorekeeper and seat links.",
+)
+@click.option(
     "--notation",
     type=click.Choice(["de", "en"]),
     default="de",
@@ -54,6 +61,7 @@ def serve(
     port: int,
     as_json: bool,
     new_links: bool,
+    tournament: str | None,
     notation: str,
     db: str | None,
 ) -> None:
@@ -70,6 +78,7 @@ def serve(
       romme serve
       romme serve Friday --port 8080
       romme serve --host 127.0.0.1 --port 0 --json
+      romme serve --tournament Cup
     """
     try:
         from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
@@ -83,6 +92,11 @@ def serve(
     from romme_score.views import web as views
     from romme_score.web.context import ServeConfig
 
+    if tournament is not None:
+        if session is not None:
+            fail_input(_("give a session or --tournament, not both"))
+        _serve_tournament(tournament, host, port, as_json, new_links, cast(Profile, notation), db)
+        return
     with open_service(db, create=False) as service:
         info = service.session(session)
         links = service.links(info, make_token, renew=new_links)
@@ -107,5 +121,90 @@ def serve(
             click.echo(views.security_note())
         sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
         click.echo(views.serving_lines(info.name, host, sock.getsockname()[1]), err=True)
+        run_server(config, sock, signals)
+    click.echo(views.stopped(), err=True)
+
+
+def _bound(host: str, port: int) -> socket.socket:
+    from romme_score.web.server import bind
+
+    try:
+        return bind(host, port)
+    except OSError as exc:
+        raise Refused(
+            _("cannot serve on %(host)s port %(port)d: %(reason)s")
+            % {"host": host, "port": port, "reason": exc.strerror or exc}
+        ) from None
+
+
+def _serve_tournament(
+    name: str, host: str, port: int, as_json: bool, new_links: bool, notation: Profile, db: str | None
+) -> None:
+    """``romme serve --tournament NAME``: the board of the tournament, and every table of
+    the series drawn last with its links (kept with each table's session)."""
+    from romme_score.store.records import Link
+    from romme_score.tournaments import NoSeriesDrawn, TournamentService
+    from romme_score.views import tournament as tviews
+    from romme_score.views import web as views
+    from romme_score.web.board import KIND, board_token
+    from romme_score.web.context import ServeConfig, TournamentConfig
+    from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
+    from romme_score.web.server import Signals
+    from romme_score.web.server import serve as run_server
+
+    with open_service(db, create=False) as service:
+        tournaments = TournamentService(service)
+        info = tournaments.tournament(name)
+        if info.series_drawn == 0:
+            raise NoSeriesDrawn(info.name)
+        every = service.store.tournament_tables(info)
+        served_tables = [t for t in every if t.series == info.series_drawn]
+        table_links = [
+            (t, service.links(service.session_by_id(t.session_id), make_token, renew=new_links))
+            for t in served_tables
+        ]
+        location = service.store.location
+    sock = _bound(host, port)
+    base = f"http://{link_host(host)}:{sock.getsockname()[1]}"
+    language = i18n.language()
+    sets = [(t, LinkSet(base, tuple(links))) for t, links in table_links]
+    keeper = sets[0][1].of_kind("scorekeeper")[0]
+    board = LinkSet(base, (Link(KIND, None, board_token(keeper.token)),))
+    config = TournamentConfig(
+        location,
+        info.name,
+        info.series_drawn,
+        board,
+        tuple(ServeConfig(location, t.session_id, ls, language, notation) for t, ls in sets),
+        tuple(t.table for t, _ls in sets),
+        tuple(t.session_id for t in every),
+        language,
+    )
+    board_url = board.url(board.links[0])
+    with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
+        if as_json:
+            summary = {
+                "board": board_url,
+                "tables": [{"table": t.table, "session": t.session, **ls.summary()} for t, ls in sets],
+            }
+            click.echo(json.dumps(summary, ensure_ascii=False))
+        else:
+            click.echo(tviews.board_link_heading())
+            click.echo(f"  {board_url}")
+            click.echo(qr_terminal(board_url))
+            for t, ls in sets:
+                click.echo(tviews.table_heading(t.table, t.session))
+                for link in ls.links:
+                    if link.kind == "board":
+                        continue
+                    click.echo(views.link_heading(link.kind, link.player))
+                    click.echo(f"  {ls.url(link)}")
+                    click.echo(qr_terminal(ls.url(link)))
+            click.echo(views.security_note())
+        sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
+        click.echo(
+            tviews.serving_tournament(info.name, info.series_drawn, len(sets), host, sock.getsockname()[1]),
+            err=True,
+        )
         run_server(config, sock, signals)
     click.echo(views.stopped(), err=True)

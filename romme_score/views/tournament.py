@@ -12,7 +12,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from romme_score.i18n import _, language, ngettext
+from romme_score.i18n import N_, _, language, ngettext
 from romme_score.store.records import TournamentInfo
 from romme_score.tournament_options import TournamentOptions
 from romme_score.tournaments import (
@@ -174,19 +174,22 @@ def _series_cell(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
-def render_standings(s: TournamentStandings) -> str:
+def standings_heading(s: TournamentStandings) -> str:
     if s.series_played == 0:
-        heading = _("Tournament '%(tournament)s': no series drawn yet · %(scoring)s") % {
+        return _("Tournament '%(tournament)s': no series drawn yet · %(scoring)s") % {
             "tournament": s.tournament,
             "scoring": scoring_text(s.options),
         }
-    else:
-        heading = _("Tournament '%(tournament)s' after series %(series)d of %(of)d · %(scoring)s") % {
-            "tournament": s.tournament,
-            "series": s.series_played,
-            "of": s.options.series,
-            "scoring": scoring_text(s.options),
-        }
+    return _("Tournament '%(tournament)s' after series %(series)d of %(of)d · %(scoring)s") % {
+        "tournament": s.tournament,
+        "series": s.series_played,
+        "of": s.options.series,
+        "scoring": scoring_text(s.options),
+    }
+
+
+def render_standings(s: TournamentStandings) -> str:
+    heading = standings_heading(s)
     has_teams = any(p.team for p in s.players)
     headers = [_("place"), _("start"), _("name")]
     if has_teams:
@@ -248,6 +251,99 @@ def standings_csv(s: TournamentStandings) -> str:
             ]
         )
     return buffer.getvalue()
+
+
+# --- the board of romme serve --tournament ---------------------------------------------------
+
+# The board page's fixed words (the script shows them).
+BOARD_TEXTS: dict[str, str] = {
+    "ranking": N_("Ranking"),
+    "tables": N_("Tables"),
+    "place": N_("place"),
+    "start": N_("start"),
+    "name": N_("name"),
+    "team": N_("team"),
+    "total": N_("total"),
+    "teams": N_("Teams"),
+    "withdrawn": N_("(withdrawn)"),
+    "join": N_("This board on another screen"),
+    "offline": N_("The server cannot be reached. Trying again…"),
+}
+
+
+def board_texts() -> dict[str, str]:
+    return {key: _(text) for key, text in BOARD_TEXTS.items()}
+
+
+def board_title(tournament: str) -> str:
+    return _("%(tournament)s · Ranking") % {"tournament": tournament}
+
+
+def table_line(table: int, played: int, games: int) -> str:
+    """``Table 3: 4 of 6 games played`` or ``Table 3: complete``."""
+    if played >= games:
+        return _("Table %(table)d: complete (%(games)d games)") % {"table": table, "games": games}
+    return ngettext(
+        "Table %(table)d: %(played)d of %(games)d game played",
+        "Table %(table)d: %(played)d of %(games)d games played",
+        games,
+    ) % {"table": table, "played": played, "games": games}
+
+
+def board_json(
+    s: TournamentStandings, series: int, tables: Sequence[tuple[int, str, int]], version: int
+) -> dict[str, Any]:
+    """``state.json`` of a tournament's board: the keys of ``romme tournament standings
+    --json``, ``"version"``, the served series' tables (``tables``: number, session,
+    games played) and the page's sentences (``"view"``)."""
+    games = s.options.games
+    data = standings_json(s)
+    data["version"] = version
+    data["series"] = series
+    data["tables"] = [
+        {
+            "table": n,
+            "session": session,
+            "played": played,
+            "games": games,
+            "playing": played < games,
+            "line": table_line(n, played, games),
+        }
+        for n, session, played in tables
+    ]
+    playing = sum(1 for _n, _s, played in tables if played < games)
+    if playing:
+        status = ngettext(
+            "Series %(series)d: %(count)d table still plays.",
+            "Series %(series)d: %(count)d tables still play.",
+            playing,
+        ) % {"series": series, "count": playing}
+    else:
+        status = _("Series %(series)d: every table is complete.") % {"series": series}
+    data["view"] = {
+        "heading": standings_heading(s),
+        "status": status,
+        "series": [series_heading(n) for n in range(1, s.series_played + 1)],
+    }
+    return data
+
+
+def board_link_heading() -> str:
+    return _("Tournament board (read only): the ranking across all tables, for a projector")
+
+
+def table_heading(table: int, session: str) -> str:
+    return _("Table %(table)d (%(session)s)") % {"table": table, "session": session}
+
+
+def serving_tournament(tournament: str, series: int, tables: int, host: str, port: int) -> str:
+    return ngettext(
+        "Serving tournament '%(tournament)s', series %(series)d, %(count)d table, "
+        "on %(host)s port %(port)d; Ctrl-C stops.",
+        "Serving tournament '%(tournament)s', series %(series)d, %(count)d tables, "
+        "on %(host)s port %(port)d; Ctrl-C stops.",
+        tables,
+    ) % {"tournament": tournament, "series": series, "count": tables, "host": host, "port": port}
 
 
 # --- withdraw -------------------------------------------------------------------------------

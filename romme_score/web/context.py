@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio.to_thread
 
@@ -47,6 +47,22 @@ class ServeConfig:
     links: LinkSet
     language: str  # when neither ?lang= nor the browser's Accept-Language says
     notation: Profile = "de"
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A tournament served: its board (a link of its own) and every table of the drawn
+    series, each an ordinary session served as :class:`ServeConfig` says."""
+
+    db: str
+    tournament: str
+    series: int  # the series whose tables are served
+    board: LinkSet  # one link, of kind ``tournament``
+    tables: tuple[ServeConfig, ...]
+    table_numbers: tuple[int, ...]  # the table number of each of ``tables``
+    session_ids: tuple[int, ...]  # every table's session, of every series drawn (the board's version)
+    language: str
     limits: Limits = field(default_factory=Limits)
 
 
@@ -125,7 +141,21 @@ class Call:
         return self.service.session_by_id(self.config.session_id)
 
 
-async def in_thread(call: Call, work: Callable[[Call], T]) -> T:
+@dataclass(frozen=True)
+class BoardCall:
+    """One request to a tournament's board."""
+
+    link: Link
+    language: str
+    config: TournamentConfig
+    services: Services
+
+    @property
+    def service(self) -> SessionService:
+        return self.services.get()
+
+
+async def in_thread(call: Call | BoardCall, work: Callable[[Any], T]) -> T:
     """Run ``work`` in a worker thread, in the request's language."""
 
     def run() -> T:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -25,7 +26,7 @@ from starlette.responses import Response
 
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store import StoreError
-from romme_score.web.context import Call, in_thread
+from romme_score.web.context import BoardCall, Call, in_thread
 from romme_score.web.errors import refusal
 
 RETRY_MS = 2000  # how soon a page's EventSource tries again after losing the stream
@@ -43,12 +44,54 @@ def watch(service: SessionService, info: SessionInfo, seen: int, wake: threading
     return service.version(info)
 
 
-class Watcher:
-    """The session's version as last seen, for every stream of this server."""
+def session_version(
+    session_id: int,
+) -> Callable[[SessionService], Callable[[int, threading.Event, float], int]]:
+    """How a watcher of one session looks: :func:`watch` on it."""
 
-    def __init__(self, db: str, session_id: int, every: float) -> None:
+    def prepare(service: SessionService) -> Callable[[int, threading.Event, float], int]:
+        info = service.session_by_id(session_id)
+        return lambda seen, wake, every: watch(service, info, seen, wake, every)
+
+    return prepare
+
+
+def sum_version(
+    version: Callable[[SessionService], Callable[[], int]],
+) -> Callable[[SessionService], Callable[[int, threading.Event, float], int]]:
+    """How a watcher of a combined version looks (a tournament's: the sum of its tables'
+    versions): ``version`` gives the number to compare, asked again after a wait."""
+
+    def prepare(service: SessionService) -> Callable[[int, threading.Event, float], int]:
+        current = version(service)
+
+        def look(seen: int, wake: threading.Event, every: float) -> int:
+            now = current()
+            if now == seen:
+                wake.wait(every)
+                wake.clear()
+                now = current()
+            return now
+
+        return look
+
+    return prepare
+
+
+class Watcher:
+    """The session's version as last seen, for every stream of this server (or, with
+    ``looks``, a version of several sessions: a tournament's board)."""
+
+    def __init__(
+        self,
+        db: str,
+        session_id: int,
+        every: float,
+        looks: Callable[[SessionService], Callable[[int, threading.Event, float], int]] | None = None,
+    ) -> None:
         self.db = db
         self.session_id = session_id
+        self.looks = looks or session_version(session_id)
         self.every = every
         self.version = -1
         self._changed = asyncio.Event()
@@ -61,7 +104,7 @@ class Watcher:
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         with SessionService(self.db, create=False) as service:
-            self.version = service.version(service.session_by_id(self.session_id))
+            self.version = self.looks(service)(-2, threading.Event(), 0.0)
         self._thread = threading.Thread(target=self._run, name="romme-serve-watcher", daemon=True)
         self._thread.start()
 
@@ -83,11 +126,11 @@ class Watcher:
     def _run(self) -> None:
         service = SessionService(self.db, create=False)
         try:
-            info = service.session_by_id(self.session_id)
+            look = self.looks(service)
             seen = self.version
             while not self._stop:
                 try:
-                    now = watch(service, info, seen, self._wake, self.every)
+                    now = look(seen, self._wake, self.every)
                 except StoreError:  # busy, or the session is gone: look again later
                     self._wake.wait(self.every)
                     continue
@@ -119,14 +162,20 @@ class Watcher:
                 continue
 
 
-async def events(request: Request, call: Call, watcher: Watcher, limit: int) -> Response:
+async def events(
+    request: Request,
+    call: Call | BoardCall,
+    watcher: Watcher,
+    limit: int,
+    current: Callable[[Any], int] | None = None,
+) -> Response:
     if watcher.streams >= limit:
         answer = refusal("too-many-streams", 503)
         from starlette.responses import JSONResponse
 
         return JSONResponse(answer.body, status_code=answer.status)
     last = request.headers.get("last-event-id")
-    now: int = await in_thread(call, _version)
+    now: int = await in_thread(call, current or _version)
     shutdown = anyio.Event()  # set by sse-starlette when the server stops: the stream then ends
 
     async def stream() -> AsyncIterator[ServerSentEvent]:

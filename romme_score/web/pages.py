@@ -24,6 +24,7 @@ from romme_score.web.links import LinkSet, qr_svg
 
 STATIC_TYPES = {
     "app.js": "text/javascript; charset=utf-8",
+    "tournament.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "icon.svg": "image/svg+xml",
 }

@@ -1,0 +1,114 @@
+"""The board of ``romme serve --tournament``: the ranking across all tables, for a
+projector, behind a link of its own (issue 22 item 10).
+
+``GET {board}/state.json`` is the JSON of ``romme tournament standings --json`` plus
+``"version"`` (the sum of the tables' session versions: each counts up with every change
+of its table, so the sum changes whenever any table changes), the served series' tables
+(``"tables"``: how many games each has played) and the page's sentences (``"view"``);
+``GET {board}/events`` sends one event per change, as a session's board does. The tables
+themselves are served as ordinary sessions, each with its own links.
+
+The board's token is derived from the scorekeeper token of table 1 of the served series
+(an HMAC: who sees the board cannot work back to the scorekeeper's link): it stays the
+same while the series is served, across restarts, and ``--new-links`` changes it with
+the tables' links.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from collections.abc import Callable
+from html import escape
+from importlib import resources
+from string import Template
+
+from romme_score.i18n import LANGUAGES, language
+from romme_score.sessions import SessionInfo, SessionService
+from romme_score.stream import stream_json
+from romme_score.tournaments import TournamentService
+from romme_score.views import tournament as views
+from romme_score.views.web import LANGUAGE_NAMES
+from romme_score.web.context import BoardCall
+from romme_score.web.links import TOKEN_BYTES, qr_svg
+
+KIND = "tournament"
+READS = ("", "state.json", "events", "qr.svg")
+READ_TRIES = 3
+
+
+def board_token(keeper_token: str) -> str:
+    """The board's token, from a table's scorekeeper token (one way)."""
+    digest = hmac.new(keeper_token.encode(), b"romme tournament board", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode().rstrip("=")
+
+
+def versions(service: SessionService, session_ids: tuple[int, ...]) -> Callable[[], int]:
+    """The board's version: the sum of the tables' session versions, as often as asked."""
+    infos: list[SessionInfo] = [service.session_by_id(i) for i in session_ids]
+    return lambda: sum(service.version(info) for info in infos)
+
+
+def version(call: BoardCall) -> int:
+    return versions(call.service, call.config.session_ids)()
+
+
+def read_state(call: BoardCall) -> bytes:
+    """The JSON text of the board's ``state.json`` (read again when a table changed meanwhile)."""
+    service = call.service
+    config = call.config
+    current = versions(service, config.session_ids)
+    tournaments = TournamentService(service)
+    text = ""
+    for _attempt in range(READ_TRIES):
+        before = current()
+        info = tournaments.tournament(config.tournament)
+        standings = tournaments.standings(config.tournament)
+        tables = [
+            (t.table, t.session, t.games)
+            for t in service.store.tournament_tables(info)
+            if t.series == config.series
+        ]
+        data = views.board_json(standings, config.series, tables, before)
+        data["kind"] = KIND
+        text = "".join(stream_json(data))
+        if current() == before:
+            break
+    return text.encode("utf-8")
+
+
+def page(call: BoardCall, lang_param: str | None) -> str:
+    """The board page, in the request's language."""
+    link = call.link
+    base = "/" + link.token
+    texts = views.board_texts()
+    current = ' aria-current="true"'
+    languages = " · ".join(
+        f'<a href="{base}/?lang={code}"{current if code == language() else ""}>'
+        f"{escape(LANGUAGE_NAMES[code])}</a>"
+        for code in LANGUAGES
+    )
+    values = {f"t_{key}": escape(text) for key, text in texts.items()}
+    values.update(
+        lang=language(),
+        title=escape(views.board_title(call.config.tournament)),
+        tournament=escape(call.config.tournament),
+        base=escape(base),
+        lang_param=escape(lang_param or ""),
+        texts=escape(json.dumps(texts, ensure_ascii=False)),
+        own_url=escape(call.config.board.url(link)),
+        languages=languages,
+    )
+    return _template().substitute(values)
+
+
+def qr(call: BoardCall) -> bytes:
+    """A QR code of the board's own link, so that another screen can join from it."""
+    return qr_svg(call.config.board.url(call.link), views.board_link_heading())
+
+
+def _template() -> Template:
+    text = resources.files("romme_score.web").joinpath("templates", "tournament.html").read_text("utf-8")
+    return Template(text)
