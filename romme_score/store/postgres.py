@@ -671,6 +671,9 @@ class PostgresStore:
             self._changed(cur, sid)
 
         self.write(work)
+        # A whole session at once: the planner's statistics would still say the tables are
+        # nearly empty, and plan the long reads of its rounds as nested loops.
+        self.write(lambda cur: cur.execute("ANALYZE rounds, hands, players"))
 
     # -- rounds -------------------------------------------------------------------------
 
@@ -736,10 +739,14 @@ class PostgresStore:
     def _stream(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> Iterator[tuple[Any, ...]]:
         """Rows of a long read from a server-side cursor, so that memory stays flat."""
         try:
-            with self.db.transaction(), self.db.cursor(name=f"romme_{id(self)}_{time.monotonic_ns()}") as cur:
-                cur.itersize = 2000
-                cur.execute(sql, params)
-                yield from cur
+            with self.db.transaction():
+                # A cursor is planned for its first rows unless told otherwise, and for a
+                # whole session's rounds that plan joins the row numbers in a nested loop.
+                self.db.execute("SET LOCAL cursor_tuple_fraction = 1.0")
+                with self.db.cursor(name=f"romme_{id(self)}_{time.monotonic_ns()}") as cur:
+                    cur.itersize = 2000
+                    cur.execute(sql, params)
+                    yield from cur
         except self._pg.Error as exc:
             raise self.translate(exc) from None
 
