@@ -591,7 +591,7 @@ TEXT_SLOTS: dict[str, tuple[list[str], list[int]]] = {
     "use": (["use", "Friday"], [1]),
     "note": (["note", "hi"], [1]),
     "play": (["play", "Friday"], [1]),
-    "sessions rename": (["sessions", "rename", "Friday", "Friday"], [2, 3]),
+    "sessions rename": (["sessions", "rename", "Nobody", "Somebody"], [2, 3]),  # never Friday
     "sessions delete": (["sessions", "delete", "Nobody", "--yes"], [2]),
     "standings": (["standings"], []),
     "stats": (["stats"], []),
@@ -934,7 +934,7 @@ if hasattr(os, "geteuid") and os.geteuid() == 0:
     command=st.sampled_from([["export"], ["export", "--format", "csv"], ["report"]]),
 )
 def test_output_to_any_kind_of_place_is_written_whole_or_refused_in_one_sentence(
-    hostile_db: Path, tmp_path_factory: pytest.TempPathFactory, kind: str, command: list[str]
+    full_export: dict[str, Any], tmp_path_factory: pytest.TempPathFactory, kind: str, command: list[str]
 ) -> None:
     """Items 5 and 6: -o into a place that cannot take it is one sentence and leaves
     nothing behind; a pipe or a device is written into, never replaced."""
@@ -942,15 +942,19 @@ def test_output_to_any_kind_of_place_is_written_whole_or_refused_in_one_sentence
     import threading
 
     folder = tmp_path_factory.mktemp("out")
+    db = folder / "out.sqlite3"  # a session of its own: the other tests change hostile_db
+    (folder / "in.json").write_text(json.dumps(full_export), encoding="utf-8")
+    assert CliRunner().invoke(main, ["import", str(folder / "in.json"), "--db", str(db)]).exit_code == 0
     target = output_target(kind, folder)
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(target.read_bytes())) if kind == "a pipe" else None
     if reader is not None:
         reader.start()
-    result = CliRunner().invoke(
-        main, [*command, "-o", str(target), "--session", "Friday", "--db", str(hostile_db)]
-    )
+    result = CliRunner().invoke(main, [*command, "-o", str(target), "--db", str(db)])
     if reader is not None:
+        if result.exit_code:  # nothing was written: let the reader go
+            with open(target, "wb"):
+                pass
         reader.join(timeout=20)
     shown = f"{' '.join(command)} -o {kind}"
     if result.exception is not None and not isinstance(result.exception, SystemExit):
