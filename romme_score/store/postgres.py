@@ -73,6 +73,7 @@ from romme_score.store.records import (
     change_time,
     now,
     scoresheet_line_fields,
+    stored_rounds,
     to_seconds,
 )
 from romme_score.tournament_options import TournamentOptions
@@ -962,32 +963,7 @@ class PostgresStore:
             f"ORDER BY {order}, p.seat",
             {"sid": session.id, "active": active},
         )
-        current: StoredRound | None = None
-        for (
-            row,
-            number,
-            status,
-            winner,
-            hr,
-            sm,
-            at,
-            changed,
-            by,
-            player,
-            cards,
-            typed,
-            never,
-            pts,
-            bonus,
-            lb,
-        ) in rows:
-            if current is None or current.row != row:
-                if current is not None:
-                    yield current
-                current = StoredRound(row, number, status, winner, bool(hr), bool(sm), at, changed, by, {})
-            current.hands[player] = HandRecord(cards, typed, bool(never), pts, bonus, lb)
-        if current is not None:
-            yield current
+        return stored_rounds(rows)
 
     def round_lines(self, session: SessionInfo, *, active: bool, batch: int = 512) -> Iterator[Lines] | None:
         return None  # the export writes from all_rounds: the same text, byte for byte
