@@ -17,7 +17,7 @@ from typing import IO, NamedTuple
 
 import click
 
-from romme_score.i18n import _, grouped
+from romme_score.i18n import SHOWN_START, _, grouped
 from romme_score.table.commands import MAX_LINE, NOT_INSIDE, QUIT_WORDS, LineError, split_line
 from romme_score.views import play as views
 
@@ -76,7 +76,7 @@ def _overlong(start: bytes, stream: IO[bytes]) -> UnreadableLine:
         if not piece or piece.endswith(b"\n"):
             break
     return UnreadableLine(
-        shown[:200],
+        shown[:SHOWN_START] + "…",  # the sentence says how long it is
         LineError(
             _("the line has %(length)s characters; a line holds at most %(max)s characters")
             % {"length": grouped(length), "max": grouped(MAX_LINE)}
