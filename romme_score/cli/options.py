@@ -29,6 +29,19 @@ from romme_score.views import output as views_output
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def complete_with(kind: str) -> Callable[[click.Context, click.Parameter, str], list[Any]]:
+    """The shell completer ``kind`` of :mod:`romme_score.cli.complete` (``"sessions"``,
+    ``"players"``, ...), imported only when a shell asks: no command pays for it."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from romme_score.cli.complete import COMPLETERS
+
+        found: list[Any] = COMPLETERS[kind](ctx, param, incomplete)
+        return found
+
+    return complete
+
+
 class EdgeError(click.ClickException):
     """A sentence for the person at the command line, shown ("Error: ...") in the language
     it was worded in: a ``--json`` run words its errors in English, and the line stays
@@ -296,6 +309,7 @@ def _rule_choice_options(func: F) -> F:
             click.option(
                 "--preset",
                 metavar="NAME",
+                shell_complete=complete_with("presets"),
                 help="Rule preset: standard, wiki-51, classic, speedromme, basic (default standard).",
             ),
             click.option(
@@ -372,6 +386,7 @@ def referee_rule_options(func: F) -> F:
     @click.option(
         "--session",
         metavar="NAME",
+        shell_complete=complete_with("sessions"),
         help="Judge under this session's rules (default: the current session's, "
         "unless --preset, --rule or --rules-file is given).",
     )
@@ -452,7 +467,12 @@ def db_option(func: F) -> F:
 
 def session_option(func: F) -> F:
     """``--session NAME``: which session (default: the current one)."""
-    return click.option("--session", metavar="NAME", help="The session (default: the current one).")(func)
+    return click.option(
+        "--session",
+        metavar="NAME",
+        shell_complete=complete_with("sessions"),
+        help="The session (default: the current one).",
+    )(func)
 
 
 def read_rules_file(rules_file: str | None) -> str | None:

@@ -6,12 +6,12 @@ import sys
 
 import click
 
-from romme_score.cli.options import Output, db_option, output_options
+from romme_score.cli.options import Output, complete_with, db_option, output_options
 from romme_score.cli.service import open_service
 
 
 @click.command()
-@click.argument("session", required=False)
+@click.argument("session", required=False, shell_complete=complete_with("sessions"))
 @db_option
 @output_options
 def play(session: str | None, db: str | None, out: Output) -> None:

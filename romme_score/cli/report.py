@@ -9,7 +9,7 @@ import click
 
 from romme_score import __version__
 from romme_score.cli.files import write_output
-from romme_score.cli.options import FilePath, Refused, db_option
+from romme_score.cli.options import FilePath, Refused, complete_with, db_option
 from romme_score.cli.service import open_service
 from romme_score.history import History
 from romme_score.settlement import SettlementError
@@ -22,6 +22,7 @@ from romme_score.views import report as views
     "sessions",
     multiple=True,
     metavar="NAME",
+    shell_complete=complete_with("sessions"),
     help="The sessions of the evening (repeatable); default: the current session.",
 )
 @click.option(

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from romme_score.cli.options import Output, fail_input, plain_output_options, rule_options
+from romme_score.cli.options import Output, complete_with, fail_input, plain_output_options, rule_options
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 from romme_score.tournament_options import TournamentOptions
 from romme_score.views.rules import presets_json, render_presets, render_rules, render_tournament_options
 
 
 @click.command()
-@click.argument("preset_name", required=False, metavar="[PRESET]")
+@click.argument("preset_name", required=False, metavar="[PRESET]", shell_complete=complete_with("presets"))
 @click.option("--list", "list_presets", is_flag=True, help="List the presets.")
 @rule_options
 @plain_output_options

@@ -12,13 +12,13 @@ import click
 
 from romme_score import i18n
 from romme_score.cards import Profile
-from romme_score.cli.options import Refused, db_option, fail_input
+from romme_score.cli.options import Refused, complete_with, db_option, fail_input
 from romme_score.cli.service import open_service
 from romme_score.i18n import _
 
 
 @click.command()
-@click.argument("session", required=False)
+@click.argument("session", required=False, shell_complete=complete_with("sessions"))
 @click.option(
     "--host",
     default="0.0.0.0",
@@ -43,6 +43,7 @@ from romme_score.i18n import _
 @click.option(
     "--tournament",
     metavar="NAME",
+    shell_complete=complete_with("tournaments"),
     help="Serve a tournament: a board with the ranking across all tables (for a projector), "
     "and each table of the drawn series with its own scorekeeper and seat links.",
 )

@@ -15,6 +15,7 @@ from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
     Output,
+    complete_with,
     confirm,
     db_option,
     echo_chunks,
@@ -86,7 +87,12 @@ def parse_hands(
 )
 @click.option("--rate", help="Money per penalty point for the settlement, e.g. 0.01.")
 @click.option("--currency", help="Currency code, e.g. EUR.")
-@click.option("--dealer", metavar="PLAYER", help="Who deals the first round (default: the first).")
+@click.option(
+    "--dealer",
+    metavar="PLAYER",
+    shell_complete=complete_with("players"),
+    help="Who deals the first round (default: the first).",
+)
 @rule_options
 @db_option
 @plain_output_options
@@ -131,14 +137,15 @@ def new(
 
 
 @click.command("round")
-@click.argument("hands", nargs=-1)
-@click.option("--winner", metavar="PLAYER", help="Who went out.")
+@click.argument("hands", nargs=-1, shell_complete=complete_with("hands"))
+@click.option("--winner", metavar="PLAYER", shell_complete=complete_with("players"), help="Who went out.")
 @click.option("--hand-romme", is_flag=True, help="The winner went out with a Hand-Rommé.")
 @click.option("--stalemate", is_flag=True, help="The stock ran out: the round ends without a winner.")
 @click.option(
     "--never-out",
     multiple=True,
     metavar="PLAYER",
+    shell_complete=complete_with("players"),
     help="This player never came out this round (for never_out_doubles; repeatable).",
 )
 @click.option(
@@ -241,14 +248,17 @@ def undo(yes: bool, session: str | None, db: str | None, out: Output) -> None:
 
 @click.command()
 @click.argument("round_number", metavar="ROUND", type=int)
-@click.argument("hands", nargs=-1)
-@click.option("--winner", metavar="PLAYER", help="Change who went out.")
+@click.argument("hands", nargs=-1, shell_complete=complete_with("hands"))
+@click.option(
+    "--winner", metavar="PLAYER", shell_complete=complete_with("players"), help="Change who went out."
+)
 @click.option("--hand-romme/--no-hand-romme", default=None, help="Change the Hand-Rommé mark.")
 @click.option("--stalemate/--no-stalemate", default=None, help="Change the stalemate mark.")
 @click.option(
     "--never-out",
     multiple=True,
     metavar="PLAYER",
+    shell_complete=complete_with("players"),
     help="Mark a player as never out in this round (repeatable).",
 )
 @session_option
@@ -346,7 +356,7 @@ def sessions_db(ctx: click.Context, db: str | None) -> str | None:
 
 
 @sessions.command()
-@click.argument("old")
+@click.argument("old", shell_complete=complete_with("sessions"))
 @click.argument("new")
 @db_option
 @click.pass_context
@@ -363,7 +373,7 @@ def rename(ctx: click.Context, old: str, new: str, db: str | None) -> None:
 
 
 @sessions.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_with("sessions"))
 @click.option("--yes", "-y", is_flag=True, help="Do not ask.")
 @db_option
 @click.pass_context
@@ -417,7 +427,7 @@ def note(text: str, round_number: int | None, session: str | None, db: str | Non
 
 
 @click.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_with("sessions"))
 @db_option
 @plain_output_options
 def use(name: str, db: str | None, out: Output) -> None:

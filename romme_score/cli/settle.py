@@ -9,6 +9,7 @@ import click
 from romme_score import settlement
 from romme_score.cli.options import (
     Output,
+    complete_with,
     db_option,
     fail_input,
     output_options,
@@ -27,6 +28,7 @@ from romme_score.views.settle import render_settlement, settlement_json
     "sessions",
     multiple=True,
     metavar="NAME",
+    shell_complete=complete_with("sessions"),
     help="Settle these sessions together (repeatable); default: the current session.",
 )
 @click.option("--rate", help="Money per penalty point, e.g. 0.001 (default: the session's rate, else 0.01).")

@@ -6,20 +6,21 @@ from datetime import date
 
 import click
 
-from romme_score.cli.options import Output, db_option, fail_input, output_options
+from romme_score.cli.options import Output, complete_with, db_option, fail_input, output_options
 from romme_score.cli.service import open_service
 from romme_score.history import History, UnknownPlayer
 from romme_score.views import stats as views
 
 
 @click.command()
-@click.option("--player", metavar="NAME", help="Only this player.")
+@click.option("--player", metavar="NAME", shell_complete=complete_with("everyone"), help="Only this player.")
 @click.option(
     "--since", metavar="YYYY-MM-DD", help="Only sessions started on or after this day (local time)."
 )
 @click.option(
     "--vs",
     metavar="NAME",
+    shell_complete=complete_with("everyone"),
     help="Head-to-head against NAME: rounds and games both played, who finished lower.",
 )
 @db_option

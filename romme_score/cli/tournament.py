@@ -17,6 +17,7 @@ from romme_score.cli.hints import with_hint
 from romme_score.cli.options import (
     FilePath,
     Output,
+    complete_with,
     db_option,
     fail_input,
     plain_output_options,
@@ -184,7 +185,7 @@ def _entrants(players: tuple[str, ...], players_file: Path | None) -> list[Entra
 
 
 @tournament.command()
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_with("tournaments"))
 @click.option(
     "--force", is_flag=True, help="Draw although tables of the series before still have games to play."
 )
@@ -209,7 +210,7 @@ def draw(name: str | None, force: bool, db: str | None, out: Output) -> None:
 
 
 @tournament.command()
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_with("tournaments"))
 @click.option("--series", type=int, metavar="K", help="The standings after series K (default: all drawn).")
 @click.option(
     "--format",
@@ -242,8 +243,8 @@ def standings(name: str | None, series: int | None, fmt: str, db: str | None, ou
 
 
 @tournament.command()
-@click.argument("name")
-@click.argument("player")
+@click.argument("name", shell_complete=complete_with("tournaments"))
+@click.argument("player", shell_complete=complete_with("entrants"))
 @db_option
 @plain_output_options
 def withdraw(name: str, player: str, db: str | None, out: Output) -> None:
@@ -265,7 +266,7 @@ def withdraw(name: str, player: str, db: str | None, out: Output) -> None:
 
 
 @tournament.command()
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_with("tournaments"))
 @db_option
 @plain_output_options
 def payout(name: str | None, db: str | None, out: Output) -> None:
@@ -286,7 +287,7 @@ def payout(name: str | None, db: str | None, out: Output) -> None:
 
 
 @tournament.command()
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_with("tournaments"))
 @click.option("--series", type=int, metavar="K", help="The tables of series K (default: the last drawn).")
 @click.option(
     "-o",
