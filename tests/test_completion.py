@@ -5,7 +5,11 @@ a missing or foreign database gives no names, creates nothing and prints no erro
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,3 +115,44 @@ def test_completion_reads_without_writing(evening: None, isolated_data_dir: Path
     before = isolated_data_dir.read_bytes(), isolated_data_dir.stat().st_mtime_ns
     offered("romme round --winner Anna ")
     assert (isolated_data_dir.read_bytes(), isolated_data_dir.stat().st_mtime_ns) == before
+
+
+def _setup_lines() -> dict[str, str]:
+    """The README's setup line for each shell (its comment names the shell)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```sh", readme.index("### Tab completion")) + len("```sh")
+    lines = readme[start : readme.index("```", start)].strip().splitlines()
+    return {line.split("#", 1)[1].split(":")[0].strip(): line.split("#", 1)[0].strip() for line in lines}
+
+
+def test_the_readme_has_a_setup_line_for_bash_zsh_and_fish() -> None:
+    lines = _setup_lines()
+    assert lines == {
+        "bash": 'eval "$(_ROMME_COMPLETE=bash_source romme)"',
+        "zsh": 'eval "$(_ROMME_COMPLETE=zsh_source romme)"',
+        "fish": "_ROMME_COMPLETE=fish_source romme | source",
+    }
+    romme = Path(sys.executable).parent / "romme"
+    for shell in lines:  # each line's script, as Click writes it for romme
+        result = subprocess.run(
+            [str(romme)],
+            env={**os.environ, "_ROMME_COMPLETE": f"{shell}_source"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0 and "_ROMME_COMPLETE" in result.stdout, result.stderr
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_the_readme_bash_line_completes_session_names_in_bash(evening: None) -> None:
+    """The README's line run in a real bash, then a Tab after ``romme use`` as bash makes it."""
+    script = (
+        _setup_lines()["bash"] + "\n"
+        "COMP_WORDS=(romme use ''); COMP_CWORD=2; _romme_completion romme\n"
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    result = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["Freitag", "Samstag"]

@@ -165,3 +165,60 @@ def test_the_organisers_tournament_section_runs_and_prints_what_it_shows(
         assert code == 0 and printed == out, f"{args}: {err}"
         checked += 1
     assert checked == 4  # standings and payout, in English and in German
+
+
+def test_the_first_evening_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The five commands for a first evening (issue 20 item 30); ``romme play`` reads its
+    lines from standard input here, as in a script."""
+    monkeypatch.chdir(tmp_path)
+    ran = []
+    for args in _shell_lines(block_after("## A first evening")):
+        assert args[0] == "romme", args
+        code, out, err = romme(args[1:], input="standings\n" if args[1:] == ["play"] else None)
+        assert code == 0, f"{args}: {err}"
+        ran.append((args[1], out))
+    assert [name for name, _ in ran] == ["new", "round", "standings", "settle", "play"]
+    assert "Anna deals first" in ran[0][1] and "Next to deal: Ben" in ran[2][1]
+    assert "pays" in ran[3][1] and "Ben" in ran[4][1]
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_every_link_of_the_readme_and_the_docs_leads_somewhere() -> None:
+    """Sections moved to docs/ (issue 20 item 30): no link points at a heading or a file
+    that is no longer there."""
+    checked = 0
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        prose = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+        anchors = {_slug(h) for h in re.findall(r"^#+ (.*)$", prose, flags=re.MULTILINE)}
+        for target in re.findall(r"\]\(([^)\s]+)\)", prose):
+            if target.startswith(("http://", "https://")):
+                continue
+            file, _, anchor = target.partition("#")
+            if file:
+                assert (path.parent / file).exists(), f"{path.name}: {target}"
+            else:
+                assert anchor in anchors, f"{path.name}: {target}"
+            checked += 1
+    assert checked >= 10
+
+
+def test_the_german_keys_are_the_keys_the_table_mode_shows() -> None:
+    """The README's German table of keys names the keys of the German toolbar."""
+    from romme_score import i18n
+    from romme_score.views.play import HAND_TOOLBAR, summary_keys
+
+    start = README.index("### Die Tasten im Tischmodus")
+    table = README[start : README.index("\n### ", start + 1)]
+    with i18n.using_language("de"):
+        keys = summary_keys(["Anna", "Ben", "Carl", "Dora"], "Anna")
+        hand = i18n._(HAND_TOOLBAR)
+    for key in ("Enter", "h", "s", "w"):
+        assert f"{key}=" in keys and f"`{key}`" in table, key
+    assert "nN=" in keys and "`n3`" in table
+    assert "Strg-C" in hand and "`Strg-C`" in table
