@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test fuzz bench browser postgres locales clean messages
+.PHONY: demo test fuzz bench browser postgres locales clean messages readme-evening
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ demo: $(BIN)/.installed
 # (a development step: needs Babel, from the test extra; the program reads only the .mo).
 messages: $(BIN)/.installed
 	$(BIN)/python tools/messages.py
+
+# The German evening of 12 rounds in the README: typed into romme play in a pseudo-terminal
+# of 80x24 and its screens written between the README's markers (tests/test_readme_evening.py
+# holds the README to what the table mode shows now). Run it after changing the table mode.
+readme-evening: $(BIN)/.installed
+	$(BIN)/python tools/capture_evening.py --write
 
 # The report's screenshot test (tests/test_report.py) needs Chromium. On CI (CI=true,
 # root, apt) it is installed from Debian's packages; anywhere else nothing is installed
