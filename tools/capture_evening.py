@@ -78,9 +78,10 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display).rstrip("\n")
 
-    def settle(self, timeout: float = 30.0, quiet: float = 0.2) -> None:
-        """Read until the program waits at a prompt (the cursor after '> ') and has been
-        quiet for ``quiet`` seconds."""
+    def settle(self, before: str | None = None, timeout: float = 30.0, quiet: float = 0.2) -> None:
+        """Read until the program waits at a prompt (the cursor after '> '), has been quiet
+        for ``quiet`` seconds and, given the screen ``before`` a line was sent, shows
+        another one: a slow answer is waited for, never taken for the old prompt."""
         end = time.monotonic() + timeout
         last = time.monotonic()
         while True:
@@ -94,15 +95,17 @@ class Terminal:
                 self.stream.feed(data)
                 last = time.monotonic()
             line = self.screen.display[self.screen.cursor.y][: self.screen.cursor.x]
-            if line.endswith("> ") and time.monotonic() - last >= quiet:
+            waiting = line.endswith("> ") and (before is None or self.text != before)
+            if waiting and time.monotonic() - last >= quiet:
                 return
             if time.monotonic() > end:
                 raise RuntimeError(f"the table mode did not come back to a prompt:\n{self.text}")
 
     def line(self, keys: str) -> None:
         """Type one answer and Enter, then wait for the next prompt."""
+        before = self.text
         self.child.send(keys + "\r")
-        self.settle()
+        self.settle(before)
 
 
 def capture() -> list[str]:
