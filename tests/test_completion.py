@@ -144,6 +144,11 @@ def test_the_readme_has_a_setup_line_for_bash_zsh_and_fish() -> None:
         assert result.returncode == 0 and "_ROMME_COMPLETE" in result.stdout, result.stderr
 
 
+def _shell_env() -> dict[str, str]:
+    """The environment with this interpreter's ``romme`` first on the PATH."""
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_the_readme_bash_line_completes_session_names_in_bash(evening: None) -> None:
     """The README's line run in a real bash, then a Tab after ``romme use`` as bash makes it."""
@@ -152,7 +157,47 @@ def test_the_readme_bash_line_completes_session_names_in_bash(evening: None) -> 
         "COMP_WORDS=(romme use ''); COMP_CWORD=2; _romme_completion romme\n"
         'printf "%s\\n" "${COMPREPLY[@]}"\n'
     )
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    result = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["bash", "-c", script], env=_shell_env(), capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["Freitag", "Samstag"]
+
+
+@pytest.mark.skipif(
+    shutil.which("fish") is None, reason="fish is not installed (Debian: apt-get install fish)"
+)
+def test_the_readme_fish_line_completes_players_in_fish(evening: None) -> None:
+    """fish asks for completions without a terminal (``complete -C``): the README's line,
+    then what fish would offer after ``romme round --winner``."""
+    script = _setup_lines()["fish"] + '; complete -C "romme round --winner "; complete -C "romme use "'
+    result = subprocess.run(
+        ["fish", "-c", script], env=_shell_env(), capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["Anna", "Ben", "Carl", "Dora", "Freitag", "Samstag"]
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (Debian: apt-get install zsh)")
+def test_the_readme_zsh_line_registers_the_completion_and_zsh_is_offered_names(evening: None) -> None:
+    """zsh completes only inside its line editor: the README's line registers romme's
+    function, and what that function asks Click for (``zsh_complete``) holds the names."""
+    script = "autoload -Uz compinit && compinit -u\n" + _setup_lines()["zsh"] + "\nprint -- $_comps[romme]\n"
+    result = subprocess.run(
+        ["zsh", "-c", script], env=_shell_env(), capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "_romme_completion", result.stderr
+    asked = CliRunner().invoke(
+        main,
+        [],
+        prog_name="romme",
+        env={"_ROMME_COMPLETE": "zsh_complete", "COMP_WORDS": "romme use ", "COMP_CWORD": "2"},
+    )
+    assert asked.exit_code == 0 and asked.stdout.split("\n")[:6] == [
+        "plain",
+        "Freitag",
+        "_",
+        "plain",
+        "Samstag",
+        "_",
+    ]
