@@ -1,7 +1,7 @@
-"""What a German card table read (issue 20 items 10 and 13): no English left in German
+"""What a German card table read (issue 20 items 10, 11 and 13): no English left in German
 help and messages, the end of the game in words, the operating system's reasons in
-German, and the rules' sources named in words (their numbers 000-004 only with
---verbose, in the JSON and in the README)."""
+German, the sentences a card player stumbled over, and the rules' sources named in words
+(their numbers 000-004 only with --verbose, in the JSON and in the README)."""
 
 from __future__ import annotations
 
@@ -141,6 +141,42 @@ def test_the_common_os_errors_are_worded_in_both_languages(name: str) -> None:
 def test_the_preset_label_in_german() -> None:
     ok("new", "Freitag", "Anna", "Ben", "--rule", "wraparound=true")
     assert "Regeln der Partie 'Freitag' (standard mit 1 Änderung)" in ok("--lang", "de", "value", "HK")
+
+
+# --- item 11: German as a card table says it ----------------------------------------------
+
+
+def test_the_sentences_a_german_table_stumbled_over() -> None:
+    code, out, _ = run("--lang", "de", "check", "--first", "HK HK HK")
+    assert "♥K kommt 3-mal vor, aber mit 2 Blättern gibt es jede Karte nur 2-mal" in out
+    out = ok("--lang", "de", "check", "--first", "P3 P4 P5", "TB PB HB")
+    assert "Erstmeldung: reicht (42 Punkte, nötig sind 40)" in out and "nötigen" not in out
+    ok("new", "Basic", "Anna", "Ben", "--preset", "basic")
+    out = ok("--lang", "de", "round", "--stalemate", "Anna=5", "Ben=HK")
+    assert out.startswith("Partie 'Basic', Runde 1 (Patt: der Stapel ist aufgebraucht")
+    out = ok("--lang", "de", "standings")
+    assert "-N Gewinnerbonus abgezogen" in out and "gestrichen" not in out
+    out = ok("--lang", "de", "stats")
+    assert "Geld: abgerechnet in den Partien mit Punktwert." in out and "Satz" not in out
+    code, _, err = run("--lang", "de", "round", "--winner", "Anna", "Ben=HK HK HK")
+    assert "die Karten dieser Runde passen nicht zusammen" in err and "die Hände" not in err
+    code, _, err = run("--lang", "de", "round", "--winner", "Anan", "Ben=5")
+    assert "war Anna gemeint?" in err
+
+
+def test_the_table_modes_lines_in_german() -> None:
+    with i18n.using_language("de"):
+        distance = i18n._("%(left)d to go until %(limit)d (%(leader)s has %(total)d)")
+        assert distance % {"left": 380, "limit": 500, "leader": "Anna", "total": 120} == (
+            "bis 500: noch 380 (Anna hat 120)"
+        )
+        error = i18n._("the hands do not add up at %(player)s's hand: %(error)s; correct it (Up recalls)")
+        assert error % {"player": "Carl", "error": "…"} == (
+            "mit der Hand von Carl passen die Karten nicht zusammen: …; "
+            "bitte berichtigen (↑ holt die Eingabe zurück)"
+        )
+        toolbar = i18n._("cards left (HK K10 J) or points · Up recalls · Ctrl-C discards the round")
+        assert len(toolbar) <= 80 and "Runde" in toolbar and "Pfeil hoch" not in toolbar
 
 
 # --- item 13: the sources named in words --------------------------------------------------
