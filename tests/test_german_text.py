@@ -12,10 +12,10 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from clirun import ok, run
 
 from romme_score import i18n
 from romme_score.rules import GameEnd
-from tests.clirun import ok, run
 
 # --- item 10: English left in German mode -------------------------------------------------
 
