@@ -215,6 +215,37 @@ def shown(value: object, quote: bool = True, whole: int = SHOWN_WHOLE) -> str:
     return _("%(start)s (%(count)s characters)") % {"start": text, "count": grouped(length)}
 
 
+# What the operating system says most often about a file, worded in the language in use
+# (its own strerror is in English whatever the language): errno name -> message.
+OS_REASONS = {
+    "ENOENT": N_("there is no such file or folder"),
+    "EACCES": N_("permission denied"),
+    "EPERM": N_("the operating system does not allow it"),
+    "EROFS": N_("the file system is read-only"),
+    "ENOSPC": N_("no space left on the disk"),
+    "EISDIR": N_("it is a folder"),
+    "ENOTDIR": N_("part of the path is not a folder"),
+    "EEXIST": N_("it exists already"),
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why a file operation failed, as a message says it: the common errors worded in the
+    language in use, any other as the operating system says it.
+
+    >>> set_language("de"); os_reason(FileNotFoundError(2, "No such file or directory"))
+    'die Datei oder den Ordner gibt es nicht'
+    >>> set_language("en"); os_reason(OSError(5, "Input/output error"))
+    'Input/output error'
+    """
+    import errno
+
+    name = errno.errorcode.get(exc.errno) if isinstance(exc.errno, int) else None
+    if name in OS_REASONS:
+        return _(OS_REASONS[name])
+    return exc.strerror or str(exc)
+
+
 def click_gettext(message: str) -> str:
     """Click's own messages (``Usage:``, ``Error:``, ``Missing argument``...)."""
     return catalog("click").gettext(message)

@@ -271,7 +271,7 @@ def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card], r
                 Reason.JOKER_NEEDS_NATURAL,
                 _(
                     "a joker may be laid onto a run only together with a natural card beyond it "
-                    "that fixes its place (joker_layoff=with-natural, 004)"
+                    "that fixes its place (joker_layoff=with-natural)"
                 ),
             )
         legal = fixed
@@ -334,7 +334,7 @@ def _onto_set(
     new_jokers = [c for c in added if c.is_joker]
     if new_jokers and rules.joker_layoff == "with-natural":
         raise IllegalMeldError(
-            Reason.JOKER_ONTO_SET, _("a joker may not be laid onto a set (joker_layoff=with-natural, 004)")
+            Reason.JOKER_ONTO_SET, _("a joker may not be laid onto a set (joker_layoff=with-natural)")
         )
     value = card_value(rank, rules)
     all_naturals = sorted(

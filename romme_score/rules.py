@@ -49,12 +49,13 @@ class AssignmentError(RuleError):
 
 @dataclass(frozen=True)
 class GameEnd:
-    """When a game (Partie) ends: at a points target, after N rounds, or never.
+    """When a game (Partie) ends: at a points target, after N rounds, or never. It reads
+    the German words too (``runden:5``, ``offen``), as the German help writes them.
 
     >>> GameEnd.parse("rounds:5")
     GameEnd(kind='rounds', limit=5)
-    >>> str(GameEnd.parse("500"))
-    '500'
+    >>> str(GameEnd.parse("500")), str(GameEnd.parse("Runden:5")), str(GameEnd.parse("offen"))
+    ('500', 'rounds:5', 'open')
     """
 
     kind: Literal["points", "rounds", "open"]
@@ -63,9 +64,9 @@ class GameEnd:
     @classmethod
     def parse(cls, text: str | int) -> GameEnd:
         value = str(text).strip().lower()
-        if value == "open":
+        if value in ("open", "offen"):
             return cls("open")
-        if value.startswith("rounds:"):
+        if value.startswith(("rounds:", "runden:")):
             number = value.split(":", 1)[1]
             if _whole(number, 1, MAX_GAME_ROUNDS) is not None:
                 return cls("rounds", _whole(number, 1, MAX_GAME_ROUNDS) or 1)
@@ -96,86 +97,164 @@ def _opt(default: Any, doc: str, **meta: Any) -> Any:
 class RuleSet:
     """The house rules a table plays by. Validates itself when built."""
 
-    packs: int = _opt(2, "French packs of 52 in play (001 plays with one)", lo=1, hi=2)
-    jokers: int = _opt(6, "jokers in play, 0-6 (up to 3 per pack)", lo=0, hi=6)
-    max_players: int = _opt(6, "most players at the table (2-6; 003 seats 4)", lo=2, hi=6)
-    first_meld_min: int = _opt(
-        40, "points the first meld must reach (000: 51, 002 d: 30, 001: 0)", lo=0, hi=1000
+    # Each meaning names its sources in words, as a card player knows them; source= keeps
+    # the files of RULES.md (000-004, with the section or variant) for romme rules --verbose.
+    packs: int = _opt(
+        2, "French packs of 52 in play (basic rummy plays with one)", source="001: 1", lo=1, hi=2
     )
-    first_meld_pure_run: bool = _opt(False, "the first meld must include a run without jokers (003)")
-    first_meld_layoff: bool = _opt(False, "cards may be laid off in the turn of the first meld (003)")
-    ace_high_runs: bool = _opt(True, "the ace may end a run above the king, D-K-A (001: no)")
-    wraparound: bool = _opt(False, "runs may go around the corner, K-A-2 (002: yes; 000, 003, 004: no)")
-    ace_high_value: int = _opt(11, "meld value of an ace in a set or above the king (000: 10)", lo=0, hi=1000)
-    ace_penalty: int = _opt(11, "penalty of an ace left in hand (000: 10)", lo=0, hi=1000)
-    joker_penalty: int = _opt(20, "penalty of a joker left in hand", lo=0, hi=1000)
-    min_naturals: int = _opt(1, "natural cards every meld needs (003: 1; 000: 2)", lo=1, hi=2)
-    max_jokers_per_meld: int | None = _opt(None, "most jokers in one meld (none, or 1 in 003)", lo=1, hi=6)
+    jokers: int = _opt(6, "jokers in play, 0-6 (up to 3 per pack)", source="000, 002, 003", lo=0, hi=6)
+    max_players: int = _opt(
+        6, "most players at the table (2-6; Speedrommé seats 4)", source="000, 002: 6; 003: 4", lo=2, hi=6
+    )
+    first_meld_min: int = _opt(
+        40,
+        "points the first meld must reach (Rommé mit Auslegen: 51, a variant of the classic "
+        "rule sheet: 30, basic rummy: none)",
+        source="000: 51, 002 d: 30, 001: 0",
+        lo=0,
+        hi=1000,
+    )
+    first_meld_pure_run: bool = _opt(
+        False, "the first meld must include a run without jokers (Speedrommé)", source="003"
+    )
+    first_meld_layoff: bool = _opt(
+        False, "cards may be laid off in the turn of the first meld (Speedrommé)", source="003"
+    )
+    ace_high_runs: bool = _opt(
+        True, "the ace may end a run above the king, D-K-A (not in basic rummy)", source="001: no"
+    )
+    wraparound: bool = _opt(
+        False,
+        "runs may go around the corner, K-A-2 (the classic rule sheet: yes; the others: no)",
+        source="002: yes; 000, 003, 004: no",
+    )
+    ace_high_value: int = _opt(
+        11,
+        "meld value of an ace in a set or above the king (Rommé mit Auslegen: 10)",
+        source="000: 10",
+        lo=0,
+        hi=1000,
+    )
+    ace_penalty: int = _opt(
+        11, "penalty of an ace left in hand (Rommé mit Auslegen: 10)", source="000: 10", lo=0, hi=1000
+    )
+    joker_penalty: int = _opt(
+        20, "penalty of a joker left in hand", source="000, 002, 003, 004", lo=0, hi=1000
+    )
+    min_naturals: int = _opt(
+        1,
+        "natural cards every meld needs (Speedrommé: 1; Rommé mit Auslegen: 2)",
+        source="003: 1; 000: 2",
+        lo=1,
+        hi=2,
+    )
+    max_jokers_per_meld: int | None = _opt(
+        None, "most jokers in one meld (none, or 1 in Speedrommé)", source="003", lo=1, hi=6
+    )
     max_adjacent_jokers: int | None = _opt(
-        None, "most jokers side by side in a run; 1 also means one joker per set (003, 000: 2)", lo=1, hi=6
+        None,
+        "most jokers side by side in a run; 1 also means one joker per set (Speedrommé: 1, "
+        "Rommé mit Auslegen: 2)",
+        source="003: 1; 000: 2",
+        lo=1,
+        hi=6,
     )
     set_joker_swap: SetJokerSwap = _opt(
         "missing-suit",
-        "which card frees a joker in a set: missing-suit (003), declared (002 b, 004), "
-        "complete (000: all four naturals)",
+        "which card frees a joker in a set: missing-suit (Speedrommé), declared (the classic "
+        "rule sheet and the older description), complete (Rommé mit Auslegen: all four naturals)",
+        source="missing-suit 003; declared 002 b, 004; complete 000",
         choices=("missing-suit", "declared", "complete"),
     )
     swapped_joker: SwappedJoker = _opt(
         "meld-now",
         "a swapped joker must be melded in the same turn (meld-now) or goes to the hand",
+        source="meld-now: 000, 003",
         choices=("meld-now", "to-hand"),
     )
     joker_layoff: JokerLayoff = _opt(
         "clear-place",
-        "a joker may be laid off where its place is clear (003), or only with a "
-        "natural card that fixes it and never onto a set (with-natural, 004)",
+        "a joker may be laid off where its place is clear (Speedrommé), or only with a "
+        "natural card that fixes it and never onto a set (with-natural, the older description)",
+        source="clear-place 003; with-natural 004",
         choices=("clear-place", "with-natural"),
     )
-    out_without_discard: bool = _opt(False, "a player may go out without a last discard (001, 003)")
-    hand_romme_multiplier: int = _opt(2, "the others' penalty is multiplied after a Hand-Rommé", lo=1, hi=10)
-    joker_in_hand_doubles: bool = _opt(False, "a player still holding a joker scores double (002 h)")
-    never_out_doubles: bool = _opt(False, "a player who never came out scores double (003)")
-    winner_bonus: int = _opt(10, "points struck from the winner's earlier total (002 i)", lo=0, hi=1000)
-    winner_bonus_hand_romme: int = _opt(20, "the same after a Hand-Rommé (002 i)", lo=0, hi=1000)
+    out_without_discard: bool = _opt(
+        False, "a player may go out without a last discard (basic rummy, Speedrommé)", source="001, 003"
+    )
+    hand_romme_multiplier: int = _opt(
+        2, "the others' penalty is multiplied after a Hand-Rommé", source="002, 003", lo=1, hi=10
+    )
+    joker_in_hand_doubles: bool = _opt(
+        False,
+        "a player still holding a joker scores double (a variant of the classic rule sheet)",
+        source="002 h",
+    )
+    never_out_doubles: bool = _opt(
+        False, "a player who never came out scores double (Speedrommé)", source="003"
+    )
+    winner_bonus: int = _opt(
+        10,
+        "points taken off the winner's earlier total (a variant of the classic rule sheet)",
+        source="002 i",
+        lo=0,
+        hi=1000,
+    )
+    winner_bonus_hand_romme: int = _opt(
+        20, "the same after a Hand-Rommé (a variant of the classic rule sheet)", source="002 i", lo=0, hi=1000
+    )
     stalemate: Stalemate = _opt(
         "everyone-counts",
-        "a round ended by the stock: everyone-counts (003) or nobody-scores (001)",
+        "a round ended by the stock: everyone-counts (Speedrommé) or nobody-scores (basic rummy)",
+        source="everyone-counts 003; nobody-scores 001",
         choices=("everyone-counts", "nobody-scores"),
     )
     game_end: GameEnd = _opt(
-        GameEnd("points", 500), "when the game ends: N points, rounds:N, or open (003: 500)"
+        GameEnd("points", 500),
+        "when the game ends: N points, rounds:N, or open (Speedrommé: 500)",
+        source="003: 500",
     )
-    leaderboard: bool = _opt(False, "keep 003's leaderboard points (Bestenliste) as a second ranking")
+    leaderboard: bool = _opt(
+        False, "keep Speedrommé's leaderboard points (Bestenliste) as a second ranking", source="003"
+    )
     joker_swap: JokerSwap = _opt(
         "after-out",
-        "who may swap a joker from the table: after-out (003: only a player who has "
-        "come out), anytime (also within the first meld), or never (003 lobby 'Joker tauschen')",
+        "who may swap a joker from the table: after-out (Speedrommé: only a player who has "
+        "come out), anytime (also within the first meld), or never (Speedrommé's choice "
+        "'Joker tauschen')",
+        source="003, lobby 'Joker tauschen'",
         choices=("after-out", "anytime", "never"),
     )
     discard_joker: bool = _opt(
-        True, "a joker may be discarded, also as the last card when going out (003 'Joker abwerfen')"
+        True,
+        "a joker may be discarded, also as the last card when going out (Speedrommé: 'Joker abwerfen')",
+        source="003 'Joker abwerfen'",
     )
     hand_romme_empty_table: bool = _opt(
         False,
         "a Hand-Rommé counts only while no other player has melded; after that, going out "
-        "at once needs the first-meld minimum and doubles nothing (000)",
+        "at once needs the first-meld minimum and doubles nothing (Rommé mit Auslegen)",
+        source="000",
     )
     hand_romme_layoff: bool = _opt(
         False,
-        "a Hand-Rommé may also lay cards off onto the melds on the table "
-        "(002 'aus- oder anlegt'; not first_meld_layoff)",
+        "a Hand-Rommé may also lay cards off onto the melds on the table (the classic rule "
+        "sheet: 'aus- oder anlegt'; not first_meld_layoff)",
+        source="002 'aus- oder anlegt'",
     )
     call_out_max: int | None = _opt(
         None,
         "a player may end the round holding at most N points, shown and not counted "
-        "(none, or 10 in 002 e 'Rommé mit 10')",
+        "(none, or 10 in 'Rommé mit 10', a variant of the classic rule sheet)",
+        source="002 e 'Rommé mit 10'",
         lo=1,
         hi=1000,
     )
     color_romme: int | None = _opt(
         None,
         "a player holding at least N cards of one suit may end the round, shown and not "
-        "counted (none, or 10 in 002 f 'Farbenrommé')",
+        "counted (none, or 10 in 'Farbenrommé', a variant of the classic rule sheet)",
+        source="002 f 'Farbenrommé'",
         lo=1,
         hi=26,
     )
@@ -319,6 +398,12 @@ def option_doc(name: str) -> str:
     return str(option_field(name).metadata["doc"])
 
 
+def option_source(name: str) -> str:
+    """Where an option comes from in RULES.md's sources (``002 e 'Rommé mit 10'``): shown
+    by ``romme rules --verbose``; its meaning names the sources in words."""
+    return str(option_field(name).metadata.get("source", ""))
+
+
 def _closest(word: str, candidates: tuple[str, ...] | list[str]) -> str | None:
     import difflib
 
@@ -407,11 +492,13 @@ PRESETS: dict[str, RuleSet] = {
 
 PRESET_SOURCES = {
     "standard": N_("the common modern table: 40 to come out, 2 packs with 6 jokers, to 500"),
-    "wiki-51": N_("000 Rommé mit Auslegen: 51 to come out, ace 10, two natural cards per meld"),
-    "classic": N_("002 classic rule sheet: 40 to come out, runs around the corner, winner bonus"),
-    "speedromme": N_("003 Speedrommé: 2-4 players, to 500, leaderboard points"),
-    "basic": N_("001 basic rummy: one pack, no jokers, aces low, no minimum"),
+    "wiki-51": N_("Rommé mit Auslegen: 51 to come out, ace 10, two natural cards per meld"),
+    "classic": N_("classic rule sheet: 40 to come out, runs around the corner, winner bonus"),
+    "speedromme": N_("Speedrommé: 2-4 players, to 500, leaderboard points"),
+    "basic": N_("basic rummy: one pack, no jokers, aces low, no minimum"),
 }
+# The source file of RULES.md each preset follows (for --verbose, JSON and the README).
+PRESET_FILES = {"standard": "", "wiki-51": "000", "classic": "002", "speedromme": "003", "basic": "001"}
 
 
 def find_preset(name: str) -> RuleSet:

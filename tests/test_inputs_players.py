@@ -95,7 +95,7 @@ PLAYER_MISTAKES = [
         PLAYERS,
         ChoiceProblem.UNKNOWN,
         "unknown player 'bne'; did you mean Ben? (players: Anna, Ben, Carl, Dora)",
-        "unbekannter Spieler 'bne'; meinst du Ben? (Spieler: Anna, Ben, Carl, Dora)",
+        "unbekannter Spieler 'bne'; war Ben gemeint? (Spieler: Anna, Ben, Carl, Dora)",
     ),
     (
         "Zed",
@@ -220,7 +220,7 @@ HAND_MISTAKES = [
         "  ",
         HandProblem.EMPTY,
         "Ben: type the cards left in hand, or a number of points (0 for none)",
-        "Ben: die Restkarten auf der Hand tippen, oder eine Punktzahl (0 für keine)",
+        "Ben: die Restkarten tippen oder eine Punktzahl (0 für keine)",
     ),
     (
         "-5",

@@ -167,7 +167,7 @@ def test_a_line_starting_with_global_options_runs_against_the_scripts_database_a
     code, out, err = run("play", "F", "--db", db, input=script)
     assert code == 0, err
     assert not isolated_data_dir.exists()  # the default database was never touched
-    assert "Runde 1 von 'F'" in out  # --lang de took effect on its line
+    assert "Partie 'F', Runde 1" in out  # --lang de took effect on its line
     data = json.loads(out.splitlines()[-1])
     assert data["session"] == "F" and len(data["rounds"]) == 1
     assert [n["text"] for n in data["notes"]] == ["hi", "hallo", "ende"]

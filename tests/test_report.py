@@ -224,7 +224,7 @@ def test_report_writes_amounts_in_the_notation_asked(friday: None) -> None:
 
 def test_report_that_cannot_be_written_is_refused(friday: None, tmp_path: Path) -> None:
     code, _, err = run("report", "-o", str(tmp_path / "no-such-folder" / "f.html"))
-    assert code == 1 and "cannot write" in err and "No such file or directory" in err
+    assert code == 1 and "cannot write" in err and "there is no such file or folder" in err
 
 
 def test_report_of_an_unknown_session_is_refused(friday: None) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import importlib
 import inspect
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -149,13 +150,90 @@ def _translated_copy(command: click.Command) -> click.Command:
             original = getattr(item, attr, None)
             if original:
                 setattr(item, attr, _help_text(inspect.cleandoc(original)))
+    if translated.options_metavar:
+        translated.options_metavar = worded_metavar(translated.options_metavar)
+    if isinstance(translated, click.Group) and translated.subcommand_metavar:
+        translated.subcommand_metavar = worded_metavar(translated.subcommand_metavar)
+    for param in translated.params:
+        worded = _param_metavar(param)
+        if worded is not None:
+            param.metavar = worded
     return translated
+
+
+# The placeholders of the usage lines and of option values, Click's and ours, worded when
+# shown: ``romme [OPTIONEN] BEFEHL [ARGUMENTE]...``, ``--winner SPIELER``. A word not
+# listed (N, K) stays as it is.
+METAVARS = (
+    N_("OPTIONS"),
+    N_("COMMAND"),
+    N_("ARGS"),
+    N_("NAME"),
+    N_("PLAYER"),
+    N_("PLAYERS"),
+    N_("MELD"),
+    N_("MELDS"),
+    N_("HAND"),
+    N_("HANDS"),
+    N_("TOTALS"),
+    N_("PRESET"),
+    N_("ROUND"),
+    N_("SESSION"),
+    N_("FILE"),
+    N_("TEXT"),
+    N_("OLD"),
+    N_("NEW"),
+    N_("INTEGER"),
+    N_("INTEGER RANGE"),
+    N_("KEY=VALUE"),
+    N_("YYYY-MM-DD"),
+    N_("AMOUNT"),
+    N_("LIST"),
+    N_("CODE"),
+)
+_METAVAR_WORD = re.compile(r"[A-Z][A-Z =-]*[A-Z]")
+
+
+def worded_metavar(text: str) -> str:
+    """A usage placeholder in the language in use (``[OPTIONS]`` -> ``[OPTIONEN]``)."""
+    return _METAVAR_WORD.sub(lambda found: _(found.group(0)), text)
+
+
+def _param_metavar(param: click.Parameter) -> str | None:
+    """The placeholder of a parameter worded, as Click would write it (``[PLAYERS]...``),
+    or None where it stays Click's: the same words, a flag, or a type that writes its own
+    (a choice ``[de|en]``, a file ``DATEI``)."""
+    if isinstance(param, click.Option) and (param.is_flag or param.count):
+        return None
+    if param.metavar is not None:
+        written = param.metavar
+    elif type(param.type).get_metavar is not click.ParamType.get_metavar or (
+        isinstance(param, click.Option) and isinstance(param.type, click.Path)
+    ):
+        return None
+    else:
+        written = (param.name or "").upper() if isinstance(param, click.Argument) else param.type.name.upper()
+        if isinstance(param, click.Argument) and not param.required:
+            written = f"[{written}]"
+        if param.nargs != 1:
+            written += "..."
+    worded = worded_metavar(written)
+    return worded if worded != written else None
 
 
 def _help_text(msgid: str) -> str:
     """Ours, else Click's own (``--version``'s help is Click's, English since import)."""
     text = _(msgid)
     return text if text != msgid else i18n.click_gettext(msgid)
+
+
+class TranslatedGroup(click.Group):
+    """A group of subcommands (``romme sessions rename|delete``), each shown in the language
+    of the run, as the ``romme`` group's are."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        return translate_command(command) if command is not None else None
 
 
 class LazyGroup(click.Group):
@@ -229,10 +307,33 @@ class LazyGroup(click.Group):
             ctx.exit(INTERNAL_ERROR)
 
 
+# Click's own msgid (its catalog words it); click.version_option would word its sentence
+# once, at import, in English.
+VERSION_HELP = "Show the version and exit."
+
+
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: Click's sentence, in the language of this run."""
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    text = i18n.click_gettext("%(prog)s, version %(version)s")
+    click.echo(text % {"prog": ctx.find_root().info_name, "version": version("romme-score")})
+    ctx.exit()
+
+
 @click.group(
     cls=LazyGroup, lazy_subcommands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
 )
-@click.version_option(package_name="romme-score")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help=VERSION_HELP,
+)
 @click.option(
     "--lang",
     type=click.Choice(i18n.LANGUAGES),

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from romme_score.cli.options import Refused
-from romme_score.i18n import _
+from romme_score.i18n import _, os_reason
 
 
 def cannot_write(path: Path, reason: object) -> Refused:
@@ -33,14 +33,14 @@ def write_output(path: Path, chunks: Iterable[str]) -> None:
     except FileNotFoundError:
         mode = None
     except OSError as exc:
-        raise cannot_write(path, exc.strerror or exc) from None
+        raise cannot_write(path, os_reason(exc)) from None
     if mode is not None and (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
         try:
             with open(path, "w", encoding="utf-8", newline="") as stream:
                 for chunk in chunks:
                     stream.write(chunk)
         except OSError as exc:
-            raise cannot_write(path, exc.strerror or exc) from None
+            raise cannot_write(path, os_reason(exc)) from None
         return
     if mode is not None and not stat.S_ISREG(mode):
         raise cannot_write(path, _("it is not a regular file"))
@@ -48,7 +48,7 @@ def write_output(path: Path, chunks: Iterable[str]) -> None:
     try:
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".romme-", suffix=".partial")
     except OSError as exc:
-        raise cannot_write(path, exc.strerror or exc) from None
+        raise cannot_write(path, os_reason(exc)) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as f:
             for chunk in chunks:
@@ -63,7 +63,7 @@ def write_output(path: Path, chunks: Iterable[str]) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-        raise cannot_write(path, exc.strerror or exc) from None
+        raise cannot_write(path, os_reason(exc)) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)

@@ -21,7 +21,7 @@ from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.cli.hints import with_hint
 from romme_score.errors import InputProblem, Refusal
-from romme_score.i18n import N_, _
+from romme_score.i18n import N_, _, os_reason
 from romme_score.inputs import clean_text
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 from romme_score.views import output as views_output
@@ -483,9 +483,9 @@ def read_rules_file(rules_file: str | None) -> str | None:
         with open(rules_file, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else _("not a UTF-8 text file")
         fail_input(
-            _("cannot read the rules file %(path)s: %(reason)s")
-            % {"path": rules_file, "reason": getattr(exc, "strerror", None) or _("not a UTF-8 text file")}
+            _("cannot read the rules file %(path)s: %(reason)s") % {"path": rules_file, "reason": reason}
         )
 
 

@@ -13,9 +13,12 @@ from romme_score.views.rules import presets_json, render_presets, render_rules, 
 @click.command()
 @click.argument("preset_name", required=False, metavar="[PRESET]", shell_complete=complete_with("presets"))
 @click.option("--list", "list_presets", is_flag=True, help="List the presets.")
+@click.option(
+    "--verbose", "-v", is_flag=True, help="Also show where each rule comes from (the sources of RULES.md)."
+)
 @rule_options
 @plain_output_options
-def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Output) -> None:
+def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: RuleSet, out: Output) -> None:
     """Show the house rules of a preset, one line of explanation each, and the
     options of a tournament (romme tournament new) with their defaults.
 
@@ -24,13 +27,14 @@ def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Outp
       romme rules                      the standard preset
       romme rules wiki-51
       romme rules --list
+      romme rules --verbose classic
       romme rules --preset classic --rule first_meld_min=30
     """
     if list_presets:
         if out.json:
             out.dump(presets_json(PRESETS))
         else:
-            out.echo(render_presets(PRESETS))
+            out.echo(render_presets(PRESETS, verbose))
         return
     shown = rules
     if preset_name is not None:
@@ -41,6 +45,6 @@ def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Outp
     if out.json:
         out.dump(shown.to_dict())
     else:
-        out.echo(render_rules(shown))
+        out.echo(render_rules(shown, verbose))
         out.echo()
         out.echo(render_tournament_options(TournamentOptions()))

@@ -14,7 +14,7 @@ from romme_score import i18n
 from romme_score.cards import Profile
 from romme_score.cli.options import Refused, complete_with, db_option, fail_input
 from romme_score.cli.service import open_service
-from romme_score.i18n import _
+from romme_score.i18n import _, os_reason
 
 
 @click.command()
@@ -107,7 +107,7 @@ def serve(
     except OSError as exc:
         raise Refused(
             _("cannot serve on %(host)s port %(port)d: %(reason)s")
-            % {"host": host, "port": port, "reason": exc.strerror or exc}
+            % {"host": host, "port": port, "reason": os_reason(exc)}
         ) from None
     served = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", tuple(links))
     config = ServeConfig(location, info.id, served, i18n.language(), cast(Profile, notation))
@@ -134,7 +134,7 @@ def _bound(host: str, port: int) -> socket.socket:
     except OSError as exc:
         raise Refused(
             _("cannot serve on %(host)s port %(port)d: %(reason)s")
-            % {"host": host, "port": port, "reason": exc.strerror or exc}
+            % {"host": host, "port": port, "reason": os_reason(exc)}
         ) from None
 
 

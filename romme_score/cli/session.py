@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from romme_score import export as export_format
+from romme_score.cli import TranslatedGroup
 from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
@@ -27,7 +28,7 @@ from romme_score.cli.options import (
 )
 from romme_score.cli.service import open_service
 from romme_score.export import ExportError, SessionExport
-from romme_score.i18n import _, grouped, shown
+from romme_score.i18n import _, grouped, os_reason, shown
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
@@ -173,9 +174,9 @@ def round_(
     """Record one round: the cards each player had left, in card notation.
 
     Give each other player as NAME="CARDS", or NAME=POINTS when the table
-    counted by hand. Cards for the winner only where call_out_max (002 e) or
-    color_romme (002 f) lets a player end the round holding cards: they are
-    checked against that rule, shown for control, and never counted.
+    counted by hand. Cards for the winner only where call_out_max ('Rommé mit 10')
+    or color_romme ('Farbenrommé') lets a player end the round holding cards: they
+    are checked against that rule, shown for control, and never counted.
 
     A player (NAME, --winner, --never-out) is a name, its first letters or a
     seat number (1 for the first), in any case, as in the table mode.
@@ -321,7 +322,7 @@ def standings(show_all: bool, session: str | None, db: str | None, out: Output) 
     out.echo(views.render_standings(result))
 
 
-@click.group(invoke_without_command=True)
+@click.group(cls=TranslatedGroup, invoke_without_command=True)
 @db_option
 @plain_output_options
 @click.pass_context
@@ -491,7 +492,7 @@ def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Ou
         data_bytes = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
         text = data_bytes.decode("utf-8")
     except OSError as exc:
-        fail_input(_("cannot read %(path)s: %(reason)s") % {"path": file, "reason": exc.strerror})
+        fail_input(_("cannot read %(path)s: %(reason)s") % {"path": file, "reason": os_reason(exc)})
     except UnicodeDecodeError:
         fail_input(_("%(path)s is not a text file") % {"path": file})
     try:

@@ -50,7 +50,7 @@ def settle(
     db: str | None,
     out: Output,
 ) -> None:
-    """Settle the evening: who pays whom how much (002 section 6).
+    """Settle the evening: who pays whom how much (as in the classic rule sheet).
 
     Every pair of players settles the difference of their totals; the money is
     rounded to the unit so that it sums to zero, and paid in the fewest

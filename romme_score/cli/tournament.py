@@ -25,7 +25,7 @@ from romme_score.cli.options import (
     read_rules_file,
 )
 from romme_score.cli.service import open_service
-from romme_score.i18n import _
+from romme_score.i18n import _, os_reason
 from romme_score.inputs import parse_int
 from romme_score.rules import RuleError
 from romme_score.tournament import MAX_SEED, Entrant, TournamentInputError, read_entrant, read_players_file
@@ -172,7 +172,9 @@ def _entrants(players: tuple[str, ...], players_file: Path | None) -> list[Entra
         try:
             text = sys.stdin.read() if str(players_file) == "-" else players_file.read_text(encoding="utf-8")
         except OSError as exc:
-            fail_input(_("cannot read %(path)s: %(reason)s") % {"path": players_file, "reason": exc.strerror})
+            fail_input(
+                _("cannot read %(path)s: %(reason)s") % {"path": players_file, "reason": os_reason(exc)}
+            )
         except UnicodeDecodeError:
             fail_input(_("%(path)s is not a text file") % {"path": players_file})
         try:

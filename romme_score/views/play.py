@@ -16,6 +16,7 @@ from romme_score.i18n import N_, _, ngettext, shown
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore, hand_points
 from romme_score.sessions import PendingRound, RoundRow, Standings
+from romme_score.views.game_end import ends
 from romme_score.views.session import hand_shown
 
 CardsText = Callable[[Sequence[Card]], str]
@@ -56,6 +57,8 @@ def distance_line(s: Standings) -> str:
         return _("Game over: a tie between %(players)s.") % {"players": ", ".join(s.state.tied)}
     if end.kind == "points":
         leader = max(s.players, key=lambda p: s.totals[p])
+        if not s.totals[leader]:  # nobody has a point yet: nobody leads
+            return _("%(left)d to %(limit)d") % {"left": end.limit, "limit": end.limit}
         return _("%(left)d to go until %(limit)d (%(leader)s has %(total)d)") % {
             "left": end.limit - s.totals[leader],
             "limit": end.limit,
@@ -82,7 +85,7 @@ def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> s
         )
         % {"session": s.session, "count": s.rounds_played}
         + " · "
-        + _("game ends at %(end)s") % {"end": s.rules.game_end},
+        + _("the game %(end)s") % {"end": ends(s.rules.game_end)},
         head,
     ]
     shown = list(s.rounds)[-rounds:] if rounds else []

@@ -22,6 +22,7 @@ from romme_score.i18n import N_, _, decimal_text, language, ngettext
 from romme_score.scoring import places
 from romme_score.settlement import format_money
 from romme_score.views.chart import round_ticks, value_ticks
+from romme_score.views.game_end import ends
 
 # Okabe-Ito colours (told apart with colour blindness), and a dash pattern each for print.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -32,7 +33,7 @@ LEFT, RIGHT, TOP, BOTTOM = 46, 18, 16, 40
 
 TITLE = N_("Rommé: {names}")
 EVENING = N_("An evening of {count} games")
-GAME_META = N_("{players} · {rounds} · game ends at {end} · started {day}")
+GAME_META = N_("{players} · {rounds} · the game {end} · started {day}")
 STANDINGS = N_("Standings")
 CHART = N_("The course of the game")
 CHART_TITLE = N_("Running totals of {session} by round")
@@ -62,7 +63,7 @@ NOBODY_PAYS = N_("Nobody owes anybody anything.")
 ROUNDING = N_("Rounding: {note}.")
 SETTLEMENT_NOTE = N_(
     "Every pair of players settles the difference of their points: fewer points "
-    "receive, more pay (002 section 6)."
+    "receive, more pay (as in the classic rule sheet)."
 )
 FOOTER = N_("Made with romme-score {version} on {day}.")
 GAME_END = N_("game ends at {limit}")
@@ -372,7 +373,7 @@ def _meta(game: GameReport) -> str:
     return _(GAME_META).format(
         players=", ".join(s.players),
         rounds=_rounds(s.rounds_played),
-        end=s.rules.game_end,
+        end=ends(s.rules.game_end),
         day=game.created[:10],
     )
 

@@ -8,19 +8,38 @@ from typing import Any
 from tabulate import tabulate
 
 from romme_score.i18n import _
-from romme_score.rules import OPTION_NAMES, PRESET_SOURCES, RuleSet, allowed_values, option_doc
+from romme_score.rules import (
+    OPTION_NAMES,
+    PRESET_FILES,
+    PRESET_SOURCES,
+    RuleSet,
+    allowed_values,
+    option_doc,
+    option_source,
+)
 from romme_score.tournament_options import TOURNAMENT_OPTION_NAMES, TournamentOptions, allowed_text
 from romme_score.tournament_options import option_doc as tournament_option_doc
+from romme_score.views.game_end import typed
 
 
 def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
+    """The presets for scripts: the description names its source file of RULES.md
+    (``000 Rommé mit Auslegen: ...``), as ``"source"`` does."""
     return {
-        name: {"description": PRESET_SOURCES[name], "rules": rules.to_dict()}
+        name: {
+            "description": " ".join(filter(None, (PRESET_FILES[name], PRESET_SOURCES[name]))),
+            "source": PRESET_FILES[name] or None,
+            "rules": rules.to_dict(),
+        }
         for name, rules in presets.items()
     }
 
 
-def render_presets(presets: Mapping[str, RuleSet]) -> str:
+def render_presets(presets: Mapping[str, RuleSet], verbose: bool = False) -> str:
+    """The presets, each described in words; ``verbose`` adds the source file of RULES.md."""
+    if verbose:
+        rows = [[name, _(PRESET_SOURCES[name]), PRESET_FILES[name]] for name in presets]
+        return tabulate(rows, headers=[_("preset"), _("what it is"), _("source")])
     return tabulate(
         [[name, _(PRESET_SOURCES[name])] for name in presets], headers=[_("preset"), _("what it is")]
     )
@@ -35,12 +54,19 @@ def show_value(value: Any) -> str:
     return str(value)
 
 
-def render_rules(rules: RuleSet) -> str:
+def render_rules(rules: RuleSet, verbose: bool = False) -> str:
+    """One row per option: its value, what it allows, what it means (the sources named in
+    words); ``verbose`` adds where RULES.md has it from (``002 e 'Rommé mit 10'``)."""
     data = rules.to_dict()
+    data["game_end"] = typed(rules.game_end)
     rows = [
         [name, show_value(data[name]), _(allowed_values(name)), _(option_doc(name))] for name in OPTION_NAMES
     ]
-    return tabulate(rows, headers=[_("option"), _("value"), _("allowed"), _("meaning")])
+    headers = [_("option"), _("value"), _("allowed"), _("meaning")]
+    if verbose:
+        rows = [[*row, option_source(name)] for row, name in zip(rows, OPTION_NAMES, strict=True)]
+        headers.append(_("source"))
+    return tabulate(rows, headers=headers)
 
 
 def render_tournament_options(options: TournamentOptions) -> str:

@@ -26,6 +26,7 @@ from romme_score.sessions import (
 )
 from romme_score.store.records import Lines
 from romme_score.stream import RawJSON
+from romme_score.views.game_end import ends
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -208,8 +209,8 @@ def render_scoresheet(s: Standings) -> str:
     )
     lines.append(_("* went out, HR Hand-Rommé, -N winner bonus struck; '= N' is the running total"))
     lines.append(
-        _("Rounds played: %(rounds)d; game ends at: %(end)s")
-        % {"rounds": s.rounds_played, "end": s.rules.game_end}
+        _("Rounds played: %(rounds)d; the game %(end)s")
+        % {"rounds": s.rounds_played, "end": ends(s.rules.game_end)}
     )
     lines.append(state_line(s.state, s.totals, s.next_dealer))
     return "\n".join(lines)
@@ -359,8 +360,8 @@ def created_json(info: SessionInfo, rules: RuleSet) -> dict[str, Any]:
 
 def render_created(info: SessionInfo) -> str:
     return (
-        _("Session '%(session)s' started with %(players)s; game ends at %(end)s.")
-        % {"session": info.name, "players": ", ".join(info.players), "end": info.rules.game_end}
+        _("Session '%(session)s' started with %(players)s; it %(end)s.")
+        % {"session": info.name, "players": ", ".join(info.players), "end": ends(info.rules.game_end)}
         + "\n"
         + _("%(dealer)s deals first. Record rounds with: %(command)s")
         % {

@@ -65,10 +65,11 @@ def render_settlement(
         return apart
 
     lines = []
-    rate = decimal_text(s.rate) if s.rate is not None else _("each session's rate")
-    lines.append(
-        _("Settlement at %(rate)s per point") % {"rate": rate} + (f" ({currency})" if currency else "")
-    )
+    if s.rate is not None:
+        heading = _("Settlement at %(rate)s per point") % {"rate": decimal_text(s.rate)}
+    else:
+        heading = _("Settlement at each session's own rate per point")
+    lines.append(heading + (f" ({currency})" if currency else ""))
     lines.append("")
     table = [[_("total")] + [str(p.total) for p in s.players]]
     for other in names:

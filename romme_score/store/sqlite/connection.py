@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from romme_score.i18n import _
+from romme_score.i18n import _, os_reason
 from romme_score.store.errors import (
     Damaged,
     DatabasePathError,
@@ -78,7 +78,7 @@ class Connection:
                 except OSError as exc:
                     raise DatabasePathError(
                         _("cannot create the folder for the database %(path)s: %(reason)s")
-                        % {"path": path, "reason": exc.strerror or exc},
+                        % {"path": path, "reason": os_reason(exc)},
                         path,
                     ) from None
                 self.db = sqlite3.connect(
@@ -134,7 +134,7 @@ class Connection:
         except OSError as exc:
             raise StoreError(
                 _("cannot read the database %(path)s: %(reason)s")
-                % {"path": self.path, "reason": exc.strerror or exc}
+                % {"path": self.path, "reason": os_reason(exc)}
             ) from None
         if header != SQLITE_HEADER:
             raise NotOurs(self.path, sqlite=False)
