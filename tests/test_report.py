@@ -172,12 +172,10 @@ def test_report_amounts_and_transfers_equal_the_settlement(friday: None) -> None
         (a["data-from"], a["data-to"], a["data-amount"]) for a in page.find("li") if "data-from" in a
     ]
     assert transfers == [(t["from"], t["to"], t["amount"]) for t in settled["transfers"]]
-    assert "Dora pays Carl <b>1,68 €</b>" in html
+    assert "Dora pays Carl <b>€1.68</b>" in html
     # and once more at the top, before the first game
     top = html.split('<section class="game"')[0]
-    assert (
-        "Who pays whom:</strong> Dora pays Carl 1,68 €; Dora pays Anna 0,40 €; Dora pays Ben 0,32 €." in top
-    )
+    assert "Who pays whom:</strong> Dora pays Carl €1.68; Dora pays Anna €0.40; Dora pays Ben €0.32." in top
     assert sum(Decimal(a) for _, _, a in rows.values()) == 0
 
 
@@ -216,8 +214,13 @@ def test_report_writes_the_file_and_says_so(friday: None, tmp_path: Path) -> Non
     assert target.read_text(encoding="utf-8") == report()
 
 
-def test_report_writes_amounts_in_the_notation_asked(friday: None) -> None:
-    assert "Dora pays Carl <b>€1.68</b>" in report("--notation", "en")
+def test_report_writes_amounts_in_its_language(friday: None) -> None:
+    """Issue 20 items 15 and 19: the language decides (not --notation), and on the page
+    number and symbol are joined by a no-break space, so "0,28 €" never breaks apart."""
+    assert "Dora pays Carl <b>€1.68</b>" in report("--notation", "de")
+    german = ok("--lang", "de", "report", "--notation", "en")
+    assert "<b>1,68\u00a0€</b>" in german and "€1" not in german
+    assert re.search(r"[0-9] €", german) is None
     code, _, err = run("report", "--json")
     assert code == 2 and "--json" in err  # a page, not data: there is no --json
 

@@ -194,7 +194,7 @@ def test_stats_vs_counts_rounds_with_equal_points_apart() -> None:
 def test_stats_table_for_people(table: None) -> None:
     out = ok("stats", "--player", "Anna", "--vs", "Ben")
     assert out.startswith("All sessions: 3.")
-    assert " avg " in out and "16.17" in out and "5,90 €" in out
+    assert " avg " in out and "16.17" in out and "€5.90" in out
     assert (
         "Anna vs Ben: 6 rounds together, fewer points: Anna 4, Ben 2, equal 0;\n"
         "  3 games together, lower total: Anna 2, Ben 1, equal 0" in out

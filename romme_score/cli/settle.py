@@ -82,7 +82,7 @@ def settle(
     if out.json:
         out.dump(settlement_json(result, leaderboard))
     else:
-        out.echo(render_settlement(result, currency, out.profile, leaderboard, out.ascii))
+        out.echo(render_settlement(result, currency, leaderboard, out.ascii))
 
 
 def paper_totals(items: Sequence[str]) -> dict[str, int]:

@@ -52,4 +52,4 @@ def stats(player: str | None, since: str | None, vs: str | None, db: str | None,
     if out.json:
         out.dump(views.stats_json(result))
     else:
-        out.echo(views.render_stats(result, out.profile))
+        out.echo(views.render_stats(result, out.ascii))

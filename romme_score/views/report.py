@@ -14,14 +14,15 @@ and print sharply; colours are told apart by dash patterns too.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 from decimal import Decimal
 from html import escape
 
 from romme_score.history import Chart, GameReport, Report
 from romme_score.i18n import N_, _, decimal_text, language, ngettext
 from romme_score.scoring import places
-from romme_score.settlement import format_money
 from romme_score.views.chart import round_ticks, value_ticks
+from romme_score.views.local import day_text, money, stamp_day
 
 # Okabe-Ito colours (told apart with colour blindness), and a dash pattern each for print.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -373,16 +374,16 @@ def _meta(game: GameReport) -> str:
         players=", ".join(s.players),
         rounds=_rounds(s.rounds_played),
         end=s.rules.game_end,
-        day=game.created[:10],
+        day=stamp_day(game.created),
     )
 
 
-def _settlement(report: Report, profile: str) -> str:
+def _settlement(report: Report) -> str:
     s = report.settlement
     currency = report.currency
 
-    def money(amount: Decimal) -> str:
-        return format_money(amount, currency, profile, s.unit)
+    def amount_text(amount: Decimal) -> str:
+        return money(amount, currency, s.unit, no_break=True)
 
     if s.rate is not None:
         intro = _(SETTLEMENT_RATE).format(
@@ -400,7 +401,7 @@ def _settlement(report: Report, profile: str) -> str:
         rows.append(
             f'<tr data-player="{escape(p.name)}" data-total="{p.total}" data-net="{p.net}" '
             f'data-amount="{p.amount}"><td>{escape(p.name)}</td><td>{p.total}</td>'
-            f"<td>{p.net:+d}</td><td>{escape(money(p.amount))}</td><td>{p.place}</td>"
+            f"<td>{p.net:+d}</td><td>{escape(amount_text(p.amount))}</td><td>{p.place}</td>"
             f"{extra}</tr>"
         )
     parts = [
@@ -419,7 +420,7 @@ def _settlement(report: Report, profile: str) -> str:
                 f'<li data-from="{escape(t.payer)}" data-to="{escape(t.payee)}" '
                 f'data-amount="{t.amount}">'
                 + escape(_(PAYS).format(payer=t.payer, payee=t.payee, amount="\0")).replace(
-                    "\0", f"<b>{escape(money(t.amount))}</b>"
+                    "\0", f"<b>{escape(amount_text(t.amount))}</b>"
                 )
                 + "</li>"
                 for t in s.transfers
@@ -434,33 +435,34 @@ def _settlement(report: Report, profile: str) -> str:
     return "".join(parts)
 
 
-def _pay_summary(report: Report, profile: str) -> str:
+def _pay_summary(report: Report) -> str:
     """Who pays whom, once more at the top: what the table asks first."""
     s = report.settlement
     if not s.transfers:
         return f'<p class="pay">{escape(_(NOBODY_PAYS))}</p>'
     items = "; ".join(
         _(PAYS).format(
-            payer=t.payer, payee=t.payee, amount=format_money(t.amount, report.currency, profile, s.unit)
+            payer=t.payer, payee=t.payee, amount=money(t.amount, report.currency, s.unit, no_break=True)
         )
         for t in s.transfers
     )
     return f'<p class="pay"><strong>{escape(_(WHO_PAYS))}:</strong> {escape(items)}.</p>'
 
 
-def render_report(report: Report, profile: str, version: str, day: str) -> str:
-    """The whole page."""
+def render_report(report: Report, version: str, day: date) -> str:
+    """The whole page; ``day`` (today) is named in its footer."""
     names = [g.standings.session for g in report.games]
     several = len(report.games) > 1
     title = _(TITLE).format(names=", ".join(names))
     body = [f"<header><h1>{escape(', '.join(names))}</h1>"]
     if several:
         body.append(f'<p class="meta">{escape(_(EVENING).format(count=len(names)))}</p>')
-    body.append(_pay_summary(report, profile))
+    body.append(_pay_summary(report))
     body.append("</header><main>")
     body.extend(_game(g, several) for g in report.games)
-    body.append(_settlement(report, profile))
-    body.append(f"</main><footer><p>{escape(_(FOOTER).format(version=version, day=day))}</p></footer>")
+    body.append(_settlement(report))
+    footer = _(FOOTER).format(version=version, day=day_text(day))
+    body.append(f"</main><footer><p>{escape(footer)}</p></footer>")
     return (
         '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 
 from tabulate import tabulate
 
 from romme_score.i18n import _, decimal_text, ngettext
-from romme_score.settlement import Settlement, format_money
+from romme_score.settlement import Settlement
+from romme_score.views.local import money as money_text
 
 
 def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -31,26 +31,14 @@ def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None)
     return data
 
 
-def money_text(
-    amount: Decimal, currency: str | None, profile: str, unit: Decimal, ascii: bool = False
-) -> str:
-    """An amount as printed; in plain ASCII the currency code stands for its symbol
-    (``0,33 EUR``)."""
-    text = format_money(amount, currency, profile, unit)
-    if ascii and not text.isascii():
-        text = format_money(amount, None, profile, unit) + (f" {currency.upper()}" if currency else "")
-    return text
-
-
 def render_settlement(
     s: Settlement,
     currency: str | None,
-    profile: str,
     leaderboard: Mapping[str, int] | None = None,
     ascii: bool = False,
 ) -> str:
     names = [p.name for p in s.players]
-    money = {p.name: money_text(p.amount, currency, profile, s.unit, ascii) for p in s.players}
+    money = {p.name: money_text(p.amount, currency, s.unit, ascii) for p in s.players}
     by_pair = {(p.winner, p.loser): p.points for p in s.pairs}
 
     apart = "." if ascii else "·"  # two players who never sat at the same table
@@ -113,7 +101,7 @@ def render_settlement(
                 % {
                     "payer": t.payer,
                     "payee": t.payee,
-                    "amount": money_text(t.amount, currency, profile, s.unit, ascii),
+                    "amount": money_text(t.amount, currency, s.unit, ascii),
                 }
             )
     return "\n".join(lines)
