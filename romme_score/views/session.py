@@ -220,6 +220,8 @@ CHANGES = {"undone": N_("undone"), "edited": N_("edited")}  # a correction's kin
 
 def render_standings(s: Standings) -> str:
     """``romme standings``: the session's name, the scoresheet, the corrections kept."""
+    from romme_score.views.local import time_text
+
     lines = [_("Session '%(session)s'") % {"session": s.session}, render_scoresheet(s)]
     if s.corrections:
         lines.append(
@@ -228,7 +230,7 @@ def render_standings(s: Standings) -> str:
                 "list": "; ".join(
                     (
                         _("round %(number)d") % {"number": c.round}
-                        + f" {_(CHANGES.get(c.change, c.change))} {c.at or ''}"
+                        + f" {_(CHANGES.get(c.change, c.change))} {time_text(c.at)}"
                     ).rstrip()
                     for c in s.corrections
                 )
@@ -236,10 +238,14 @@ def render_standings(s: Standings) -> str:
         )
     for n in s.notes:
         about = _("round %(number)d") % {"number": n.round} if n.round is not None else _("the game")
-        lines.append(_("Note on %(about)s (%(at)s): %(text)s") % {"about": about, "at": n.at, "text": n.text})
+        lines.append(
+            _("Note on %(about)s (%(at)s): %(text)s")
+            % {"about": about, "at": time_text(n.at), "text": n.text}
+        )
     for r in s.renames:
         lines.append(
-            _("Renamed from '%(old)s' to '%(new)s' (%(at)s)") % {"old": r.old, "new": r.new, "at": r.at}
+            _("Renamed from '%(old)s' to '%(new)s' (%(at)s)")
+            % {"old": r.old, "new": r.new, "at": time_text(r.at)}
         )
     return "\n".join(lines)
 
@@ -386,6 +392,8 @@ def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
 
 
 def render_sessions(rows: Sequence[SessionSummary]) -> str:
+    from romme_score.views.local import stamp_day
+
     if not rows:
         return _("No sessions yet: start one with 'romme new NAME PLAYER PLAYER ...'.")
     return tabulate(
@@ -394,7 +402,7 @@ def render_sessions(rows: Sequence[SessionSummary]) -> str:
                 ("* " if r.current else "  ") + r.info.name,
                 ", ".join(r.info.players),
                 r.rounds,
-                r.info.created_at[:10],
+                stamp_day(r.info.created_at, column=True),
                 (_("yes, %(player)s") % {"player": r.state.winner} if r.state.winner else _("yes"))
                 if r.state.finished
                 else _("no"),

@@ -46,13 +46,6 @@ def unknown_player(name: str, close: str | None, names: tuple[str, ...], option:
     }
 
 
-def not_a_date(option: str, text: str) -> str:
-    return _("%(option)s %(text)s is not a date: give YYYY-MM-DD, e.g. 2026-01-31") % {
-        "option": option,
-        "text": shown(text),
-    }
-
-
 def _vs_json(h: HeadToHead) -> dict[str, Any]:
     return {
         "name": h.opponent,
