@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import click
 
 from romme_score.cli.options import Output, fail_input, plain_output_options, rule_options
@@ -30,7 +32,7 @@ def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Outp
         if out.json:
             out.dump(presets_json(PRESETS))
         else:
-            out.echo(render_presets(PRESETS))
+            out.echo(render_presets(PRESETS, shutil.get_terminal_size().columns))
         return
     shown = rules
     if preset_name is not None:
@@ -41,6 +43,7 @@ def rules(preset_name: str | None, list_presets: bool, rules: RuleSet, out: Outp
     if out.json:
         out.dump(shown.to_dict())
     else:
-        out.echo(render_rules(shown))
+        width = shutil.get_terminal_size().columns
+        out.echo(render_rules(shown, width))
         out.echo()
-        out.echo(render_tournament_options(TournamentOptions()))
+        out.echo(render_tournament_options(TournamentOptions(), width))

@@ -40,3 +40,40 @@ def cut(text: str, columns: int, mark: str = "…") -> str:
             break
         kept += char
     return kept + mark
+
+
+def fits(text: str, columns: int) -> bool:
+    """Whether every line of ``text`` fits ``columns``."""
+    return all(width(line) <= columns for line in text.splitlines())
+
+
+def wrap(text: str, columns: int | None, indent: str = "  ") -> str:
+    """Each line of ``text`` broken at spaces to fit ``columns`` (by display width), the
+    lines after the first of each indented; unchanged where ``columns`` is None. A word
+    longer than the line stays whole.
+
+    >>> print(wrap("Note on the game (1.12.2026, 10:15): Zoë 🃏 starts", 24))
+    Note on the game
+      (1.12.2026, 10:15):
+      Zoë 🃏 starts
+    >>> print(wrap("    points the first meld must reach", 20, indent="    "))
+        points the first
+        meld must reach
+    """
+    if columns is None:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if width(line) <= columns:
+            out.append(line)
+            continue
+        words = line.lstrip(" ").split(" ")
+        current = line[: len(line) - len(line.lstrip(" "))] + words[0]  # its own indent kept
+        for word in words[1:]:
+            if width(f"{current} {word}") > columns:
+                out.append(current)
+                current = indent + word
+            else:
+                current = f"{current} {word}"
+        out.append(current)
+    return "\n".join(out)
