@@ -14,11 +14,15 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 # The demo's output is kept in examples/demo-output.txt, with the clock masked
-# (dates and times of the run) so that the file changes only when the program does;
+# (dates and times of the run, ISO and as each language writes them) so that the file changes only when the program does;
 # examples/demo-output.en.txt and examples/demo-output.de.txt are the same evening in
 # each language (ROMME_LANG), the German one checked for English by tests/test_i18n.py.
 MASK_CLOCK = sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00/YYYY-MM-DDThh:mm:ss+00:00/g' \
-	       -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}/YYYY-MM-DD/g'
+	       -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}/YYYY-MM-DD/g' \
+	       -e 's/\b[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{4}, [0-9]{2}:[0-9]{2}/D.M.YYYY, hh:mm/g' \
+	       -e 's/\b[0-9]{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4}, [0-9]{2}:[0-9]{2}/D Mon YYYY, hh:mm/g' \
+	       -e 's/\b[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{4}\b/DD.MM.YYYY/g' \
+	       -e 's/\b[0-9]{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4}\b/DD Mon YYYY/g'
 
 demo: $(BIN)/.installed
 	@PATH="$(CURDIR)/$(BIN):$$PATH" ROMME_LANG=en bash examples/demo.sh > examples/.demo-output.tmp 2>&1; \

@@ -57,6 +57,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check never needs it
+    from datetime import date
     from decimal import Decimal
 
 from romme_score.cards import Card, NotationError, Profile, parse_cards
@@ -338,6 +339,59 @@ def parse_rate(text: str, what: str = "--rate") -> Decimal:
 def parse_unit(text: str, what: str = "--unit") -> Decimal:
     """The currency's smallest unit: more than 0, at most 1000, at most 8 decimal places."""
     return parse_decimal(text, what, 0, 1000, places=MONEY_PLACES, above=True)
+
+
+_ISO_DAY = re.compile(r"(?P<y>[0-9]{4})-(?P<m>[0-9]{1,2})-(?P<d>[0-9]{1,2})")
+_GERMAN_DAY = re.compile(r"(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{1,2})\.(?P<y>[0-9]{4})")
+_GERMAN_NO_YEAR = re.compile(r"(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{1,2})\.?")
+
+
+def parse_day(text: str, what: str, today: date | None = None) -> date:
+    """A day as typed: ISO ``2026-12-01`` or German ``1.12.2026`` / ``01.12.2026``. A German
+    day without its year is refused with this year's (``today``) as what was meant.
+
+    >>> parse_day("01.12.2026", "--since"), parse_day(" 2026-12-1 ", "--since")
+    (datetime.date(2026, 12, 1), datetime.date(2026, 12, 1))
+    >>> from datetime import date
+    >>> parse_day("1.12.", "--since", date(2026, 11, 28))
+    Traceback (most recent call last):
+    romme_score.inputs.InputValueError: --since '1.12.' has no year: did you mean 1.12.2026?
+    """
+    from datetime import date
+
+    typed = text.strip()
+    found = _ISO_DAY.fullmatch(typed) or _GERMAN_DAY.fullmatch(typed)
+    if found is None:
+        short = _GERMAN_NO_YEAR.fullmatch(typed)
+        if short is not None and today is not None:
+            raise InputValueError(
+                _("%(what)s %(text)s has no year: did you mean %(day)s?")
+                % {"what": what, "text": shown(text), "day": f"{short['d']}.{short['m']}.{today.year}"}
+            )
+        raise InputValueError(
+            _("%(what)s %(text)s is not a date: give it as 2026-12-01 or 1.12.2026")
+            % {"what": what, "text": shown(text)}
+        )
+    year, month, day = int(found["y"]), int(found["m"]), int(found["d"])
+    if year < 1:
+        raise InputValueError(
+            _("%(what)s %(text)s is not a date: give it as 2026-12-01 or 1.12.2026")
+            % {"what": what, "text": shown(text)}
+        )
+    if not 1 <= month <= 12:
+        raise InputValueError(
+            _("%(what)s %(text)s is not a date: there is no month %(month)d")
+            % {"what": what, "text": shown(text), "month": month}
+        )
+    import calendar
+
+    last = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= last:
+        raise InputValueError(
+            _("%(what)s %(text)s is not a date: month %(month)d of %(year)d has %(last)d days")
+            % {"what": what, "text": shown(text), "month": month, "year": year, "last": last}
+        )
+    return date(year, month, day)
 
 
 # --- players ------------------------------------------------------------------------

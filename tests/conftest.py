@@ -26,6 +26,8 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     monkeypatch.delenv("ROMME_NOTATION", raising=False)
     # English unless a test asks otherwise, whatever the machine's locale
     monkeypatch.setenv("ROMME_LANG", "en")
+    # 80 columns, whatever terminal runs the tests: tables narrow to fit it (issue 20 item 17)
+    monkeypatch.setenv("COLUMNS", "80")
     i18n.set_language(None)
     yield db
     i18n.set_language(None)

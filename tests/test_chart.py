@@ -77,7 +77,7 @@ def test_chart_ascii_draws_with_plain_characters(friday: None) -> None:
     out = ok("chart", "--ascii", "--width", "80", "--height", "24")
     assert not set(out) & set("┌┐└┘┼┤├┬┴─│┈┊·★")
     assert "+---" in out and "|" in out
-    assert "* Hand-Rommé (round 2: Ben)" in out
+    assert "* Hand-Romme (round 2: Ben)" in out
 
 
 def test_chart_width_and_height_are_kept(friday: None) -> None:
@@ -216,3 +216,28 @@ def test_chart_legend_wraps_long_names_and_counts_many_hand_rommes(tmp_path: Pat
     assert len(lines) <= 23 and max(len(line) for line in lines) <= 60
     assert "★ 5 Hand-Rommés" in out and "round 1" not in out
     assert all(f"{n} " in out for n in names)
+
+
+SESSIONS = {  # several evenings: names with umlauts, an accent, an emoji; each game end
+    "Freitag": (["Jörg", "Zoë 🃏", "Anna"], ("--until", "100")),
+    "Sonntag": (["Ärger", "Bärbel", "Øle", "René"], ("--until", "rounds:3")),
+    "Übung": (["Anna", "Ben"], ("--until", "open")),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_chart_ascii_is_pure_ascii_for_any_session(lang: str) -> None:
+    """Issue 20 item 20: --ascii printed Zwischenstände, über, Rommé. German letters are
+    spelled as German writes them without (ä ae), other accents dropped, ? for the rest."""
+    for name, (players, end) in SESSIONS.items():
+        ok("new", name, *players, *end)
+        ok("round", "--winner", players[0], "--hand-romme", *(f"{p}=12" for p in players[1:]))
+        ok("round", "--winner", players[-1], *(f"{p}=30" for p in players[:-1]))
+        for size in (("--width", "60", "--height", "20"), ("--width", "100", "--height", "30")):
+            out = ok("--lang", lang, "chart", "--ascii", "--session", name, *size)
+            assert out.isascii(), sorted({c for c in out if not c.isascii()})
+            assert max(len(line) for line in out.splitlines()) <= int(size[1])
+    out = ok("--lang", "de", "chart", "--ascii", "--session", "Sonntag")
+    assert "Aerger" in out and "Baerbel" in out and "Rene" in out and "Zwischenstaende" in out
+    out = ok("--lang", "de", "chart", "--ascii", "--session", "Freitag")
+    assert "Joerg" in out and "Zoe ?" in out and "Hand-Romme" in out

@@ -179,23 +179,27 @@ def test_settle_002_example() -> None:
     assert sum(float(t["amount"]) for t in data["transfers"] if t["from"] == "D") == pytest.approx(0.75)
 
 
-def test_settle_money_in_both_notations() -> None:
-    code, out, _ = run("settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001", "--currency", "EUR")
-    assert code == 0 and "0,33 €" in out and "D pays" in out
+@pytest.mark.parametrize(
+    ("lang", "notation", "amounts"),
+    [
+        ("en", "de", ("€0.33", "-€0.23", "D pays C €0.65")),
+        ("en", "en", ("€0.33", "-€0.23", "D pays C €0.65")),
+        ("de", "de", ("0,33 €", "-0,23 €", "C 0,65 €")),
+        ("de", "en", ("0,33 €", "-0,23 €", "C 0,65 €")),
+    ],
+)
+def test_settle_money_follows_the_language_not_the_notation(
+    lang: str, notation: str, amounts: tuple[str, ...]
+) -> None:
+    """Issue 20 item 15: English printed "-0,54 €" beside "At 0.01 per point", German with
+    --notation en "€0.33"; the notation is how cards are read, the language how money is written."""
     code, out, _ = run(
-        "settle",
-        "A=220",
-        "B=360",
-        "C=140",
-        "D=490",
-        "--rate",
-        "0.001",
-        "--currency",
-        "EUR",
-        "--notation",
-        "en",
-    )
-    assert code == 0 and "€0.33" in out
+        "--lang", lang, "settle", "A=220", "B=360", "C=140", "D=490", "--rate", "0.001",
+        "--currency", "EUR", "--notation", notation,
+    )  # fmt: skip
+    assert code == 0 and all(a in out for a in amounts), out
+    code, out, _ = run("--lang", lang, "settle", "A=220", "B=360", "--currency", "EUR", "--ascii")
+    assert code == 0 and "€" not in out and " EUR" in out
 
 
 @pytest.mark.parametrize(

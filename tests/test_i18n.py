@@ -220,7 +220,15 @@ def test_help_of_every_command_in_german_mentions_no_english_example() -> None:
 
 def mask_clock(text: str) -> str:
     text = re.sub(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00", "YYYY-MM-DDThh:mm:ss+00:00", text)
-    return re.sub(r"\d{4}-\d{2}-\d{2}", "YYYY-MM-DD", text)
+    text = re.sub(r"\d{4}-\d{2}-\d{2}", "YYYY-MM-DD", text)
+    text = re.sub(r"\b\d{1,2}\.\d{1,2}\.\d{4}, \d{2}:\d{2}", "D.M.YYYY, hh:mm", text)
+    text = re.sub(
+        r"\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d{2}:\d{2}",
+        "D Mon YYYY, hh:mm",
+        text,
+    )
+    text = re.sub(r"\b\d{1,2}\.\d{1,2}\.\d{4}\b", "DD.MM.YYYY", text)
+    return re.sub(r"\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b", "DD Mon YYYY", text)
 
 
 def test_english_demo_output_is_the_kept_demo_output() -> None:

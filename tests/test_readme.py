@@ -22,7 +22,15 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 def mask_clock(text: str) -> str:
     """As `make demo` writes examples/demo-output.txt: the run's dates and times masked."""
     text = re.sub(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00", "YYYY-MM-DDThh:mm:ss+00:00", text)
-    return re.sub(r"\d{4}-\d{2}-\d{2}", "YYYY-MM-DD", text)
+    text = re.sub(r"\d{4}-\d{2}-\d{2}", "YYYY-MM-DD", text)
+    text = re.sub(r"\b\d{1,2}\.\d{1,2}\.\d{4}, \d{2}:\d{2}", "D.M.YYYY, hh:mm", text)
+    text = re.sub(
+        r"\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d{2}:\d{2}",
+        "D Mon YYYY, hh:mm",
+        text,
+    )
+    text = re.sub(r"\b\d{1,2}\.\d{1,2}\.\d{4}\b", "DD.MM.YYYY", text)
+    return re.sub(r"\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b", "DD Mon YYYY", text)
 
 
 def block_after(heading: str, fence: str = "```sh") -> str:

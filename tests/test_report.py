@@ -11,12 +11,15 @@ import zlib
 from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
+from browser import browser, phone
 from clirun import ok, run
 
 from romme_score.views.report import COLOURS
 
+__all__ = ["browser"]  # the module-scoped fixture, used by name
 VOID = {"meta", "br", "img", "input", "link", "hr", "line", "polyline", "polygon", "circle", "path", "rect"}
 
 
@@ -172,12 +175,10 @@ def test_report_amounts_and_transfers_equal_the_settlement(friday: None) -> None
         (a["data-from"], a["data-to"], a["data-amount"]) for a in page.find("li") if "data-from" in a
     ]
     assert transfers == [(t["from"], t["to"], t["amount"]) for t in settled["transfers"]]
-    assert "Dora pays Carl <b>1,68 €</b>" in html
+    assert "Dora pays Carl <b>€1.68</b>" in html
     # and once more at the top, before the first game
     top = html.split('<section class="game"')[0]
-    assert (
-        "Who pays whom:</strong> Dora pays Carl 1,68 €; Dora pays Anna 0,40 €; Dora pays Ben 0,32 €." in top
-    )
+    assert "Who pays whom:</strong> Dora pays Carl €1.68; Dora pays Anna €0.40; Dora pays Ben €0.32." in top
     assert sum(Decimal(a) for _, _, a in rows.values()) == 0
 
 
@@ -216,8 +217,13 @@ def test_report_writes_the_file_and_says_so(friday: None, tmp_path: Path) -> Non
     assert target.read_text(encoding="utf-8") == report()
 
 
-def test_report_writes_amounts_in_the_notation_asked(friday: None) -> None:
-    assert "Dora pays Carl <b>€1.68</b>" in report("--notation", "en")
+def test_report_writes_amounts_in_its_language(friday: None) -> None:
+    """Issue 20 items 15 and 19: the language decides (not --notation), and on the page
+    number and symbol are joined by a no-break space, so "0,28 €" never breaks apart."""
+    assert "Dora pays Carl <b>€1.68</b>" in report("--notation", "de")
+    german = ok("--lang", "de", "report", "--notation", "en")
+    assert "<b>1,68\u00a0€</b>" in german and "€1" not in german
+    assert re.search(r"[0-9] €", german) is None
     code, _, err = run("report", "--json")
     assert code == 2 and "--json" in err  # a page, not data: there is no --json
 
@@ -346,3 +352,68 @@ def test_report_of_a_session_without_rounds() -> None:
     text = " ".join(page.text)
     assert "No rounds played yet." in text and "Nobody owes anybody anything." in text
     assert page.lines == []
+
+
+# --- issue 20 item 19: a stalemate marked, and a phone's width ---------------------------------
+
+
+def test_report_marks_a_stalemate_as_the_terminal_does(friday: None) -> None:
+    ok("round", "--stalemate", "Anna=10", "Ben=20", "Carl=30", "Dora=40")
+    html = report()
+    row = re.search(r'<tr data-round="4"[^>]*>(.*?)</tr>', html)
+    assert row is not None and 'data-stalemate="true"' in row.group(0)
+    assert row.group(1).startswith('<td>4<span class="stalemate">(stalemate)</span></td>')
+    assert "Round 4: stalemate, the stock ran out and nobody went out" in html
+    assert "(stalemate)" in ok("standings")  # the terminal's word for it, the same
+    german = ok("--lang", "de", "report")
+    assert '<span class="stalemate">(Patt)</span>' in german
+
+
+PHONE_TABLES = {  # session: players; four fit a phone, six long names cannot
+    "Friday": ["Anna", "Ben", "Carl", "Dora"],
+    "Short": ["Anna", "Ben", "Carl", "Dora", "Emil", "Fritz"],
+    "Long": ["Annabelle", "Benedikt", "Carlotta", "Dorothea", "Eberhard", "Friederike"],
+}
+
+MEASURE_JS = """() => ({
+  page: document.documentElement.scrollWidth, view: window.innerWidth,
+  tables: [...document.querySelectorAll('.scroll')].map(s => ({
+    table: s.firstElementChild.className, shown: s.clientWidth, wide: s.scrollWidth,
+    hint: (() => { const n = s.nextElementSibling;
+      return !!n && n.classList.contains('swipe') && getComputedStyle(n).display !== 'none'; })(),
+    cut: [...s.querySelectorAll('th')].filter(th => th.getBoundingClientRect().right
+      > s.getBoundingClientRect().right + 0.5).length }))
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_report_at_phone_width_cuts_no_column_off_unseen(browser: Any, tmp_path: Path, lang: str) -> None:
+    """At 360 px the round-by-round table's fourth column was cut off with no hint. Now
+    the running total stands under the points and a table that fits a phone fits it; one
+    that cannot scrolls, with a shadow at its edge and a line that says so."""
+    for name, players in PHONE_TABLES.items():
+        ok("new", name, *players, "--rate", "0.01", "--currency", "EUR")
+        ok("round", "--winner", players[0], *(f"{p}={11 * i}" for i, p in enumerate(players[1:], 1)))
+        ok("round", "--stalemate", *(f"{p}={20 + i}" for i, p in enumerate(players)))
+        ok("round", "--winner", players[1], "--hand-romme", *(f"{p}=7" for p in players if p != players[1]))
+    context = phone(browser)
+    try:
+        for name in PHONE_TABLES:
+            target = tmp_path / f"{name}-{lang}.html"
+            ok("--lang", lang, "report", "--session", name, "-o", str(target))
+            page = context.new_page()
+            page.goto(target.as_uri())
+            seen = page.evaluate(MEASURE_JS)
+            assert seen["page"] <= seen["view"], (name, seen)  # the page itself never scrolls sideways
+            for t in seen["tables"]:
+                fits = t["wide"] <= t["shown"]
+                assert fits == (t["cut"] == 0), (name, t)
+                if "scoresheet" in t["table"]:
+                    assert fits or name != "Friday", (name, t)
+                    assert not fits or name != "Long", (name, t)
+                    assert t["hint"] == (not fits), (name, t)  # a hint exactly where it scrolls
+                else:
+                    assert fits, (name, t)  # the settlement fits a phone
+            page.close()
+    finally:
+        context.close()

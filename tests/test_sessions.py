@@ -167,7 +167,7 @@ def test_edit_recomputes_later_bonus_002i(friday: None, isolated_data_dir: Path)
     db = sqlite3.connect(isolated_data_dir)
     assert db.execute("SELECT count(*) FROM rounds WHERE status = 'replaced'").fetchone()[0] == 2
     assert [c["change"] for c in data["corrections"]] == ["edited", "edited"]
-    assert "Corrections kept in the history: round 1 edited" in ok("standings")
+    assert "Corrections kept in the history:\n  round 1 edited" in ok("standings")  # two: a line each
 
 
 def test_edit_winner(friday: None) -> None:

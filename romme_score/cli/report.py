@@ -35,9 +35,8 @@ from romme_score.views import report as views
     "--notation",
     type=click.Choice(["de", "en"]),
     default="de",
-    show_default=True,
     envvar="ROMME_NOTATION",
-    help="How amounts are written: de 0,40 €, en €0.40.",
+    hidden=True,  # kept so that scripts still run: the page shows no cards, amounts follow --lang
 )
 @db_option
 def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: str | None) -> None:
@@ -57,7 +56,7 @@ def report(sessions: tuple[str, ...], output: Path | None, notation: str, db: st
             result = History(service).report(sessions)
         except SettlementError as exc:
             raise Refused(str(exc)) from None
-    page = views.render_report(result, notation, __version__, date.today().isoformat())
+    page = views.render_report(result, __version__, date.today())
     if output is None:
         from romme_score.cli.terminal import fit_html
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import click
 
 from romme_score.cli.options import Output, complete_with, fail_input, plain_output_options, rule_options
@@ -34,7 +36,7 @@ def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: Rul
         if out.json:
             out.dump(presets_json(PRESETS))
         else:
-            out.echo(render_presets(PRESETS, verbose))
+            out.echo(render_presets(PRESETS, verbose, shutil.get_terminal_size().columns))
         return
     shown = rules
     if preset_name is not None:
@@ -45,6 +47,7 @@ def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: Rul
     if out.json:
         out.dump(shown.to_dict())
     else:
-        out.echo(render_rules(shown, verbose))
+        width = shutil.get_terminal_size().columns
+        out.echo(render_rules(shown, verbose, width))
         out.echo()
-        out.echo(render_tournament_options(TournamentOptions()))
+        out.echo(render_tournament_options(TournamentOptions(), width))

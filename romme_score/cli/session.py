@@ -4,6 +4,7 @@ export, import. Each parses its arguments, calls the session service and prints 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -319,7 +320,7 @@ def standings(show_all: bool, session: str | None, db: str | None, out: Output) 
             out.dump(views.standings_with_corrections_json(service.standings(info, last=0), rounds))
             return
         result = service.standings(info, last=None if show_all else SHOWN_ROUNDS)
-    out.echo(views.render_standings(result))
+    out.echo(views.render_standings(result, shutil.get_terminal_size().columns))
 
 
 @click.group(cls=TranslatedGroup, invoke_without_command=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping, Sequence
 
 import click
@@ -84,7 +85,8 @@ def settle(
     if out.json:
         out.dump(settlement_json(result, leaderboard))
     else:
-        out.echo(render_settlement(result, currency, out.profile, leaderboard, out.ascii))
+        width = shutil.get_terminal_size().columns
+        out.echo(render_settlement(result, currency, leaderboard, out.ascii, width))
 
 
 def paper_totals(items: Sequence[str]) -> dict[str, int]:

@@ -8,14 +8,18 @@ import click
 
 from romme_score.cli.options import Output, complete_with, db_option, fail_input, output_options
 from romme_score.cli.service import open_service
+from romme_score.errors import InputProblem
 from romme_score.history import History, UnknownPlayer
+from romme_score.inputs import parse_day
 from romme_score.views import stats as views
 
 
 @click.command()
 @click.option("--player", metavar="NAME", shell_complete=complete_with("everyone"), help="Only this player.")
 @click.option(
-    "--since", metavar="YYYY-MM-DD", help="Only sessions started on or after this day (local time)."
+    "--since",
+    metavar="DAY",
+    help="Only sessions started on or after this day (local time): 2026-12-01 or 1.12.2026.",
 )
 @click.option(
     "--vs",
@@ -37,13 +41,14 @@ def stats(player: str | None, since: str | None, vs: str | None, db: str | None,
       romme stats
       romme stats --player Anna --vs Ben
       romme stats --since 2026-01-01 --json
+      romme stats --since 1.12.2026
     """
     day = None
     if since is not None:
         try:
-            day = date.fromisoformat(since.strip())
-        except ValueError:
-            fail_input(views.not_a_date("--since", since))
+            day = parse_day(since, "--since", date.today())
+        except InputProblem as exc:
+            fail_input(str(exc))
     with open_service(db, create=False) as service:
         try:
             result = History(service).stats(player, day, vs)
@@ -53,4 +58,4 @@ def stats(player: str | None, since: str | None, vs: str | None, db: str | None,
     if out.json:
         out.dump(views.stats_json(result))
     else:
-        out.echo(views.render_stats(result, out.profile))
+        out.echo(views.render_stats(result, out.ascii))

@@ -19,48 +19,10 @@ import io
 import sys
 from typing import IO, Any
 
-from romme_score.views.output import SYMBOL_LETTERS
+from romme_score.views.output import PLAIN
 
 ERRORS = "romme-shown"  # the error handler of both streams
 ASCII = "romme-ascii"  # ASCII by another name: Click leaves a stream of it alone
-
-# What a terminal that cannot show a character shows instead: a symbol of the program's
-# output, or (on an ASCII terminal) the German letters as German writes them without.
-PLAIN = {
-    **{symbol: letters for symbol, (letters, _en) in SYMBOL_LETTERS.items()},
-    "−": "-",
-    "–": "-",
-    "—": "-",
-    "…": "...",
-    "★": "*",
-    "·": ".",
-    "×": "x",
-    "→": "->",
-    "„": '"',
-    "“": '"',
-    "”": '"',
-    "‚": "'",
-    "‘": "'",
-    "’": "'",
-    "«": '"',
-    "»": '"',
-    "ä": "ae",
-    "ö": "oe",
-    "ü": "ue",
-    "Ä": "Ae",
-    "Ö": "Oe",
-    "Ü": "Ue",
-    "ß": "ss",
-    "é": "e",  # Rommé
-    "§": "sec. ",
-    "Ø": "avg",
-    "£": "GBP",
-    "¥": "JPY",
-    "\u00a0": " ",
-    **dict.fromkeys("│┊┆", "|"),
-    **dict.fromkeys("─┈┄", "-"),
-    **dict.fromkeys("┌┐└┘┼┤├┬┴", "+"),
-}
 
 
 def _shown(exc: UnicodeError) -> tuple[str, int]:

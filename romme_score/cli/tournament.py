@@ -310,10 +310,11 @@ def sheets(name: str | None, series: int | None, output: Path | None, db: str | 
     """
     from romme_score import __version__
     from romme_score.views import tournament_sheets
+    from romme_score.views.local import day_text
 
     with opened(db) as service:
         data = service.sheets(name, series)
-    page = tournament_sheets.render_sheets(data, __version__, date.today().isoformat())
+    page = tournament_sheets.render_sheets(data, __version__, day_text(date.today()))
     if output is None:
         click.echo(page, nl=False)
         return

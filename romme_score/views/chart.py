@@ -13,6 +13,7 @@ from typing import Any
 
 from romme_score.history import Chart
 from romme_score.i18n import N_, _
+from romme_score.views.output import plain_ascii
 
 PALETTE = (12, 10, 9, 13, 14, 3)  # 256-colour codes: blue, green, red, magenta, cyan, orange
 ASCII_FRAME = str.maketrans(
@@ -92,9 +93,17 @@ def _paint(text: str, colour: int, colour_on: bool) -> str:
     return f"\x1b[38;5;{colour}m{text}\x1b[0m" if colour_on else text
 
 
-def legend_lines(chart: Chart, colour: bool, width: int = 80) -> list[str]:
+def plain(text: str) -> str:
+    """``text`` as ``--ascii`` prints it: the frame's lines and marks as ASCII, German
+    letters as German writes them without (``Zwischenstände`` as ``Zwischenstaende``,
+    which keeps the word; ``Zwischenstande`` would not), any other letter without its
+    accent, ``?`` for the rest (an emoji in a name)."""
+    return plain_ascii(text.translate(ASCII_FRAME))
+
+
+def legend_lines(chart: Chart, colour: bool, width: int = 80, ascii: bool = False) -> list[str]:
     """The players with their letters and totals, then what the marks mean, wrapped
-    to ``width`` columns."""
+    to ``width`` columns (in plain ASCII with ``ascii``, before they are measured)."""
     items: list[tuple[str, int | None]] = [
         (f"{m} {p} {chart.final(p)}", PALETTE[i % len(PALETTE)])
         for i, (m, p) in enumerate(zip(letters(chart.players), chart.players, strict=True))
@@ -121,6 +130,9 @@ def legend_lines(chart: Chart, colour: bool, width: int = 80) -> list[str]:
         notes.append("┊ " + _(END_AFTER).format(limit=end.limit))
     if chart.finished:
         notes.append(_(GAME_OVER).format(winner=chart.winner) if chart.winner else _(GAME_OVER_TIE))
+    if ascii:
+        items = [(plain(text), paint) for text, paint in items]
+        notes = [plain(note) for note in notes]
     lines: list[str] = []
     for group, gap in ((items, "  "), ([(n, None) for n in notes], "   ")):
         line, used = "", 0
@@ -145,12 +157,13 @@ def render_chart(
     import plotext  # only this command draws: plotext costs about 0.3 s to import
 
     width, height = max(width, MIN_WIDTH), max(height, MIN_HEIGHT)
-    legend = legend_lines(chart, colour, width)
+    legend = legend_lines(chart, colour, width, ascii)
     fig: Any = plotext.figure
     fig.clear()
     fig.theme("simple" if colour else "colorless")
     fig.plot_size(width, height - 1 - len(legend))
-    fig.title(_(TITLE).format(session=chart.session))
+    title = _(TITLE).format(session=chart.session)
+    fig.title(plain(title) if ascii else title)
     xs = list(chart.rounds)
     last = chart.last_round
     end = chart.game_end
@@ -187,9 +200,7 @@ def render_chart(
     lines = [line.rstrip() for line in text.rstrip("\n").split("\n")]
     lines.extend(legend)
     out = "\n".join(lines)
-    if ascii:
-        out = out.translate(ASCII_FRAME)
-    return out
+    return plain(out) if ascii else out
 
 
 def chart_json(chart: Chart) -> dict[str, Any]:

@@ -23,6 +23,69 @@ from romme_score.cards import Card, Profile, format_cards
 SYMBOL_LETTERS = {"♣": ("T", "C"), "♠": ("P", "S"), "♥": ("H", "H"), "♦": ("K", "D")}
 _EURO_BEFORE_DIGIT = re.compile("€(?=[0-9])")
 
+# What a terminal that cannot show a character shows instead (romme_score.cli.terminal),
+# and what --ascii prints where it must be plain ASCII: a symbol of the program's output,
+# or the German letters as German writes them without (Zähler as Zaehler, not Zahler).
+PLAIN = {
+    **{symbol: letters for symbol, (letters, _en) in SYMBOL_LETTERS.items()},
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "…": "...",
+    "★": "*",
+    "·": ".",
+    "×": "x",
+    "→": "->",
+    "„": '"',
+    "“": '"',
+    "”": '"',
+    "‚": "'",
+    "‘": "'",
+    "’": "'",
+    "«": '"',
+    "»": '"',
+    "ä": "ae",
+    "ö": "oe",
+    "ü": "ue",
+    "Ä": "Ae",
+    "Ö": "Oe",
+    "Ü": "Ue",
+    "ß": "ss",
+    "é": "e",  # Rommé
+    "§": "sec. ",
+    "Ø": "avg",
+    "£": "GBP",
+    "¥": "JPY",
+    "\u00a0": " ",
+    **dict.fromkeys("│┊┆", "|"),
+    **dict.fromkeys("─┈┄", "-"),
+    **dict.fromkeys("┌┐└┘┼┤├┬┴", "+"),
+}
+
+
+def plain_ascii(text: str) -> str:
+    """``text`` in plain ASCII: :data:`PLAIN`'s spellings (``ä`` ae, ``é`` e, ``€`` EUR), any
+    other accented letter without its accent, and ``?`` for what has no spelling.
+
+    >>> plain_ascii("Zwischenstände: Zoë 0,40 € ★ 🃏"), plain_ascii("Zoe\u0308 Ñ")
+    ('Zwischenstaende: Zoe 0,40 EUR * ?', 'Zoe N')
+    """
+    if text.isascii():
+        return text
+    import unicodedata
+
+    text = _EURO_BEFORE_DIGIT.sub("EUR ", unicodedata.normalize("NFC", text)).replace("€", "EUR")
+    out = []
+    for char in text:
+        if char.isascii() or unicodedata.combining(char):  # a mark left over: dropped
+            out.append(char if char.isascii() else "")
+        elif char in PLAIN:
+            out.append(PLAIN[char])
+        else:
+            bare = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+            out.append(bare if bare.isascii() and bare else "?")
+    return "".join(out)
+
 
 class Output:
     """How to print: notation profile, ASCII fallback, JSON."""

@@ -16,6 +16,7 @@ from romme_score.i18n import N_, _, ngettext, shown
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore, hand_points
 from romme_score.sessions import PendingRound, RoundRow, Standings
+from romme_score.views import width as columns
 from romme_score.views.game_end import ends
 from romme_score.views.session import hand_shown
 
@@ -29,8 +30,8 @@ LEGEND = N_("* went out  H Hand-Rommé  -N bonus struck  s stalemate")  # shown 
 
 
 def short_name(name: str, width: int) -> str:
-    """A name cut to ``width`` characters, marked with a dot when cut."""
-    return name if len(name) <= width else name[: max(1, width - 1)] + "."
+    """A name cut to ``width`` columns (an emoji takes two), marked with a dot when cut."""
+    return columns.cut(name, max(2, width), ".")
 
 
 def _column_width(players: int, width: int) -> int:
@@ -78,7 +79,7 @@ def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> s
     """The standings above the prompt: the last rounds with marks, totals, next dealer,
     distance to the end of the game; fits ``width`` columns (readable from 60)."""
     col = _column_width(len(s.players), width)
-    head = _("round")[:5].ljust(6) + "".join(short_name(p, col - 1).rjust(col) for p in s.players)
+    head = _("round")[:5].ljust(6) + "".join(columns.rjust(short_name(p, col - 1), col) for p in s.players)
     lines = [
         ngettext(
             "'%(session)s' after %(count)d round", "'%(session)s' after %(count)d rounds", s.rounds_played
@@ -233,7 +234,7 @@ def render_summary(
             if rnd.hand_romme
             else _("Round %(number)d of '%(session)s': %(player)s went out")
         ) % {"number": number, "session": session, "player": rnd.winner}
-    name_width = min(12, max(len(p) for p in players))
+    name_width = min(12, max(columns.width(p) for p in players))
     lines = [head]
     rows = []
     for seat, p in enumerate(players, 1):
@@ -254,7 +255,7 @@ def render_summary(
     for seat, p, shown, points, note in rows:
         if len(shown) > room:
             shown = shown[: room - 1] + "…"
-        line = f"{seat:>2} {short_name(p, name_width).ljust(name_width)}  {shown.ljust(room)}"
+        line = f"{seat:>2} {columns.ljust(short_name(p, name_width), name_width)}  {shown.ljust(room)}"
         line += points.rjust(5) + (f"  {note}" if note else "")
         lines.append(line.rstrip())
     return "\n".join(lines)

@@ -14,15 +14,16 @@ and print sharply; colours are told apart by dash patterns too.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 from decimal import Decimal
 from html import escape
 
 from romme_score.history import Chart, GameReport, Report
 from romme_score.i18n import N_, _, decimal_text, language, ngettext
 from romme_score.scoring import places
-from romme_score.settlement import format_money
 from romme_score.views.chart import round_ticks, value_ticks
 from romme_score.views.game_end import ends
+from romme_score.views.local import day_text, money, stamp_day
 
 # Okabe-Ito colours (told apart with colour blindness), and a dash pattern each for print.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -44,6 +45,9 @@ SCORESHEET_NOTE = N_(
 )
 MARKS = N_("Hand-Rommés and bonuses")
 NO_MARKS = N_("No Hand-Rommé and no bonus in this game.")
+STALEMATE = N_("(stalemate)")
+STALEMATE_LINE = N_("Round {round}: stalemate, the stock ran out and nobody went out")
+SWIPE = N_("Wider than the screen: swipe the table sideways for every column.")
 HAND_ROMME_LINE = N_("Round {round}: {player} went out with a Hand-Rommé (everyone else's points ×{times})")
 HAND_ROMME_MARK = N_("Hand-Rommé: {player}, round {round}")
 BONUS_LINE = N_("Round {round}: {player} −{points} winner bonus")
@@ -76,7 +80,7 @@ TOTAL = N_("total")
 PLACE = N_("place")
 
 CSS = """
-:root { --fg: #1d1d1f; --muted: #5f6368; --rule: #d9d9de; --band: #f4f4f7; }
+:root { --fg: #1d1d1f; --muted: #5f6368; --rule: #d9d9de; --band: rgba(60, 60, 100, .07); }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 62rem; padding: 1rem 1.25rem 2rem; color: var(--fg);
   background: #fff; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -99,7 +103,16 @@ svg text { font: 12px system-ui, sans-serif; fill: var(--muted); }
 .legend { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; padding: 0; margin: .3rem 0 0;
   list-style: none; font-size: .9rem; }
 .legend svg { display: inline-block; width: 2.2rem; height: .8rem; vertical-align: middle; }
-.scroll { overflow-x: auto; }
+/* A table wider than the screen scrolls; a shadow at an edge shows that more is there
+   (the covers move with the table, the shadows stay: Lea Verou's scrolling shadows). */
+.scroll { overflow-x: auto; background:
+  linear-gradient(to right, #fff 50%, rgba(255, 255, 255, 0)) left / 2rem 100% no-repeat local,
+  linear-gradient(to left, #fff 50%, rgba(255, 255, 255, 0)) right / 2rem 100% no-repeat local,
+  radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, .3), transparent) left / .9rem 100% no-repeat scroll,
+  radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .3), transparent) right / .9rem 100% no-repeat
+  scroll; }
+.swipe { display: none; }
+.stalemate { color: var(--muted); font-size: .8rem; margin-left: .25rem; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { padding: .25rem .6rem; text-align: right; border-bottom: 1px solid var(--rule);
   white-space: nowrap; }
@@ -114,7 +127,15 @@ tfoot td { font-weight: 600; }
 @media (max-width: 36rem) {
   body { padding: .6rem .7rem 1.5rem; font-size: 15px; }
   h1 { font-size: 1.4rem; }
-  th, td { padding: .2rem .35rem; }
+  th, td { padding: .2rem .3rem; }
+  /* The round-by-round table fits a phone: the running total under the points, a long
+     name broken over two lines; where it still does not fit, it scrolls, and says so. */
+  .scoresheet { font-size: 14px; }
+  .scoresheet th, .scoresheet td { padding: .2rem .25rem; }
+  .scoresheet .run, .scoresheet .stalemate { display: block; margin-left: 0; }
+  .scoresheet .stalemate { font-size: .7rem; }
+  .scoresheet thead th { white-space: normal; vertical-align: bottom; }
+  .swipe { display: block; }
   /* The chart shrinks to the screen: its text and lines grow back in its own units. */
   svg.running-totals text { font-size: 21px; }
   svg.running-totals polyline { stroke-width: 4; }
@@ -127,7 +148,8 @@ tfoot td { font-weight: 600; }
   tr { break-inside: avoid; }
   figure, .cards, .settlement table, .transfers { break-inside: avoid; }
   figure svg { max-height: none; }
-  .scroll { overflow: visible; }
+  .scroll { overflow: visible; background: none; }
+  .swipe { display: none; }
   tbody tr:nth-child(even) { background: none; }
 }
 """
@@ -319,14 +341,43 @@ def _scoresheet(game: GameReport) -> str:
             else:
                 text = str(row.points.get(p, 0))
             cells.append(f'<td>{text}<span class="run">{running}</span></td>')
-        rows.append(f'<tr data-round="{row.number}"><td>{row.number}</td>{"".join(cells)}</tr>')
+        label = str(row.number)
+        if row.stalemate:  # as the terminal's scoresheet says it: a round without a winner
+            label += f'<span class="stalemate">{escape(_(STALEMATE))}</span>'
+        stalemate = ' data-stalemate="true"' if row.stalemate else ""
+        rows.append(f'<tr data-round="{row.number}"{stalemate}><td>{label}</td>{"".join(cells)}</tr>')
     foot = "".join(f'<td class="total" data-player="{escape(p)}">{s.totals[p]}</td>' for p in s.players)
     return (
         f'<div class="scroll"><table class="scoresheet"><thead><tr><th>{escape(_(ROUND))}</th>'
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody><tfoot><tr>"
         f"<td>{escape(_(TOTAL))}</td>{foot}</tr></tfoot></table></div>"
-        f'<p class="note">{escape(_(SCORESHEET_NOTE))}</p>'
+        + (f'<p class="note swipe">{escape(_(SWIPE))}</p>' if _wider_than_a_phone(game) else "")
+        + f'<p class="note">{escape(_(SCORESHEET_NOTE))}</p>'
     )
+
+
+PHONE_PX = 336  # what a phone held upright (360 px) leaves for a table
+CHAR_PX, CELL_PX = 8.5, 8  # a character and a cell's padding at the phone's font size
+
+
+def _wider_than_a_phone(game: GameReport) -> bool:
+    """Whether the round-by-round table (a name over lines where it has spaces, the running
+    total under the points) likely needs more than a phone's width: then it scrolls, and a
+    line under it says so there."""
+    s = game.standings
+    running = game.chart.totals
+    widths = [max(len(_(ROUND)), len(_(TOTAL)), len(_(STALEMATE)) * 0.65)]  # its small print
+    for p in s.players:
+        cells = [max((len(w) for w in p.split()), default=1), len(str(s.totals[p]))]
+        for index, row in enumerate(s.rounds):
+            if row.winner == p:
+                bonus = row.bonus.get(p, 0)
+                text = "★" + (" HR" if row.hand_romme else "") + (f" −{bonus}" if bonus else "")
+            else:
+                text = str(row.points.get(p, 0))
+            cells += [len(text), len(str(running[p][index]))]
+        widths.append(max(cells))
+    return sum(w * CHAR_PX + CELL_PX for w in widths) > PHONE_PX
 
 
 def _marks(game: GameReport) -> str:
@@ -342,6 +393,8 @@ def _marks(game: GameReport) -> str:
         for p in s.players:
             if row.bonus.get(p):
                 items.append(_(BONUS_LINE).format(round=row.number, player=p, points=row.bonus[p]))
+        if row.stalemate:
+            items.append(_(STALEMATE_LINE).format(round=row.number))
     if not items:
         return f"<p>{escape(_(NO_MARKS))}</p>"
     return '<ul class="marks">' + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>"
@@ -374,16 +427,16 @@ def _meta(game: GameReport) -> str:
         players=", ".join(s.players),
         rounds=_rounds(s.rounds_played),
         end=ends(s.rules.game_end),
-        day=game.created[:10],
+        day=stamp_day(game.created),
     )
 
 
-def _settlement(report: Report, profile: str) -> str:
+def _settlement(report: Report) -> str:
     s = report.settlement
     currency = report.currency
 
-    def money(amount: Decimal) -> str:
-        return format_money(amount, currency, profile, s.unit)
+    def amount_text(amount: Decimal) -> str:
+        return money(amount, currency, s.unit, no_break=True)
 
     if s.rate is not None:
         intro = _(SETTLEMENT_RATE).format(
@@ -401,7 +454,7 @@ def _settlement(report: Report, profile: str) -> str:
         rows.append(
             f'<tr data-player="{escape(p.name)}" data-total="{p.total}" data-net="{p.net}" '
             f'data-amount="{p.amount}"><td>{escape(p.name)}</td><td>{p.total}</td>'
-            f"<td>{p.net:+d}</td><td>{escape(money(p.amount))}</td><td>{p.place}</td>"
+            f"<td>{p.net:+d}</td><td>{escape(amount_text(p.amount))}</td><td>{p.place}</td>"
             f"{extra}</tr>"
         )
     parts = [
@@ -420,7 +473,7 @@ def _settlement(report: Report, profile: str) -> str:
                 f'<li data-from="{escape(t.payer)}" data-to="{escape(t.payee)}" '
                 f'data-amount="{t.amount}">'
                 + escape(_(PAYS).format(payer=t.payer, payee=t.payee, amount="\0")).replace(
-                    "\0", f"<b>{escape(money(t.amount))}</b>"
+                    "\0", f"<b>{escape(amount_text(t.amount))}</b>"
                 )
                 + "</li>"
                 for t in s.transfers
@@ -435,33 +488,34 @@ def _settlement(report: Report, profile: str) -> str:
     return "".join(parts)
 
 
-def _pay_summary(report: Report, profile: str) -> str:
+def _pay_summary(report: Report) -> str:
     """Who pays whom, once more at the top: what the table asks first."""
     s = report.settlement
     if not s.transfers:
         return f'<p class="pay">{escape(_(NOBODY_PAYS))}</p>'
     items = "; ".join(
         _(PAYS).format(
-            payer=t.payer, payee=t.payee, amount=format_money(t.amount, report.currency, profile, s.unit)
+            payer=t.payer, payee=t.payee, amount=money(t.amount, report.currency, s.unit, no_break=True)
         )
         for t in s.transfers
     )
     return f'<p class="pay"><strong>{escape(_(WHO_PAYS))}:</strong> {escape(items)}.</p>'
 
 
-def render_report(report: Report, profile: str, version: str, day: str) -> str:
-    """The whole page."""
+def render_report(report: Report, version: str, day: date) -> str:
+    """The whole page; ``day`` (today) is named in its footer."""
     names = [g.standings.session for g in report.games]
     several = len(report.games) > 1
     title = _(TITLE).format(names=", ".join(names))
     body = [f"<header><h1>{escape(', '.join(names))}</h1>"]
     if several:
         body.append(f'<p class="meta">{escape(_(EVENING).format(count=len(names)))}</p>')
-    body.append(_pay_summary(report, profile))
+    body.append(_pay_summary(report))
     body.append("</header><main>")
     body.extend(_game(g, several) for g in report.games)
-    body.append(_settlement(report, profile))
-    body.append(f"</main><footer><p>{escape(_(FOOTER).format(version=version, day=day))}</p></footer>")
+    body.append(_settlement(report))
+    footer = _(FOOTER).format(version=version, day=day_text(day))
+    body.append(f"</main><footer><p>{escape(footer)}</p></footer>")
     return (
         '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'

@@ -26,6 +26,7 @@ from romme_score.sessions import (
 )
 from romme_score.store.records import Lines
 from romme_score.stream import RawJSON
+from romme_score.views import width as columns
 from romme_score.views.game_end import ends
 
 CardsText = Callable[[Sequence[Card]], str]
@@ -180,8 +181,36 @@ def _cell(row: RoundRow, player: str) -> str:
     return str(row.points.get(player, 0))
 
 
-def render_scoresheet(s: Standings) -> str:
-    """The table of rounds with running totals, totals, places and the game's state."""
+def _narrow_scoresheet(s: Standings, width: int) -> str:
+    """The scoresheet as the table mode's panel draws it: no running totals, a stalemate
+    marked ``s``, names cut to the columns the terminal leaves each player."""
+    labels = [_("round"), _("total"), _("place")]
+    if s.leaderboard is not None:
+        labels.append(_("leaderboard"))
+    label = max(max(columns.width(t) for t in labels), len(f"{s.rounds[-1].number} s") if s.rounds else 1)
+    col = max(4, min(12, (width - label) // max(1, len(s.players)) - 2))
+
+    def cells(values: Iterable[str]) -> str:
+        return "".join("  " + columns.rjust(columns.cut(v, col, "."), col) for v in values)
+
+    lines = [columns.ljust(labels[0], label) + cells(s.players)]
+    lines.append("-" * label + "".join("  " + "-" * col for _p in s.players))
+    for row in s.rounds:
+        lines.append(
+            columns.ljust(f"{row.number}{' s' if row.stalemate else ''}", label)
+            + cells(_cell(row, p).replace(" ", "") for p in s.players)
+        )
+    lines.append(columns.ljust(labels[1], label) + cells(str(s.totals[p]) for p in s.players))
+    ranks = places({p: s.totals[p] for p in s.players})
+    lines.append(columns.ljust(labels[2], label) + cells(str(ranks[p]) for p in s.players))
+    if s.leaderboard is not None:
+        lines.append(columns.ljust(labels[3], label) + cells(str(s.leaderboard[p]) for p in s.players))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def render_scoresheet(s: Standings, width: int | None = None) -> str:
+    """The table of rounds with running totals, totals, places and the game's state; where
+    it is wider than ``width`` columns, the narrow table (:func:`_narrow_scoresheet`)."""
     headers = [_("round"), *s.players]
     table: list[list[str]] = []
     running = dict(s.totals)
@@ -204,45 +233,57 @@ def render_scoresheet(s: Standings) -> str:
     table.append([_("place")] + [str(ranks[p]) for p in s.players])
     if s.leaderboard is not None:
         table.append([_("leaderboard")] + [str(s.leaderboard[p]) for p in s.players])
-    lines.append(
-        tabulate(table, headers=headers, tablefmt="simple", colalign=("left",) + ("right",) * len(s.players))
-    )
-    lines.append(_("* went out, HR Hand-Rommé, -N winner bonus struck; '= N' is the running total"))
+    align = ("left",) + ("right",) * len(s.players)
+    sheet = tabulate(table, headers=headers, tablefmt="simple", colalign=align)
+    if width is not None and not columns.fits(sheet, width):
+        lines.append(_narrow_scoresheet(s, width))
+        lines.append(columns.wrap(_("* went out, HR Hand-Rommé, -N winner bonus struck, s stalemate"), width))
+    else:
+        lines.append(sheet)
+        legend = _("* went out, HR Hand-Rommé, -N winner bonus struck; '= N' is the running total")
+        lines.append(columns.wrap(legend, width))
     lines.append(
         _("Rounds played: %(rounds)d; the game %(end)s")
         % {"rounds": s.rounds_played, "end": ends(s.rules.game_end)}
     )
-    lines.append(state_line(s.state, s.totals, s.next_dealer))
+    lines.append(columns.wrap(state_line(s.state, s.totals, s.next_dealer), width))
     return "\n".join(lines)
 
 
 CHANGES = {"undone": N_("undone"), "edited": N_("edited")}  # a correction's kind, shown through _()
 
 
-def render_standings(s: Standings) -> str:
-    """``romme standings``: the session's name, the scoresheet, the corrections kept."""
-    lines = [_("Session '%(session)s'") % {"session": s.session}, render_scoresheet(s)]
+def render_standings(s: Standings, width: int | None = None) -> str:
+    """``romme standings``: the session's name, the scoresheet (fitting ``width`` columns
+    where given), the corrections kept."""
+    from romme_score.views.local import time_text
+
+    lines = [_("Session '%(session)s'") % {"session": s.session}, render_scoresheet(s, width)]
     if s.corrections:
-        lines.append(
-            _("Corrections kept in the history: %(list)s")
-            % {
-                "list": "; ".join(
-                    (
-                        _("round %(number)d") % {"number": c.round}
-                        + f" {_(CHANGES.get(c.change, c.change))} {c.at or ''}"
-                    ).rstrip()
-                    for c in s.corrections
-                )
-            }
-        )
+        kept = [
+            (
+                _("round %(number)d") % {"number": c.round}
+                + f" {_(CHANGES.get(c.change, c.change))} {time_text(c.at)}"
+            ).rstrip()
+            for c in s.corrections
+        ]
+        line = _("Corrections kept in the history: %(list)s") % {"list": "; ".join(kept)}
+        if width is not None and columns.width(line) > width:  # one correction a line
+            head = _("Corrections kept in the history: %(list)s") % {"list": "\0"}
+            line = head.replace("\0", "").rstrip() + "".join("\n  " + k for k in kept)
+        lines.append(line)
     for n in s.notes:
         about = _("round %(number)d") % {"number": n.round} if n.round is not None else _("the game")
-        lines.append(_("Note on %(about)s (%(at)s): %(text)s") % {"about": about, "at": n.at, "text": n.text})
+        lines.append(
+            _("Note on %(about)s (%(at)s): %(text)s")
+            % {"about": about, "at": time_text(n.at), "text": n.text}
+        )
     for r in s.renames:
         lines.append(
-            _("Renamed from '%(old)s' to '%(new)s' (%(at)s)") % {"old": r.old, "new": r.new, "at": r.at}
+            _("Renamed from '%(old)s' to '%(new)s' (%(at)s)")
+            % {"old": r.old, "new": r.new, "at": time_text(r.at)}
         )
-    return "\n".join(lines)
+    return "\n".join([lines[0], lines[1], *(columns.wrap(line, width) for line in lines[2:])])
 
 
 # --- a round --------------------------------------------------------------------------
@@ -387,6 +428,8 @@ def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
 
 
 def render_sessions(rows: Sequence[SessionSummary]) -> str:
+    from romme_score.views.local import stamp_day
+
     if not rows:
         return _("No sessions yet: start one with 'romme new NAME PLAYER PLAYER ...'.")
     return tabulate(
@@ -395,7 +438,7 @@ def render_sessions(rows: Sequence[SessionSummary]) -> str:
                 ("* " if r.current else "  ") + r.info.name,
                 ", ".join(r.info.players),
                 r.rounds,
-                r.info.created_at[:10],
+                stamp_day(r.info.created_at, column=True),
                 (_("yes, %(player)s") % {"player": r.state.winner} if r.state.winner else _("yes"))
                 if r.state.finished
                 else _("no"),

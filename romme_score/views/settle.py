@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 
 from tabulate import tabulate
 
 from romme_score.i18n import _, decimal_text, ngettext
-from romme_score.settlement import Settlement, format_money
+from romme_score.settlement import Settlement
+from romme_score.views import width as columns
+from romme_score.views.local import money as money_text
 
 
 def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -31,26 +32,17 @@ def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None)
     return data
 
 
-def money_text(
-    amount: Decimal, currency: str | None, profile: str, unit: Decimal, ascii: bool = False
-) -> str:
-    """An amount as printed; in plain ASCII the currency code stands for its symbol
-    (``0,33 EUR``)."""
-    text = format_money(amount, currency, profile, unit)
-    if ascii and not text.isascii():
-        text = format_money(amount, None, profile, unit) + (f" {currency.upper()}" if currency else "")
-    return text
-
-
 def render_settlement(
     s: Settlement,
     currency: str | None,
-    profile: str,
     leaderboard: Mapping[str, int] | None = None,
     ascii: bool = False,
+    width: int | None = None,
 ) -> str:
+    """The settlement as printed: the pair-by-pair table, or where that is wider than
+    ``width`` columns one line per player; then the transfers."""
     names = [p.name for p in s.players]
-    money = {p.name: money_text(p.amount, currency, profile, s.unit, ascii) for p in s.players}
+    money = {p.name: money_text(p.amount, currency, s.unit, ascii) for p in s.players}
     by_pair = {(p.winner, p.loser): p.points for p in s.pairs}
 
     apart = "." if ascii else "·"  # two players who never sat at the same table
@@ -79,18 +71,31 @@ def render_settlement(
     table.append([_("place")] + [str(p.place) for p in s.players])
     if leaderboard is not None:
         table.append([_("leaderboard")] + [str(leaderboard.get(n, "")) for n in names])
-    lines.append(
-        tabulate(
-            table,
-            headers=[_("player"), *names],
-            tablefmt="simple",
-            colalign=("left",) + ("right",) * len(names),
-        )
+    pairs = tabulate(
+        table,
+        headers=[_("player"), *names],
+        tablefmt="simple",
+        colalign=("left",) + ("right",) * len(names),
     )
-    lines.append("")
-    lines.append(_("'vs X' is what the column's player receives (+) from or pays (-) to X."))
-    if any(vs(a, b) == apart for a in names for b in names):
-        lines.append(_("%(mark)s: these two never played at the same table.") % {"mark": apart})
+    if width is None or columns.fits(pairs, width):
+        lines.append(pairs)
+        lines.append("")
+        lines.append(_("'vs X' is what the column's player receives (+) from or pays (-) to X."))
+        if any(vs(a, b) == apart for a in names for b in names):
+            lines.append(_("%(mark)s: these two never played at the same table.") % {"mark": apart})
+    else:  # a narrow terminal: one line per player, the pairs left out
+        each = [[p.name, str(p.total), f"{p.net:+d}", money[p.name], str(p.place)] for p in s.players]
+        headers = [_("player"), _("total"), _("net"), _("money"), _("place")]
+        if leaderboard is not None:
+            headers.append(_("leaderboard"))
+            for row, name in zip(each, names, strict=True):
+                row.append(str(leaderboard.get(name, "")))
+        lines.append(tabulate(each, headers=headers, tablefmt="simple", colalign=("left",) + ("right",) * 5))
+        lines.append("")
+        lines.append(
+            _("The table of each against each is left out: it needs %(needed)d columns.")
+            % {"needed": max(columns.width(line) for line in pairs.splitlines())}
+        )
     if s.rounding_note:
         lines.append(_("Rounding: %(note)s.") % {"note": s.rounding_note})
     lines.append("")
@@ -114,7 +119,7 @@ def render_settlement(
                 % {
                     "payer": t.payer,
                     "payee": t.payee,
-                    "amount": money_text(t.amount, currency, profile, s.unit, ascii),
+                    "amount": money_text(t.amount, currency, s.unit, ascii),
                 }
             )
-    return "\n".join(lines)
+    return "\n".join(columns.wrap(line, width) if "\n" not in line else line for line in lines)

@@ -8,7 +8,7 @@ from tabulate import tabulate
 
 from romme_score.history import HeadToHead, PlayerStats, Stats
 from romme_score.i18n import N_, _, decimal_text, ngettext, shown
-from romme_score.settlement import format_money
+from romme_score.views.local import day_text, money
 
 # msgids, shown through _()
 HEADERS = [
@@ -43,13 +43,6 @@ def unknown_player(name: str, close: str | None, names: tuple[str, ...], option:
         "name": shown(name),
         "hint": hint,
         "players": ", ".join(names) or _("none yet"),
-    }
-
-
-def not_a_date(option: str, text: str) -> str:
-    return _("%(option)s %(text)s is not a date: give YYYY-MM-DD, e.g. 2026-01-31") % {
-        "option": option,
-        "text": shown(text),
     }
 
 
@@ -90,9 +83,9 @@ def stats_json(s: Stats) -> dict[str, Any]:
     return {"players": [player_json(p) for p in s.players]}
 
 
-def _money(p: PlayerStats, profile: str) -> str:
+def _money(p: PlayerStats, ascii: bool) -> str:
     currency = p.currencies[0] if len(p.currencies) == 1 else None
-    return format_money(p.money, currency, profile)
+    return money(p.money, currency, ascii=ascii)
 
 
 def _vs_line(p: PlayerStats, h: HeadToHead) -> str:
@@ -135,7 +128,7 @@ def _vs_line(p: PlayerStats, h: HeadToHead) -> str:
     return rounds + ";\n  " + games
 
 
-def render_stats(s: Stats, profile: str = "de") -> str:
+def render_stats(s: Stats, ascii: bool = False) -> str:
     if not s.players:
         return _(NO_GAMES)
     rows = [
@@ -148,12 +141,12 @@ def render_stats(s: Stats, profile: str = "de") -> str:
             p.hand_rommes,
             decimal_text(f"{p.average_penalty:.2f}"),
             p.worst_round,
-            _money(p, profile),
+            _money(p, ascii),
         ]
         for p in s.players
     ]
     lines = [
-        _(SINCE).format(since=s.since.isoformat(), count=s.sessions)
+        _(SINCE).format(since=day_text(s.since), count=s.sessions)
         if s.since
         else _(ALL).format(count=s.sessions),
         tabulate(

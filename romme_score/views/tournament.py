@@ -12,7 +12,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from romme_score.i18n import N_, _, language, ngettext
+from romme_score.i18n import N_, _, ngettext
 from romme_score.store.records import TournamentInfo
 from romme_score.tournament_options import TournamentOptions
 from romme_score.tournaments import (
@@ -23,7 +23,7 @@ from romme_score.tournaments import (
     Withdrawn,
     missing_text,
 )
-from romme_score.views.settle import money_text
+from romme_score.views.local import money
 
 
 def scoring_text(options: TournamentOptions) -> str:
@@ -34,8 +34,7 @@ def scoring_text(options: TournamentOptions) -> str:
 
 
 def _money(amount: Decimal, options: TournamentOptions, ascii: bool) -> str:
-    profile = "de" if language() == "de" else "en"
-    return money_text(amount, options.currency, profile, options.unit, ascii)
+    return money(amount, options.currency, options.unit, ascii)
 
 
 def _amount(amount: Decimal, options: TournamentOptions) -> str:
