@@ -152,3 +152,26 @@ def test_winner_an_with_ann_and_anna_could_be_either(lang: str, said: str) -> No
     assert rounds() == []
     ok("round", "--winner", "ann", "Anna=5", "Ben=5")  # the whole name is Ann
     assert rounds()[0]["winner"] == "Ann"
+
+
+# --- item 10: a line of the table mode that Click aborts says so in the run's language -----
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Aborted!"), ("de", "Abgebrochen!")])
+def test_an_aborted_line_of_the_table_mode_says_so_in_its_language(
+    friday: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, said: str
+) -> None:
+    import click
+
+    from romme_score import i18n
+    from romme_score.cli.inside import run_command
+
+    def abort(question: str, refusal: str) -> bool:
+        raise click.Abort
+
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
+    monkeypatch.setattr("romme_score.cli.session.confirm", abort)
+    with i18n.using_language(lang):
+        assert run_command(["--lang", lang, "undo"], None, "Friday", ask=True) == 1
+    assert capsys.readouterr().err.strip() == said
+    assert len(rounds()) == 1

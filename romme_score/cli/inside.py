@@ -168,7 +168,9 @@ def run_command(words: list[str], db: str | None, session: str, ask: bool = Fals
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.Abort:
-        click.echo("Aborted.", err=True)
+        from romme_score.i18n import click_gettext
+
+        click.echo(click_gettext("Aborted!"), err=True)  # Click's own word, in the run's language
         return 1
     except SystemExit as exc:
         code = exc.code
