@@ -525,6 +525,7 @@ class HandProblem(StrEnum):
     NEGATIVE = "negative"  # points below zero
     POINTS = "points"  # a number that is no whole number of points, or out of range
     NOTATION = "notation"  # cards that cannot be read
+    TOO_MANY = "too-many"  # points counted by hand above what any hand holds
 
 
 class HandInputError(InputValueError):

@@ -16,7 +16,7 @@ from romme_score.cards import Card
 from romme_score.errors import InputProblem
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import Hand as Hand  # read by the input layer; imported from here too
-from romme_score.inputs import unknown_player
+from romme_score.inputs import HandInputError, HandProblem, unknown_player
 from romme_score.melds import IllegalMeldError, check_supply, penalty_value
 from romme_score.rules import RuleSet
 
@@ -54,6 +54,72 @@ class MissingHands(RoundError):
 def hand_penalty(cards: Sequence[Card], rules: RuleSet) -> int:
     """Penalty value of the cards left in a hand (§3)."""
     return sum(penalty_value(card, rules) for card in cards)
+
+
+# Natural cards one hand can hold at the most: 13 dealt, the first player's 14th, and one
+# drawn; a hand counted by hand above what these and every joker are worth is a typo.
+MOST_CARDS_IN_HAND = 15
+# Points counted by hand above which the table is asked whether it meant them (Carl=320
+# for 32): rarely held, though possible (issue 20 item 16).
+UNLIKELY_POINTS = 150
+
+
+def most_points_in_hand(rules: RuleSet) -> int:
+    """The most penalty points one hand can hold under ``rules``: its
+    :data:`MOST_CARDS_IN_HAND` highest natural cards of the packs in play, and every joker.
+
+    >>> from romme_score.rules import find_preset
+    >>> most_points_in_hand(find_preset("standard"))  # 8 aces, 7 tens or faces, 6 jokers
+    278
+    """
+    from romme_score.cards import SUITS, Rank
+
+    naturals = sorted(
+        (
+            penalty_value(Card(rank, suit), rules)
+            for rank in Rank
+            for suit in SUITS
+            for _pack in range(rules.packs)
+        ),
+        reverse=True,
+    )
+    return sum(naturals[:MOST_CARDS_IN_HAND]) + rules.jokers * rules.joker_penalty
+
+
+def check_counted(player: str, hand: Hand, rules: RuleSet) -> Hand:
+    """``hand`` as it is, unless its points counted by hand are more than any hand holds
+    under ``rules`` (:func:`most_points_in_hand`): then :class:`~romme_score.inputs.HandInputError`."""
+    most = most_points_in_hand(rules)
+    if hand.points is not None and hand.points > most:
+        raise HandInputError(
+            HandProblem.TOO_MANY,
+            player,
+            str(hand.points),
+            _(
+                "%(player)s=%(points)d: no hand holds more than %(most)d points under these rules "
+                "(the 15 highest cards and every joker in play); did you mean %(hint)s?"
+            )
+            % {
+                "player": player,
+                "points": hand.points,
+                "most": most,
+                "hint": _likely(hand.points, most),
+            },
+        )
+    return hand
+
+
+def _likely(points: int, most: int) -> str:
+    """What a typo of one digit too many probably meant: 320 for 32."""
+    meant = points
+    while meant > most:
+        meant //= 10
+    return str(meant)
+
+
+def unlikely_points(hand: Hand, rules: RuleSet) -> bool:
+    """Whether a hand counted by hand holds more than :data:`UNLIKELY_POINTS` (a typo?)."""
+    return hand.points is not None and hand.points > min(UNLIKELY_POINTS, most_points_in_hand(rules))
 
 
 def hand_points(hand: Hand, rules: RuleSet) -> int:

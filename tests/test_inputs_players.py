@@ -297,7 +297,7 @@ def test_the_table_mode_says_the_sentence_of_the_input_layer(
     e = entry(players)
     e.answer(typed)
     assert e.step is Step.WINNER and e.message == (german if lang == "de" else english)
-    assert e.default == typed.strip()
+    assert e.default == ""  # asked again on an empty line (issue 20 item 3): no '51'
 
 
 # --- the command line reads through the same layer ---------------------------------------
@@ -346,7 +346,7 @@ def test_winner_an_with_ann_and_anna_says_the_table_modes_sentence_everywhere(la
     code, _, err = romme(lang, "play", input="round --winner an Anna=5 Ben=5\n")
     assert code == 1 and f"{error}: --winner: {sentence}\n" in err
     code, out, err = romme(lang, "round", "-i", input="an\n")
-    assert code == 0 and sentence in err.splitlines()
+    assert code == 1 and sentence in err.splitlines()  # then input ends: not saved (issue 20 item 9)
     assert recorded() == []
 
 

@@ -48,7 +48,8 @@ def test_winner_by_number_prefix_or_name(typed: str) -> None:
 def test_ambiguous_prefix_is_asked_again_naming_the_candidates() -> None:
     e = feed(entry(players=("Anna", "Andi", "Ben")), "an")
     assert step(e) is Step.WINNER and e.message is not None
-    assert "could be Anna or Andi" in e.message and e.default == "an"
+    assert "could be Anna or Andi" in e.message
+    assert e.default == ""  # issue 20 item 3: the line starts empty, so 'ann' is not 'anann'
     assert feed(e, "ann").winner == "Anna"
 
 

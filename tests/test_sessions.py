@@ -256,9 +256,10 @@ def test_interactive_round_reasks_on_bad_input(friday: None) -> None:
     assert standings()["rounds"][0]["points"] == {"Anna": 0, "Ben": 20, "Carl": 0, "Dora": 5}
 
 
-def test_interactive_round_can_be_declined(friday: None) -> None:
+def test_interactive_round_ended_before_saving_is_refused_with_exit_1(friday: None) -> None:
+    """Issue 20 item 9: the input ending at the summary saves nothing, a refused action."""
     code, out, _ = run("round", "-i", input="Anna\n1\n2\n3\n")  # input ends at the summary
-    assert code == 0 and "Not saved." in out
+    assert code == 1 and "Not saved." in out
     assert standings()["rounds"] == []
 
 

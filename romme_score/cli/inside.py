@@ -88,6 +88,51 @@ def with_context(words: list[str], db: str | None, session: str) -> list[str]:
     return [*head, name, *extra, *rest]
 
 
+def one_meld(words: list[str]) -> list[str]:
+    """``check`` as typed at the table (issue 20 item 5): its words unquoted are one meld
+    (``check HK KK PK``), words in quotes one meld each (``check "HK KK PK" "T9 T10 TB"``).
+    A meld of one card is never legal, so nobody means three of them.
+
+    >>> one_meld(["check", "HK", "KK", "PK"])
+    ['check', 'HK KK PK']
+    >>> one_meld(["check", "--onto", "H7 H8 H9", "H10", "HB", "--first"])
+    ['check', '--onto', 'H7 H8 H9', 'H10 HB', '--first']
+    >>> one_meld(["check", "HK KK PK", "T9 T10 TB"])
+    ['check', 'HK KK PK', 'T9 T10 TB']
+    """
+    from romme_score.cli import main
+
+    lead = leading_options(words)
+    command = main.get_command(click.Context(main), words[lead]) if lead < len(words) else None
+    if command is None or command.name != "check":
+        return words
+    takes_value = {
+        opt
+        for p in command.params
+        if isinstance(p, click.Option) and not (p.is_flag or p.count)
+        for opt in p.opts
+    }
+    rest = words[lead + 1 :]
+    melds: list[int] = []
+    at = 0
+    while at < len(rest):
+        word = rest[at]
+        if word == "--":
+            melds.extend(range(at + 1, len(rest)))
+            break
+        if word.startswith("-") and len(word) > 1:
+            at += 2 if word in takes_value else 1
+            continue
+        melds.append(at)
+        at += 1
+    if len(melds) < 2 or any(" " in rest[i].strip() for i in melds):
+        return words
+    joined = " ".join(rest[i] for i in melds)
+    kept = [w for i, w in enumerate(rest) if i not in melds[1:]]
+    kept[melds[0]] = joined
+    return [*words[: lead + 1], *kept]
+
+
 def same_file(a: str, b: str | None) -> bool:
     from romme_score.paths import default_location
 
@@ -97,10 +142,12 @@ def same_file(a: str, b: str | None) -> bool:
 def run_command(words: list[str], db: str | None, session: str, ask: bool = False) -> int:
     """Run one command in-process; print what it prints; return its exit code. Unless
     ``ask`` (a person at the terminal), a command that would ask a question gets the end
-    of input, so that it never reads the next line of a script (``undo`` asks for --yes)."""
+    of input, so that it never reads the next line of a script (``undo`` asks for --yes).
+    At the terminal ``check`` reads its unquoted words as one meld (:func:`one_meld`);
+    a script's lines are read as on the command line."""
     from romme_score.cli import main
 
-    args = with_context(words, db, session)
+    args = with_context(one_meld(words) if ask else words, db, session)
     other = [given_db for given_db in given(args, "--db") if not same_file(given_db, db)]
     if other:
         from romme_score.cli.options import InputError
@@ -121,7 +168,9 @@ def run_command(words: list[str], db: str | None, session: str, ask: bool = Fals
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.Abort:
-        click.echo("Aborted.", err=True)
+        from romme_score.i18n import click_gettext
+
+        click.echo(click_gettext("Aborted!"), err=True)  # Click's own word, in the run's language
         return 1
     except SystemExit as exc:
         code = exc.code

@@ -84,16 +84,37 @@ def stdin_is_terminal() -> bool:
     return sys.stdin.isatty()
 
 
+# The answers a confirmation takes, in either language (a German table types j or ja, and
+# y still works); anything else is asked again. Enter alone, Ctrl-C and Ctrl-D say no.
+YES_WORDS = ("y", "yes", "j", "ja")
+NO_WORDS = ("n", "no", "nein")
+
+
 def confirm(question: str, refusal: str) -> bool:
-    """Ask the person at the terminal (default no). Without a terminal (a pipe, a script,
-    a line of ``romme play`` read from a file) nobody is there to answer, and a ``y`` read
-    from the pipe is no answer: refused with ``refusal``, so that only ``--yes`` confirms."""
+    """Ask the person at the terminal (default no): ``[y/N]``, in German ``[j/N]``, taking
+    y, yes, j, ja and n, no, nein in either language; Enter, Ctrl-C or Ctrl-D is no. Without
+    a terminal (a pipe, a script, a line of ``romme play`` read from a file) nobody is
+    there to answer, and a ``y`` read from the pipe is no answer: refused with
+    ``refusal``, so that only ``--yes`` confirms. Every question of the program asks here."""
     if not stdin_is_terminal():
         raise Refused(refusal)
-    try:
-        return click.confirm(question, default=False)
-    except click.Abort:  # no answer (end of input): nothing is done
-        raise Refused(refusal) from None
+    choices = _("[y/N]")
+    while True:
+        try:
+            answer = click.prompt(f"{question} {choices}", default="", show_default=False, prompt_suffix=" ")
+        except click.Abort:  # Ctrl-C or Ctrl-D: no answer, so nothing is done
+            click.echo()
+            return False
+        typed = answer.strip().casefold()
+        if typed in YES_WORDS:
+            return True
+        if not typed or typed in NO_WORDS:
+            return False
+        click.echo(
+            _("%(text)s is no answer here: type %(choices)s")
+            % {"text": i18n.shown(answer.strip()), "choices": _("y or n")},
+            err=True,
+        )
 
 
 class FilePath(click.Path):

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from romme_score.cli.options import Output, complete_with, db_option, output_options
 from romme_score.cli.service import open_service
+
+if TYPE_CHECKING:
+    from romme_score.table.app import Table
 
 
 @click.command()
@@ -35,15 +39,24 @@ def play(session: str | None, db: str | None, out: Output) -> None:
     from romme_score.cli.inside import runner
     from romme_score.store import StoreError
 
+    if session is None and sys.stdin.isatty() and sys.stdout.isatty() and not _has_session(db):
+        # a fresh machine: the table mode asks for the game and its players (issue 20 item 6)
+        from romme_score.table.app import start_game
+
+        if not start_game(runner(db, lambda: "")):
+            sys.exit(0)
     with open_service(db, create=False) as service:
         info = service.session(session)
+        table: Table | None = None
 
         def session_now() -> str:
-            """The session's name at this moment: a line may have renamed it."""
+            """The session's name at this moment: a line may have renamed it, and ``new``
+            or ``use`` typed in the window changes the session played there."""
+            followed = table.info if table is not None else info
             try:
-                return service.session_by_id(info.id).name
+                return service.session_by_id(followed.id).name
             except StoreError:
-                return info.name
+                return followed.name
 
         run_line = runner(db, session_now)
         if not sys.stdin.isatty():
@@ -54,8 +67,21 @@ def play(session: str | None, db: str | None, out: Output) -> None:
         else:
             from romme_score.table.app import Table
 
-            code = Table(service, info, out, run_line, history_file()).run()
+            table = Table(service, info, out, run_line, history_file())
+            code = table.run()
     sys.exit(code)
+
+
+def _has_session(db: str | None) -> bool:
+    """Whether there is a database with a current session to play."""
+    from romme_score.store.errors import NoCurrentSession, NoDatabase
+
+    try:
+        with open_service(db, create=False) as service:
+            service.session(None)
+    except (NoDatabase, NoCurrentSession):
+        return False
+    return True
 
 
 def history_file() -> str | None:

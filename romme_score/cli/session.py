@@ -32,7 +32,15 @@ from romme_score.export import ExportError, SessionExport
 from romme_score.i18n import _, grouped, os_reason, shown
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
-from romme_score.scoring import Hand, RoundError, RoundInput
+from romme_score.scoring import (
+    UNLIKELY_POINTS,
+    Hand,
+    RoundError,
+    RoundInput,
+    check_counted,
+    most_points_in_hand,
+    unlikely_points,
+)
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.views import session as views
 
@@ -53,11 +61,14 @@ def chosen(text: str, players: Sequence[str], option: str) -> str:
 
 
 def parse_hands(
-    items: Sequence[str], players: Sequence[str], never_out: Sequence[str], out: Output
+    items: Sequence[str], players: Sequence[str], never_out: Sequence[str], out: Output, rules: RuleSet
 ) -> dict[str, Hand]:
     """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player.
     NAME is read as :func:`~romme_score.inputs.choose_player` reads it, the hand as
-    :func:`~romme_score.inputs.read_hand` does: the table mode's words for the same mistakes."""
+    :func:`~romme_score.inputs.read_hand` does: the table mode's words for the same mistakes.
+    Points counted by hand above what any hand holds under ``rules`` are refused; above
+    :data:`~romme_score.scoring.UNLIKELY_POINTS` they are kept with a warning on stderr
+    (nobody is asked: a script must not wait)."""
     marked = {chosen(n, players, "--never-out") for n in never_out}
     hands: dict[str, Hand] = {}
     for item in items:
@@ -70,7 +81,11 @@ def parse_hands(
         name = choose_player(raw, players)
         if name in hands:
             fail_input(_("%(name)s is given twice in this round") % {"name": name})
-        hands[name] = read_hand(name, text, out.profile, name in marked)
+        hands[name] = check_counted(name, read_hand(name, text, out.profile, name in marked), rules)
+    for name, hand in hands.items():
+        if unlikely_points(hand, rules):
+            limit = min(UNLIKELY_POINTS, most_points_in_hand(rules))
+            click.echo(views.unlikely_points_warning(name, hand.points or 0, limit), err=True)
     for name in marked - set(hands):
         hands[name] = Hand(points=None, never_out=True)
     return hands
@@ -194,12 +209,12 @@ def round_(
         ask = interactive or (not hands and winner is None and not stalemate and sys.stdin.isatty())
         if ask:
             asked = _ask_round(service, info, out, yes)
-            if asked is None:
+            if asked is None:  # discarded or the input ended: a refused action (exit code 1)
                 out.echo(_(views.NOT_SAVED))
-                return
+                click.get_current_context().exit(1)
             rnd = asked
         else:
-            parsed = parse_hands(hands, info.players, never_out, out)
+            parsed = parse_hands(hands, info.players, never_out, out, info.rules)
             found = chosen(winner, info.players, "--winner") if winner is not None else None
             rnd = RoundInput(found, parsed, hand_romme, stalemate)
         recorded = service.record(info, rnd)
@@ -239,7 +254,7 @@ def undo(yes: bool, session: str | None, db: str | None, out: Output) -> None:
                 "romme undo asks before removing round %(number)d; without a terminal, give --yes"
             ) % {"number": rec.number}
             if not confirm(views.undo_question(rec.number, summary), refusal):
-                out.echo(_(views.NOTHING_REMOVED))
+                out.echo(views.not_removed(rec.number))
                 return
         undone = service.undo(info)
     if out.json:
@@ -289,7 +304,7 @@ def edit(
     """
     with open_service(db) as service:
         info = service.session(session)
-        changed = parse_hands(hands, info.players, never_out, out)
+        changed = parse_hands(hands, info.players, never_out, out, info.rules)
         new_winner = chosen(winner, info.players, "--winner") if winner is not None else None
         edited = service.edit(info, round_number, changed, new_winner, hand_romme, stalemate)
     if out.json:
@@ -393,7 +408,7 @@ def delete(ctx: click.Context, name: str, yes: bool, db: str | None) -> None:
                 "romme sessions delete asks before deleting '%(session)s'; without a terminal, give --yes"
             ) % {"session": info.name}
             if not confirm(views.delete_question(info.name), refusal):
-                click.echo(_(views.NOTHING_DELETED))
+                click.echo(views.not_deleted(info.name))
                 return
         service.delete(info.name)
     click.echo(views.deleted(info.name))

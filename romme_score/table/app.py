@@ -15,16 +15,18 @@ function that runs an in-window command line (:mod:`romme_score.cli.inside`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import click
 
 from romme_score.i18n import _
+from romme_score.inputs import ChoiceProblem, PlayerChoiceError, choose_player
 from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
 from romme_score.sessions import PendingChanged, SessionInfo, SessionInputError, SessionService, Standings
 from romme_score.store import StoreError
 from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, split_line
-from romme_score.table.entry import RoundEntry
+from romme_score.table.entry import STALEMATE_WORDS, RoundEntry
 from romme_score.table.front import PromptAsker, drive, make_completer, terminal_width
 from romme_score.views import play as views
 from romme_score.views.output import Output
@@ -32,6 +34,8 @@ from romme_score.views.output import Output
 RunLine = Callable[[list[str], bool], int]  # a line's words, a person at the terminal -> exit code
 CHANGED = "\x00changed"  # what the main prompt returns when the session changed elsewhere
 WORDS = (
+    "new",
+    "use",
     "undo",
     "edit",
     "check",
@@ -128,7 +132,7 @@ class Table:
             except EOFError:
                 break
             if line == CHANGED:
-                click.echo(views.changed_elsewhere(self.info.name))
+                self.say(views.changed_elsewhere(self.info.name))
                 self.redraw()
                 continue
             if not self.dispatch(line):
@@ -162,7 +166,7 @@ class Table:
         try:
             words = split_line(line)
         except LineError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            self.error(str(exc))
             return True
         if not words:
             return True
@@ -170,7 +174,7 @@ class Table:
         if word in QUIT_WORDS:
             return False
         if word == "help":
-            click.echo(_(views.HELP))
+            click.echo(views.render_help(terminal_width()))
         elif word == "round" and len(words) == 1:
             self.record(None)
         elif word == "phones" and len(words) == 1:
@@ -178,14 +182,70 @@ class Table:
         elif word == "edit" and len(words) == 2 and words[1].isdecimal() and len(words[1]) <= 9:
             self.edit(int(words[1]))
         elif word in NOT_INSIDE:
-            click.echo(f"Error: {views.not_inside(word)}", err=True)
+            self.error(views.not_inside(word))
+        elif word == "export" and not _names_a_file(words[1:]):
+            # the JSON on the table's screen helps nobody: a new file in this folder, named
+            path = export_path(self.info.name, _given_format(words[1:]))
+            self.run_line([word, *words[1:], "-o", path.name], True)  # in this folder: its name says it
+        elif word in ("new", "use") and "--help" not in words:
+            code = run_fitted(self.run_line, [word, *words[1:]])
+            if code == 0:
+                self.follow()  # the new game, or the one chosen, is played here now
         elif word in WORDS:
             self.run_line([word, *words[1:]], True)
             if self.changed_elsewhere():  # the command changed it, or someone else did
                 self.redraw()
         else:
-            self.record(line)
+            unknown = self.unknown_line(line.strip(), word)
+            if unknown is not None:
+                self.error(unknown)
+            else:
+                self.record(line)
         return True
+
+    def unknown_line(self, typed: str, word: str) -> str | None:
+        """The sentence for a line that is neither a command nor a player (a typo of a
+        command, ``stats``), with the closest command or player; None for a round's
+        winner, or for what the round entry words itself (no seat 5, Ann or Anna)."""
+        import difflib
+
+        if typed.casefold() in STALEMATE_WORDS:
+            return None
+        try:
+            choose_player(typed, self.info.players)
+        except PlayerChoiceError as exc:
+            if exc.problem is not ChoiceProblem.UNKNOWN:
+                return None
+            commands = [w for w in WORDS if w not in QUIT_WORDS]
+            close_command = difflib.get_close_matches(word, commands, n=1, cutoff=0.6)
+            close: str | None = exc.close
+            if close_command:
+                command_ratio = difflib.SequenceMatcher(None, word, close_command[0]).ratio()
+                player_ratio = (
+                    difflib.SequenceMatcher(None, typed.casefold(), close.casefold()).ratio()
+                    if close
+                    else 0.0
+                )
+                if command_ratio > player_ratio:  # a tie goes to the player (bne: Ben)
+                    close = close_command[0]
+            return views.unknown_command_or_player(typed, close, self.info.players)
+        return None
+
+    def follow(self) -> None:
+        """Play the current session here from now on (after ``new`` or ``use``)."""
+        try:
+            self.info = self.service.session(None)
+        except StoreError as exc:
+            self.error(str(exc))
+            return
+        self.redraw()
+
+    def say(self, text: str) -> None:
+        click.echo(views.fit(text, terminal_width()))
+
+    def error(self, text: str) -> None:
+        """An error of the table itself, in the run's language, wrapped to the window."""
+        click.echo(views.fit(views.error_line(text), terminal_width(), indent="  "), err=True)
 
     # -- a round ----------------------------------------------------------------------------
 
@@ -216,7 +276,7 @@ class Table:
         except (KeyboardInterrupt, EOFError):
             click.echo(views.discarded(number))
         except StoreError as exc:  # the game ended elsewhere, the database is busy, ...
-            click.echo(f"Error: {exc}", err=True)
+            self.error(str(exc))
             self.redraw()
 
     def phones(self) -> None:
@@ -256,7 +316,7 @@ class Table:
         except (KeyboardInterrupt, EOFError):
             click.echo(views.discarded(number))
         except StoreError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            self.error(str(exc))
             self.redraw()
 
     def edit(self, number: int) -> None:
@@ -265,7 +325,7 @@ class Table:
         try:
             old = self.service.round_input(self.info, number)
         except SessionInputError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            self.error(str(exc))
             return
         rows = self.service.standings(self.info).rounds[: number - 1]
         before = {p: sum(r.points.get(p, 0) - r.bonus.get(p, 0) for r in rows) for p in self.info.players}
@@ -281,7 +341,7 @@ class Table:
             click.echo(views.edit_discarded(number))
             return
         except (StoreError, SessionInputError, RoundError) as exc:
-            click.echo(f"Error: {exc}", err=True)
+            self.error(str(exc))
             self.redraw()
             return
         click.echo(views.edited_line(number, self.info.name))
@@ -301,3 +361,88 @@ class Table:
 
     def preview(self, rnd: RoundInput) -> RoundScore:
         return self.service.preview(self.info, rnd)
+
+
+def run_fitted(run_line: RunLine, words: list[str]) -> int:
+    """Run a line whose sentences (``new``'s, ``use``'s) are wrapped to the window."""
+    import contextlib
+    import io
+
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        code = run_line(words, True)
+    if said.getvalue():
+        click.echo(views.fit(said.getvalue().rstrip("\n"), terminal_width(), indent="  "))
+    return code
+
+
+# --- export without -o ---------------------------------------------------------------------
+
+
+def _names_a_file(words: Sequence[str]) -> bool:
+    """Whether an ``export`` line says where to write (``-o FILE``, ``--output=FILE``), or
+    asks for its help."""
+    return any(w in ("-o", "--output", "--help") or w.startswith(("--output=", "-o")) for w in words)
+
+
+def _given_format(words: Sequence[str]) -> str:
+    """The ``--format`` an ``export`` line gives (json unless csv is asked for)."""
+    for at, w in enumerate(words):
+        if w == "--format" and at + 1 < len(words):
+            return "csv" if words[at + 1] == "csv" else "json"
+        if w.startswith("--format="):
+            return "csv" if w.endswith("=csv") else "json"
+    return "json"
+
+
+def export_path(session: str, fmt: str, folder: Path | None = None) -> Path:
+    """A file in ``folder`` (the current one) for the session's export that is not there
+    yet: its name made of the session's letters and digits, numbered when taken.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     first = export_path("Fri 28/11", "json", Path(d))
+    ...     _ = first.write_text("{}")
+    ...     print(first.name, export_path("Fri 28/11", "json", Path(d)).name)
+    Fri-28-11.json Fri-28-11-2.json
+    """
+    import re
+
+    folder = folder if folder is not None else Path.cwd()
+    stem = re.sub(r"[^\w]+", "-", session, flags=re.UNICODE).strip("-") or "romme"
+    path = folder / f"{stem}.{fmt}"
+    number = 2
+    while path.exists():
+        path = folder / f"{stem}-{number}.{fmt}"
+        number += 1
+    return path
+
+
+# --- no session yet ------------------------------------------------------------------------
+
+
+def start_game(run_line: RunLine) -> bool:
+    """``romme play`` on a fresh machine (no session yet): ask the game's name and its
+    players, and start it with the command line's ``new`` (its checks, its words); False
+    when the person leaves (Ctrl-C or Ctrl-D)."""
+    from prompt_toolkit import PromptSession
+
+    asked = PromptSession[str]()
+    click.echo(views.fit(views.no_game_yet(), terminal_width()))
+    while True:
+        try:
+            name = asked.prompt(views.game_name_prompt()).strip()
+            if not name:
+                continue
+            typed = asked.prompt(views.players_prompt()).strip()
+        except (KeyboardInterrupt, EOFError):
+            return False
+        try:
+            players = (
+                [p.strip() for p in typed.split(",") if p.strip()] if "," in typed else split_line(typed)
+            )
+        except LineError as exc:
+            click.echo(views.fit(views.error_line(str(exc)), terminal_width(), indent="  "), err=True)
+            continue
+        if players and run_fitted(run_line, ["new", name, *players]) == 0:
+            return True

@@ -37,5 +37,9 @@ def split_line(line: str) -> list[str]:
         lexer.whitespace_split = True
         lexer.commenters = "#"
         return list(lexer)
-    except ValueError as exc:
-        raise LineError(f"cannot read the line: {exc}") from None
+    except ValueError as exc:  # shlex's own words are English: said here in the run's language
+        if "quotation" in str(exc):
+            raise LineError(_("cannot read the line: a quotation mark (' or \") is not closed")) from None
+        if "escaped" in str(exc):
+            raise LineError(_("cannot read the line: it ends in a backslash (\\)")) from None
+        raise LineError(_("cannot read the line: %(error)s") % {"error": exc}) from None

@@ -38,7 +38,16 @@ from romme_score.cards import Card, Profile, format_cards
 from romme_score.inputs import InputValueError, PlayerChoiceError, choose_player, read_hand
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
-from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
+from romme_score.scoring import (
+    UNLIKELY_POINTS,
+    Hand,
+    RoundError,
+    RoundInput,
+    RoundScore,
+    check_counted,
+    most_points_in_hand,
+    unlikely_points,
+)
 from romme_score.views import play as views
 
 Preview = Callable[[RoundInput], RoundScore]
@@ -81,6 +90,7 @@ class RoundEntry:
         self.message: str | None = None  # to show before the next question
         self.default = ""  # text to put in the next line
         self.score: RoundScore | None = None
+        self._unlikely: tuple[str, str] | None = None  # the points asked again, whose and as typed
 
     # -- what is asked ----------------------------------------------------------------
 
@@ -130,8 +140,7 @@ class RoundEntry:
             try:
                 self.winner = choose_player(typed, self.players)
             except PlayerChoiceError as exc:
-                self.message = str(exc)
-                self.default = typed
+                self.message = str(exc)  # the sentence quotes what was typed; the line starts empty
                 return
             self.stalemate = False
         self._advance()
@@ -144,9 +153,25 @@ class RoundEntry:
             self.message = str(exc)
             self.default = text.strip()
             return
+        try:
+            check_counted(self.current, hand, self.rules)
+        except InputValueError as exc:
+            self.message = str(exc)
+            self.default = text.strip()
+            return
+        if unlikely_points(hand, self.rules) and self._unlikely != (self.current, text.strip()):
+            # Carl=320 for 32: asked once more, the points in the line; Enter keeps them
+            self._unlikely = (self.current, text.strip())
+            self.message = views.unlikely_points(self.current, hand.points or 0, self._unlikely_limit())
+            self.default = text.strip()
+            return
+        self._unlikely = None
         self.hands[self.current] = hand
         self.texts[self.current] = text.strip()
         self._advance()
+
+    def _unlikely_limit(self) -> int:
+        return min(UNLIKELY_POINTS, most_points_in_hand(self.rules))
 
     def _answer_summary(self, text: str) -> None:
         typed = text.strip().lower()

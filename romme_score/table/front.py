@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Protocol
 import click
 
 from romme_score.cards import Profile
-from romme_score.i18n import _
 from romme_score.scoring import RoundInput
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.table.entry import RoundEntry, Step
@@ -23,6 +22,7 @@ from romme_score.views.output import Output
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completion
     from prompt_toolkit.document import Document
+    from prompt_toolkit.key_binding import KeyBindings
 
 DE_SUITS, DE_RANKS = "HKPT", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K")
 EN_SUITS, EN_RANKS = "CSHD", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -109,6 +109,31 @@ def make_completer(words: Callable[[str], Iterable[str]], first_word_only: bool 
     return _Words()
 
 
+def _typing() -> bool:
+    """Whether anything is typed in the line being asked."""
+    from prompt_toolkit.application import get_app
+
+    return bool(get_app().current_buffer.text)
+
+
+def ctrl_c_bindings() -> KeyBindings:
+    """Ctrl-C in a round (issue 20 item 8): with something in the line it clears the line;
+    on an empty line it discards the round (KeyboardInterrupt, as before)."""
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+    bindings = KeyBindings()
+
+    @bindings.add("c-c")
+    def _ctrl_c(event: KeyPressEvent) -> None:
+        buffer = event.app.current_buffer
+        if buffer.text:
+            buffer.reset()
+        else:
+            event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+    return bindings
+
+
 class PromptAsker:
     """Prompts with prompt_toolkit: line editing, Up-arrow history (one for hands, one for
     the rest), Tab completion of names and cards, a toolbar with the totals and the keys."""
@@ -129,9 +154,18 @@ class PromptAsker:
         self.keys = PromptSession[str](history=InMemoryHistory())
         self.toolbar = toolbar
         self.profile = profile
+        self.ctrl_c = ctrl_c_bindings()
 
-    def bottom(self, hint: str) -> Callable[[], str]:
-        return lambda: f"{self.toolbar()}\n{hint[: terminal_width()]}"
+    def bottom(self, hint: str | Callable[[], str]) -> Callable[[], str]:
+        """The toolbar: the totals, and below them the keys of this prompt, wrapped (never
+        cut) to the window's width."""
+
+        def text() -> str:
+            width = terminal_width()
+            keys = hint() if callable(hint) else hint
+            return f"{self.toolbar()}\n{views.wrap_items(keys, width)}"
+
+        return text
 
     def ask(self, entry: RoundEntry, prompt: str) -> str:
         if entry.step is Step.HAND:
@@ -139,11 +173,14 @@ class PromptAsker:
                 prompt,
                 default=entry.default,
                 completer=make_completer(lambda w: card_words(self.profile, w)),  # type: ignore[arg-type]
-                bottom_toolbar=self.bottom(_(views.HAND_TOOLBAR)),
+                bottom_toolbar=self.bottom(lambda: views.hand_toolbar(_typing())),
+                key_bindings=self.ctrl_c,
             )
         if entry.step is Step.SUMMARY:
             return self.keys.prompt(
-                prompt, bottom_toolbar=self.bottom(views.summary_keys(entry.players, entry.winner))
+                prompt,
+                bottom_toolbar=self.bottom(views.summary_keys(entry.players, entry.winner)),
+                key_bindings=self.ctrl_c,
             )
         players = list(entry.players)
         return self.main.prompt(
@@ -151,10 +188,11 @@ class PromptAsker:
             default=entry.default,
             completer=make_completer(lambda w: players),  # type: ignore[arg-type]
             bottom_toolbar=self.bottom(views.winner_toolbar(players)),
+            key_bindings=self.ctrl_c,
         )
 
     def say(self, text: str, error: bool = False) -> None:
-        click.echo(("! " if error else "") + text)
+        click.echo(views.fit(("! " if error else "") + text, terminal_width(), indent="  " if error else ""))
 
 
 class LineAsker:

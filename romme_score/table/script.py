@@ -90,13 +90,13 @@ def run_script(lines: Iterable[str | UnreadableLine], run_line: RunLine) -> int:
     failed = False
     for number, line in enumerate(lines, 1):
         if isinstance(line, UnreadableLine):
-            click.echo(f"Error: {line.error}", err=True)
+            click.echo(views.error_line(str(line.error)), err=True)
             words, code, line = [], 2, line.shown
         else:
             try:
                 words = split_line(line)
             except LineError as exc:
-                click.echo(f"Error: {exc}", err=True)
+                click.echo(views.error_line(str(exc)), err=True)
                 words, code = [], 2
             else:
                 code = 0
@@ -105,12 +105,12 @@ def run_script(lines: Iterable[str | UnreadableLine], run_line: RunLine) -> int:
         if words and words[0] in QUIT_WORDS:
             break
         if words and words[0] == "help":
-            click.echo(_(views.HELP))
+            click.echo(views.render_help())
             continue
         if not words:
             pass
         elif words[0] in NOT_INSIDE:
-            click.echo(f"Error: {views.not_inside(words[0])}", err=True)
+            click.echo(views.error_line(views.not_inside(words[0])), err=True)
             code = 2
         else:
             code = run_line(words, False)

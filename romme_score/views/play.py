@@ -99,13 +99,15 @@ def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> s
     if s.leaderboard is not None:
         lines.append(_("board")[:5].ljust(6) + "".join(str(s.leaderboard[p]).rjust(col) for p in s.players))
     if s.state.finished:
-        lines.append(distance_line(s)[:width])
+        lines.append(fit(distance_line(s), width))
     else:
         lines.append(
-            (_("Next to deal: %(player)s") % {"player": s.next_dealer} + f" · {distance_line(s)}")[:width]
+            wrap_items(
+                _("Next to deal: %(player)s") % {"player": s.next_dealer} + f" · {distance_line(s)}", width
+            )
         )
-    lines.append(_(LEGEND)[:width])
-    return "\n".join(line.rstrip() for line in lines)
+    lines.append(wrap_items(_(LEGEND), width))
+    return "\n".join(line.rstrip() for line in "\n".join(lines).splitlines())
 
 
 def toolbar_text(s: Standings, width: int = 80) -> str:
@@ -130,6 +132,68 @@ def _short_distance(s: Standings) -> str:
         left = end.limit - s.rounds_played
         return ngettext("%(count)d round left", "%(count)d rounds left", left) % {"count": left}
     return _("open")
+
+
+# --- fitting the window ----------------------------------------------------------------
+
+
+def fit(text: str, width: int, indent: str = "") -> str:
+    """``text`` with every line longer than ``width`` wrapped at spaces (never inside a word,
+    so the terminal breaks none); lines that fit stay as they are.
+
+    >>> print(fit("unknown player 'bne'; did you mean Ben?", 20))
+    unknown player
+    'bne'; did you mean
+    Ben?
+    """
+    import textwrap
+
+    out: list[str] = []
+    for line in text.splitlines() or [""]:
+        if len(line) <= width:
+            out.append(line)
+        else:
+            out.extend(
+                textwrap.wrap(
+                    line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+                )
+            )
+    return "\n".join(out)
+
+
+def wrap_items(text: str, width: int) -> str:
+    """A line of items (separated by `` · `` or two spaces, as the toolbars and the legend
+    are) on as many lines of ``width`` as it needs, never splitting an item.
+
+    >>> print(wrap_items("Enter=save  1-4=fix a hand  h=Hand-Rommé  w=winner", 30))
+    Enter=save  1-4=fix a hand
+    h=Hand-Rommé  w=winner
+    """
+    import re
+
+    parts = re.split(r"( · |  )", text)
+    lines: list[str] = []
+    line = parts[0]
+    for sep, item in zip(parts[1::2], parts[2::2], strict=True):
+        if len(line + sep + item) <= width:
+            line += sep + item
+            continue
+        *done, last = fit(line, width).splitlines()  # an item wider than the window wraps
+        lines.extend(done)
+        if len(last + sep + item) <= width:
+            line = last + sep + item
+        else:
+            lines.append(last)
+            line = item
+    lines.extend(fit(line, width).splitlines())
+    return "\n".join(lines)
+
+
+def error_line(text: str) -> str:
+    """An error as Click shows one (``Error: ...``), in the run's language."""
+    from romme_score.i18n import click_gettext
+
+    return click_gettext("Error: {message}").format(message=text)
 
 
 # --- prompts -------------------------------------------------------------------------
@@ -164,6 +228,13 @@ def winner_toolbar(players: Sequence[str]) -> str:
 
 
 HAND_TOOLBAR = N_("cards left (HK K10 J) or points · Up recalls · Ctrl-C discards the round")
+HAND_TOOLBAR_TYPING = N_("cards left (HK K10 J) or points · Up recalls · Ctrl-C clears the line")
+
+
+def hand_toolbar(typing: bool) -> str:
+    """The hand's key line: Ctrl-C clears what is typed, and on an empty line discards the
+    round (issue 20 item 8)."""
+    return _(HAND_TOOLBAR_TYPING) if typing else _(HAND_TOOLBAR)
 
 
 def summary_keys(players: Sequence[str], winner: str | None) -> str:
@@ -209,6 +280,18 @@ def never_out_marked(player: str, on: bool, rules: RuleSet) -> str:
         }
     return (_("%(player)s marked as never out") if on else _("%(player)s no longer marked as never out")) % {
         "player": player
+    }
+
+
+def unlikely_points(player: str, points: int, limit: int) -> str:
+    """Points counted by hand above :data:`~romme_score.scoring.UNLIKELY_POINTS`: asked again
+    in the table mode (Enter keeps them)."""
+    return _(
+        "%(player)s=%(points)d: more than %(limit)d points in one hand; Enter keeps them, or correct them"
+    ) % {
+        "player": player,
+        "points": points,
+        "limit": limit,
     }
 
 
@@ -305,28 +388,56 @@ def failed_line(number: int, line: str, code: int) -> str:
     }
 
 
-BYE = N_("Bye.")  # BYE and HELP are shown through _()
+BYE = N_("Bye.")  # shown through _()
 
-HELP = N_("""\
-Record a round: type who went out (a number, a name or its first letters; 0 for a
-stalemate), then each other player's cards left, one line each, in seating order from
-the winner's left (HK K10 J), or a number of points counted by hand. At the summary:
-Enter saves, a number corrects that hand, h Hand-Rommé, s stalemate, nN never out for
-player N, w another winner. Ctrl-C discards the round being typed.
+HELP_INTRO = N_(
+    "Record a round: type who went out (a number, a name or its first letters; 0 for a "
+    "stalemate), then each other player's cards left, one line each, in seating order from "
+    "the winner's left (HK K10 J), or a number of points counted by hand. At the summary: "
+    "Enter saves, a number corrects that hand, h Hand-Rommé, s stalemate, nN never out for "
+    "player N, w another winner. Ctrl-C clears the line; on an empty line it discards the "
+    "round being typed."
+)
+HELP_REST = N_("The rest, with the same words and options as on the command line:")
+# (the command as typed, what it does), each shown through _()
+HELP_COMMANDS = (
+    (N_("new NAME PLAYER ..."), N_("start a game and play it here")),
+    (N_("use NAME"), N_("play another session here")),
+    ("sessions", N_("the sessions in the database")),
+    ("undo", N_("take back the last round (asks)")),
+    (N_("edit N"), N_("open round N: correct a hand by its number, Enter saves")),
+    (N_('edit N NAME="CARDS" ...'), N_("correct round N in one line")),
+    (N_("check MELD ..."), N_("is a meld legal (under this session's rules)")),
+    (N_("best HAND [--table MELD]"), N_("the best arrangement of a hand")),
+    (N_("value HAND"), N_("penalty points of a hand")),
+    ("settle", N_("who pays whom")),
+    ("standings [--all]", N_("the whole scoresheet")),
+    (N_("export [-o FILE]"), N_("the session as JSON or CSV (without -o: a new file here)")),
+    (N_("round --winner NAME ..."), N_("a round as a command line")),
+    ("phones", N_("the round sent from the phones (romme serve): Enter saves")),
+    (N_("help, quit (or Ctrl-D)"), ""),
+)
 
-The rest, with the same words and options as on the command line:
-  undo                        take back the last round (asks)
-  edit N                      open round N: correct a hand by its number, Enter saves
-  edit N NAME="CARDS" ...     correct round N in one line
-  check MELD ...              is a meld legal (under this session's rules)
-  best HAND [--table MELD]    the best arrangement of a hand
-  value HAND                  penalty points of a hand
-  settle                      who pays whom
-  standings [--all]           the whole scoresheet
-  export [-o FILE]            the session as JSON or CSV
-  round --winner NAME ...     a round as a command line
-  phones                      the round sent from the phones (romme serve): Enter saves
-  help, quit (or Ctrl-D)""")
+
+def render_help(width: int = 80) -> str:
+    """``help`` in the table mode, fitted to ``width`` columns: the round, then the
+    commands, each with what it does beside it where there is room, else below it."""
+    import textwrap
+
+    lines = [fit(_(HELP_INTRO), width), "", fit(_(HELP_REST), width)]
+    usages = [_(usage) for usage, _what in HELP_COMMANDS]
+    column = min(max(len(u) for u in usages) + 2, 30)
+    for usage, (_usage, what) in zip(usages, HELP_COMMANDS, strict=True):
+        said = _(what) if what else ""
+        if len(usage) + 2 > column or width - 2 - column < 24:  # no room beside: below it
+            lines.append("  " + usage)
+            if said:
+                lines.append(fit("      " + said, width, indent="      "))
+            continue
+        beside = textwrap.wrap(said, width - 2 - column, break_long_words=False) or [""]
+        lines.append(("  " + usage.ljust(column) + beside[0]).rstrip())
+        lines.extend(" " * (2 + column) + more for more in beside[1:])
+    return "\n".join(lines)
 
 
 # --- the round in progress from the phones (romme serve) -------------------------------
@@ -365,6 +476,31 @@ def no_pending() -> str:
 
 def pending_changed() -> str:
     return _("A phone changed the round meanwhile: here it is again; Enter saves.")
+
+
+def unknown_command_or_player(text: str, close: str | None, players: Sequence[str]) -> str:
+    """A line at the main prompt that is neither a command nor a player (issue 20 item 4)."""
+    if close is not None:
+        return _(
+            "unknown command or player %(text)s; did you mean %(close)s? ('help' lists the commands; "
+            "players: %(players)s)"
+        ) % {"text": shown(text), "close": close, "players": ", ".join(players)}
+    return _("unknown command or player %(text)s ('help' lists the commands; players: %(players)s)") % {
+        "text": shown(text),
+        "players": ", ".join(players),
+    }
+
+
+def no_game_yet() -> str:
+    return _("No game yet: name it and its players to start one here (Ctrl-D leaves).")
+
+
+def game_name_prompt() -> str:
+    return _("Name of the game> ")
+
+
+def players_prompt() -> str:
+    return _("Players, in seating order> ")
 
 
 def not_inside(word: str) -> str:

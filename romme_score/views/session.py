@@ -362,7 +362,20 @@ def undo_summary(players: Sequence[str], points: Mapping[str, int]) -> str:
     return ", ".join(f"{p} {points[p]}" for p in players)
 
 
-NOTHING_REMOVED = N_("Nothing removed.")  # shown through _() where printed
+def unlikely_points_warning(player: str, points: int, limit: int) -> str:
+    """The same on the command line, where nobody is asked: saved, with a warning."""
+    return _(
+        "warning: %(player)s=%(points)d is more than %(limit)d points in one hand; 'romme edit' corrects it"
+    ) % {
+        "player": player,
+        "points": points,
+        "limit": limit,
+    }
+
+
+def not_removed(record_number: int) -> str:
+    """The answer to a no (n, Enter, Ctrl-C or Ctrl-D) at the undo question."""
+    return _("Nothing removed: round %(number)d was not removed.") % {"number": record_number}
 
 
 def undone_json(u: Undone) -> dict[str, Any]:
@@ -461,7 +474,9 @@ def delete_question(name: str) -> str:
     return _("Delete session '%(session)s' with all its rounds, history and notes?") % {"session": name}
 
 
-NOTHING_DELETED = N_("Nothing deleted.")  # shown through _() where printed
+def not_deleted(name: str) -> str:
+    """The answer to a no (n, Enter, Ctrl-C or Ctrl-D) at the delete question."""
+    return _("Nothing deleted: session '%(session)s' was not deleted.") % {"session": name}
 
 
 def deleted(name: str) -> str:
