@@ -73,3 +73,15 @@ def test_a_wide_terminal_keeps_the_wide_tables(six: None) -> None:
     assert "vs Friederike" in settled and "each against each" not in settled
     assert "= 37" in romme(200, "en", "standings")  # the running totals
     assert "option " in romme(300, "en", "rules").splitlines()[0]  # the table's head
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_sessions_list_of_six_players_fits_the_terminal(six: None, columns: int, lang: str) -> None:
+    """`sessions` (also typed in the table mode) was a table of 61 columns and more with
+    six players; narrow, a session takes two lines and every name is still there."""
+    ok("new", "Sonntagabend bei Friederike", *SIX[:4])
+    listed = romme(columns, lang, "sessions")
+    assert too_wide(listed, columns) == [], listed
+    flat = " ".join(listed.split())
+    assert "* Sonntagabend bei Friederike" in flat and all(name in flat for name in SIX), listed

@@ -37,6 +37,7 @@ SAYS = {
         "either": "'an' could be Ann or Anna",
         "unknown": "unknown command or player 'setle'; did you mean settle?",
         "unknown_stats": "unknown command or player 'stats'",
+        "typo_player": "'bne'; did you mean Ben?",
         "legal": "legal set, 30 points",
         "run": "legal run, 29 points",
         "written": "written to",
@@ -63,14 +64,15 @@ SAYS = {
         "yes": "j",
         "no_seat": "es gibt keinen Platz 5",
         "either": "'an' könnte Ann oder Anna sein",
-        "unknown": "unbekannter Befehl oder Spieler 'setle'; meinst du settle?",
+        "unknown": "unbekannter Befehl oder Spieler 'setle'; war settle gemeint?",
         "unknown_stats": "unbekannter Befehl oder Spieler 'stats'",
+        "typo_player": "'bne'; war Ben gemeint?",
         "legal": "gültig als Satz, 30 Punkte",
         "run": "gültig als Folge, 29 Punkte",
         "written": "geschrieben",
         "discarded": "Runde 1 verworfen: nichts gespeichert.",
-        "clears": "Strg-C leert die Zeile",
-        "discards": "Strg-C verwirft die Runde",
+        "clears": "Strg-C: Zeile leeren",
+        "discards": "Strg-C: Runde verwerfen",
         "winner_hint": "ein Name oder seine Anfangsbuchstaben",
         "summary_w": "w=Gewinner",
         "error": "Fehler: ",
@@ -226,7 +228,7 @@ def test_an_unknown_word_is_an_unknown_command_or_player_with_did_you_mean(
     evening.type("stats\r", evening.says("unknown_stats"))
     evening.wait_for(evening.prompt(1), count=3)  # no round was started
     assert "2 Ben>" not in evening.text
-    evening.type("bne\r", "Ben?")  # a player's typo still gets the player
+    evening.type("bne\r", evening.says("typo_player"))  # a player's typo still gets the player
     assert points(isolated_data_dir) == []
     evening.assert_fits()
     evening.leave()

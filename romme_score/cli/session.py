@@ -359,7 +359,7 @@ def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
     if out.json:
         out.dump(views.sessions_json(rows))
     else:
-        out.echo(views.render_sessions(rows))
+        out.echo(views.render_sessions(rows, shutil.get_terminal_size().columns))
 
 
 def sessions_db(ctx: click.Context, db: str | None) -> str | None:

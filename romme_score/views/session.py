@@ -440,26 +440,39 @@ def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
     ]
 
 
-def render_sessions(rows: Sequence[SessionSummary]) -> str:
+def render_sessions(rows: Sequence[SessionSummary], width: int | None = None) -> str:
+    """The sessions as a table; where that is wider than ``width`` columns (a phone-sized
+    terminal, the table mode at 60 columns), two lines each: the name, rounds, date and
+    whether it is over, then the players, indented and wrapped."""
     from romme_score.views.local import stamp_day
 
     if not rows:
         return _("No sessions yet: start one with 'romme new NAME PLAYER PLAYER ...'.")
-    return tabulate(
+    cells = [
         [
-            [
-                ("* " if r.current else "  ") + r.info.name,
-                ", ".join(r.info.players),
-                r.rounds,
-                stamp_day(r.info.created_at, column=True),
-                (_("yes, %(player)s") % {"player": r.state.winner} if r.state.winner else _("yes"))
-                if r.state.finished
-                else _("no"),
-            ]
-            for r in rows
-        ],
-        headers=[_("session"), _("players"), _("rounds"), _("date"), _("finished")],
-    )
+            ("* " if r.current else "  ") + r.info.name,
+            ", ".join(r.info.players),
+            r.rounds,
+            stamp_day(r.info.created_at, column=True),
+            (_("yes, %(player)s") % {"player": r.state.winner} if r.state.winner else _("yes"))
+            if r.state.finished
+            else _("no"),
+        ]
+        for r in rows
+    ]
+    headers = [_("session"), _("players"), _("rounds"), _("date"), _("finished")]
+    table = tabulate(cells, headers=headers)
+    if width is None or columns.fits(table, width):
+        return table
+    lines = []
+    for name, players, rounds, day, finished in cells:
+        lines.append(
+            columns.wrap(
+                f"{name} · {_('rounds')} {rounds} · {day} · {_('finished')}: {finished}", width, "    "
+            )
+        )
+        lines.append(columns.wrap(f"    {players}", width, "    "))
+    return "\n".join(lines)
 
 
 def now_current(name: str) -> str:
