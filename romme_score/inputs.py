@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -61,6 +60,7 @@ if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check ne
 
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem
+from romme_score.frozen import record
 from romme_score.i18n import _, shown
 
 MAX_NAME = 40
@@ -75,7 +75,7 @@ class InputValueError(InputProblem):
     """A number or name as typed cannot be used: one sentence naming the field and the rule."""
 
 
-@dataclass(frozen=True)
+@record
 class Hand:
     """What one player had left, as typed: cards, or points counted by hand. (Its points
     under a rule set are :func:`romme_score.scoring.hand_points`.)"""

@@ -1,0 +1,138 @@
+"""romme_score.frozen.record and the hand-written Card behave as @dataclass(frozen=True) did
+(issue 20 item 31: the decorator's compiled methods cost romme check's start-up)."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from typing import Any
+
+import pytest
+
+from romme_score import frozen
+from romme_score.cards import Card, NotationError, Rank, Suit
+from romme_score.inputs import Hand
+from romme_score.rules import GameEnd, RuleSet, find_preset
+
+
+def make(decorate: Any, field: Any) -> tuple[Any, Any]:
+    """The same two classes, built by ``decorate``: one with a required field and a
+    validating ``__post_init__``, one with metadata and a repr of its own."""
+
+    class Point:
+        x: int
+        y: int = 0
+        tags: tuple[str, ...] = ()
+
+        def __post_init__(self) -> None:
+            if self.x < 0:
+                raise ValueError("x below 0")
+
+        @property
+        def total(self) -> int:
+            return self.x + self.y
+
+    class Named:
+        name: str = field(default="a", metadata={"doc": "the name", "lo": 1})
+        size: int | None = None
+
+        def __repr__(self) -> str:
+            return f"<{self.name}>"
+
+    return decorate(Point), decorate(Named)
+
+
+OURS = make(frozen.record, frozen.field)
+THEIRS = make(dataclasses.dataclass(frozen=True), dataclasses.field)
+
+
+def outcome(call: Any, classes: tuple[Any, Any]) -> tuple[str, Any]:
+    try:
+        return "ok", call(*classes)
+    except Exception as exc:
+        return type(exc).__name__, str(exc).replace("make.<locals>.", "")
+
+
+def test_record_builds_compares_and_refuses_as_a_frozen_dataclass() -> None:
+    calls: list[Any] = [
+        lambda P, N: repr(P(1)),
+        lambda P, N: repr(P(1, 2, ("a",))),
+        lambda P, N: repr(P(x=3, tags=("b",))),
+        lambda P, N: P(1) == P(1, 0),
+        lambda P, N: P(1) == P(2),
+        lambda P, N: P(1) == (1, 0, ()),
+        lambda P, N: hash(P(1, 2)) == hash(P(1, 2)),
+        lambda P, N: hash(P(1, 2)) == hash((1, 2, ())),
+        lambda P, N: P(1, 2).total,
+        lambda P, N: P(-1),
+        lambda P, N: P(),
+        lambda P, N: P(1, 2, (), 4),
+        lambda P, N: P(1, x=1),
+        lambda P, N: P(1, z=1),
+        lambda P, N: setattr(P(1), "x", 2),
+        lambda P, N: delattr(P(1), "x"),
+        lambda P, N: setattr(P(1), "other", 2),
+        lambda P, N: P.__match_args__,
+        lambda P, N: (P.y, P.tags),
+        lambda P, N: vars(P(1, 2)),
+        lambda P, N: pickle.loads(pickle.dumps(P(1, 2))) == P(1, 2),
+        lambda P, N: repr(N()),
+        lambda P, N: N("b", 3) == N(name="b", size=3),
+        lambda P, N: N.name,
+    ]
+    for i, call in enumerate(calls):
+        ours, theirs = outcome(call, OURS), outcome(call, THEIRS)
+        assert ours[0] == theirs[0] or {ours[0], theirs[0]} == {"AttributeError", "FrozenInstanceError"}, i
+        assert ours[1] == theirs[1], i
+
+
+def test_record_fields_and_replace_answer_as_dataclasses() -> None:
+    ours, theirs = OURS[1], THEIRS[1]
+    pairs = zip(frozen.fields(ours), dataclasses.fields(theirs), strict=True)
+    for mine, real in pairs:
+        assert (mine.name, mine.type, mine.default) == (real.name, real.type, real.default)
+        assert dict(mine.metadata) == dict(real.metadata)
+    assert repr(frozen.replace(OURS[0](1), y=5)) == repr(dataclasses.replace(THEIRS[0](1), y=5))
+    with pytest.raises(ValueError):
+        frozen.replace(OURS[0](1), x=-1)  # validated anew
+    with pytest.raises(TypeError):
+
+        @frozen.record
+        class Wrong:
+            a: int = 1
+            b: int  # type: ignore[misc]  # mypy refuses it too
+
+
+def test_the_rule_sets_and_hands_are_records() -> None:
+    rules = find_preset("wiki-51")
+    assert rules == RuleSet.from_dict(rules.to_dict()) and hash(rules) == hash(rules.replace())
+    assert rules != find_preset("standard") and rules.replace(packs=1, jokers=3).packs == 1
+    assert repr(GameEnd.parse("rounds:5")) == "GameEnd(kind='rounds', limit=5)"
+    assert repr(Hand(points=3)) == "Hand(cards=None, points=3, never_out=False)"
+    assert [f.name for f in frozen.fields(RuleSet)][:3] == ["packs", "jokers", "max_players"]
+    with pytest.raises(AttributeError):
+        rules.packs = 1  # type: ignore[misc]
+
+
+def test_card_compares_hashes_and_refuses_as_its_dataclass_did() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Old:
+        rank: Rank | None
+        suit: Suit | None
+        declared: Old | None = None
+
+    heart_king, joker = Card(Rank.KING, Suit.HEARTS), Card.joker(Card(Rank.TWO, Suit.CLUBS))
+    assert heart_king == Card(Rank.KING, Suit.HEARTS) and heart_king != joker and heart_king != "HK"
+    assert hash(heart_king) == hash(Old(Rank.KING, Suit.HEARTS))
+    assert hash(joker) == hash((None, None, Card(Rank.TWO, Suit.CLUBS)))
+    assert Card.__match_args__ == Old.__match_args__
+    assert vars(heart_king) == {"rank": Rank.KING, "suit": Suit.HEARTS, "declared": None}
+    assert pickle.loads(pickle.dumps(joker)) == joker
+    with pytest.raises(AttributeError):
+        setattr(heart_king, "rank", Rank.ACE)  # noqa: B010
+    with pytest.raises(AttributeError):
+        delattr(heart_king, "suit")
+    with pytest.raises(NotationError):
+        Card(Rank.KING, None)
+    with pytest.raises(NotationError):
+        Card(Rank.KING, Suit.HEARTS, Card(Rank.TWO, Suit.CLUBS))
