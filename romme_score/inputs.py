@@ -183,7 +183,7 @@ def parse_decimal(
     return number
 
 
-_NOT_TEXT = re.compile("[\ud800-\udfff]")  # lone surrogates: what is not text in a str
+_NOT_TEXT = "[\ud800-\udfff]"  # lone surrogates: what is not text in a str
 
 
 def clean_text(text: str, what: str) -> str:
@@ -199,7 +199,9 @@ def clean_text(text: str, what: str) -> str:
     ...     print(exc)
     the note is not valid text (U+D800 at position 2 is half of a surrogate pair)
     """
-    found = _NOT_TEXT.search(text)
+    if text.isascii():  # the common case, without compiling the pattern (romme check's start-up)
+        return text
+    found = re.search(_NOT_TEXT, text)
     if found is None:
         return text
     code = ord(found.group())

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.errors import Refusal
+from romme_score.frozen import record
 from romme_score.i18n import _, ngettext
 from romme_score.rules import RuleSet
 
@@ -538,7 +539,8 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
             )
 
 
-class FirstMeld(NamedTuple):
+@record
+class FirstMeld:
     """The verdict on melds laid together as a first meld (§4)."""
 
     required: int
