@@ -1,12 +1,21 @@
-"""Wall time of whole `romme` invocations, next to a bare `python -c pass`.
+"""Start-up of whole `romme` invocations, next to a bare `python -c pass` and to
+`python -c 'import click'`.
 
-Prints the median of several runs of each command (the machines are shared and
-noisy, so medians and ratios, not single timings). Run: `python benchmarks/startup.py`.
+Two measures. Instructions, counted with valgrind's callgrind where valgrind is installed:
+the same count however loaded the machine is, so `romme check` against `import click` in
+the same environment is a ratio that means something on a shared machine (the goal of
+issue 20 item 31: at most 1.2). Then the median wall time of several runs of each command
+(the machines are shared and noisy, so medians and ratios, not single timings).
+
+Every command runs with a warm bytecode cache, as an installed program has one (pip
+compiles it at install): PYTHONPYCACHEPREFIX in a scratch directory, filled by one run
+first, whatever PYTHONDONTWRITEBYTECODE says. Run: `python benchmarks/startup.py`.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -26,14 +35,53 @@ def median_ms(args: list[str], env: dict[str, str]) -> float:
     return statistics.median(times)
 
 
+def instructions(args: list[str], env: dict[str, str], scratch: str) -> int:
+    """Instructions the whole process runs, as callgrind counts them (its ``summary:``)."""
+    out = os.path.join(scratch, "callgrind.out")
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+    with open(out, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith(("summary:", "totals:")):
+                os.remove(out)
+                return int(line.split()[1])
+    raise RuntimeError(f"no instruction count from callgrind for {args}")
+
+
 def main() -> None:
-    with tempfile.TemporaryDirectory() as scratch:  # the database goes with it
+    with tempfile.TemporaryDirectory() as scratch:  # the database and the bytecode go with it
         run(scratch)
 
 
 def run(scratch: str) -> None:
     env = {**os.environ, "ROMME_DB": os.path.join(scratch, "bench.sqlite3")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(scratch, "pycache")
     py = sys.executable
+    script = os.path.join(os.path.dirname(py), "romme")  # the entry point, as a user runs it
+    romme = [script] if os.path.exists(script) else [py, "-m", "romme_score"]
+    counted = [
+        ("python -c pass", [py, "-c", "pass"]),
+        ("python -c 'import click'", [py, "-c", "import click"]),
+        ("romme check 'HK KK PK'", [*romme, "check", "HK KK PK"]),
+        ("romme check --lang de 'HK KK PK'", [*romme, "check", "--lang", "de", "HK KK PK"]),
+    ]
+    for _label, args in counted:  # the bytecode cache filled before anything is measured
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    if shutil.which("valgrind") is None:
+        print("instructions: valgrind is not installed here, so only wall times follow")
+    else:
+        counts = {label: instructions(args, env, scratch) for label, args in counted}
+        click_count = counts["python -c 'import click'"]
+        print("instructions (valgrind --tool=callgrind), bytecode cached")
+        print(f"{'command':34} {'M instr.':>9} {'x import click':>15}")
+        for label, count in counts.items():
+            print(f"{label:34} {count / 1e6:9.1f} {count / click_count:15.2f}")
     cases = [
         ("python -c pass", [py, "-c", "pass"]),
         ("python -c 'import click'", [py, "-c", "import click"]),
@@ -49,6 +97,8 @@ def run(scratch: str) -> None:
         ("romme check --onto", [py, "-m", "romme_score", "check", "--onto", "♥2 ♥3 ♥4", "♥A ♥5"]),
         ("romme value", [py, "-m", "romme_score", "value", "HK K10 J"]),
     ]
+    for _label, args in cases:
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     probe = (
         "import sys\nfrom romme_score.cli import main\n"
         "try:\n    main(['check', 'HK KK PK'], standalone_mode=False)\n"

@@ -7,7 +7,8 @@ judging. :func:`record` makes the same class from the same class body, with meth
 read the fields at run time: the same constructor (positional or by name, defaults,
 ``__post_init__``), the same ``repr``, equality, hash and ``match_args``, the same error
 on an assignment (an ``AttributeError``). Type checkers read it as a frozen dataclass
-(``dataclass_transform``); tests/test_frozen.py holds the two alike.
+(``dataclass_transform``); tests/test_frozen.py holds the two alike. :class:`TupleRecord`
+is ``typing.NamedTuple`` in the same way.
 
 >>> @record
 ... class Point:
@@ -23,7 +24,9 @@ on an assignment (an ``AttributeError``). Type checkers read it as a frozen data
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform
+
+__all__ = ["MISSING", "Field", "TupleRecord", "field", "fields", "record", "replace"]
 
 T = TypeVar("T")
 
@@ -158,3 +161,53 @@ def record(cls: type[T]) -> type[T]:
     for name, value in added.items():  # setattr: type[T] declares neither
         setattr(cls, name, value)
     return cls
+
+
+# --- TupleRecord: typing.NamedTuple without compiling its annotations ------------------
+
+if TYPE_CHECKING:
+    from typing import NamedTuple as TupleRecord
+else:
+    import collections
+
+    _PROHIBITED = frozenset(
+        {"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults"}
+        | {"_make", "_replace", "_asdict", "_source"}
+    )
+    _SPECIAL = frozenset({"__module__", "__name__", "__annotations__"})
+
+    class _TupleRecordMeta(type):
+        """``typing.NamedTupleMeta``, less its check of each annotation: with string
+        annotations (``from __future__ import annotations``) that check compiles every one,
+        some 1 M instructions of romme check's start-up per class. The class is the same
+        ``collections.namedtuple`` with the class body's methods; its ``__annotations__``
+        keep the strings (``typing.get_type_hints`` reads them)."""
+
+        def __new__(mcls, typename, bases, ns):
+            types = ns.get("__annotations__", {})
+            default_names = []
+            for name in types:
+                if name in ns:
+                    default_names.append(name)
+                elif default_names:
+                    raise TypeError(
+                        f"Non-default namedtuple field {name} cannot follow default field"
+                        f"{'s' if len(default_names) > 1 else ''} {', '.join(default_names)}"
+                    )
+            made = collections.namedtuple(
+                typename, list(types), defaults=[ns[n] for n in default_names], module=ns["__module__"]
+            )
+            made.__annotations__ = made.__new__.__annotations__ = dict(types)
+            for key in ns:
+                if key in _PROHIBITED:
+                    raise AttributeError("Cannot overwrite NamedTuple attribute " + key)
+                if key not in _SPECIAL and key not in made._fields:
+                    setattr(made, key, ns[key])
+            return made
+
+    def TupleRecord(typename, fields=None, /, **kwargs):  # noqa: N802  # as typing.NamedTuple
+        """Only for ``class X(TupleRecord):``."""
+        raise TypeError("TupleRecord is a base class: class Name(TupleRecord): ...")
+
+    _TupleRecordBase = type.__new__(_TupleRecordMeta, "TupleRecord", (), {})
+    TupleRecord.__mro_entries__ = lambda bases: (_TupleRecordBase,)

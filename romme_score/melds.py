@@ -19,11 +19,10 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.errors import Refusal
-from romme_score.frozen import record
+from romme_score.frozen import TupleRecord, record
 from romme_score.i18n import _, ngettext
 from romme_score.rules import RuleSet
 
@@ -73,7 +72,7 @@ class IllegalMeldError(Refusal):
         self.reason = reason
 
 
-class Slot(NamedTuple):
+class Slot(TupleRecord):
     """One place in a meld: the card lying there and the card it counts as.
 
     For a joker in a set, ``options`` lists every suit it may stand for;
@@ -102,7 +101,7 @@ class Slot(NamedTuple):
         return f"{joker}={self.stands_for.format(profile, ascii)}"
 
 
-class Meld(NamedTuple):
+class Meld(TupleRecord):
     """A legal (or structurally possible) interpretation of a meld."""
 
     kind: MeldKind

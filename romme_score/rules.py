@@ -208,6 +208,8 @@ class RuleSet:
         for key, value in data.items():
             f = option_field(key)
             changes[key] = parse_value(f, value)
+        if base is not None and not changes:  # the same rules: frozen, so the same object
+            return base
         return replace(base or cls(), **changes)
 
     @property

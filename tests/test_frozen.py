@@ -46,7 +46,7 @@ OURS = make(frozen.record, frozen.field)
 THEIRS = make(dataclasses.dataclass(frozen=True), dataclasses.field)
 
 
-def outcome(call: Any, classes: tuple[Any, Any]) -> tuple[str, Any]:
+def outcome(call: Any, classes: tuple[Any, ...]) -> tuple[str, Any]:
     try:
         return "ok", call(*classes)
     except Exception as exc:
@@ -136,3 +136,52 @@ def test_card_compares_hashes_and_refuses_as_its_dataclass_did() -> None:
         Card(Rank.KING, None)
     with pytest.raises(NotationError):
         Card(Rank.KING, Suit.HEARTS, Card(Rank.TWO, Suit.CLUBS))
+
+
+def make_tuples(base: Any) -> Any:
+    class Slot(base):  # type: ignore[misc]
+        """A place."""
+
+        card: str
+        value: int
+        options: tuple[str, ...] = ()
+
+        @property
+        def doubled(self) -> int:
+            return 2 * self.value
+
+    return Slot
+
+
+def test_tuple_record_makes_what_typing_namedtuple_makes() -> None:
+    from typing import NamedTuple
+
+    ours, theirs = make_tuples(frozen.TupleRecord), make_tuples(NamedTuple)
+    for make in (
+        lambda S: repr(S("HK", 10)),
+        lambda S: S("HK", 10) == ("HK", 10, ()),
+        lambda S: hash(S("HK", 10, ("x",))) == hash(("HK", 10, ("x",))),
+        lambda S: S("HK", 10).doubled,
+        lambda S: S("HK", 10)._replace(value=3),
+        lambda S: S._make(["a", 1, ()])._asdict(),
+        lambda S: (S._fields, S._field_defaults, list(S.__annotations__)),
+        lambda S: (S.__name__, S.__qualname__.split(".")[-1], S.__doc__, S.__mro__[1:]),
+        lambda S: S(),
+        lambda S: S("a", 1, (), 4),
+    ):
+        assert outcome(make, (ours,)) == outcome(make, (theirs,))
+    for base in (frozen.TupleRecord, NamedTuple):
+        with pytest.raises(TypeError):
+            exec("class Bad(base):\n    a: int = 1\n    b: int\n", {"base": base})
+        with pytest.raises(AttributeError):
+            exec("class Bad(base):\n    a: int\n    def _replace(self): pass\n", {"base": base})
+
+
+def test_the_melds_are_tuple_records_that_pickle() -> None:
+    from romme_score.cards import parse_cards
+    from romme_score.melds import Meld, interpret
+
+    meld = interpret(parse_cards("P3 P4 J"), find_preset("standard"))
+    assert isinstance(meld, tuple) and type(meld) is Meld and meld.value == 12
+    assert pickle.loads(pickle.dumps(meld)) == meld and meld._replace(start=0).start == 0
+    assert repr(meld.slots[0]).startswith("Slot(card=♠3, stands_for=♠3, value=3")
