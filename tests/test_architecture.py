@@ -167,6 +167,46 @@ def test_check_loads_no_session_machinery() -> None:
         assert heavy not in loaded, f"romme check imports {heavy}"
 
 
+# --- start-up of romme check (issue 20 item 31) ---------------------------------------
+
+# What romme check no longer loads, beyond what `python -c 'import click'` loads: each cost
+# its start-up (1.52x import click in instructions before, 1.19x after; benchmarks/startup.py).
+# dataclasses (and with it copy): the value types are romme_score.frozen records; locale:
+# click.version_option's gettext call at import; struct: the catalogs' whole-file parsing.
+CHECK_STARTUP_FORBIDDEN = ("dataclasses", "copy", "locale", "struct")
+
+
+def modules_loaded_by_check(args: list[str], plant: str = "") -> set[str]:
+    """Every module loaded by a ``romme check`` run (``plant``: code run before it)."""
+    code = (
+        "import sys\n"
+        f"{plant}\n"
+        "from romme_score.cli import main\n"
+        "try:\n"
+        f"    main({args!r}, standalone_mode=False)\n"
+        "finally:\n"
+        "    print(' '.join(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(result.stdout.splitlines()[-1].split())  # the last line: after what check printed
+
+
+def forbidden_at_check_startup(loaded: set[str]) -> list[str]:
+    return [m for m in CHECK_STARTUP_FORBIDDEN if m in loaded or any(n.startswith(m + ".") for n in loaded)]
+
+
+def test_the_startup_check_sees_a_planted_import() -> None:
+    loaded = modules_loaded_by_check(["check", "HK KK PK"], plant="import dataclasses, struct")
+    assert forbidden_at_check_startup(loaded) == ["dataclasses", "copy", "struct"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_check_starts_without_the_modules_taken_off_its_path(lang: str) -> None:
+    loaded = modules_loaded_by_check(["check", "--lang", lang, "HK KK PK", "♥2 ♥3 J"])
+    assert "romme_score.referee" in loaded and "romme_score.melds" in loaded
+    assert forbidden_at_check_startup(loaded) == []
+
+
 # --- packages (issue 18 item 6): front ends use the service, the views and the core ------
 
 # Front ends never import each other's packages (the command line may start the others).
