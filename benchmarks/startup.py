@@ -4,8 +4,10 @@
 Two measures. Instructions, counted with valgrind's callgrind where valgrind is installed:
 the same count however loaded the machine is, so `romme check` against `import click` in
 the same environment is a ratio that means something on a shared machine (the goal of
-issue 20 item 31: at most 1.2). Then the median wall time of several runs of each command
-(the machines are shared and noisy, so medians and ratios, not single timings).
+issue 20 item 31: at most 1.2), in the development venv and as an installed romme runs
+(without the editable-install hook that every start in the venv pays). Then the median
+wall time of several runs of each command (the machines are shared and noisy, so medians
+and ratios, not single timings).
 
 Every command runs with a warm bytecode cache, as an installed program has one (pip
 compiles it at install): PYTHONPYCACHEPREFIX in a scratch directory, filled by one run
@@ -19,10 +21,12 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 
 RUNS = int(os.environ.get("RUNS", "21"))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # where romme_score is
 WEB_STACK = ("starlette", "uvicorn", "sse_starlette", "segno", "anyio", "httpx")
 
 
@@ -73,15 +77,29 @@ def run(scratch: str) -> None:
     ]
     for _label, args in counted:  # the bytecode cache filled before anything is measured
         subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    # As an installed romme runs (pipx, pip install --user): no editable-install hook, whose
+    # site-time import of pathlib the development venv's every start pays. python -S leaves
+    # out site; Click and romme_score are found after the standard library, as installed.
+    found = f"import sys; sys.path += [{ROOT!r}, {sysconfig.get_paths()['purelib']!r}]"
+    entry = f"{found}; from romme_score.cli import main; sys.exit(main())"  # the entry point's
+    installed = [
+        ("python -S -c 'import click'", [py, "-S", "-c", f"{found}; import click"]),
+        ("romme check 'HK KK PK'", [py, "-S", "-c", entry, "check", "HK KK PK"]),
+        ("romme check --lang de 'HK KK PK'", [py, "-S", "-c", entry, "check", "--lang", "de", "HK KK PK"]),
+    ]
+    for _label, args in installed:
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     if shutil.which("valgrind") is None:
         print("instructions: valgrind is not installed here, so only wall times follow")
     else:
-        counts = {label: instructions(args, env, scratch) for label, args in counted}
-        click_count = counts["python -c 'import click'"]
         print("instructions (valgrind --tool=callgrind), bytecode cached")
         print(f"{'command':34} {'M instr.':>9} {'x import click':>15}")
-        for label, count in counts.items():
-            print(f"{label:34} {count / 1e6:9.1f} {count / click_count:15.2f}")
+        for title, commands in (("in this venv", counted), ("as installed (python -S)", installed)):
+            counts = {label: instructions(args, env, scratch) for label, args in commands}
+            click_count = next(count for label, count in counts.items() if "import click" in label)
+            print(f"  {title}")
+            for label, count in counts.items():
+                print(f"{label:34} {count / 1e6:9.1f} {count / click_count:15.2f}")
     cases = [
         ("python -c pass", [py, "-c", "pass"]),
         ("python -c 'import click'", [py, "-c", "import click"]),
