@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from romme_score.errors import InputProblem
+from romme_score.frozen import EnumBase, IntEnumBase, enum_of
 from romme_score.i18n import _, language, shown
 
 Profile = Literal["de", "en"]
@@ -47,7 +48,8 @@ class NotationError(InputProblem):
         self.other_profile = other_profile  # the profile in which the token is a card
 
 
-class Suit(enum.Enum):
+@enum_of(enum.Enum)
+class Suit(EnumBase):
     """The four suits in Skat order (004): Kreuz, Pik, Herz, Karo."""
 
     CLUBS = "C"
@@ -101,7 +103,8 @@ _DE_SUIT_LETTERS = {
 _EN_SUIT_LETTERS = {"C": Suit.CLUBS, "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS}
 
 
-class Rank(enum.IntEnum):
+@enum_of(enum.IntEnum)
+class Rank(IntEnumBase):
     """Ranks by their place in a low run: ace 1 up to king 13."""
 
     ACE = 1

@@ -50,9 +50,9 @@ Hands (:func:`read_hand`): cards in notation, or the points counted by hand.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check never needs it
@@ -60,7 +60,7 @@ if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check ne
 
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem
-from romme_score.frozen import record
+from romme_score.frozen import StrEnumBase, enum_of, record
 from romme_score.i18n import _, shown
 
 MAX_NAME = 40
@@ -345,7 +345,8 @@ def parse_unit(text: str, what: str = "--unit") -> Decimal:
 # --- players ------------------------------------------------------------------------
 
 
-class ChoiceProblem(StrEnum):
+@enum_of(enum.StrEnum)
+class ChoiceProblem(StrEnumBase):
     """Why a typed player means no one player."""
 
     EMPTY = "empty"  # nothing typed
@@ -466,7 +467,8 @@ def choose_player(text: str, players: Sequence[str]) -> str:
 # --- hands --------------------------------------------------------------------------
 
 
-class HandProblem(StrEnum):
+@enum_of(enum.StrEnum)
+class HandProblem(StrEnumBase):
     """Why a typed hand cannot be read."""
 
     EMPTY = "empty"  # nothing typed

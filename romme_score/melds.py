@@ -22,17 +22,19 @@ from collections.abc import Sequence
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.errors import Refusal
-from romme_score.frozen import TupleRecord, record
+from romme_score.frozen import StrEnumBase, TupleRecord, enum_of, record
 from romme_score.i18n import _, ngettext
 from romme_score.rules import RuleSet
 
 
-class MeldKind(enum.StrEnum):
+@enum_of(enum.StrEnum)
+class MeldKind(StrEnumBase):
     SET = "set"
     RUN = "run"
 
 
-class Reason(enum.StrEnum):
+@enum_of(enum.StrEnum)
+class Reason(StrEnumBase):
     """Why a meld, a first meld or a lay-off is not allowed."""
 
     TOO_FEW_CARDS = "too-few-cards"

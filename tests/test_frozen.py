@@ -185,3 +185,77 @@ def test_the_melds_are_tuple_records_that_pickle() -> None:
     assert isinstance(meld, tuple) and type(meld) is Meld and meld.value == 12
     assert pickle.loads(pickle.dumps(meld)) == meld and meld._replace(start=0).start == 0
     assert repr(meld.slots[0]).startswith("Slot(card=♠3, stands_for=♠3, value=3")
+
+
+@pytest.mark.parametrize(
+    "module_name, name",
+    [
+        ("romme_score.cards", "Suit"),
+        ("romme_score.cards", "Rank"),
+        ("romme_score.melds", "MeldKind"),
+        ("romme_score.melds", "Reason"),
+        ("romme_score.inputs", "ChoiceProblem"),
+        ("romme_score.inputs", "HandProblem"),
+    ],
+)
+def test_enum_of_makes_the_enum_the_class_statement_makes(module_name: str, name: str) -> None:
+    """Each enum made by frozen.enum_of against its twin made the usual way from the same
+    source (``class Name(enum.StrEnum):``)."""
+    import enum
+    import importlib
+    import inspect
+    import re
+
+    module = importlib.import_module(module_name)
+    ours: Any = getattr(module, name)
+    source = re.sub(
+        r"@enum_of\((enum\.\w+)\)\nclass (\w+)\(\w+\):", r"class \2(\1):", inspect.getsource(ours), count=1
+    )
+    assert source.startswith(f"class {name}(enum."), source[:80]
+    namespace = dict(vars(module))
+    exec(source, namespace)
+    usual: Any = namespace[name]
+    assert type(ours) is type(usual) is enum.EnumType and ours.__mro__[1:] == usual.__mro__[1:]
+    assert ours.__doc__ == usual.__doc__ and list(ours.__members__) == list(usual.__members__)
+    pairs: list[tuple[Any, Any]] = list(zip(ours, usual, strict=True))
+    for mine, theirs in pairs:
+        assert (mine.name, mine.value) == (theirs.name, theirs.value)
+        assert (str(mine), f"{mine}", repr(mine)) == (str(theirs), f"{theirs}", repr(theirs))
+        assert ours(mine.value) is mine and ours[mine.name] is mine
+        assert pickle.loads(pickle.dumps(mine)) is mine
+        assert (hash(mine) == hash(mine.value)) == (hash(theirs) == hash(theirs.value))
+        assert (mine == mine.value) == (theirs == theirs.value)
+        if hasattr(theirs, "letter"):  # Rank's own methods (Suit's read the module's tables)
+            assert (mine.letter("de"), mine.letter("en"), mine.is_face) == (
+                theirs.letter("de"),
+                theirs.letter("en"),
+                theirs.is_face,
+            )
+    if name == "Suit":
+        shown = [(suit.symbol, suit.german, suit.index) for suit in Suit]
+        assert shown == [("♣", "T", 0), ("♠", "P", 1), ("♥", "H", 2), ("♦", "K", 3)]
+    with pytest.raises(ValueError):
+        ours("no such value")
+
+
+def test_enum_of_makes_the_usual_enum_where_python_lacks_the_fast_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import enum
+
+    monkeypatch.delattr(enum, "_simple_enum")
+
+    @frozen.enum_of(enum.StrEnum)
+    class Colour(frozen.StrEnumBase):
+        """Two colours."""
+
+        RED = "red"
+        BLUE = "blue"
+
+        @property
+        def loud(self) -> str:
+            return self.value.upper()
+
+    assert type(Colour) is enum.EnumType and issubclass(Colour, enum.StrEnum)
+    assert [c.loud for c in Colour] == ["RED", "BLUE"] and Colour("red") is Colour.RED
+    assert isinstance(Colour.RED, str) and Colour.RED.value == "red" and Colour.__doc__ == "Two colours."
