@@ -66,6 +66,7 @@ def run(scratch: str) -> None:
     env = {**os.environ, "ROMME_DB": os.path.join(scratch, "bench.sqlite3")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = os.path.join(scratch, "pycache")
+    env["PYTHONHASHSEED"] = "0"  # one layout of every dict: the same count run after run
     py = sys.executable
     script = os.path.join(os.path.dirname(py), "romme")  # the entry point, as a user runs it
     romme = [script] if os.path.exists(script) else [py, "-m", "romme_score"]
