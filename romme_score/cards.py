@@ -20,10 +20,10 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from romme_score.errors import InputProblem
+from romme_score.frozen import EnumBase, IntEnumBase, enum_of
 from romme_score.i18n import _, language, shown
 
 Profile = Literal["de", "en"]
@@ -48,7 +48,8 @@ class NotationError(InputProblem):
         self.other_profile = other_profile  # the profile in which the token is a card
 
 
-class Suit(enum.Enum):
+@enum_of(enum.Enum)
+class Suit(EnumBase):
     """The four suits in Skat order (004): Kreuz, Pik, Herz, Karo."""
 
     CLUBS = "C"
@@ -102,7 +103,8 @@ _DE_SUIT_LETTERS = {
 _EN_SUIT_LETTERS = {"C": Suit.CLUBS, "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS}
 
 
-class Rank(enum.IntEnum):
+@enum_of(enum.IntEnum)
+class Rank(IntEnumBase):
     """Ranks by their place in a low run: ace 1 up to king 13."""
 
     ACE = 1
@@ -141,26 +143,55 @@ _EN_RANKS = {**_NUMBER_RANKS, "A": Rank.ACE, "T": Rank.TEN, "J": Rank.JACK, "Q":
 _SYMBOL_RANKS = {**_DE_RANKS, **_EN_RANKS}
 
 _JOKER_WORDS = {"JO", "JK", "*", "🃏", "JOKER", "★"}
-_DECLARATION = re.compile(r"^(?P<joker>[^=(]+?)\s*(?:=(?P<eq>.+)|\((?P<par>.+)\))$")
+# Compiled on first use (start-up of romme check): only a declaration (J=H8, J(H8)) needs it.
+_DECLARATION = r"^(?P<joker>[^=(]+?)\s*(?:=(?P<eq>.+)|\((?P<par>.+)\))$"
 
 
-@dataclass(frozen=True)
+def _declaration(text: str) -> re.Match[str] | None:
+    """``J=H8`` or ``J(H8)`` read as the joker's part and the declared card's."""
+    return re.match(_DECLARATION, text) if "=" in text or "(" in text else None
+
+
 class Card:
     """One playing card, or a joker (``rank`` and ``suit`` are None).
 
     A joker may carry ``declared``: the natural card it stands for as the
     player wrote it (``J=H8``, 004, 002 b).
+
+    Frozen, compared and hashed by its three fields, as ``@dataclass(frozen=True)`` made
+    it, written out by hand: that decorator compiles its methods at import, a cost of
+    every ``romme check`` (tests/test_cards.py holds the two alike).
     """
+
+    __match_args__ = ("rank", "suit", "declared")
 
     rank: Rank | None
     suit: Suit | None
-    declared: Card | None = None
+    declared: Card | None
 
-    def __post_init__(self) -> None:
-        if (self.rank is None) != (self.suit is None):
+    def __init__(self, rank: Rank | None, suit: Suit | None, declared: Card | None = None) -> None:
+        if (rank is None) != (suit is None):
             raise NotationError("a card has both a rank and a suit, a joker neither")
-        if self.declared is not None and (self.rank is not None or self.declared.is_joker):
+        if declared is not None and (rank is not None or declared.is_joker):
             raise NotationError("only a joker can be declared, and only as a natural card")
+        values = self.__dict__
+        values["rank"], values["suit"], values["declared"] = rank, suit, declared
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.rank, self.suit, self.declared) == (other.rank, other.suit, other.declared)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.suit, self.declared))
+
+    if not TYPE_CHECKING:  # frozen (at run time: mypy is not told)
+
+        def __setattr__(self, name, value):
+            raise AttributeError(f"cannot assign to field {name!r}")
+
+        def __delattr__(self, name):
+            raise AttributeError(f"cannot delete field {name!r}")
 
     @classmethod
     def joker(cls, declared: Card | None = None) -> Card:
@@ -362,12 +393,12 @@ def parse_card(token: str, profile: Profile = "de", position: int = 1) -> Card:
     where = _("(%(ordinal)s card)") % {"ordinal": _ordinal(position)}
     if not text:
         raise NotationError(_("empty card %(where)s") % {"where": where}, raw, position)
-    match = _DECLARATION.match(text)
+    match = _declaration(text)
     if match:
         joker_part = match.group("joker").strip()
         if _is_joker_word(joker_part, profile):
             inner = (match.group("eq") or match.group("par") or "").strip()
-            nested = _DECLARATION.match(_normalise(inner))
+            nested = _declaration(_normalise(inner))
             if nested and _is_joker_word(nested.group("joker").strip(), profile):
                 # J=J=...: refused here, before reading on (no recursion however deep)
                 raise NotationError(
@@ -421,15 +452,17 @@ def _is_joker_word(text: str, profile: Profile) -> bool:
     return text in _JOKER_WORDS or (profile == "de" and text == "J")
 
 
-_SEPARATORS = re.compile(r"[\s,;]+")
-
-
 def split_tokens(text: str) -> list[str]:
-    """Split on spaces, commas and semicolons, keeping ``J(♥8)`` and ``J = H8`` whole."""
-    text = re.sub(r"\s*=\s*", "=", text)
-    text = re.sub(r"\s*\(\s*", "(", text)
-    text = re.sub(r"\s*\)", ")", text)
-    return [t for t in _SEPARATORS.split(text) if t]
+    """Split on spaces, commas and semicolons, keeping ``J(♥8)`` and ``J = H8`` whole.
+
+    What splitting on ``[\\s,;]+`` gives: ``str.split()`` splits on the same whitespace
+    as ``\\s`` (tests/test_cards.py); no pattern is compiled for a line without a
+    declaration (start-up of romme check)."""
+    if "=" in text or "(" in text or ")" in text:
+        text = re.sub(r"\s*=\s*", "=", text)
+        text = re.sub(r"\s*\(\s*", "(", text)
+        text = re.sub(r"\s*\)", ")", text)
+    return text.replace(",", " ").replace(";", " ").split()
 
 
 def parse_cards(text: str, profile: Profile = "de") -> list[Card]:

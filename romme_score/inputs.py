@@ -50,10 +50,9 @@ Hands (:func:`read_hand`): cards in notation, or the points counted by hand.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check never needs it
@@ -62,6 +61,7 @@ if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check ne
 
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem
+from romme_score.frozen import StrEnumBase, enum_of, record
 from romme_score.i18n import _, shown
 
 MAX_NAME = 40
@@ -76,7 +76,7 @@ class InputValueError(InputProblem):
     """A number or name as typed cannot be used: one sentence naming the field and the rule."""
 
 
-@dataclass(frozen=True)
+@record
 class Hand:
     """What one player had left, as typed: cards, or points counted by hand. (Its points
     under a rule set are :func:`romme_score.scoring.hand_points`.)"""
@@ -184,7 +184,7 @@ def parse_decimal(
     return number
 
 
-_NOT_TEXT = re.compile("[\ud800-\udfff]")  # lone surrogates: what is not text in a str
+_NOT_TEXT = "[\ud800-\udfff]"  # lone surrogates: what is not text in a str
 
 
 def clean_text(text: str, what: str) -> str:
@@ -200,7 +200,9 @@ def clean_text(text: str, what: str) -> str:
     ...     print(exc)
     the note is not valid text (U+D800 at position 2 is half of a surrogate pair)
     """
-    found = _NOT_TEXT.search(text)
+    if text.isascii():  # the common case, without compiling the pattern (romme check's start-up)
+        return text
+    found = re.search(_NOT_TEXT, text)
     if found is None:
         return text
     code = ord(found.group())
@@ -397,7 +399,8 @@ def parse_day(text: str, what: str, today: date | None = None) -> date:
 # --- players ------------------------------------------------------------------------
 
 
-class ChoiceProblem(StrEnum):
+@enum_of(enum.StrEnum)
+class ChoiceProblem(StrEnumBase):
     """Why a typed player means no one player."""
 
     EMPTY = "empty"  # nothing typed
@@ -518,7 +521,8 @@ def choose_player(text: str, players: Sequence[str]) -> str:
 # --- hands --------------------------------------------------------------------------
 
 
-class HandProblem(StrEnum):
+@enum_of(enum.StrEnum)
+class HandProblem(StrEnumBase):
     """Why a typed hand cannot be read."""
 
     EMPTY = "empty"  # nothing typed

@@ -19,20 +19,22 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.errors import Refusal
+from romme_score.frozen import StrEnumBase, TupleRecord, enum_of, record
 from romme_score.i18n import _, ngettext
 from romme_score.rules import RuleSet
 
 
-class MeldKind(enum.StrEnum):
+@enum_of(enum.StrEnum)
+class MeldKind(StrEnumBase):
     SET = "set"
     RUN = "run"
 
 
-class Reason(enum.StrEnum):
+@enum_of(enum.StrEnum)
+class Reason(StrEnumBase):
     """Why a meld, a first meld or a lay-off is not allowed."""
 
     TOO_FEW_CARDS = "too-few-cards"
@@ -72,7 +74,7 @@ class IllegalMeldError(Refusal):
         self.reason = reason
 
 
-class Slot(NamedTuple):
+class Slot(TupleRecord):
     """One place in a meld: the card lying there and the card it counts as.
 
     For a joker in a set, ``options`` lists every suit it may stand for;
@@ -101,7 +103,7 @@ class Slot(NamedTuple):
         return f"{joker}={self.stands_for.format(profile, ascii)}"
 
 
-class Meld(NamedTuple):
+class Meld(TupleRecord):
     """A legal (or structurally possible) interpretation of a meld."""
 
     kind: MeldKind
@@ -538,7 +540,8 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
             )
 
 
-class FirstMeld(NamedTuple):
+@record
+class FirstMeld:
     """The verdict on melds laid together as a first meld (§4)."""
 
     required: int

@@ -10,17 +10,25 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where a Path is made: romme check's start-up needs none
+    from pathlib import Path
 
 APP = "romme-score"
 DATABASE_FILE = "romme.sqlite3"
 
 
+def _xdg_data_home() -> str:
+    return os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
+
+
 def data_dir() -> Path:
     """The user's data directory for romme-score (XDG on Linux, platformdirs elsewhere)."""
+    from pathlib import Path
+
     if sys.platform.startswith("linux"):
-        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
-        return Path(base) / APP
+        return Path(_xdg_data_home()) / APP
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP, appauthor=False))
@@ -32,4 +40,8 @@ def default_location() -> str:
     env = os.environ.get("ROMME_DB", "").strip()
     if env:
         return env
+    if sys.platform.startswith("linux"):
+        base = _xdg_data_home()
+        if base == os.path.normpath(base) != ".":  # then pathlib writes it as it is
+            return os.path.join(base, APP, DATABASE_FILE)
     return str(data_dir() / DATABASE_FILE)

@@ -7,9 +7,9 @@ prints it as text or JSON.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from romme_score.cards import Card
+from romme_score.frozen import record
 from romme_score.melds import (
     FirstMeld,
     IllegalMeldError,
@@ -23,7 +23,8 @@ from romme_score.melds import (
 from romme_score.rules import RuleSet
 
 
-class MeldVerdict(NamedTuple):
+@record  # not a NamedTuple: it costs some 1 M instructions of romme check's start-up each
+class MeldVerdict:
     input: str
     cards: list[Card]
     meld: Meld | None
@@ -36,7 +37,8 @@ class MeldVerdict(NamedTuple):
         return self.meld is not None
 
 
-class OntoVerdict(NamedTuple):
+@record
+class OntoVerdict:
     valid: bool
     reason: Reason | None
     message: str | None
@@ -46,7 +48,8 @@ class OntoVerdict(NamedTuple):
     alternative: str | None = None
 
 
-class Verdict(NamedTuple):
+@record
+class Verdict:
     melds: Sequence[MeldVerdict]
     supply_error: IllegalMeldError | None = None
     first: FirstMeld | None = None

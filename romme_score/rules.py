@@ -11,11 +11,11 @@ True
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any, Literal, Protocol
 
 from romme_score.errors import InputProblem
+from romme_score.frozen import Field, field, fields, record, replace
 from romme_score.i18n import N_, _, shown
 from romme_score.inputs import InputValueError, looks_like_number, parse_int
 
@@ -47,7 +47,7 @@ class AssignmentError(RuleError):
     """A rule change that is not of the form KEY=VALUE."""
 
 
-@dataclass(frozen=True)
+@record
 class GameEnd:
     """When a game (Partie) ends: at a points target, after N rounds, or never. It reads
     the German words too (``runden:5``, ``offen``), as the German help writes them.
@@ -93,7 +93,7 @@ def _opt(default: Any, doc: str, **meta: Any) -> Any:
     return field(default=default, metadata={"doc": doc, **meta})
 
 
-@dataclass(frozen=True)
+@record
 class RuleSet:
     """The house rules a table plays by. Validates itself when built."""
 
@@ -260,7 +260,7 @@ class RuleSet:
     )
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
+        for f in fields(self):
             value = getattr(self, f.name)
             _check_value(f, value)
         if self.jokers > 3 * self.packs:
@@ -270,12 +270,12 @@ class RuleSet:
             )
 
     def replace(self, **changes: Any) -> RuleSet:
-        return dataclasses.replace(self, **changes)
+        return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         """Options by name with JSON/TOML-friendly values."""
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
+        for f in fields(self):
             value = getattr(self, f.name)
             out[f.name] = str(value) if isinstance(value, GameEnd) else value
         return out
@@ -287,7 +287,9 @@ class RuleSet:
         for key, value in data.items():
             f = option_field(key)
             changes[key] = parse_value(f, value)
-        return dataclasses.replace(base or cls(), **changes)
+        if base is not None and not changes:  # the same rules: frozen, so the same object
+            return base
+        return replace(base or cls(), **changes)
 
     @property
     def max_jokers_in_set(self) -> int | None:
@@ -321,7 +323,19 @@ LEGALITY_OPTIONS = (
 )
 
 
-def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
+class OptionField(Protocol):
+    """What the option checks read of a field: a rule set's (:class:`romme_score.frozen.Field`)
+    or a dataclass's (the tournament's options)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> Any: ...
+    @property
+    def metadata(self) -> Mapping[Any, Any]: ...
+
+
+def _check_value(f: OptionField, value: Any) -> None:
     meta = f.metadata
     name = f.name
     if f.type in ("bool",):
@@ -356,7 +370,7 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
         )
 
 
-def _range_text(f: dataclasses.Field[Any]) -> str:
+def _range_text(f: OptionField) -> str:
     meta = f.metadata
     lo, hi = meta.get("lo"), meta.get("hi")
     text = f"{lo}-{hi}" if hi is not None else _("a whole number >= %(lo)s") % {"lo": lo}
@@ -377,11 +391,11 @@ def allowed_values(name: str) -> str:
     return _range_text(f)
 
 
-_FIELDS = {f.name: f for f in dataclasses.fields(RuleSet)}
+_FIELDS = {f.name: f for f in fields(RuleSet)}
 OPTION_NAMES = tuple(_FIELDS)
 
 
-def option_field(name: str) -> dataclasses.Field[Any]:
+def option_field(name: str) -> Field:
     if name not in _FIELDS:
         close = _closest(name, OPTION_NAMES)
         if close:
@@ -411,7 +425,7 @@ def _closest(word: str, candidates: tuple[str, ...] | list[str]) -> str | None:
     return found[0] if found else None
 
 
-def parse_value(f: dataclasses.Field[Any], value: Any) -> Any:
+def parse_value(f: OptionField, value: Any) -> Any:
     """Read an option's value from CLI/TOML text (or a TOML-typed value)."""
     name = f.name
     if name == "game_end":

@@ -5,9 +5,11 @@ each other, and a ``romme check`` that loads none of the session machinery."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -165,6 +167,77 @@ def test_check_loads_no_session_machinery() -> None:
         "anyio",
     ):
         assert heavy not in loaded, f"romme check imports {heavy}"
+
+
+# --- start-up of romme check (issue 20 item 31) ---------------------------------------
+
+# What romme check no longer loads, beyond what `python -c 'import click'` loads: each cost
+# its start-up (1.52x import click in instructions before, 1.19x after; benchmarks/startup.py).
+# dataclasses (and with it copy): the value types are romme_score.frozen records; locale:
+# click.version_option's gettext call at import; struct: the catalogs' whole-file parsing;
+# pathlib (and with it fnmatch, ntpath, urllib.parse, ipaddress): os.path where no file is.
+CHECK_STARTUP_FORBIDDEN = (
+    "dataclasses",
+    "copy",
+    "locale",
+    "struct",
+    "pathlib",
+    "fnmatch",
+    "ntpath",
+    "urllib",
+    "ipaddress",
+)
+
+
+def modules_loaded(code: str, tmp_path: Path) -> set[str]:
+    """Every module loaded by ``code``, run as an installed romme runs: without the site
+    module (whose editable-install hook loads pathlib before any program starts), Click and
+    romme_score found on the path, no ROMME_DB, a data directory of its own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("ROMME_DB", "PYTHONPATH")}
+    env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE.parent), sysconfig.get_paths()["purelib"]])
+    env["XDG_DATA_HOME"] = str(tmp_path)
+    code += "\nimport sys\nprint()\nprint(' '.join(sorted(sys.modules)))\n"
+    result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env)
+    assert result.returncode in (0, 1), result.stderr
+    return set(result.stdout.splitlines()[-1].split())  # the last line: after what check printed
+
+
+def modules_loaded_by_check(args: list[str], tmp_path: Path, plant: str = "") -> set[str]:
+    """What a ``romme check`` run loads beyond ``import click`` (``plant``: code run before it)."""
+    run = f"{plant}\nfrom romme_score.cli import main\nmain({args!r}, standalone_mode=False)"
+    return modules_loaded(run, tmp_path) - modules_loaded("import click", tmp_path)
+
+
+def forbidden_at_check_startup(loaded: set[str]) -> list[str]:
+    return [m for m in CHECK_STARTUP_FORBIDDEN if m in loaded or any(n.startswith(m + ".") for n in loaded)]
+
+
+def test_the_startup_check_sees_a_planted_import(tmp_path: Path) -> None:
+    loaded = modules_loaded_by_check(["check", "HK KK PK"], tmp_path, plant="import dataclasses, pathlib")
+    assert forbidden_at_check_startup(loaded) == [
+        *("dataclasses", "copy"),
+        *("pathlib", "fnmatch", "ntpath", "urllib", "ipaddress"),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_check_starts_without_the_modules_taken_off_its_path(lang: str, tmp_path: Path) -> None:
+    loaded = modules_loaded_by_check(["check", "--lang", lang, "HK KK PK", "♥2 ♥3 J"], tmp_path)
+    assert "romme_score.referee" in loaded and "romme_score.melds" in loaded
+    assert forbidden_at_check_startup(loaded) == []
+
+
+@pytest.mark.parametrize(
+    "xdg", ["/tmp/x", "/tmp/x/", "/tmp//x", "//x", "/", ".", "./rel", "rel", "/a/./b", "/a/../b", " /tmp/y "]
+)
+def test_the_default_database_is_where_pathlib_puts_it(xdg: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """romme_score.paths writes the default location with os.path where that is what pathlib
+    writes (romme check's start-up), else asks pathlib."""
+    from romme_score.paths import DATABASE_FILE, data_dir, default_location
+
+    monkeypatch.delenv("ROMME_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", xdg)
+    assert default_location() == str(data_dir() / DATABASE_FILE)
 
 
 # --- packages (issue 18 item 6): front ends use the service, the views and the core ------

@@ -183,3 +183,29 @@ def test_parser_on_card_like_text_raises_only_its_own_error(text: str, profile: 
         assert str(exc)
     else:
         assert all(isinstance(c, Card) for c in cards)
+
+
+# Every character str.split() or the pattern \s takes for whitespace, and a few others.
+WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "\u200b\ufeff\x00"
+
+
+def split_by_pattern(text: str) -> list[str]:
+    """split_tokens as it was: three substitutions and a split on ``[\\s,;]+``."""
+    import re
+
+    text = re.sub(r"\s*=\s*", "=", text)
+    text = re.sub(r"\s*\(\s*", "(", text)
+    text = re.sub(r"\s*\)", ")", text)
+    return [t for t in re.split(r"[\s,;]+", text) if t]
+
+
+@given(st.text(alphabet=WHITESPACE + ",;=()HK10J♥x", max_size=30))
+def test_split_tokens_splits_as_the_pattern_did(text: str) -> None:
+    """split_tokens no longer compiles patterns for a line without a declaration (start-up,
+    issue 20 item 31): str.split() and \\s agree on every whitespace character."""
+    from romme_score.cards import split_tokens
+
+    assert split_tokens(text) == split_by_pattern(text)
+    assert [c for c in WHITESPACE if c.isspace()] == [
+        c for c in WHITESPACE if split_by_pattern(f"a{c}b") == ["a", "b"]
+    ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import gettext
 import inspect
+import io
 import json
 import os
 import re
@@ -132,6 +133,61 @@ def test_compiled_catalogs_match_their_po_files(lang: str, domain: str) -> None:
             assert compiled.ngettext(ids[0], ids[1], 5) == strings[1], ids
         else:
             assert compiled.gettext(ids[0]) == strings[0], f"stale .mo: run make messages ({ids[0]!r})"
+
+
+@pytest.mark.parametrize("lang,domain", [("de", "romme"), ("en", "romme"), ("de", "click")])
+def test_the_catalog_read_on_demand_answers_as_gnutranslations(lang: str, domain: str) -> None:
+    """i18n.MoCatalog binary-searches the .mo instead of decoding it whole (start-up, issue 20
+    item 31): every message, singular and plural, and a few it does not hold, answer alike."""
+    data = (LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo").read_bytes()
+    whole = gettext.GNUTranslations(io.BytesIO(data))
+    lazy = i18n.MoCatalog.read(data)
+    assert isinstance(lazy, i18n.MoCatalog)
+    entries = whole._catalog  # type: ignore[attr-defined]
+    singulars = [k for k in entries if isinstance(k, str)]
+    plurals = sorted({k[0] for k in entries if isinstance(k, tuple)})
+    assert len(singulars) > 30 and (domain == "click" or plurals)
+    for msgid in [*singulars, "not a message", "Zoë \udce9", "x\x00y", *plurals]:
+        assert lazy.gettext(msgid) == whole.gettext(msgid), msgid
+    for msgid in [*plurals, *singulars[:20], "%(count)d unknown thing"]:
+        for n in (0, 1, 2, 5, 21):
+            assert lazy.ngettext(msgid, "PLURAL", n) == whole.ngettext(msgid, "PLURAL", n), (msgid, n)
+    assert lazy.info() == whole.info() and lazy.charset() == whole.charset()
+    assert lazy.pgettext("ctx", singulars[1]) == whole.pgettext("ctx", singulars[1])
+
+
+def test_the_catalog_read_on_demand_falls_back_to_gnutranslations() -> None:
+    """A .mo written big-endian is read whole; the same answers either way; a file that is
+    no catalog fails as GNUTranslations fails (OSError: the program then speaks English)."""
+    data = (LOCALE / "de" / "LC_MESSAGES" / "click.mo").read_bytes()
+    words = [int.from_bytes(data[i : i + 4], "little") for i in range(0, 28, 4)]
+    count, originals, translations = words[2], words[3], words[4]
+    big = bytearray(data)
+    for at in [*range(0, 28, 4), *range(originals, originals + 8 * count, 4)]:
+        big[at : at + 4] = int.from_bytes(data[at : at + 4], "little").to_bytes(4, "big")
+    for at in range(translations, translations + 8 * count, 4):
+        big[at : at + 4] = int.from_bytes(data[at : at + 4], "little").to_bytes(4, "big")
+    read = i18n.MoCatalog.read(bytes(big))
+    assert type(read) is gettext.GNUTranslations
+    assert read.gettext("Show the version and exit.") == i18n.MoCatalog.read(data).gettext(
+        "Show the version and exit."
+    )
+    with pytest.raises(OSError):
+        i18n.MoCatalog.read(b"\x00" * 64)
+
+
+def test_the_shipped_catalogs_keep_their_msgids_sorted() -> None:
+    """What the binary search needs (the GNU .mo format's promise, Babel's and msgfmt's
+    output): a catalog compiled otherwise would fail here, not silently speak English."""
+    for path in sorted(LOCALE.glob("*/LC_MESSAGES/*.mo")):
+        data = path.read_bytes()
+        count, originals = (int.from_bytes(data[i : i + 4], "little") for i in (8, 12))
+        msgids = []
+        for i in range(count):
+            at = originals + 8 * i
+            length, offset = (int.from_bytes(data[j : j + 4], "little") for j in (at, at + 4))
+            msgids.append(data[offset : offset + length])
+        assert msgids == sorted(msgids), path
 
 
 # --- choosing the language ---------------------------------------------------------

@@ -9,13 +9,12 @@ result to a view (:mod:`romme_score.views`).
 
 from __future__ import annotations
 
-import copy
 import importlib
 import inspect
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -24,6 +23,8 @@ from romme_score.cli.options import InputError, Refused, edge_error, text_params
 from romme_score.cli.terminal import showable_streams
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
+
+_Item = TypeVar("_Item", click.Command, click.Parameter)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug of ours, never the user's input
 
@@ -137,12 +138,20 @@ def translate_command(command: click.Command) -> click.Command:
     return found
 
 
+def _shallow_copy(item: _Item) -> _Item:
+    """What ``copy.copy`` makes of a command or a parameter (a new object sharing the
+    attributes), without importing :mod:`copy` on every run."""
+    new = object.__new__(type(item))
+    new.__dict__.update(item.__dict__)
+    return new
+
+
 def _translated_copy(command: click.Command) -> click.Command:
-    translated = copy.copy(command)
+    translated = _shallow_copy(command)
     params = list(command.params)
     if not any(p.name == "lang" for p in params):
         params.append(lang_option())
-    translated.params = [copy.copy(p) for p in params]
+    translated.params = [_shallow_copy(p) for p in params]
     # Click keeps the --help option it made first, its text in the language of then.
     translated._help_option = None
     for item in [translated, *translated.params]:
@@ -307,13 +316,14 @@ class LazyGroup(click.Group):
             ctx.exit(INTERNAL_ERROR)
 
 
-# Click's own msgid (its catalog words it); click.version_option would word its sentence
-# once, at import, in English.
-VERSION_HELP = "Show the version and exit."
+VERSION_HELP = "Show the version and exit."  # Click's msgid: worded from its catalog
 
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    """``--version``: Click's sentence, in the language of this run."""
+    """``--version``, as ``click.version_option`` prints it, in the language of this run.
+    Not that decorator: it words its help at import through the stdlib gettext, which
+    imports locale and searches the disk for a catalog on every run (the help is
+    translated when shown, as every help text is)."""
     if not value or ctx.resilient_parsing:
         return
     from importlib.metadata import version

@@ -12,14 +12,12 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import IO, Any, NoReturn, TypeVar, cast
 
 import click
 
 from romme_score import i18n
 from romme_score.cards import Card, NotationError, Profile, parse_cards
-from romme_score.cli.hints import with_hint
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _, os_reason
 from romme_score.inputs import clean_text
@@ -71,6 +69,8 @@ class Refused(EdgeError):
 def edge_error(exc: InputProblem | Refusal, command: str | None = None) -> EdgeError:
     """A domain error as the command line shows it, with the command line's way out
     (:mod:`romme_score.cli.hints`): unreadable input (exit code 2) or a refusal (exit code 1)."""
+    from romme_score.cli.hints import with_hint  # only an error needs it (start-up)
+
     text = with_hint(exc, command)
     return InputError(text) if isinstance(exc, InputProblem) else Refused(text)
 
@@ -443,6 +443,10 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
     from romme_score.paths import default_location
 
     location = db if db is not None else default_location()
+    if name is None and "://" not in location and _no_such_file(location):
+        return None  # the common case of romme check, decided without importing pathlib
+    from pathlib import Path
+
     path = Path(location)
     if "://" not in location and (not path.is_file() or path.stat().st_size == 0):
         if name is not None:
@@ -459,9 +463,23 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
             info = store.session(name)
     except StoreError as exc:
         if name is not None:
+            from romme_score.cli.hints import with_hint
+
             raise Refused(with_hint(exc)) from None
         return None
     return info.rules, RulesFrom("session", info.name, preset_label(info.rules))
+
+
+def _no_such_file(location: str) -> bool:
+    """Whether nothing is at ``location``: then nothing is at what ``Path(location)`` makes
+    of it either (pathlib drops only ``.`` parts, doubled and trailing slashes)."""
+    try:
+        os.stat(location)
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError):
+        pass
+    return False
 
 
 def preset_label(rules: RuleSet) -> str:
@@ -515,6 +533,8 @@ def load_rules(preset: str | None, rule_items: Sequence[str], rules_file: str | 
     try:
         return build_rules(preset, tuple(rule_items), text, str(rules_file or "rules file"))
     except RuleError as exc:
+        from romme_score.cli.hints import with_hint
+
         fail_input(with_hint(exc))
 
 
@@ -523,6 +543,8 @@ def read_cards(text: str, out: Output, what: str = "") -> list[Card]:
     try:
         cards = parse_cards(text, out.profile)
     except NotationError as exc:
+        from romme_score.cli.hints import with_hint
+
         fail_input(what + with_hint(exc))
     if not cards:
         fail_input(what + _("no cards given: type cards like HK K10 J"))

@@ -21,7 +21,7 @@ from romme_score.cards import Card, Profile, format_cards
 
 # A suit's letter in plain ASCII, in the de and en notation.
 SYMBOL_LETTERS = {"♣": ("T", "C"), "♠": ("P", "S"), "♥": ("H", "H"), "♦": ("K", "D")}
-_EURO_BEFORE_DIGIT = re.compile("€(?=[0-9])")
+_EURO_BEFORE_DIGIT = "€(?=[0-9])"  # compiled on first use: only a line with € needs it
 
 # What a terminal that cannot show a character shows instead (romme_score.cli.terminal),
 # and what --ascii prints where it must be plain ASCII: a symbol of the program's output,
@@ -111,5 +111,5 @@ class Output:
         for symbol, (de, en) in SYMBOL_LETTERS.items():
             text = text.replace(symbol, de if self.profile == "de" else en)
         if "€" in text:
-            text = _EURO_BEFORE_DIGIT.sub("EUR ", text).replace("€", "EUR")
+            text = re.sub(_EURO_BEFORE_DIGIT, "EUR ", text).replace("€", "EUR")
         return text.replace("−", "-")

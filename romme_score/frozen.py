@@ -1,0 +1,265 @@
+"""Frozen value types without the cost of ``@dataclass`` at import (issue 20 item 31).
+
+``@dataclass(frozen=True)`` writes the source of ``__init__``, ``__repr__``, ``__eq__``,
+``__hash__``, ``__setattr__`` and ``__delattr__`` for each class and compiles it: for the
+rule set's 31 options that took more of ``romme check``'s start-up than all of its own
+judging. :func:`record` makes the same class from the same class body, with methods that
+read the fields at run time: the same constructor (positional or by name, defaults,
+``__post_init__``), the same ``repr``, equality, hash and ``match_args``, the same error
+on an assignment (an ``AttributeError``). Type checkers read it as a frozen dataclass
+(``dataclass_transform``); tests/test_frozen.py holds the two alike. :class:`TupleRecord`
+is ``typing.NamedTuple`` in the same way.
+
+>>> @record
+... class Point:
+...     x: int
+...     y: int = 0
+>>> p = Point(1)
+>>> p, p == Point(1, 0), replace(p, y=2)
+(Point(x=1, y=0), True, Point(x=1, y=2))
+>>> [f.name for f in fields(Point)]
+['x', 'y']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform
+
+__all__ = [
+    "MISSING",
+    "EnumBase",
+    "Field",
+    "IntEnumBase",
+    "StrEnumBase",
+    "TupleRecord",
+    "enum_of",
+    "field",
+    "fields",
+    "record",
+    "replace",
+]
+
+T = TypeVar("T")
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()  # no default: the field must be given
+
+
+class Field:
+    """One field of a record: what :func:`dataclasses.field` describes (name, type as
+    written in the class body, default, metadata)."""
+
+    __slots__ = ("name", "type", "default", "metadata")
+
+    def __init__(self, default: Any = MISSING, metadata: Mapping[str, Any] | None = None) -> None:
+        self.name = ""
+        self.type: Any = None
+        self.default = default
+        self.metadata: Mapping[str, Any] = dict(metadata or {})
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r}, type={self.type!r}, default={self.default!r})"
+
+
+def field(*, default: Any = MISSING, metadata: Mapping[str, Any] | None = None) -> Any:
+    """A field with metadata, as :func:`dataclasses.field` (``default`` and ``metadata``)."""
+    return Field(default, metadata)
+
+
+def fields(record_or_class: Any) -> tuple[Field, ...]:
+    """The fields of a record class or instance, in the order of the class body."""
+    found: tuple[Field, ...] = record_or_class.__record_fields__
+    return found
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """A copy of ``obj`` with ``changes``, built (and so validated) anew."""
+    values = {f.name: obj.__dict__[f.name] for f in fields(obj)}
+    values.update(changes)
+    return type(obj)(**values)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def record(cls: type[T]) -> type[T]:
+    """``@dataclass(frozen=True)`` for ``cls``'s annotated fields (string annotations, as
+    ``from __future__ import annotations`` leaves them; ``ClassVar`` is not supported)."""
+    found: list[Field] = []
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        value = cls.__dict__.get(name, MISSING)
+        item = value if isinstance(value, Field) else Field(value)
+        item.name, item.type = name, annotation
+        if item.default is MISSING and found and found[-1].default is not MISSING:
+            raise TypeError(f"non-default argument {name!r} follows default argument")
+        if item.default is MISSING:
+            if name in cls.__dict__:
+                delattr(cls, name)
+        else:
+            setattr(cls, name, item.default)
+        found.append(item)
+    record_fields = tuple(found)
+    names = tuple(f.name for f in record_fields)
+    by_name = {f.name: f for f in record_fields}
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(names):
+            most = len(names) + 1  # self too, as Python counts
+            least = sum(f.default is MISSING for f in record_fields) + 1
+            takes = f"{most} positional argument{'s' if most > 1 else ''}"
+            takes = takes if least == most else f"from {least} to {takes}"
+            raise TypeError(
+                f"{type(self).__qualname__}.__init__() takes {takes} but {len(args) + 1} were given"
+            )
+        given = dict(zip(names, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in by_name:
+                raise TypeError(
+                    f"{type(self).__qualname__}.__init__() got an unexpected keyword argument {name!r}"
+                )
+            if name in given:
+                raise TypeError(
+                    f"{type(self).__qualname__}.__init__() got multiple values for argument {name!r}"
+                )
+            given[name] = value
+        values = self.__dict__
+        for f in record_fields:
+            if f.name in given:
+                values[f.name] = given[f.name]
+            elif f.default is not MISSING:
+                values[f.name] = f.default
+            else:
+                raise TypeError(
+                    f"{type(self).__qualname__}.__init__() missing 1 required positional argument: {f.name!r}"
+                )
+        post_init = getattr(self, "__post_init__", None)
+        if post_init is not None:
+            post_init()
+
+    def _values(self: Any) -> tuple[Any, ...]:
+        values = self.__dict__
+        return tuple(values[name] for name in names)
+
+    def __repr__(self: Any) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, _values(self), strict=True))
+        return f"{type(self).__qualname__}({shown})"
+
+    def __eq__(self: Any, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return _values(self) == _values(other)
+        return NotImplemented
+
+    def __hash__(self: Any) -> int:
+        return hash(_values(self))
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self: Any, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    methods = {"__init__": __init__, "__eq__": __eq__, "__hash__": __hash__}
+    methods |= {"__setattr__": __setattr__, "__delattr__": __delattr__}
+    if "__repr__" not in cls.__dict__:
+        methods["__repr__"] = __repr__
+    for name, method in methods.items():
+        method.__qualname__ = f"{cls.__qualname__}.{name}"
+        setattr(cls, name, method)
+    added = {"__record_fields__": record_fields, "__match_args__": names}
+    for name, value in added.items():  # setattr: type[T] declares neither
+        setattr(cls, name, value)
+    return cls
+
+
+# --- TupleRecord: typing.NamedTuple without compiling its annotations ------------------
+
+if TYPE_CHECKING:
+    from typing import NamedTuple as TupleRecord
+else:
+    import collections
+
+    _PROHIBITED = frozenset(
+        {"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults"}
+        | {"_make", "_replace", "_asdict", "_source"}
+    )
+    _SPECIAL = frozenset({"__module__", "__name__", "__annotations__"})
+
+    class _TupleRecordMeta(type):
+        """``typing.NamedTupleMeta``, less its check of each annotation: with string
+        annotations (``from __future__ import annotations``) that check compiles every one,
+        some 1 M instructions of romme check's start-up per class. The class is the same
+        ``collections.namedtuple`` with the class body's methods; its ``__annotations__``
+        keep the strings (``typing.get_type_hints`` reads them)."""
+
+        def __new__(mcls, typename, bases, ns):
+            types = ns.get("__annotations__", {})
+            default_names = []
+            for name in types:
+                if name in ns:
+                    default_names.append(name)
+                elif default_names:
+                    raise TypeError(
+                        f"Non-default namedtuple field {name} cannot follow default field"
+                        f"{'s' if len(default_names) > 1 else ''} {', '.join(default_names)}"
+                    )
+            made = collections.namedtuple(
+                typename, list(types), defaults=[ns[n] for n in default_names], module=ns["__module__"]
+            )
+            made.__annotations__ = made.__new__.__annotations__ = dict(types)
+            for key in ns:
+                if key in _PROHIBITED:
+                    raise AttributeError("Cannot overwrite NamedTuple attribute " + key)
+                if key not in _SPECIAL and key not in made._fields:
+                    setattr(made, key, ns[key])
+            return made
+
+    def TupleRecord(typename, fields=None, /, **kwargs):  # noqa: N802  # as typing.NamedTuple
+        """Only for ``class X(TupleRecord):``."""
+        raise TypeError("TupleRecord is a base class: class Name(TupleRecord): ...")
+
+    _TupleRecordBase = type.__new__(_TupleRecordMeta, "TupleRecord", (), {})
+    TupleRecord.__mro_entries__ = lambda bases: (_TupleRecordBase,)
+
+
+# --- enums as the standard library makes its own ---------------------------------------
+
+if TYPE_CHECKING:
+    EnumBase = enum.Enum
+    IntEnumBase = enum.IntEnum
+    StrEnumBase = enum.StrEnum
+else:  # the class statement's base: enum_of makes the enum of the class
+    EnumBase = IntEnumBase = StrEnumBase = object
+
+
+def enum_of(etype: type[enum.Enum]) -> Callable[[type[T]], type[T]]:
+    """``@enum_of(enum.StrEnum) class Reason(StrEnumBase): ...`` is the enum that
+    ``class Reason(enum.StrEnum): ...`` makes (what type checkers see), made as the standard
+    library makes its own enums (``enum._simple_enum``, as ``re.RegexFlag``): the usual
+    way costs some 0.1 M instructions per member at import, 2.5 M of romme check's start-up.
+    Where that helper is missing (another Python), the enum is made the usual way."""
+    simple = getattr(enum, "_simple_enum", None)
+    if simple is not None:
+
+        def fast(cls: type[T]) -> type[T]:
+            made: type[T] = simple(etype)(cls)
+            if cls.__dict__.get("__doc__") is None:  # as the class statement leaves it
+                made.__doc__ = None
+            return made
+
+        return fast
+
+    def usual(cls: type[T]) -> type[T]:
+        metaclass: Any = type(etype)
+        namespace = metaclass.__prepare__(cls.__name__, (etype,))
+        for name, value in cls.__dict__.items():
+            if name not in ("__dict__", "__weakref__"):
+                namespace[name] = value
+        made: type[T] = metaclass(cls.__name__, (etype,), namespace)
+        return made
+
+    return usual
