@@ -343,9 +343,10 @@ def parse_unit(text: str, what: str = "--unit") -> Decimal:
     return parse_decimal(text, what, 0, 1000, places=MONEY_PLACES, above=True)
 
 
-_ISO_DAY = re.compile(r"(?P<y>[0-9]{4})-(?P<m>[0-9]{1,2})-(?P<d>[0-9]{1,2})")
-_GERMAN_DAY = re.compile(r"(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{1,2})\.(?P<y>[0-9]{4})")
-_GERMAN_NO_YEAR = re.compile(r"(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{1,2})\.?")
+# Patterns, compiled by re's cache when a day is read: romme check never reads one.
+_ISO_DAY = r"(?P<y>[0-9]{4})-(?P<m>[0-9]{1,2})-(?P<d>[0-9]{1,2})"
+_GERMAN_DAY = r"(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{1,2})\.(?P<y>[0-9]{4})"
+_GERMAN_NO_YEAR = r"(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{1,2})\.?"
 
 
 def parse_day(text: str, what: str, today: date | None = None) -> date:
@@ -362,9 +363,9 @@ def parse_day(text: str, what: str, today: date | None = None) -> date:
     from datetime import date
 
     typed = text.strip()
-    found = _ISO_DAY.fullmatch(typed) or _GERMAN_DAY.fullmatch(typed)
+    found = re.fullmatch(_ISO_DAY, typed) or re.fullmatch(_GERMAN_DAY, typed)
     if found is None:
-        short = _GERMAN_NO_YEAR.fullmatch(typed)
+        short = re.fullmatch(_GERMAN_NO_YEAR, typed)
         if short is not None and today is not None:
             raise InputValueError(
                 _("%(what)s %(text)s has no year: did you mean %(day)s?")

@@ -260,6 +260,8 @@ class RuleSet:
     )
 
     def __post_init__(self) -> None:
+        if not _checking:  # the presets below, checked by their test instead of at every start
+            return
         for f in fields(self):
             value = getattr(self, f.name)
             _check_value(f, value)
@@ -465,6 +467,9 @@ def _not_allowed(name: str, value: Any) -> RuleError:
     )
 
 
+# Every value of the presets is checked by tests/test_rules.py (each one rebuilt with the
+# check on), not at every start of romme: a start of `romme check` does less work.
+_checking = False
 PRESETS: dict[str, RuleSet] = {
     "standard": RuleSet(),
     "wiki-51": RuleSet(
@@ -503,6 +508,7 @@ PRESETS: dict[str, RuleSet] = {
         game_end=GameEnd("open"),
     ),
 }
+_checking = True
 
 PRESET_SOURCES = {
     "standard": N_("the common modern table: 40 to come out, 2 packs with 6 jokers, to 500"),

@@ -297,3 +297,18 @@ def test_best_bad_input(args: tuple[str, ...], fragment: str) -> None:
 def test_check_first_and_onto_together_is_a_usage_error() -> None:
     code, _, err = run("check", "--first", "--onto", "♥2 ♥3 ♥4", "♥5")
     assert code == 2 and "give one of them" in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[OPTIONS] KEY=VALUE...", "A", "AB", "A B", "A-", "[PLAYERS]...", "X =Y", "ab CD- E", "", "A  B -C"],
+)
+def test_placeholder_words_are_cut_as_the_pattern_finds_them(text: str) -> None:
+    """worded_metavar scans by hand so that no pattern is compiled at every start."""
+    import re
+
+    from romme_score.cli import _METAVAR_WORD, metavar_words
+
+    parts = metavar_words(text)
+    assert "".join(part for _, part in parts) == text
+    assert [part for word, part in parts if word] == re.findall(_METAVAR_WORD, text)

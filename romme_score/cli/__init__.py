@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -200,12 +199,49 @@ METAVARS = (
     N_("LIST"),
     N_("CODE"),
 )
-_METAVAR_WORD = re.compile(r"[A-Z][A-Z =-]*[A-Z]")
+_METAVAR_WORD = r"[A-Z][A-Z =-]*[A-Z]"  # compiled by re's cache when a usage line is shown
 
 
 def worded_metavar(text: str) -> str:
-    """A usage placeholder in the language in use (``[OPTIONS]`` -> ``[OPTIONEN]``)."""
-    return _METAVAR_WORD.sub(lambda found: _(found.group(0)), text)
+    """A usage placeholder in the language in use (``[OPTIONS]`` -> ``[OPTIONEN]``); in
+    English the msgids are the words, so the text as it is."""
+    if i18n.language() == "en":
+        return text
+    return "".join(_(part) if word else part for word, part in metavar_words(text))
+
+
+def _is_upper(char: str) -> bool:
+    return "A" <= char <= "Z"
+
+
+def metavar_words(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut into its placeholder words (what ``_METAVAR_WORD`` matches: capitals,
+    with spaces, ``=`` and ``-`` inside) and what lies between, in order; without
+    compiling the pattern on every start of romme (tests/test_cli.py holds the two alike).
+
+    >>> metavar_words("[OPTIONS] KEY=VALUE...")
+    [(False, '['), (True, 'OPTIONS'), (False, '] '), (True, 'KEY=VALUE'), (False, '...')]
+    """
+    parts: list[tuple[bool, str]] = []
+    plain = start = 0
+    end = len(text)
+    while start < end:
+        if _is_upper(text[start]):
+            stop = start + 1
+            while stop < end and (_is_upper(text[stop]) or text[stop] in " =-"):
+                stop += 1
+            while not _is_upper(text[stop - 1]):
+                stop -= 1
+            if stop - start >= 2:
+                if plain < start:
+                    parts.append((False, text[plain:start]))
+                parts.append((True, text[start:stop]))
+                plain = start = stop
+                continue
+        start += 1
+    if plain < end:
+        parts.append((False, text[plain:]))
+    return parts
 
 
 def _param_metavar(param: click.Parameter) -> str | None:
