@@ -74,7 +74,7 @@ def plain_ascii(text: str) -> str:
         return text
     import unicodedata
 
-    text = _EURO_BEFORE_DIGIT.sub("EUR ", unicodedata.normalize("NFC", text)).replace("€", "EUR")
+    text = re.sub(_EURO_BEFORE_DIGIT, "EUR ", unicodedata.normalize("NFC", text)).replace("€", "EUR")
     out = []
     for char in text:
         if char.isascii() or unicodedata.combining(char):  # a mark left over: dropped
