@@ -618,9 +618,10 @@ class SessionService:
         return export_format.from_store(self.store, info)
 
     def import_(
-        self, export: SessionExport, name: str | None = None, replace: bool = False
+        self, export: SessionExport, name: str | None = None, replace: bool = False, use: bool = False
     ) -> tuple[str, int]:
-        """Write an exported session exactly as it was, and make it current. The rounds are
+        """Write an exported session exactly as it was. The current session stays current
+        unless ``use`` (or none is current: then the imported one is). The rounds are
         scored again under its rules: points that do not match are refused, not recomputed."""
         rounds = list(export.rounds)
         history = list(export.history)
@@ -662,6 +663,7 @@ class SessionService:
             export.notes,
             export.renames,
             overwrite=replace,
+            make_current=use,
         )
         return sname, len(rounds)
 

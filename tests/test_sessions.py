@@ -200,7 +200,7 @@ def test_export_import_round_trip(friday: None, tmp_path: Path) -> None:
     before = standings()
     code, _, err = run("import", str(path))
     assert code == 1 and "exists already" in err
-    ok("import", str(path), "--name", "Copy")
+    ok("import", str(path), "--name", "Copy", "--use")
     after = standings()
     assert after["session"] == "Copy"
     assert after["rounds"] == before["rounds"] and [p["total"] for p in after["players"]] == [
@@ -216,6 +216,32 @@ def test_export_import_round_trip(friday: None, tmp_path: Path) -> None:
     ok("round", "--winner", "Anna", "Ben=1", "Carl=1", "Dora=1")
     ok("import", str(path), "--replace")  # Friday as exported: without the third round
     assert standings()["session"] == "Friday" and standings()["rounds"] == before["rounds"]
+
+
+def test_import_keeps_the_current_session_unless_use(friday: None, tmp_path: Path) -> None:
+    """Issue 20 item 22: an imported copy does not take the next round unless --use."""
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
+    path = tmp_path / "friday.json"
+    ok("export", "-o", str(path))
+    said = ok("import", str(path), "--name", "Kopie")
+    assert "imported with 1 round" in said and "current session is still 'Friday'" in said
+    ok("round", "--winner", "Ben", "Anna=1", "Carl=1", "Dora=1")
+    assert standings()["session"] == "Friday" and len(standings()["rounds"]) == 2
+    assert len(json.loads(ok("standings", "--session", "Kopie", "--json"))["rounds"]) == 1
+    said = ok("import", str(path), "--name", "Kopie2", "--use")
+    assert "It is now the current session." in said
+    assert standings()["session"] == "Kopie2"
+    said = ok("--lang", "de", "import", str(path), "--name", "Kopie3")
+    assert "Kopie2" in said and "current" not in said
+
+
+def test_import_into_a_database_without_a_current_session_makes_it_current(tmp_path: Path) -> None:
+    ok("new", "Friday", "Anna", "Ben")
+    path = tmp_path / "friday.json"
+    ok("export", "-o", str(path))
+    ok("sessions", "delete", "Friday", "--yes")
+    assert "It is now the current session." in ok("import", str(path))
+    assert standings()["session"] == "Friday"
 
 
 def test_import_validates_everything_first(friday: None, tmp_path: Path) -> None:

@@ -466,16 +466,21 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
 @click.argument("file", type=FilePath(dir_okay=False, path_type=Path, allow_dash=True))
 @click.option("--name", help="Import under this session name.")
 @click.option("--replace", is_flag=True, help="Overwrite a session of the same name.")
+@click.option("--use", "make_current", is_flag=True, help="Make the imported session the current one.")
 @db_option
 @plain_output_options
-def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Output) -> None:
+def import_(
+    file: Path, name: str | None, replace: bool, make_current: bool, db: str | None, out: Output
+) -> None:
     """Import a session exported as JSON; checks everything before writing anything.
+
+    The current session stays current unless --use is given (or none is current).
 
     \b
     Examples:
       romme import friday.json
       romme import friday.json --name Friday-copy
-      romme import friday.json --replace
+      romme import friday.json --replace --use
     """
     try:
         data_bytes = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
@@ -504,7 +509,8 @@ def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Ou
         fail_input(f"{file}: {exc}")
     with open_service(db) as service:
         try:
-            sname, count = service.import_(data, name, replace)
+            sname, count = service.import_(data, name, replace, make_current)
         except RoundError as exc:  # a round that does not add up under the export's rules
             fail_input(f"{file}: {exc}")
-    out.echo(views.imported(sname, count))
+        current = service.current_name()
+    out.echo(views.imported(sname, count, current))

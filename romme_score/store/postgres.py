@@ -601,6 +601,7 @@ class PostgresStore:
         notes: Sequence[Note],
         renames: Sequence[Rename],
         overwrite: bool,
+        make_current: bool = True,
     ) -> None:
         def work(cur: Any) -> None:
             cur.execute("LOCK TABLE sessions IN SHARE ROW EXCLUSIVE MODE")
@@ -668,7 +669,11 @@ class PostgresStore:
                 [(sid, r.old, r.new, r.at) for r in renames],
             )
             self._refresh_totals(cur, sid)
-            self._set_current(cur, name)
+            cur.execute(
+                "SELECT 1 FROM state JOIN sessions ON sessions.name = state.value WHERE state.key = 'current'"
+            )
+            if make_current or cur.fetchone() is None:
+                self._set_current(cur, name)
             self._changed(cur, sid)
 
         self.write(work)

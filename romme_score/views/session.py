@@ -436,9 +436,15 @@ def exported(name: str, path: str) -> str:
     return _("Session '%(session)s' written to %(path)s.") % {"session": name, "path": path}
 
 
-def imported(name: str, rounds: int) -> str:
-    return ngettext(
-        "Session '%(session)s' imported with %(count)d round; it is now current.",
-        "Session '%(session)s' imported with %(count)d rounds; it is now current.",
+def imported(name: str, rounds: int, current: str | None) -> str:
+    """The import's sentence, saying which session is current after it."""
+    done = ngettext(
+        "Session '%(session)s' imported with %(count)d round.",
+        "Session '%(session)s' imported with %(count)d rounds.",
         rounds,
     ) % {"session": name, "count": rounds}
+    if current == name:
+        then = _("It is now the current session.")
+    else:
+        then = _("The current session is still '%(session)s'.") % {"session": current}
+    return f"{done} {then}"
