@@ -298,8 +298,10 @@ def test_number_and_name_errors_of_the_input_layer_in_german(tmp_path: Path) -> 
 def test_session_store_and_rule_errors_in_german(tmp_path: Path) -> None:
     db = str(tmp_path / "r.sqlite3")
     code, _, err = romme(["--lang", "de", "use", "Nix", "--db", db])
-    assert "keine Partie namens 'Nix' (Partien: noch keine)" in err
+    assert "keine Datenbank unter" in err and "mit 'romme new' beginnen" in err
     romme(["new", "Freitag", "Anna", "Ben", "--db", db])
+    code, _, err = romme(["--lang", "de", "use", "Nix", "--db", db])
+    assert "keine Partie namens 'Nix' (Partien: Freitag)" in err
     code, _, err = romme(["--lang", "de", "undo", "--yes", "--db", db])
     assert "die Partie 'Freitag' hat keine Runde zum Zurücknehmen" in err
     code, _, err = romme(["--lang", "de", "note", "x" * 2001, "--db", db])

@@ -24,13 +24,14 @@ from romme_score.cli.options import (
     rule_options,
     session_option,
 )
-from romme_score.cli.service import open_service
+from romme_score.cli.service import creating_service, open_service
 from romme_score.export import ExportError, SessionExport
 from romme_score.i18n import _, grouped, shown
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
 from romme_score.sessions import SessionInfo, SessionService
+from romme_score.store.errors import NoDatabase
 from romme_score.views import session as views
 
 SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
@@ -119,7 +120,7 @@ def new(
             fail_input(f"--until: {exc}")
     rate_value = parse_rate(rate) if rate is not None else None
     currency = clean_currency(currency, "--currency") if currency is not None else None
-    with open_service(db) as service:
+    with creating_service(db) as service:
         try:
             info = service.create(name, players, rules, rate_value, currency, dealer)
         except PlayerChoiceError as exc:  # the only player typed here is the dealer
@@ -327,8 +328,11 @@ def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
     ctx.obj = db
     if ctx.invoked_subcommand is not None:
         return
-    with open_service(db) as service:
-        rows = service.overview()
+    try:
+        with open_service(db) as service:
+            rows = service.overview()
+    except NoDatabase:  # nothing to list, and nothing created
+        rows = []
     if out.json:
         out.dump(views.sessions_json(rows))
     else:
@@ -507,7 +511,7 @@ def import_(
         data = SessionExport.from_json(loaded)
     except ExportError as exc:
         fail_input(f"{file}: {exc}")
-    with open_service(db) as service:
+    with creating_service(db) as service:
         try:
             sname, count = service.import_(data, name, replace, make_current)
         except RoundError as exc:  # a round that does not add up under the export's rules
