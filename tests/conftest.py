@@ -26,6 +26,7 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     monkeypatch.delenv("ROMME_NOTATION", raising=False)
     # English unless a test asks otherwise, whatever the machine's locale
     monkeypatch.setenv("ROMME_LANG", "en")
+    monkeypatch.delenv("LANGUAGE", raising=False)  # gettext's list, read before LC_ALL and LANG
     i18n.set_language(None)
     yield db
     i18n.set_language(None)
