@@ -186,6 +186,19 @@ def decimal_text(value: object) -> str:
     return text.replace(".", ",") if language() == "de" else text
 
 
+def tenths_text(tenths: int) -> str:
+    """A number kept in tenths (003's leaderboard points), with its one decimal as the
+    language writes it.
+
+    >>> set_language("de"); tenths_text(77), tenths_text(300)
+    ('7,7', '30,0')
+    >>> set_language("en"); tenths_text(77)
+    '7.7'
+    """
+    whole, tenth = divmod(tenths, 10)
+    return decimal_text(f"{whole}.{tenth}")
+
+
 def grouped(number: int) -> str:
     """A whole number with its thousands marked as the language writes them.
 

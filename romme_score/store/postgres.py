@@ -233,6 +233,17 @@ MIGRATIONS: list[list[str]] = [
         )""",
     ],
     TOURNAMENTS,  # 3: tournaments (RULES.md §10), as the SQLite file's, defined above
+    [  # 4: 003's leaderboard points exact, in tenths (as the SQLite file's version 7)
+        """UPDATE hands SET leaderboard = (
+            SELECT CASE WHEN r.winner = hands.player THEN CASE WHEN r.hand_romme THEN 600 ELSE 300 END
+                        ELSE GREATEST(0, 100 - hands.points) END
+            FROM rounds r WHERE r.id = hands.round_id)
+        WHERE leaderboard IS NOT NULL""",
+        """UPDATE totals SET leaderboard = COALESCE((SELECT SUM(COALESCE(h.leaderboard, 0)) FROM hands h
+            JOIN rounds r ON r.id = h.round_id
+            WHERE r.session_id = totals.session_id AND r.status = 'active'
+            AND h.player = totals.player), 0)""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

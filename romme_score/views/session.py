@@ -12,7 +12,7 @@ from typing import Any
 from tabulate import tabulate
 
 from romme_score.cards import Card
-from romme_score.i18n import N_, _, ngettext
+from romme_score.i18n import N_, _, ngettext, tenths_text
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, Hand, RoundInput, RoundScore, places
 from romme_score.sessions import (
@@ -26,6 +26,7 @@ from romme_score.sessions import (
 )
 from romme_score.store.records import Lines
 from romme_score.stream import RawJSON
+from romme_score.views.output import leaderboard_json
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -76,7 +77,11 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
     return {
         "session": s.session,
         "players": [
-            {"name": p, "total": s.totals[p], "leaderboard": board[p] if board is not None else None}
+            {
+                "name": p,
+                "total": s.totals[p],
+                "leaderboard": leaderboard_json(board[p]) if board is not None else None,
+            }
             for p in s.players
         ],
         "rounds": (round_json(r) for r in (s.rounds if rounds is None else rounds)),
@@ -202,7 +207,7 @@ def render_scoresheet(s: Standings) -> str:
     ranks = places({p: s.totals[p] for p in s.players})
     table.append([_("place")] + [str(ranks[p]) for p in s.players])
     if s.leaderboard is not None:
-        table.append([_("leaderboard")] + [str(s.leaderboard[p]) for p in s.players])
+        table.append([_("leaderboard")] + [tenths_text(s.leaderboard[p]) for p in s.players])
     lines.append(
         tabulate(table, headers=headers, tablefmt="simple", colalign=("left",) + ("right",) * len(s.players))
     )

@@ -8,8 +8,9 @@ from typing import Any
 
 from tabulate import tabulate
 
-from romme_score.i18n import _, decimal_text, ngettext
+from romme_score.i18n import _, decimal_text, ngettext, tenths_text
 from romme_score.settlement import Settlement, format_money
+from romme_score.views.output import leaderboard_json
 
 
 def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -27,7 +28,7 @@ def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None)
     }
     if leaderboard is not None:
         for p in data["players"]:
-            p["leaderboard"] = leaderboard.get(p["name"])
+            p["leaderboard"] = leaderboard_json(leaderboard.get(p["name"]))
     return data
 
 
@@ -77,7 +78,7 @@ def render_settlement(
     table.append([_("money")] + [money[p.name] for p in s.players])
     table.append([_("place")] + [str(p.place) for p in s.players])
     if leaderboard is not None:
-        table.append([_("leaderboard")] + [str(leaderboard.get(n, "")) for n in names])
+        table.append([_("leaderboard")] + [tenths_text(leaderboard.get(n, 0)) for n in names])
     lines.append(
         tabulate(
             table,
