@@ -29,7 +29,6 @@ too; :func:`room_add` and the others below keep it as one int, ``m << ROOM | e``
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import NamedTuple
 
 from romme_score.cards import Card, Rank, Suit
@@ -87,7 +86,12 @@ def room_takes(room: int, count: int) -> bool:
     return count <= room >> ROOM and (count % 2 == 0 or count >= room & ROOM_MASK)
 
 
-@lru_cache(maxsize=1 << 14)
+# lone_joker_room's answers, by what of the rules they depend on, the run and the jokers
+# (a RuleSet hashes all its fields, which costs more than the answer found here).
+_LONE_ROOMS: dict[tuple[object, ...], tuple[int, dict[int, tuple[int, ...]]]] = {}
+LONE_ROOMS_KEPT = 1 << 14
+
+
 def lone_joker_room(
     rules: RuleSet, run: tuple[int, int, int, int, int], most: int
 ) -> tuple[int, dict[int, tuple[int, ...]]]:
@@ -106,6 +110,26 @@ def lone_joker_room(
     >>> room_counts(room, 3), steps[3]  # one at each end (♥10 ♥A), then one more at ♥9
     ([0, 2, 3], (2, 1))
     """
+    key = (
+        rules.wraparound,
+        rules.top_run_position,
+        rules.min_naturals,
+        rules.max_jokers_per_meld,
+        rules.max_adjacent_jokers,
+        run,
+        most,
+    )
+    known = _LONE_ROOMS.get(key)
+    if known is None:
+        if len(_LONE_ROOMS) >= LONE_ROOMS_KEPT:
+            _LONE_ROOMS.clear()
+        known = _LONE_ROOMS[key] = _lone_joker_room(rules, run, most)
+    return known
+
+
+def _lone_joker_room(
+    rules: RuleSet, run: tuple[int, int, int, int, int], most: int
+) -> tuple[int, dict[int, tuple[int, ...]]]:
     adjacent, per_meld = rules.max_adjacent_jokers is not None, rules.max_jokers_per_meld is not None
     ways: dict[int, tuple[int, ...]] = {0: ()}
     seen: set[tuple[tuple[int, int, int, int, int], int]] = set()
