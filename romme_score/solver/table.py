@@ -532,6 +532,8 @@ class TableSearch:
                     is not None
                 ):
                     continue
+                if added and not self._joker_places_clear(run, [cands.rank_of[j] for j in used], len(flags)):
+                    continue  # the same cards fit the other end too (an ace, or around the corner)
                 size = len(flags)
                 if at_high:
                     # The cards left are of higher rank than this one, so the low end is
@@ -546,6 +548,48 @@ class TableSearch:
                 others = sum(1 << (2 * j) for j in used if j != i)
                 options.append((new, others, added, laid, gain))
         return options
+
+    def _joker_places_clear(self, run: RunState, ranks: list[int], size: int) -> bool:
+        """Whether natural cards of these ranks laid at once with jokers, ``size`` cards in
+        all, leave the jokers one place, as layoff.lay_off sees it: every way to split the
+        cards between the two ends that the bounds, the joker limits and joker_layoff
+        allow puts the jokers on the same cards."""
+        rules = self.rules
+        if not rules.wraparound and int(Rank.ACE) not in ranks:
+            return True  # each card has one place, below the run or above it: so have the jokers
+        low, high, low_jokers, high_jokers, jokers, _ = run
+        added = size - len(ranks)
+        places = set()
+        for left in range(size + 1):
+            right = size - left
+            if not self.run_bounds(low - left, high + right):
+                continue
+            positions = [*range(low - left, low), *range(high + 1, high + 1 + right)]
+            at = {int(rank_at(p)): p for p in positions}
+            taken = {at.get(r) for r in ranks}
+            if None in taken or len(taken) < len(ranks):
+                continue
+            below = [p not in taken for p in reversed(positions[:left])]  # out from each end
+            above = [p not in taken for p in positions[left:]]
+            block = max(
+                longest_joker_block([True] * low_jokers + below) if left else 0,
+                longest_joker_block([True] * high_jokers + above) if right else 0,
+            )
+            if (
+                joker_limit_violation(MeldKind.RUN, rules.min_naturals, jokers + added, block, rules)
+                is not None
+            ):
+                continue
+            if rules.joker_layoff == "with-natural" and not all(
+                any(q in taken for q in positions[:left] if q < p)
+                if p < low
+                else any(q in taken for q in positions[left:] if q > p)
+                for p in positions
+                if p not in taken
+            ):
+                continue
+            places.add(tuple(int(rank_at(p)) for p in positions if p not in taken))
+        return len(places) <= 1
 
     def _blocks(
         self, i: int, low: int, high: int, at_high: bool, mine: int
