@@ -308,6 +308,9 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
             _("it is a card only in the %(profile)s profile") % {"profile": other},
             other_card.format(profile, ascii=True),
         )
+    mixed = _mixed_letters(text, profile)
+    if mixed is not None:
+        return (mixed[0], mixed[1].format(profile, ascii=True))
     suit_letters = _DE_SUIT_LETTERS if profile == "de" else _EN_SUIT_LETTERS
     ranks = _DE_RANKS if profile == "de" else _EN_RANKS
     if profile == "de":
@@ -354,6 +357,47 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
         ),
         None,
     )
+
+
+# A letter of the other profile, read in this one (issue 20 item 24: TQ under de meant
+# Treff Dame, TD). German ranks B/D for an English J/Q and back; K and A are the same;
+# T for ten only in en. Suits: en S/D for de P/K and back; T/X Kreuz for en C.
+_RANK_FROM_EN = {"J": Rank.JACK, "Q": Rank.QUEEN, "T": Rank.TEN}
+_RANK_FROM_DE = {"B": Rank.JACK, "D": Rank.QUEEN}
+_SUIT_FROM_EN = {"S": Suit.SPADES, "D": Suit.DIAMONDS}
+_SUIT_FROM_DE = {"P": Suit.SPADES, "K": Suit.DIAMONDS, "T": Suit.CLUBS, "X": Suit.CLUBS}
+
+
+def _mixed_letters(text: str, profile: Profile) -> tuple[str, Card] | None:
+    """A card written in this profile's order with a rank or suit letter of the other
+    profile: why it is not read, and the card meant (``TQ`` in de: Treff Dame, ``TD``).
+
+    >>> _mixed_letters("TQ", "de")
+    ('Q is not a rank (A, 2-10, B, D, K)', ♣D)
+    >>> _mixed_letters("QP", "en")[1], _mixed_letters("BH", "en")[1], _mixed_letters("SK", "de")[1]
+    (♠D, ♥B, ♠K)
+    """
+    if profile == "de":
+        suit_text, rank_text = text[:1], text[1:]
+        suit = _DE_SUIT_LETTERS.get(suit_text) or _SUIT_FROM_EN.get(suit_text)
+        rank = _DE_RANKS.get(rank_text) or _RANK_FROM_EN.get(rank_text)
+        ranks = _DE_RANKS
+    else:
+        rank_text, suit_text = text[:-1], text[-1:]
+        suit = _EN_SUIT_LETTERS.get(suit_text) or _SUIT_FROM_DE.get(suit_text)
+        rank = _EN_RANKS.get(rank_text) or _RANK_FROM_DE.get(rank_text)
+        ranks = _EN_RANKS
+    if suit is None or rank is None:
+        return None
+    card = Card(rank, suit)
+    if rank_text not in ranks:
+        allowed = "A, 2-10, B, D, K" if profile == "de" else "A, 2-10, J, Q, K"
+        return _("%(text)s is not a rank (%(allowed)s)") % {"text": rank_text, "allowed": allowed}, card
+    if profile == "de":
+        why = _("%(letter)s is not a suit letter in the de profile (T/X Kreuz, P Pik, H Herz, K Karo)")
+    else:
+        why = _("%(letter)s is not a suit letter in the en profile (C, S, H, D)")
+    return why % {"letter": suit_text}, card
 
 
 def _close_rank(text: str, ranks: dict[str, Rank]) -> Rank | None:

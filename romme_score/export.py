@@ -17,6 +17,7 @@ import csv
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from json.encoder import encode_basestring as json_text
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -79,7 +80,7 @@ class ExportRound:
     hands: dict[str, ExportHand]
     points: dict[str, int] = field(default_factory=dict)
     bonus: dict[str, int] = field(default_factory=dict)
-    leaderboard: dict[str, int] = field(default_factory=dict)
+    leaderboard: dict[str, int] = field(default_factory=dict)  # in tenths; exported as 7.7
     recorded_at: str = ""
     status: str = "active"
     changed_at: str | None = None
@@ -115,7 +116,7 @@ class ExportRound:
                 "hands": hands,
                 "points": dict(self.points),
                 "bonus": dict(self.bonus),
-                "leaderboard": dict(self.leaderboard),
+                "leaderboard": {p: v / 10 for p, v in self.leaderboard.items()},  # tenths: exact text
             }
         )
         return data
@@ -349,6 +350,31 @@ def _int_map(value: Any, players: Sequence[str], what: str, lo: int, hi: int) ->
     return dict(value)
 
 
+def _tenths_map(value: Any, players: Sequence[str], what: str, hi: int) -> dict[str, int]:
+    """003's leaderboard points by player, as exported: numbers with at most one decimal
+    (whole numbers before version 7 of the store kept them rounded down), in tenths."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ExportError(_("%(what)s must be an object of player names and numbers") % {"what": what})
+    found = {}
+    for p, v in value.items():
+        if p not in players:
+            raise ExportError(f"{what}: {unknown_player_message(p, players)}")
+        tenths = None
+        if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= hi:
+            exact = Decimal(repr(v)) * 10  # the number as written (json reads 7.7 as that float)
+            if exact == exact.to_integral_value():
+                tenths = int(exact)
+        if tenths is None:
+            raise ExportError(
+                _("%(what)s, %(player)s: %(value)s is not a number from 0 to %(hi)d with at most one decimal")
+                % {"what": what, "player": p, "value": shown(v), "hi": hi}
+            )
+        found[p] = tenths
+    return found
+
+
 def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> ExportRound:
     where = (_("history entry %(number)d") if history else _("round %(number)d")) % {"number": i}
     if not isinstance(r, dict):
@@ -409,7 +435,7 @@ def _export_round(i: int, r: Any, players: Sequence[str], history: bool) -> Expo
     big = 10**9
     scored = _int_map(r.get("points"), players, f"{where}: points", 0, big)
     bonus = _int_map(r.get("bonus"), players, f"{where}: bonus", 0, big)
-    board = _int_map(r.get("leaderboard"), players, f"{where}: leaderboard", 0, big)
+    board = _tenths_map(r.get("leaderboard"), players, f"{where}: leaderboard", big)
     recorded_at = _time(r.get("recorded_at") or "", f"{where}: recorded_at")
     status, changed_at, replaced_by = "active", None, None
     if history:
@@ -649,15 +675,18 @@ class _RoundLines:
             if line[at[f"bonus_{seat}"]]:
                 parts["bonus"].append(key + "%d")
                 places["bonus"].append(at[f"bonus_{seat}"])
-            if line[at[f"leaderboard_{seat}"]] is not None:
-                parts["leaderboard"].append(key + "%d")
+            if line[at[f"leaderboard_{seat}"]] is not None:  # tenths, written 7.7
+                parts["leaderboard"].append(key + "%d.%d")
                 places["leaderboard"].append(at[f"leaderboard_{seat}"])
         text = head + ", ".join(f'"{name}": {{{", ".join(items)}}}' for name, items in parts.items()) + "}"
-        for name in parts:
+        for name in ("hands", "points", "bonus"):
             picks += places[name]
+        pick: Callable[[Sequence[Any]], tuple[Any, ...]] = itemgetter(*picks)
+        if places["leaderboard"]:
+            pick = _with_tenths(pick, tuple(places["leaderboard"]))
         return _Template(
             text,
-            itemgetter(*picks),
+            pick,
             tuple(texts),
             len(text) - len(text.encode().translate(None, _JSON_SPECIAL)),
         )
@@ -711,6 +740,17 @@ class _RoundLines:
             values[changed] = "null" if values[changed] is None else json_text(values[changed])
             values[by] = "null" if values[by] is None else str(values[by])
         return template.text % template.pick(values)
+
+
+def _with_tenths(
+    pick: Callable[[Sequence[Any]], tuple[Any, ...]], columns: tuple[int, ...]
+) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """``pick``'s values, then each of the columns (tenths) as its whole part and its tenth."""
+
+    def picked(line: Sequence[Any]) -> tuple[Any, ...]:
+        return pick(line) + tuple(part for c in columns for part in divmod(line[c], 10))
+
+    return picked
 
 
 def _pct(text: str) -> str:

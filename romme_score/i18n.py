@@ -1,8 +1,10 @@
 """The interface's language: German or English, through gettext catalogs in the package.
 
 The language is chosen per command run (or per request), in this order: ``--lang de|en``
-(any command), else ``ROMME_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``,
-``LANG``, the first one set), else English. It is a value held in a context variable,
+(any command), else ``ROMME_LANG``, else the environment as gettext reads it
+(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: the first one set; ``LANGUAGE``
+may be a list such as ``fr:de:en``, whose first language with a catalog wins), else
+English. It is a value held in a context variable,
 never a process-wide switch: :func:`using_language` sets it for a block (a command run,
 a request), so that two threads, or two requests of one event loop, each speak their
 own. Where nothing set it (a fresh thread), it is the environment's language.
@@ -57,6 +59,8 @@ def choose_language(explicit: str | None = None, environ: Mapping[str, str] | No
     'en'
     >>> choose_language("en", {"ROMME_LANG": "de"})
     'en'
+    >>> choose_language(None, {"LANGUAGE": "fr:de:en", "LANG": "en_US.UTF-8"})
+    'de'
     >>> choose_language(None, {})
     'en'
     """
@@ -65,10 +69,27 @@ def choose_language(explicit: str | None = None, environ: Mapping[str, str] | No
         return _normalise(explicit)
     if env.get("ROMME_LANG", "").strip():
         return _normalise(env["ROMME_LANG"])
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+    # gettext's order (Python's gettext.find): the first variable set decides
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(name, "").strip()
         if value:
-            return _normalise(value)
+            return _first_known(value)
+    return "en"
+
+
+def _first_known(value: str) -> str:
+    """The first language of a colon list (``LANGUAGE=fr:de``) that has a catalog;
+    ``C``/``POSIX`` (or none known) is English, as gettext falls back to the msgids.
+
+    >>> _first_known("fr_FR:de_AT:en"), _first_known("C:de"), _first_known("fr")
+    ('de', 'en', 'en')
+    """
+    for part in value.split(":"):
+        code = part.strip().lower().replace("-", "_").split(".")[0].split("@")[0].split("_")[0]
+        if code in ("c", "posix"):
+            return "en"
+        if code in LANGUAGES:
+            return code
     return "en"
 
 
@@ -303,6 +324,19 @@ def decimal_text(value: object) -> str:
     """
     text = str(value)
     return text.replace(".", ",") if language() == "de" else text
+
+
+def tenths_text(tenths: int) -> str:
+    """A number kept in tenths (003's leaderboard points), with its one decimal as the
+    language writes it.
+
+    >>> set_language("de"); tenths_text(77), tenths_text(300)
+    ('7,7', '30,0')
+    >>> set_language("en"); tenths_text(77)
+    '7.7'
+    """
+    whole, tenth = divmod(tenths, 10)
+    return decimal_text(f"{whole}.{tenth}")
 
 
 def grouped(number: int) -> str:

@@ -152,7 +152,7 @@ def _onto_run(table: Meld, added: list[Card], rules: RuleSet, refusal: tuple[Rea
     if not legal:
         _check_limits(solutions[0], rules)
     if jokers:
-        legal = _joker_places_allowed(base, legal, extra_naturals, rules)
+        legal = _joker_places_allowed(base, legal, extra_naturals, rules, jokers)
     return LayOff(table, legal[0], freed, _joker_note(freed, rules))
 
 
@@ -246,25 +246,31 @@ def _why_not_extend(
     )
 
 
-def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card], rules: RuleSet) -> list[Meld]:
-    """004: a joker only with a natural card that fixes its place; 003: where its place is clear."""
+def _joker_places_allowed(
+    base: Meld, legal: list[Meld], naturals: list[Card], rules: RuleSet, jokers: Sequence[Card] = ()
+) -> list[Meld]:
+    """004: a joker only with a natural card that fixes its place; 003: where its place is
+    clear, and two lone jokers onto a run open at both ends take one end each (RULES.md §5)."""
 
     def joker_places(meld: Meld) -> tuple[int, ...]:
-        old = set(range(base.start, base.end + 1))
-        return tuple(
-            meld.start + i for i, s in enumerate(meld.slots) if s.is_joker and meld.start + i not in old
-        )
+        # The table's cards lie after the ``left`` laid below them; around the corner the
+        # meld starts 13 places higher than the run did (_extend_run), hence the modulo.
+        left = (base.start - meld.start) % 13
+        old = range(left, left + len(base.slots))
+        return tuple(meld.start + i for i, s in enumerate(meld.slots) if s.is_joker and i not in old)
 
     if rules.joker_layoff == "with-natural":
         fixed = []
         for meld in legal:
             spots = joker_places(meld)
+            low = meld.start + (base.start - meld.start) % 13  # where the table's cards begin
+            high = low + len(base.slots) - 1
             outer = [
                 meld.start + i
                 for i, s in enumerate(meld.slots)
-                if not s.is_joker and (meld.start + i < base.start or meld.start + i > base.end)
+                if not s.is_joker and not low <= meld.start + i <= high
             ]
-            if all(any((o < p < base.start) or (base.end < p < o) for o in outer) for p in spots):
+            if all(any((o < p < low) or (high < p < o) for o in outer) for p in spots):
                 fixed.append(meld)
         if not fixed:
             raise IllegalMeldError(
@@ -275,6 +281,18 @@ def _joker_places_allowed(base: Meld, legal: list[Meld], naturals: list[Card], r
                 ),
             )
         legal = fixed
+
+    if (
+        rules.joker_layoff == "clear-place"
+        and not naturals
+        and len(jokers) == 2
+        and all(j.declared is None for j in jokers)
+    ):
+        # RULES.md §5: both ends open, the two lone jokers go one at each end.
+        inner = [(s.card, s.stands_for) for s in base.slots]
+        each = [m for m in legal if [(s.card, s.stands_for) for s in m.slots[1:-1]] == inner]
+        if each:
+            legal = each
 
     def new_joker_cards(meld: Meld) -> tuple[str, ...]:
         return tuple(

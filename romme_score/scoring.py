@@ -147,7 +147,7 @@ class RoundScore:
     base: dict[str, int]
     multiplier: dict[str, int]
     bonus: dict[str, int] = field(default_factory=dict)
-    leaderboard: dict[str, int] = field(default_factory=dict)
+    leaderboard: dict[str, int] = field(default_factory=dict)  # in tenths (leaderboard_tenths)
 
 
 def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> None:
@@ -245,17 +245,21 @@ def unknown_player_message(name: str, players: Sequence[str]) -> str:
     return str(unknown_player(name, players))
 
 
-def leaderboard_points(penalty: int, went_out: bool, hand_romme: bool) -> int:
-    """003 Bestenliste: 30 for going out (60 Hand-Rommé), else 10 less a tenth of the penalty.
+TENTHS = 10  # leaderboard points are kept in tenths: whole numbers, exact
 
-    The tenth is taken whole-numbered downwards, never below 0.
 
-    >>> leaderboard_points(35, False, False)
-    6
+def leaderboard_tenths(penalty: int, went_out: bool, hand_romme: bool) -> int:
+    """003 Bestenliste, in tenths of a point: 30 for going out (60 Hand-Rommé), else 10 less
+    a tenth of the penalty, exactly (RULES.md §7: nothing is rounded), never below 0.
+
+    >>> leaderboard_tenths(23, False, False)  # 7.7 points
+    77
+    >>> leaderboard_tenths(0, True, True), leaderboard_tenths(150, False, False)
+    (600, 0)
     """
     if went_out:
-        return 60 if hand_romme else 30
-    return max(0, (100 - penalty) // 10)
+        return (60 if hand_romme else 30) * TENTHS
+    return max(0, 10 * TENTHS - penalty)  # 10 - penalty/10, times ten
 
 
 PLACE_BONUS = (30, 15, 5)  # 003: place bonus at the end of the game
@@ -295,7 +299,7 @@ def score_round(
     board: dict[str, int] = {}
     if rules.leaderboard:
         board = {
-            name: leaderboard_points(points[name], name == rnd.winner, rnd.hand_romme) for name in players
+            name: leaderboard_tenths(points[name], name == rnd.winner, rnd.hand_romme) for name in players
         }
     return RoundScore(points, base, multiplier, bonus, board)
 

@@ -34,6 +34,7 @@ from romme_score.inputs import (
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
 from romme_score.scoring import (
+    TENTHS,
     GameState,
     Hand,
     RoundError,
@@ -143,7 +144,7 @@ class Standings:
     rounds: Sequence[RoundRow]
     rounds_played: int
     totals: Mapping[str, int]
-    leaderboard: Mapping[str, int] | None  # 003 points, with the place bonus once finished
+    leaderboard: Mapping[str, int] | None  # 003 points in tenths, with the place bonus once finished
     state: GameState
     next_dealer: str
     corrections: Sequence[Correction] = ()
@@ -202,11 +203,12 @@ class SettlementInputs:
 def leaderboard_with_bonus(
     players: Sequence[str], board: Mapping[str, int], totals: Mapping[str, int], finished: bool
 ) -> dict[str, int]:
-    """003 leaderboard points, plus the place bonus once the game is over."""
+    """003 leaderboard points in tenths (:func:`~romme_score.scoring.leaderboard_tenths`),
+    plus the place bonus once the game is over."""
     result = dict(board)
     if finished:
         for name, extra in place_bonus(players, totals).items():
-            result[name] += extra
+            result[name] += extra * TENTHS
     return result
 
 
@@ -618,9 +620,10 @@ class SessionService:
         return export_format.from_store(self.store, info)
 
     def import_(
-        self, export: SessionExport, name: str | None = None, replace: bool = False
+        self, export: SessionExport, name: str | None = None, replace: bool = False, use: bool = False
     ) -> tuple[str, int]:
-        """Write an exported session exactly as it was, and make it current. The rounds are
+        """Write an exported session exactly as it was. The current session stays current
+        unless ``use`` (or none is current: then the imported one is). The rounds are
         scored again under its rules: points that do not match are refused, not recomputed."""
         rounds = list(export.rounds)
         history = list(export.history)
@@ -662,6 +665,7 @@ class SessionService:
             export.notes,
             export.renames,
             overwrite=replace,
+            make_current=use,
         )
         return sname, len(rounds)
 

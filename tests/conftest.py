@@ -28,6 +28,7 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     monkeypatch.setenv("ROMME_LANG", "en")
     # 80 columns, whatever terminal runs the tests: tables narrow to fit it (issue 20 item 17)
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("LANGUAGE", raising=False)  # gettext's list, read before LC_ALL and LANG
     i18n.set_language(None)
     yield db
     i18n.set_language(None)

@@ -135,6 +135,50 @@ def test_parse_errors_name_token_position_and_suggestion(
     assert fragment in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "token, profile, reason, meant",
+    [
+        ("TQ", "de", "Q is not a rank (A, 2-10, B, D, K)", "TD"),
+        ("HJ", "de", "J is not a rank", "HB"),
+        ("PK", "de", None, None),  # Pik König reads
+        ("KQ", "de", "Q is not a rank", "KD"),
+        ("TT", "de", "T is not a rank", "T10"),
+        ("SK", "de", "S is not a suit letter in the de profile", "PK"),
+        ("S10", "de", "S is not a suit letter in the de profile", "P10"),
+        ("SQ", "de", "Q is not a rank", "PD"),
+        ("DH", "en", "D is not a rank (A, 2-10, J, Q, K)", "QH"),
+        ("BH", "en", "B is not a rank", "JH"),
+        ("QP", "en", "P is not a suit letter in the en profile (C, S, H, D)", "QS"),
+        ("10P", "en", "P is not a suit letter in the en profile", "10S"),
+        ("JT", "en", "T is not a suit letter in the en profile", "JC"),
+        ("AX", "en", "X is not a suit letter in the en profile", "AC"),
+        ("DP", "en", "D is not a rank", "QS"),
+        ("KK", "en", "it is a card only in the de profile", "KD"),  # as before
+    ],
+)
+def test_a_letter_of_the_other_notation_suggests_the_card_rules_section1(
+    token: str, profile: Profile, reason: str | None, meant: str | None
+) -> None:
+    """RULES.md §1 "suggests the likely intended card where it can"; issue 20 item 24:
+    TQ under de said "Q is not a rank" and suggested nothing."""
+    if reason is None or meant is None:
+        parse_cards(token, profile)
+        return
+    with pytest.raises(NotationError) as info:
+        parse_cards(token, profile)
+    assert reason in str(info.value) and f"did you mean '{meant}'?" in str(info.value)
+    assert info.value.suggestion == meant
+    assert parse_cards(meant, profile)[0].format(profile, ascii=True) == meant
+
+
+def test_a_letter_of_the_other_notation_is_suggested_in_german() -> None:
+    from romme_score.i18n import using_language
+
+    with using_language("de"), pytest.raises(NotationError) as info:
+        parse_cards("HK TQ", "de")
+    assert "'TQ' (2. Karte)" in str(info.value) and "'TD'" in str(info.value)
+
+
 def test_output_ascii_fallback() -> None:
     card = Card(Rank.KING, H)
     assert str(card) == "♥K"

@@ -203,6 +203,30 @@ def test_language_order_lang_option_romme_lang_locale_english() -> None:
     assert i18n.choose_language(None, {}) == "en"
 
 
+@pytest.mark.parametrize(
+    "environ, lang",
+    [
+        ({"LANGUAGE": "de"}, "de"),
+        ({"LANGUAGE": "de", "LANG": "en_US.UTF-8"}, "de"),
+        ({"LANGUAGE": "de:en", "LC_ALL": "en_GB.UTF-8"}, "de"),
+        ({"LANGUAGE": "fr:de_AT:en"}, "de"),
+        ({"LANGUAGE": "en:de", "LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANGUAGE": "fr", "LANG": "de_DE.UTF-8"}, "en"),  # gettext: the list decides, then msgids
+        ({"LANGUAGE": "", "LANG": "de_DE.UTF-8"}, "de"),  # empty is not set
+        ({"LANGUAGE": "de", "ROMME_LANG": "en"}, "en"),
+    ],
+)
+def test_language_variable_comes_first_in_gettext_order(environ: dict[str, str], lang: str) -> None:
+    """Issue 20 item 24: LANGUAGE=de was ignored."""
+    assert i18n.choose_language(None, environ) == lang
+
+
+def test_language_variable_chooses_german_for_a_command() -> None:
+    env = {"ROMME_LANG": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "", "LANGUAGE": "de:en"}
+    code, out, _ = romme(["value", "HK K10 J"], env=env)
+    assert "Summe: 40 Punkte" in out
+
+
 def romme(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, args, env=env)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
@@ -362,8 +386,10 @@ def test_number_and_name_errors_of_the_input_layer_in_german(tmp_path: Path) -> 
 def test_session_store_and_rule_errors_in_german(tmp_path: Path) -> None:
     db = str(tmp_path / "r.sqlite3")
     code, _, err = romme(["--lang", "de", "use", "Nix", "--db", db])
-    assert "keine Partie namens 'Nix' (Partien: noch keine)" in err
+    assert "keine Datenbank unter" in err and "mit 'romme new' beginnen" in err
     romme(["new", "Freitag", "Anna", "Ben", "--db", db])
+    code, _, err = romme(["--lang", "de", "use", "Nix", "--db", db])
+    assert "keine Partie namens 'Nix' (Partien: Freitag)" in err
     code, _, err = romme(["--lang", "de", "undo", "--yes", "--db", db])
     assert "die Partie 'Freitag' hat keine Runde zum Zurücknehmen" in err
     code, _, err = romme(["--lang", "de", "note", "x" * 2001, "--db", db])

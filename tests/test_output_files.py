@@ -4,8 +4,13 @@ written, and never a rename over something that is not a regular file (issue 21 
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import stat
+import subprocess
+import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -73,3 +78,107 @@ def test_a_regular_file_is_replaced_whole_and_keeps_its_permissions(evening: Non
     ok("export", "--format", "csv", "-o", str(new))
     assert new.read_text(encoding="utf-8").startswith("round,winner")
     assert leftovers(tmp_path) == []
+
+
+# --- a folder that cannot be written (issue 20 item 25) ---------------------------------
+# chmod does not stop root (tests may run as root on CI), so the operating system's
+# refusals are simulated where they happen: creating the file beside the target (a
+# read-only folder, a read-only file system), writing it (a full disk), renaming it.
+
+OUTPUT_COMMANDS = {
+    "export": ["export"],
+    "export csv": ["export", "--format", "csv"],
+    "report": ["report"],
+    "tournament sheets": ["tournament", "sheets"],
+}
+REFUSALS = {
+    "read-only folder": ("tempfile.mkstemp", PermissionError(errno.EACCES, "Permission denied")),
+    "read-only file system": ("tempfile.mkstemp", OSError(errno.EROFS, "Read-only file system")),
+    "full disk": ("write", OSError(errno.ENOSPC, "No space left on device")),
+    "rename refused": ("os.replace", PermissionError(errno.EACCES, "Permission denied")),
+}
+
+
+@pytest.fixture
+def cup() -> None:
+    ok("new", "Fri", "Anna", "Ben")
+    ok("round", "--winner", "Anna", "Ben=HK K10")
+    ok("tournament", "new", "Cup", "A", "B", "C", "D", "--games", "1")
+    ok("tournament", "draw")
+    ok("use", "Fri")
+
+
+@pytest.mark.parametrize("refusal", sorted(REFUSALS))
+@pytest.mark.parametrize("command", sorted(OUTPUT_COMMANDS))
+def test_a_folder_that_cannot_be_written_is_one_sentence_and_leaves_nothing(
+    cup: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, refusal: str
+) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    target = folder / "evening.out"
+    where, error = REFUSALS[refusal]
+    if where == "write":
+        real_fdopen = os.fdopen
+
+        class Full:
+            def __init__(self, *args: object, **kwargs: object) -> None:
+                self.file = real_fdopen(*args, **kwargs)  # type: ignore[call-overload]
+
+            def write(self, text: str) -> int:
+                raise error
+
+            def __enter__(self) -> Full:
+                return self
+
+            def __exit__(self, *exc: object) -> None:
+                self.file.close()
+
+        monkeypatch.setattr(os, "fdopen", Full)
+    else:
+        module, name = where.split(".")
+        monkeypatch.setattr({"tempfile": tempfile, "os": os}[module], name, raising_(error))
+    code, out, err = run(*OUTPUT_COMMANDS[command], "-o", str(target))
+    assert code == 1, (code, err)
+    assert err.strip() == f"Error: cannot write {target}: {error.strerror}", err
+    assert "internal error" not in err and "Traceback" not in err
+    assert os.listdir(folder) == []  # no temporary file, no half file
+
+
+def raising_(error: OSError) -> object:
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise error
+
+    return refuse
+
+
+def test_a_folder_that_cannot_be_written_keeps_the_old_file(
+    evening: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "fri.json"
+    target.write_text("old")
+    monkeypatch.setattr(tempfile, "mkstemp", raising_(PermissionError(errno.EACCES, "Permission denied")))
+    code, _out, err = run("export", "-o", str(target))
+    assert code == 1 and "cannot write" in err and target.read_text() == "old"
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.skipif(
+    os.geteuid() == 0 and not shutil.which("setpriv"), reason="as root, chmod stops no write without setpriv"
+)
+def test_a_read_only_folder_for_real_in_a_process(evening: None, tmp_path: Path) -> None:
+    """The same in a real process on a folder made read-only with chmod (as root, with
+    the capability to write anyway dropped by setpriv)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    command = [sys.executable, "-m", "romme_score", "export", "-o", str(folder / "fri.json")]
+    if os.geteuid() == 0:
+        drop = "-dac_override,-dac_read_search"
+        command = ["setpriv", f"--bounding-set={drop}", f"--inh-caps={drop}", *command]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "ROMME_LANG": "en"})
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip() == f"Error: cannot write {folder / 'fri.json'}: Permission denied"
+    assert os.listdir(folder) == []

@@ -12,7 +12,7 @@ from romme_score.scoring import (
     RoundInput,
     game_state,
     hand_penalty,
-    leaderboard_points,
+    leaderboard_tenths,
     place_bonus,
     replay,
     score_round,
@@ -240,11 +240,28 @@ def test_game_end_tie_has_no_single_winner() -> None:
     assert state.finished and state.winner is None and state.tied == ("A", "B")
 
 
-def test_leaderboard_points_003() -> None:
-    assert leaderboard_points(0, True, False) == 30
-    assert leaderboard_points(0, True, True) == 60
-    assert leaderboard_points(35, False, False) == 6
-    assert leaderboard_points(150, False, False) == 0
+@pytest.mark.parametrize(
+    "penalty, went_out, hand_romme, tenths",
+    [
+        (0, True, False, 300),  # 30 for going out
+        (0, True, True, 600),  # 60 for a Hand-Rommé
+        (23, False, False, 77),  # RULES.md §7's own example: 7.7, not 7
+        (35, False, False, 65),  # 6.5, once rounded down to 6
+        (1, False, False, 99),
+        (0, False, False, 100),  # a stalemate's nobody-scores: 10
+        (99, False, False, 1),
+        (100, False, False, 0),
+        (150, False, False, 0),  # never below 0
+    ],
+)
+def test_leaderboard_points_are_exact_tenths_rules_7_003(
+    penalty: int, went_out: bool, hand_romme: bool, tenths: int
+) -> None:
+    """003 "10 weniger ein Zehntel ihrer Minuspunkte": exactly, in tenths (RULES.md §7)."""
+    assert leaderboard_tenths(penalty, went_out, hand_romme) == tenths
+
+
+def test_leaderboard_place_bonus_003() -> None:
     assert place_bonus(["A", "B", "C", "D"], {"A": 5, "B": 50, "C": 10, "D": 90}) == {
         "A": 30,
         "C": 15,

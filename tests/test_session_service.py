@@ -173,6 +173,8 @@ def test_export_import_round_trip_is_identical(service: SessionService) -> None:
     assert {k: v for k, v in copy.items() if k not in ("name", "created")} == {
         k: v for k, v in exported.items() if k not in ("name", "created")
     }
+    assert service.current_name() == "Friday"  # issue 20 item 22: the copy is not current
+    service.import_(again, "Copy", replace=True, use=True)
     assert service.current_name() == "Copy"
 
 

@@ -200,7 +200,7 @@ def test_export_import_round_trip(friday: None, tmp_path: Path) -> None:
     before = standings()
     code, _, err = run("import", str(path))
     assert code == 1 and "exists already" in err
-    ok("import", str(path), "--name", "Copy")
+    ok("import", str(path), "--name", "Copy", "--use")
     after = standings()
     assert after["session"] == "Copy"
     assert after["rounds"] == before["rounds"] and [p["total"] for p in after["players"]] == [
@@ -216,6 +216,32 @@ def test_export_import_round_trip(friday: None, tmp_path: Path) -> None:
     ok("round", "--winner", "Anna", "Ben=1", "Carl=1", "Dora=1")
     ok("import", str(path), "--replace")  # Friday as exported: without the third round
     assert standings()["session"] == "Friday" and standings()["rounds"] == before["rounds"]
+
+
+def test_import_keeps_the_current_session_unless_use(friday: None, tmp_path: Path) -> None:
+    """Issue 20 item 22: an imported copy does not take the next round unless --use."""
+    ok("round", "--winner", "Anna", "Ben=5", "Carl=5", "Dora=5")
+    path = tmp_path / "friday.json"
+    ok("export", "-o", str(path))
+    said = ok("import", str(path), "--name", "Kopie")
+    assert "imported with 1 round" in said and "current session is still 'Friday'" in said
+    ok("round", "--winner", "Ben", "Anna=1", "Carl=1", "Dora=1")
+    assert standings()["session"] == "Friday" and len(standings()["rounds"]) == 2
+    assert len(json.loads(ok("standings", "--session", "Kopie", "--json"))["rounds"]) == 1
+    said = ok("import", str(path), "--name", "Kopie2", "--use")
+    assert "It is now the current session." in said
+    assert standings()["session"] == "Kopie2"
+    said = ok("--lang", "de", "import", str(path), "--name", "Kopie3")
+    assert "Kopie2" in said and "current" not in said
+
+
+def test_import_into_a_database_without_a_current_session_makes_it_current(tmp_path: Path) -> None:
+    ok("new", "Friday", "Anna", "Ben")
+    path = tmp_path / "friday.json"
+    ok("export", "-o", str(path))
+    ok("sessions", "delete", "Friday", "--yes")
+    assert "It is now the current session." in ok("import", str(path))
+    assert standings()["session"] == "Friday"
 
 
 def test_import_validates_everything_first(friday: None, tmp_path: Path) -> None:
@@ -322,7 +348,77 @@ def test_leaderboard_003() -> None:
     ok("new", "Speed", "A", "B", "--preset", "speedromme", "--until", "rounds:1")
     ok("round", "--winner", "A", "B=35")
     data = standings()
-    assert {p["name"]: p["leaderboard"] for p in data["players"]} == {"A": 30 + 30, "B": 6 + 15}
+    assert {p["name"]: p["leaderboard"] for p in data["players"]} == {"A": 30 + 30, "B": 6.5 + 15}
+
+
+def test_leaderboard_tenths_everywhere_rules_7_003(tmp_path: Path) -> None:
+    """RULES.md §7: 23 penalty points give 7.7 leaderboard points, exactly: in the standings
+    (text in the language's style, JSON a number with one decimal), settle, the table mode's
+    panel, the report and the export, which imports back to the same."""
+    ok("new", "Speed", "A", "B", "C", "--preset", "speedromme")
+    ok("round", "--winner", "A", "B=23", "C=HK P3")  # C: 13 points
+    ok("round", "--winner", "B", "A=1", "C=0")
+    data = standings()
+    board = {p["name"]: p["leaderboard"] for p in data["players"]}
+    assert board == {"A": 30 + 9.9, "B": 7.7 + 30, "C": 8.7 + 10}
+    assert '"leaderboard": 39.9' in ok("standings", "--json")
+    assert "39.9" in ok("standings") and "37.7" in ok("standings")
+    german = ok("--lang", "de", "standings")
+    assert "39,9" in german and "37,7" in german and "18,7" in german
+    settle = json.loads(ok("settle", "--json"))
+    assert {p["name"]: p["leaderboard"] for p in settle["players"]} == board
+    assert "18,7" in ok("--lang", "de", "settle")
+    path = tmp_path / "speed.json"
+    ok("export", "-o", str(path))
+    exported = json.loads(path.read_text())
+    assert exported["rounds"][0]["leaderboard"] == {"A": 30.0, "B": 7.7, "C": 8.7}
+    assert '"B": 7.7' in path.read_text()
+    ok("import", str(path), "--name", "Copy", "--use")
+    assert {p["name"]: p["leaderboard"] for p in standings()["players"]} == board
+    html = tmp_path / "speed.html"
+    ok("--lang", "de", "report", "--session", "Speed", "-o", str(html))
+    assert "<td>39,9</td>" in html.read_text()
+
+
+def test_an_old_export_with_whole_leaderboard_points_still_imports(tmp_path: Path) -> None:
+    """Exports before the tenths carried whole numbers (rounded down): they import, and
+    the rounds' points are scored again, exactly."""
+    ok("new", "Speed", "A", "B", "--preset", "speedromme")
+    ok("round", "--winner", "A", "B=23")
+    path = tmp_path / "old.json"
+    ok("export", "-o", str(path))
+    data = json.loads(path.read_text())
+    data["rounds"][0]["leaderboard"] = {"A": 30, "B": 7}
+    path.write_text(json.dumps(data))
+    ok("import", str(path), "--name", "Old", "--use")
+    assert {p["name"]: p["leaderboard"] for p in standings()["players"]} == {"A": 30.0, "B": 7.7}
+    data["rounds"][0]["leaderboard"] = {"A": 30, "B": 7.75}
+    path.write_text(json.dumps(data))
+    code, _, err = run("import", str(path), "--name", "Bad")
+    assert code == 2 and "7.75 is not a number from 0 to" in err and "at most one decimal" in err
+
+
+def test_migration_to_leaderboard_tenths_recomputes_the_stored_points_rules_7(tmp_path: Path) -> None:
+    """A database of schema 6 kept the leaderboard rounded down (7 for 23 penalty points):
+    opened, every hand's is computed again in tenths from its points, and the totals."""
+    path = tmp_path / "old.sqlite3"
+    ok("new", "Speed", "A", "B", "C", "--preset", "speedromme", "--db", str(path))
+    ok("round", "--winner", "A", "B=23", "C=HK P3", "--db", str(path))
+    ok("round", "--winner", "B", "--hand-romme", "A=5", "C=0", "--db", str(path))
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("UPDATE hands SET leaderboard = leaderboard / 10")  # as schema 6 kept them, about
+    con.execute("UPDATE hands SET leaderboard = 7 WHERE player = 'B' AND points = 23")
+    con.execute("UPDATE totals SET leaderboard = 0")
+    con.execute("PRAGMA user_version = 6")
+    con.close()
+    data = json.loads(ok("standings", "--db", str(path), "--json"))
+    assert {p["name"]: p["leaderboard"] for p in data["players"]} == {
+        "A": 30 + 9.0,  # 5 points, doubled by the Hand-Rommé: 10 -> 9.0
+        "B": 7.7 + 60,
+        "C": 8.7 + 10,
+    }
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
 
 
 def test_migration_from_schema_1_keeps_data(tmp_path: Path) -> None:

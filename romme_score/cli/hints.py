@@ -37,6 +37,8 @@ def hint(exc: BaseException, command: str | None = None) -> tuple[str, str]:
         if isinstance(exc, store.NoCurrentSession):
             return "", _("start one with 'romme new NAME PLAYER ...' or choose one with 'romme use NAME'")
         if isinstance(exc, store.NoDatabase):
+            if command == "tournament":
+                return "", _("start one with 'romme tournament new NAME PLAYER ...'")
             return "", _("start with 'romme new'")
         if isinstance(exc, store.NotOurs | store.DatabasePathError):
             return "", _("give another file with --db")

@@ -27,7 +27,7 @@ from romme_score.cli.options import (
     rule_options,
     session_option,
 )
-from romme_score.cli.service import open_service
+from romme_score.cli.service import creating_service, open_service
 from romme_score.export import ExportError, SessionExport
 from romme_score.i18n import _, grouped, os_reason, shown
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
@@ -42,6 +42,7 @@ from romme_score.scoring import (
     unlikely_points,
 )
 from romme_score.sessions import SessionInfo, SessionService
+from romme_score.store.errors import NoDatabase
 from romme_score.views import session as views
 
 SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
@@ -142,7 +143,7 @@ def new(
             fail_input(f"--until: {exc}")
     rate_value = parse_rate(rate) if rate is not None else None
     currency = clean_currency(currency, "--currency") if currency is not None else None
-    with open_service(db) as service:
+    with creating_service(db) as service:
         try:
             info = service.create(name, players, rules, rate_value, currency, dealer)
         except PlayerChoiceError as exc:  # the only player typed here is the dealer
@@ -354,8 +355,11 @@ def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
     ctx.obj = db
     if ctx.invoked_subcommand is not None:
         return
-    with open_service(db) as service:
-        rows = service.overview()
+    try:
+        with open_service(db) as service:
+            rows = service.overview()
+    except NoDatabase:  # nothing to list, and nothing created
+        rows = []
     if out.json:
         out.dump(views.sessions_json(rows))
     else:
@@ -493,16 +497,21 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
 @click.argument("file", type=FilePath(dir_okay=False, path_type=Path, allow_dash=True))
 @click.option("--name", help="Import under this session name.")
 @click.option("--replace", is_flag=True, help="Overwrite a session of the same name.")
+@click.option("--use", "make_current", is_flag=True, help="Make the imported session the current one.")
 @db_option
 @plain_output_options
-def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Output) -> None:
+def import_(
+    file: Path, name: str | None, replace: bool, make_current: bool, db: str | None, out: Output
+) -> None:
     """Import a session exported as JSON; checks everything before writing anything.
+
+    The current session stays current unless --use is given (or none is current).
 
     \b
     Examples:
       romme import friday.json
       romme import friday.json --name Friday-copy
-      romme import friday.json --replace
+      romme import friday.json --replace --use
     """
     try:
         data_bytes = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
@@ -529,9 +538,10 @@ def import_(file: Path, name: str | None, replace: bool, db: str | None, out: Ou
         data = SessionExport.from_json(loaded)
     except ExportError as exc:
         fail_input(f"{file}: {exc}")
-    with open_service(db) as service:
+    with creating_service(db) as service:
         try:
-            sname, count = service.import_(data, name, replace)
+            sname, count = service.import_(data, name, replace, make_current)
         except RoundError as exc:  # a round that does not add up under the export's rules
             fail_input(f"{file}: {exc}")
-    out.echo(views.imported(sname, count))
+        current = service.current_name()
+    out.echo(views.imported(sname, count, current))

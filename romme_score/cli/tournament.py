@@ -24,7 +24,7 @@ from romme_score.cli.options import (
     raw_rule_options,
     read_rules_file,
 )
-from romme_score.cli.service import open_service
+from romme_score.cli.service import creating_service, open_service
 from romme_score.i18n import _, os_reason
 from romme_score.inputs import parse_int
 from romme_score.rules import RuleError
@@ -45,8 +45,9 @@ class TournamentGroup(click.Group):
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[TournamentService]:
-    with open_service(db) as service:
+def opened(db: str | None, create: bool = False) -> Iterator[TournamentService]:
+    """The tournament service; ``create`` only for ``tournament new`` (issue 20 item 23)."""
+    with creating_service(db) if create else open_service(db) as service:
         yield TournamentService(service)
 
 
@@ -155,7 +156,7 @@ def new(
                 fail_input(f"{flag}: {exc}")
     chosen_seed = parse_int(seed, "--seed", 0, MAX_SEED) if seed is not None else None
     entrants = _entrants(players, players_file)
-    with opened(db) as service:
+    with opened(db, create=True) as service:
         info = service.create(name, entrants, rules, options, chosen_seed)
     if out.json:
         out.dump(views.created_json(info))

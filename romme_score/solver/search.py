@@ -15,7 +15,16 @@ from romme_score.cards import Card
 from romme_score.melds import Meld, MeldKind, card_value, penalty_value
 from romme_score.rules import RuleSet
 from romme_score.solver.candidates import NEG, Candidates, HandTooLarge, MeldFilter, Template, take
-from romme_score.solver.table import LayOffMove, TableMeld, TableSearch, ViewMove, table_meld
+from romme_score.solver.table import (
+    LayOffMove,
+    TableMeld,
+    TableSearch,
+    ViewMove,
+    room_counts,
+    room_most,
+    room_takes,
+    table_meld,
+)
 
 # The most moves a search with the table (or a first-meld minimum) tries before it refuses:
 # about a third of a second. Real mid-game hands need a few thousand; the slowest position
@@ -323,7 +332,7 @@ class Solver:
         if hit is not None and (hit >= 0 or -1 - hit <= alpha):
             return hit if hit >= 0 else -1 - hit
         if not state:
-            return min(jokers, self.tables.capacity(view)) * self.rules.joker_penalty
+            return room_most(self.tables.capacity(view), jokers) * self.rules.joker_penalty
         if total < 0:
             total = self._total(state, jokers)
         if total <= alpha:
@@ -346,7 +355,7 @@ class Solver:
         jp = self.rules.joker_penalty
         if settled:  # lay lone jokers onto the settled room now, or never
             best = -1
-            for k in range(min(settled, jokers), -1, -1):
+            for k in reversed(room_counts(settled, jokers)):
                 floor = best if best > alpha and self.bounded else alpha
                 best = max(
                     best, k * jp + self._place_view(state, jokers - k, bare, floor - k * jp, total - k * jp)
@@ -525,7 +534,7 @@ class Solver:
             else:
                 leftover.append(self.types[i])
             state, jokers, view, need, need_pure = option[1:6]
-        laid = min(jokers, self.tables.capacity(view)) if view is not None else 0
+        laid = room_most(self.tables.capacity(view), jokers) if view is not None else 0
         layoffs += self.tables.joker_layoffs(table, laid)
         leftover += [Card.joker()] * (jokers - laid)
         return melds, layoffs, leftover
@@ -589,9 +598,8 @@ class Solver:
             return hit
         full = (1 << (code >> 1)) if code & 1 else (2 << (code >> 1)) - 1
         if not state:
-            capacity = min(jokers, self.tables.capacity(view))
             mask = 0
-            for laid in range(capacity + 1):
+            for laid in room_counts(self.tables.capacity(view), jokers):
                 mask |= 1 << (jokers - laid)
             if self.joker_only_melds and jokers >= 3:
                 mask |= 1 << (jokers - 3)
@@ -612,7 +620,7 @@ class Solver:
         settled, bare = self.tables.unsettled(view)
         if settled:  # lay lone jokers onto the settled room now, or never
             mask = 0
-            for k in range(min(settled, jokers) + 1):
+            for k in room_counts(settled, jokers):
                 mask |= self._counts_left_table(state, jokers - k, bare, code)
             memo[key] = memo[entered_key] = mask
             return mask
@@ -699,7 +707,7 @@ class Solver:
                     raise AssertionError("no arrangement leaves that many cards")
         extra = jokers - target
         capacity = self.tables.capacity(view) if view is not None else 0
-        if extra > min(jokers, capacity):  # three jokers on their own
+        if not room_takes(capacity, extra):  # three jokers on their own
             extra -= 3
         layoffs += self.tables.joker_layoffs(table, extra)
         return melds, layoffs, leftover + [Card.joker()] * target
@@ -829,7 +837,7 @@ class Solver:
                     raise AssertionError("no way to lay every card")
         capacity = self.tables.capacity(view) if view is not None else 0
         extra = jokers
-        if extra > min(jokers, capacity):  # three jokers on their own
+        if not room_takes(capacity, extra):  # three jokers on their own
             extra -= 3
         layoffs += self.tables.joker_layoffs(table, extra)
         return melds, layoffs

@@ -17,17 +17,175 @@ runs of the current suit with an end still open and the sets still open, as
 plain ints keeping only what the joker limits in play ask for, sorted so that
 identical melds collapse; and one number for everything settled: the room it
 leaves for lone jokers, which the searches fill as soon as it appears.
+
+Room for lone jokers is a set of counts, not a number: a run open at both ends takes
+lone jokers two at a time, one at each end (RULES.md §5: their places are then clear),
+so it can take 0, 2, 4 ... of them, and then any number at the end still open. Every
+such set is "the even counts up to e, then every count up to m", and sums of them are
+too; :func:`room_add` and the others below keep it as one int, ``m << ROOM | e``
+(a plain room of n, any count up to n, is ``n << ROOM``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from romme_score.cards import Card, Rank, Suit
 from romme_score.layoff import pinned_suit
-from romme_score.melds import Meld, MeldKind, joker_limit_violation, longest_joker_block
+from romme_score.melds import Meld, MeldKind, joker_limit_violation, longest_joker_block, rank_at
 from romme_score.rules import RuleSet
 from romme_score.solver.candidates import Candidates
+
+ROOM = 16  # bits of e in a room (see the module docstring)
+ROOM_MASK = (1 << ROOM) - 1
+
+
+def room_of(most: int, evens_to: int = 0) -> int:
+    """The room of counts 0..``most``, only even ones up to ``evens_to``."""
+    return most << ROOM | min(evens_to, most)
+
+
+def room_add(a: int, b: int) -> int:
+    """The counts that two rooms take together (every sum of one count of each).
+
+    >>> room_add(room_of(1), room_of(2, 2)) == room_of(3)  # {0, 1} + {0, 2}
+    True
+    >>> room_counts(room_add(room_of(2, 2), room_of(2, 2)), 9)  # two runs open at both ends
+    [0, 2, 4]
+    """
+    if not (a & ROOM_MASK or b & ROOM_MASK):  # plain rooms: any count up to the sum
+        return a + b
+    m1, e1, m2, e2 = a >> ROOM, a & ROOM_MASK, b >> ROOM, b & ROOM_MASK
+    odd = [e for m, e in ((m1, e1), (m2, e2)) if e < m]
+    return room_of(m1 + m2, min(odd) if odd else m1 + m2)
+
+
+def room_most(room: int, jokers: int) -> int:
+    """The most lone jokers the room takes out of ``jokers``."""
+    most, evens_to = room >> ROOM, room & ROOM_MASK
+    if jokers >= most:
+        return most
+    return jokers if jokers >= evens_to or jokers % 2 == 0 else jokers - 1
+
+
+def room_cap(room: int, jokers: int) -> int:
+    """The room as far as ``jokers`` jokers can use it."""
+    most = room_most(room, jokers)
+    return room_of(most, room & ROOM_MASK)
+
+
+def room_counts(room: int, jokers: int) -> list[int]:
+    """Every number of lone jokers out of ``jokers`` that the room takes, ascending."""
+    most, evens_to = room_most(room, jokers), room & ROOM_MASK
+    return [k for k in range(most + 1) if k % 2 == 0 or k >= evens_to]
+
+
+def room_takes(room: int, count: int) -> bool:
+    """The room takes exactly ``count`` lone jokers."""
+    return count <= room >> ROOM and (count % 2 == 0 or count >= room & ROOM_MASK)
+
+
+# lone_joker_room's answers, by what of the rules they depend on, the run and the jokers
+# (a RuleSet hashes all its fields, which costs more than the answer found here).
+_LONE_ROOMS: dict[tuple[object, ...], tuple[int, dict[int, tuple[int, ...]]]] = {}
+LONE_ROOMS_KEPT = 1 << 14
+
+
+def lone_joker_room(
+    rules: RuleSet, run: tuple[int, int, int, int, int], most: int
+) -> tuple[int, dict[int, tuple[int, ...]]]:
+    """The room for up to ``most`` lone jokers on a run (low, high, jokers at the low end,
+    at the high end, in all: a :data:`RunState` without its ends), and for each number in
+    it the lay-offs that lay them, in order: as layoff.lay_off judges k lone jokers laid at
+    once. Their places are the ways to split them between the two ends that the bounds
+    and the joker limits allow; the lay-off is taken where those ways put the jokers on
+    the same cards (one end open: 003's clear place; a run of 12: the ace at either end),
+    or where two jokers can go one at each end (RULES.md §5). A number reached only in a
+    way that no room of the module docstring's form holds is left out, so that the solver
+    never lays what the referee refuses.
+
+    >>> from romme_score.rules import find_preset
+    >>> room, steps = lone_joker_room(find_preset("standard"), (11, 13, 0, 0, 0), 3)  # ♥B ♥D ♥K
+    >>> room_counts(room, 3), steps[3]  # one at each end (♥10 ♥A), then one more at ♥9
+    ([0, 2, 3], (2, 1))
+    """
+    key = (
+        rules.wraparound,
+        rules.top_run_position,
+        rules.min_naturals,
+        rules.max_jokers_per_meld,
+        rules.max_adjacent_jokers,
+        run,
+        most,
+    )
+    known = _LONE_ROOMS.get(key)
+    if known is None:
+        if len(_LONE_ROOMS) >= LONE_ROOMS_KEPT:
+            _LONE_ROOMS.clear()
+        known = _LONE_ROOMS[key] = _lone_joker_room(rules, run, most)
+    return known
+
+
+def _lone_joker_room(
+    rules: RuleSet, run: tuple[int, int, int, int, int], most: int
+) -> tuple[int, dict[int, tuple[int, ...]]]:
+    adjacent, per_meld = rules.max_adjacent_jokers is not None, rules.max_jokers_per_meld is not None
+    ways: dict[int, tuple[int, ...]] = {0: ()}
+    seen: set[tuple[tuple[int, int, int, int, int], int]] = set()
+    todo: list[tuple[tuple[int, int, int, int, int], int, tuple[int, ...]]] = [(run, 0, ())]
+    while todo:
+        (low, high, low_jokers, high_jokers, jokers), laid, path = todo.pop()
+        for k in range(1, most - laid + 1):
+            legal = []
+            for left in range(k + 1):
+                right = k - left
+                if high - low + 1 + k > 13:
+                    break
+                if not rules.wraparound and (low - left < 1 or high + right > rules.top_run_position):
+                    continue
+                block = max(low_jokers + left if left else 0, high_jokers + right if right else 0)
+                if joker_limit_violation(MeldKind.RUN, rules.min_naturals, jokers + k, block, rules) is None:
+                    legal.append(left)
+            if not legal:
+                continue
+            if k == 2 and 1 in legal:  # one at each end
+                left = 1
+            else:
+                places = {
+                    tuple(int(rank_at(p)) for p in (*range(low - g, low), *range(high + 1, high + 1 + k - g)))
+                    for g in legal
+                }
+                if len(places) > 1:
+                    continue  # the joker's place is not clear
+                left = legal[0]
+            right = k - left
+            state = (
+                low - left,
+                high + right,
+                low_jokers + left if adjacent and left else (low_jokers if adjacent else 0),
+                high_jokers + right if adjacent and right else (high_jokers if adjacent else 0),
+                jokers + k if per_meld else 0,
+            )
+            if (state, laid + k) in seen:
+                continue
+            seen.add((state, laid + k))
+            ways.setdefault(laid + k, (*path, k))
+            todo.append((state, laid + k, (*path, k)))
+    # The largest room of the docstring's form within the numbers reached.
+    reached = set(ways)
+    top = max(reached)
+    evens_to = 0
+    while evens_to + 2 <= top and evens_to + 2 in reached:
+        evens_to += 2
+    best = room_of(evens_to, evens_to)
+    for e in range(0, evens_to + 1, 2):
+        m = e
+        while m + 1 in reached:
+            m += 1
+        if m > best >> ROOM or (m == best >> ROOM and e < best & ROOM_MASK):
+            best = room_of(m, e)
+    return best, ways
 
 
 class TableRun(NamedTuple):
@@ -127,14 +285,14 @@ class TableSearch:
             elif t.size < 4 and 15 & ~(t.natural_suits | t.declared_suits):
                 sets.append(self.set_state(t))
             else:
-                settled += self.set_room(self.set_state(t))
+                settled = room_add(settled, self.set_room(self.set_state(t)))
         self.runs_of = [tuple(sorted(r)) for r in runs]
         self._fill: dict[tuple[int, int], int] = {}
         self._rooms_of: dict[tuple[RunState, ...], int] = {}
         # Room of the runs of the suits after s, as dealt, and whether there are any;
         # index s + 1 (s = -1: all suits).
         rooms = [self._rooms(r) for r in self.runs_of]
-        self._room_after = [sum(rooms[s + 1 :]) for s in range(-1, 4)]
+        self._room_after = [self._sum(rooms[s + 1 :]) for s in range(-1, 4)]
         self._runs_after = [any(runs[s + 1 :]) for s in range(-1, 4)]
         # Views are numbered as they appear, so that memo keys stay plain ints.
         self.views: list[View] = []
@@ -168,22 +326,13 @@ class TableSearch:
     # -- joker room (the limits come from melds.joker_limit_violation) -----------------------
 
     def run_room(self, run: RunState) -> int:
-        """Lone jokers that can still go onto a run: only where their place is clear (003),
-        that is, when the run can grow at one end only."""
+        """The room for lone jokers on a run, as the referee lets them be laid in one or
+        more lay-offs (:func:`lone_joker_room`). Never under ``joker_layoff =
+        with-natural`` (004)."""
         known = self._run_room.get(run)
         if known is None:
-            low, high, low_jokers, high_jokers, jokers, _ = run
-            can_low = self.run_bounds(low - 1, high)
-            can_high = self.run_bounds(low, high + 1)
-            if can_low == can_high:  # both ends open (or none): the place is not clear
-                room = edge = 0
-            else:
-                length = high - low + 1
-                top = self.rules.top_run_position
-                room = min(top - high, 13 - length) if can_high else min(low - 1, 13 - length)
-                edge = high_jokers if can_high else low_jokers
-            known = self._run_room[run] = self._within_limits(
-                MeldKind.RUN, room, self.rules.min_naturals, jokers, edge
+            known = self._run_room[run] = (
+                lone_joker_room(self.rules, run[:5], self.cands.hand_jokers)[0] if self.lone_jokers else 0
             )
         return known
 
@@ -192,8 +341,8 @@ class TableSearch:
         key = (st[2], st[3])
         known = self._set_room.get(key)
         if known is None:
-            known = self._set_room[key] = self._within_limits(
-                MeldKind.SET, 4 - st[2], self.rules.min_naturals, st[3], 0
+            known = self._set_room[key] = room_of(
+                self._within_limits(MeldKind.SET, 4 - st[2], self.rules.min_naturals, st[3], 0)
             )
         return known
 
@@ -215,15 +364,19 @@ class TableSearch:
         return low >= 1 and high <= self.rules.top_run_position
 
     def capacity(self, vid: int) -> int:
-        """Lone jokers the whole table can take at the end."""
+        """The room for lone jokers of the whole table at the end."""
         known = self._capacity.get(vid)
         if known is None:
             suit, settled, runs, sets = self.views[vid]
             known = (
-                settled
-                + self._rooms(runs)
-                + sum(self.set_room(st) for st in sets)
-                + self._room_after[suit + 1]
+                self._sum(
+                    (
+                        settled,
+                        self._rooms(runs),
+                        *(self.set_room(st) for st in sets),
+                        self._room_after[suit + 1],
+                    )
+                )
                 if self.lone_jokers
                 else 0
             )
@@ -260,21 +413,21 @@ class TableSearch:
         if known != -1:
             return known
         old, settled, runs, sets = self.views[vid]
-        settled += self._rooms(runs)
+        settled = room_add(settled, self._rooms(runs))
         for passed in range(old + 1, suit):
-            settled += self._rooms(self.runs_of[passed])
+            settled = room_add(settled, self._rooms(self.runs_of[passed]))
         open_sets = []
         for n, st in enumerate(sets):
             if st[2] < 4 and live >> n & 1:
                 open_sets.append((st[0], st[1] & ~((1 << suit) - 1), st[2], st[3]))  # suits to come
             else:
-                settled += self.set_room(st)
+                settled = room_add(settled, self.set_room(st))
         if not self.lone_jokers:
             settled = 0
         runs = self.runs_of[suit]
         entered = None
         if settled or runs or open_sets or self._runs_after[suit + 1]:
-            entered = self.intern((suit, min(settled, jokers), runs, tuple(open_sets)))
+            entered = self.intern((suit, room_cap(settled, jokers), runs, tuple(open_sets)))
         self._entered[key] = entered
         return entered
 
@@ -300,8 +453,15 @@ class TableSearch:
     def _rooms(self, runs: tuple[RunState, ...]) -> int:
         known = self._rooms_of.get(runs)
         if known is None:
-            known = self._rooms_of[runs] = sum(self.run_room(r) for r in runs)
+            known = self._rooms_of[runs] = self._sum(self.run_room(r) for r in runs)
         return known
+
+    @staticmethod
+    def _sum(rooms: Iterable[int]) -> int:
+        total = 0
+        for room in rooms:
+            total = room_add(total, room)
+        return total
 
     def moves(self, i: int, vid: int) -> list[Lay]:
         """Lay-offs of card type ``i`` onto the view ``vid`` (entered for it): (penalty
@@ -322,7 +482,7 @@ class TableSearch:
                 if new[5]:
                     new_view = (suit, settled, tuple(sorted(runs[:k] + (new,) + runs[k + 1 :])), sets)
                 else:  # both ends used: only its room for lone jokers still counts
-                    room = min(settled + self.run_room(new), self.cands.hand_jokers)
+                    room = room_cap(room_add(settled, self.run_room(new)), self.cands.hand_jokers)
                     new_view = (suit, room, runs[:k] + runs[k + 1 :], sets)
                 found.append((gain, mask, added, self.intern(new_view), ("run", run, new, laid, added)))
         rank = self.cands.rank_of[i]
@@ -334,7 +494,7 @@ class TableSearch:
             if new_set[1] and new_set[2] < 4:
                 new_view = (suit, settled, runs, tuple(sorted(sets[:k] + (new_set,) + sets[k + 1 :])))
             else:  # full, or no suit to come fits: only its room for lone jokers counts
-                room = min(settled + self.set_room(new_set), self.cands.hand_jokers)
+                room = room_cap(room_add(settled, self.set_room(new_set)), self.cands.hand_jokers)
                 new_view = (suit, room, runs, sets[:k] + sets[k + 1 :])
             found.append(
                 (self.cands.penalties[i], 0, 0, self.intern(new_view), ("set", st, new_set, (i,), 0))
@@ -372,6 +532,8 @@ class TableSearch:
                     is not None
                 ):
                     continue
+                if added and not self._joker_places_clear(run, [cands.rank_of[j] for j in used], len(flags)):
+                    continue  # the same cards fit the other end too (an ace, or around the corner)
                 size = len(flags)
                 if at_high:
                     # The cards left are of higher rank than this one, so the low end is
@@ -386,6 +548,48 @@ class TableSearch:
                 others = sum(1 << (2 * j) for j in used if j != i)
                 options.append((new, others, added, laid, gain))
         return options
+
+    def _joker_places_clear(self, run: RunState, ranks: list[int], size: int) -> bool:
+        """Whether natural cards of these ranks laid at once with jokers, ``size`` cards in
+        all, leave the jokers one place, as layoff.lay_off sees it: every way to split the
+        cards between the two ends that the bounds, the joker limits and joker_layoff
+        allow puts the jokers on the same cards."""
+        rules = self.rules
+        if not rules.wraparound and int(Rank.ACE) not in ranks:
+            return True  # each card has one place, below the run or above it: so have the jokers
+        low, high, low_jokers, high_jokers, jokers, _ = run
+        added = size - len(ranks)
+        places = set()
+        for left in range(size + 1):
+            right = size - left
+            if not self.run_bounds(low - left, high + right):
+                continue
+            positions = [*range(low - left, low), *range(high + 1, high + 1 + right)]
+            at = {int(rank_at(p)): p for p in positions}
+            taken = {at.get(r) for r in ranks}
+            if None in taken or len(taken) < len(ranks):
+                continue
+            below = [p not in taken for p in reversed(positions[:left])]  # out from each end
+            above = [p not in taken for p in positions[left:]]
+            block = max(
+                longest_joker_block([True] * low_jokers + below) if left else 0,
+                longest_joker_block([True] * high_jokers + above) if right else 0,
+            )
+            if (
+                joker_limit_violation(MeldKind.RUN, rules.min_naturals, jokers + added, block, rules)
+                is not None
+            ):
+                continue
+            if rules.joker_layoff == "with-natural" and not all(
+                any(q in taken for q in positions[:left] if q < p)
+                if p < low
+                else any(q in taken for q in positions[left:] if q > p)
+                for p in positions
+                if p not in taken
+            ):
+                continue
+            places.add(tuple(int(rank_at(p)) for p in positions if p not in taken))
+        return len(places) <= 1
 
     def _blocks(
         self, i: int, low: int, high: int, at_high: bool, mine: int
@@ -461,16 +665,30 @@ class TableSearch:
         return real[0] == old[0] and real[2:] == old[2:] and real[1] & ~((1 << suit) - 1) == old[1]
 
     def joker_layoffs(self, table: list[TableMeld], count: int) -> list[LayOffMove]:
-        """Where ``count`` lone jokers go at the end (table meld by table meld)."""
+        """Where ``count`` lone jokers go at the end (table meld by table meld), each
+        lay-off one the referee accepts: onto a run open at both ends two at a time, one
+        at each end, then the rest at the end still open."""
+        if not self.lone_jokers or not count:
+            return []
+        rooms = [
+            self.run_room(self.run_state(t)) if isinstance(t, TableRun) else self.set_room(self.set_state(t))
+            for t in table
+        ]
+        after = [0] * (len(rooms) + 1)  # the room of the melds from k on
+        for k in range(len(rooms) - 1, -1, -1):
+            after[k] = room_add(rooms[k], after[k + 1])
         moves = []
-        for k, t in enumerate(table):
-            room = (
-                self.run_room(self.run_state(t))
-                if isinstance(t, TableRun)
-                else self.set_room(self.set_state(t))
+        for k, room in enumerate(rooms):
+            take = next(
+                (n for n in reversed(room_counts(room, count)) if room_takes(after[k + 1], count - n)), 0
             )
-            take = min(count, room if self.lone_jokers else 0)
-            if take:
-                moves.append(LayOffMove(k, (), take))
-                count -= take
+            if not take:
+                continue
+            count -= take
+            t = table[k]
+            if isinstance(t, TableRun):  # the lay-offs the referee takes, in order
+                steps = lone_joker_room(self.rules, self.run_state(t)[:5], self.cands.hand_jokers)[1][take]
+            else:
+                steps = (take,)
+            moves += [LayOffMove(k, (), step) for step in steps]
         return moves

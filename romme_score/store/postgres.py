@@ -233,6 +233,17 @@ MIGRATIONS: list[list[str]] = [
         )""",
     ],
     TOURNAMENTS,  # 3: tournaments (RULES.md §10), as the SQLite file's, defined above
+    [  # 4: 003's leaderboard points exact, in tenths (as the SQLite file's version 7)
+        """UPDATE hands SET leaderboard = (
+            SELECT CASE WHEN r.winner = hands.player THEN CASE WHEN r.hand_romme THEN 600 ELSE 300 END
+                        ELSE GREATEST(0, 100 - hands.points) END
+            FROM rounds r WHERE r.id = hands.round_id)
+        WHERE leaderboard IS NOT NULL""",
+        """UPDATE totals SET leaderboard = COALESCE((SELECT SUM(COALESCE(h.leaderboard, 0)) FROM hands h
+            JOIN rounds r ON r.id = h.round_id
+            WHERE r.session_id = totals.session_id AND r.status = 'active'
+            AND h.player = totals.player), 0)""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -601,6 +612,7 @@ class PostgresStore:
         notes: Sequence[Note],
         renames: Sequence[Rename],
         overwrite: bool,
+        make_current: bool = True,
     ) -> None:
         def work(cur: Any) -> None:
             cur.execute("LOCK TABLE sessions IN SHARE ROW EXCLUSIVE MODE")
@@ -668,7 +680,11 @@ class PostgresStore:
                 [(sid, r.old, r.new, r.at) for r in renames],
             )
             self._refresh_totals(cur, sid)
-            self._set_current(cur, name)
+            cur.execute(
+                "SELECT 1 FROM state JOIN sessions ON sessions.name = state.value WHERE state.key = 'current'"
+            )
+            if make_current or cur.fetchone() is None:
+                self._set_current(cur, name)
             self._changed(cur, sid)
 
         self.write(work)

@@ -104,8 +104,10 @@ class Store(Protocol):
         notes: Sequence[Note],
         renames: Sequence[Rename],
         overwrite: bool,
+        make_current: bool = True,
     ) -> None:
-        """A whole session as exported, in one transaction, made current."""
+        """A whole session as exported, in one transaction; made current with
+        ``make_current``, or where no session is current (none, or one deleted since)."""
         ...
 
     # -- rounds --------------------------------------------------------------------

@@ -7,7 +7,8 @@ from typing import Any
 
 from romme_score.cards import Card, Profile, format_cards
 from romme_score.i18n import _, ngettext
-from romme_score.melds import Meld
+from romme_score.layoff import lay_off
+from romme_score.melds import IllegalMeldError, Meld
 from romme_score.rules import RuleSet
 from romme_score.solver import Best, LayOffMove
 
@@ -16,11 +17,37 @@ def _slots(meld: Meld, profile: Profile, ascii: bool) -> list[str]:
     return [s.format(profile, ascii) for s in meld.slots]
 
 
-def _layoff_text(move: LayOffMove, table: Sequence[Meld], profile: Profile, ascii: bool) -> str:
+def _layoff_text(
+    move: LayOffMove, table: Sequence[Meld], profile: Profile, ascii: bool, result: Meld | None = None
+) -> str:
     cards = format_cards(list(move.cards), profile, ascii)
     jokers = Card.joker().format(profile, ascii)
     what = " ".join(x for x in (cards, " ".join([jokers] * move.jokers)) if x)
+    if result is not None:  # lone jokers: where they go is worth saying (RULES.md §5)
+        return _("%(cards)s onto %(meld)s: %(result)s") % {
+            "cards": what,
+            "meld": table[move.table].format(profile, ascii),
+            "result": result.format(profile, ascii),
+        }
     return _("%(cards)s onto %(meld)s") % {"cards": what, "meld": table[move.table].format(profile, ascii)}
+
+
+def _lone_results(moves: Sequence[LayOffMove], table: Sequence[Meld], rules: RuleSet) -> list[Meld | None]:
+    """The meld each lay-off of lone jokers makes, the lay-offs replayed in order with the
+    referee (None for the others, and wherever the referee would not follow)."""
+    current = [m for m in table]
+    found: list[Meld | None] = []
+    for move in moves:
+        added = list(move.cards) + [Card.joker()] * move.jokers
+        try:
+            laid = lay_off(list(current[move.table].cards), added, rules)
+        except IllegalMeldError:
+            found.append(None)
+            continue
+        if not laid.freed_jokers:
+            current[move.table] = laid.meld
+        found.append(laid.meld if not move.cards else None)
+    return found
 
 
 def best_json(
@@ -96,8 +123,10 @@ def render_best(
     lines.append(left + (f" ({format_cards(list(b.leftover), profile, ascii)})" if b.leftover else ""))
     if b.melds:
         lines.append("  " + _("melds: %(melds)s") % {"melds": melds(b.melds)})
-    for move in b.layoffs:
-        lines.append("  " + _("lay off: %(move)s") % {"move": _layoff_text(move, table, profile, ascii)})
+    for move, result in zip(b.layoffs, _lone_results(b.layoffs, table, rules), strict=True):
+        lines.append(
+            "  " + _("lay off: %(move)s") % {"move": _layoff_text(move, table, profile, ascii, result)}
+        )
     if not b.melds and not b.layoffs:
         if not came_out and b.leftover:
             lines.append("  " + _("nothing can be laid yet: no first meld reaches the minimum"))
@@ -105,8 +134,8 @@ def render_best(
         kind = _("a Hand-Rommé") if b.hand_romme else _("going out")
         parts = [m.format(profile, ascii) for m in b.out_melds]
         parts += [
-            _("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii)}
-            for move in b.out_layoffs
+            _("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii, result)}
+            for move, result in zip(b.out_layoffs, _lone_results(b.out_layoffs, table, rules), strict=True)
         ]
         how = " | ".join(parts) or _("nothing")  # "nothing" only when no card is laid at all
         discard = (

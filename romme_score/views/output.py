@@ -113,3 +113,10 @@ class Output:
         if "€" in text:
             text = re.sub(_EURO_BEFORE_DIGIT, "EUR ", text).replace("€", "EUR")
         return text.replace("−", "-")
+
+
+def leaderboard_json(tenths: int | None) -> float | None:
+    """003's leaderboard points in JSON: a number with one decimal (7.7, 30.0). They are
+    kept in tenths, whole numbers; n / 10 is the float whose shortest text is n's tenths
+    exactly, so the JSON text is exact."""
+    return None if tenths is None else tenths / 10

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from romme_score.cards import Card
-from romme_score.i18n import N_, _, ngettext, shown
+from romme_score.i18n import N_, _, ngettext, shown, tenths_text
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore, hand_points
 from romme_score.sessions import PendingRound, RoundRow, Standings
@@ -97,7 +97,8 @@ def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> s
         lines.append(label + "".join(_mark(row, p)[: col - 1].rjust(col) for p in s.players))
     lines.append(_("total")[:5].ljust(6) + "".join(str(s.totals[p]).rjust(col) for p in s.players))
     if s.leaderboard is not None:
-        lines.append(_("board")[:5].ljust(6) + "".join(str(s.leaderboard[p]).rjust(col) for p in s.players))
+        board = s.leaderboard
+        lines.append(_("board")[:5].ljust(6) + "".join(tenths_text(board[p]).rjust(col) for p in s.players))
     if s.state.finished:
         lines.append(fit(distance_line(s), width))
     else:

@@ -19,7 +19,7 @@ from decimal import Decimal
 from html import escape
 
 from romme_score.history import Chart, GameReport, Report
-from romme_score.i18n import N_, _, decimal_text, language, ngettext
+from romme_score.i18n import N_, _, decimal_text, language, ngettext, tenths_text
 from romme_score.scoring import places
 from romme_score.views.chart import round_ticks, value_ticks
 from romme_score.views.game_end import ends
@@ -450,7 +450,7 @@ def _settlement(report: Report) -> str:
     headers = [*(_(h) for h in SETTLEMENT_HEADERS), *([_(LEADERBOARD)] if board is not None else [])]
     rows = []
     for p in s.players:
-        extra = f"<td>{board.get(p.name, 0)}</td>" if board is not None else ""
+        extra = f"<td>{tenths_text(board.get(p.name, 0))}</td>" if board is not None else ""
         rows.append(
             f'<tr data-player="{escape(p.name)}" data-total="{p.total}" data-net="{p.net}" '
             f'data-amount="{p.amount}"><td>{escape(p.name)}</td><td>{p.total}</td>'

@@ -12,7 +12,7 @@ from typing import Any
 from tabulate import tabulate
 
 from romme_score.cards import Card
-from romme_score.i18n import N_, _, ngettext
+from romme_score.i18n import N_, _, ngettext, tenths_text
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, Hand, RoundInput, RoundScore, places
 from romme_score.sessions import (
@@ -28,6 +28,7 @@ from romme_score.store.records import Lines
 from romme_score.stream import RawJSON
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
+from romme_score.views.output import leaderboard_json
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -78,7 +79,11 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
     return {
         "session": s.session,
         "players": [
-            {"name": p, "total": s.totals[p], "leaderboard": board[p] if board is not None else None}
+            {
+                "name": p,
+                "total": s.totals[p],
+                "leaderboard": leaderboard_json(board[p]) if board is not None else None,
+            }
             for p in s.players
         ],
         "rounds": (round_json(r) for r in (s.rounds if rounds is None else rounds)),
@@ -204,7 +209,9 @@ def _narrow_scoresheet(s: Standings, width: int) -> str:
     ranks = places({p: s.totals[p] for p in s.players})
     lines.append(columns.ljust(labels[2], label) + cells(str(ranks[p]) for p in s.players))
     if s.leaderboard is not None:
-        lines.append(columns.ljust(labels[3], label) + cells(str(s.leaderboard[p]) for p in s.players))
+        lines.append(
+            columns.ljust(labels[3], label) + cells(tenths_text(s.leaderboard[p]) for p in s.players)
+        )
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -232,7 +239,7 @@ def render_scoresheet(s: Standings, width: int | None = None) -> str:
     ranks = places({p: s.totals[p] for p in s.players})
     table.append([_("place")] + [str(ranks[p]) for p in s.players])
     if s.leaderboard is not None:
-        table.append([_("leaderboard")] + [str(s.leaderboard[p]) for p in s.players])
+        table.append([_("leaderboard")] + [tenths_text(s.leaderboard[p]) for p in s.players])
     align = ("left",) + ("right",) * len(s.players)
     sheet = tabulate(table, headers=headers, tablefmt="simple", colalign=align)
     if width is not None and not columns.fits(sheet, width):
@@ -508,9 +515,15 @@ def exported(name: str, path: str) -> str:
     return _("Session '%(session)s' written to %(path)s.") % {"session": name, "path": path}
 
 
-def imported(name: str, rounds: int) -> str:
-    return ngettext(
-        "Session '%(session)s' imported with %(count)d round; it is now current.",
-        "Session '%(session)s' imported with %(count)d rounds; it is now current.",
+def imported(name: str, rounds: int, current: str | None) -> str:
+    """The import's sentence, saying which session is current after it."""
+    done = ngettext(
+        "Session '%(session)s' imported with %(count)d round.",
+        "Session '%(session)s' imported with %(count)d rounds.",
         rounds,
     ) % {"session": name, "count": rounds}
+    if current == name:
+        then = _("It is now the current session.")
+    else:
+        then = _("The current session is still '%(session)s'.") % {"session": current}
+    return f"{done} {then}"

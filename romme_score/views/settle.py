@@ -7,10 +7,11 @@ from typing import Any
 
 from tabulate import tabulate
 
-from romme_score.i18n import _, decimal_text, ngettext
+from romme_score.i18n import _, decimal_text, ngettext, tenths_text
 from romme_score.settlement import Settlement
 from romme_score.views import width as columns
 from romme_score.views.local import money as money_text
+from romme_score.views.output import leaderboard_json
 
 
 def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -28,7 +29,7 @@ def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None)
     }
     if leaderboard is not None:
         for p in data["players"]:
-            p["leaderboard"] = leaderboard.get(p["name"])
+            p["leaderboard"] = leaderboard_json(leaderboard.get(p["name"]))
     return data
 
 
@@ -70,7 +71,9 @@ def render_settlement(
     table.append([_("money")] + [money[p.name] for p in s.players])
     table.append([_("place")] + [str(p.place) for p in s.players])
     if leaderboard is not None:
-        table.append([_("leaderboard")] + [str(leaderboard.get(n, "")) for n in names])
+        table.append(
+            [_("leaderboard")] + [tenths_text(leaderboard[n]) if n in leaderboard else "" for n in names]
+        )
     pairs = tabulate(
         table,
         headers=[_("player"), *names],
@@ -89,7 +92,7 @@ def render_settlement(
         if leaderboard is not None:
             headers.append(_("leaderboard"))
             for row, name in zip(each, names, strict=True):
-                row.append(str(leaderboard.get(name, "")))
+                row.append(tenths_text(leaderboard[name]) if name in leaderboard else "")
         lines.append(tabulate(each, headers=headers, tablefmt="simple", colalign=("left",) + ("right",) * 5))
         lines.append("")
         lines.append(

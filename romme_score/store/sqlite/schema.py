@@ -18,6 +18,21 @@ TOTALS_SELECT = """
                   AND h.player = p.name), 0)
     FROM players p WHERE {where}"""
 
+# 003's leaderboard points, kept whole-numbered (10 less a tenth of the penalty, rounded
+# down) until version 7, are kept in tenths from then on, exactly (RULES.md §7: 23 penalty
+# points give 7.7, stored 77): every hand's again from its points and its round's winner,
+# then the running totals. Self-contained, as the tournaments' below.
+LEADERBOARD_TENTHS = [
+    """UPDATE hands SET leaderboard = (
+        SELECT CASE WHEN r.winner = hands.player THEN CASE WHEN r.hand_romme THEN 600 ELSE 300 END
+                    ELSE MAX(0, 100 - hands.points) END
+        FROM rounds r WHERE r.id = hands.round_id)
+    WHERE leaderboard IS NOT NULL""",
+    """UPDATE totals SET leaderboard = COALESCE((SELECT SUM(COALESCE(h.leaderboard, 0)) FROM hands h
+        JOIN rounds r ON r.id = h.round_id
+        WHERE r.session_id = totals.session_id AND r.status = 'active' AND h.player = totals.player), 0)""",
+]
+
 # Tournaments (RULES.md §10), self-contained: its own tables only, so that it can take
 # another number when migrations of other branches come first. The tournament's players
 # with their start numbers and teams, its series, and its tables, each an ordinary
@@ -160,5 +175,6 @@ MIGRATIONS: list[list[str]] = [
         )""",
     ],
     TOURNAMENTS,  # 6: tournaments (RULES.md §10), defined above
+    LEADERBOARD_TENTHS,  # 7: 003's leaderboard points exact, in tenths (defined above)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

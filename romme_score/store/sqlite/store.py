@@ -570,9 +570,11 @@ class SQLiteStore:
         notes: Sequence[Note],
         renames: Sequence[Rename],
         overwrite: bool,
+        make_current: bool = True,
     ) -> None:
         """Write a whole session as exported (rounds with their history, notes, renames,
-        times) in one transaction, and make it current."""
+        times) in one transaction; make it current with ``make_current`` or where no
+        session is current."""
         with self.conn.write() as db:
             existing = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
             if existing:
@@ -640,7 +642,11 @@ class SQLiteStore:
                 [(sid, r.old, r.new, r.at) for r in renames],
             )
             self._refresh_totals(db, sid)
-            db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
+            current = db.execute(
+                "SELECT 1 FROM state JOIN sessions ON sessions.name = state.value WHERE state.key = 'current'"
+            ).fetchone()
+            if make_current or current is None:
+                db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)", (name,))
 
     # -- statistics across sessions (romme stats) -----------------------------------
 

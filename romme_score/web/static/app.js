@@ -20,6 +20,12 @@
   let fetching = null;
   let fetchAgain = false;
 
+  // 003's leaderboard points have one decimal (7.7): written as the page's language writes it
+  function tenths(value) {
+    const text = Number(value).toFixed(1);
+    return document.documentElement.lang === "de" ? text.replace(".", ",") : text;
+  }
+
   // --- talking to the server ----------------------------------------------------------
 
   function url(path, params) {
@@ -186,7 +192,7 @@
           el("span", { class: "name", text: p.name }),
           el("span", { class: "total", text: p.total }),
           el("span", { class: "place", text: T.place + " " + s.places[p.name] }),
-          p.leaderboard !== null ? el("span", { class: "place", text: T.leaderboard + " " + p.leaderboard }) : null,
+          p.leaderboard !== null ? el("span", { class: "place", text: T.leaderboard + " " + tenths(p.leaderboard) }) : null,
           s.next_dealer === p.name && !s.finished ? el("span", { class: "badge", text: T.deals }) : null,
         ),
       );
