@@ -116,7 +116,7 @@ def test_the_most_points_in_one_hand_follow_the_packs_and_jokers() -> None:
 def test_points_above_what_any_hand_holds_are_refused_naming_the_limit(friday: None, lang: str) -> None:
     code, out, err = run("--lang", lang, "round", "--winner", "Anna", "Ben=5", "Carl=320", "Dora=5")
     assert code == 2 and "Carl=320" in err and "278" in err
-    assert ("did you mean 32?" if lang == "en" else "meinst du 32?") in err
+    assert ("did you mean 32?" if lang == "en" else "war 32 gemeint?") in err
     assert "Traceback" not in err and rounds() == []
     code, _, err = run("--lang", lang, "edit", "1", "Carl=320")
     assert code != 0 and rounds() == []

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from clirun import ok, run
 
+from romme_score.i18n import os_reason
+
 
 @pytest.fixture
 def evening() -> None:
@@ -139,7 +141,7 @@ def test_a_folder_that_cannot_be_written_is_one_sentence_and_leaves_nothing(
         monkeypatch.setattr({"tempfile": tempfile, "os": os}[module], name, raising_(error))
     code, out, err = run(*OUTPUT_COMMANDS[command], "-o", str(target))
     assert code == 1, (code, err)
-    assert err.strip() == f"Error: cannot write {target}: {error.strerror}", err
+    assert err.strip() == f"Error: cannot write {target}: {os_reason(error)}", err  # worded
     assert "internal error" not in err and "Traceback" not in err
     assert os.listdir(folder) == []  # no temporary file, no half file
 
@@ -180,5 +182,6 @@ def test_a_read_only_folder_for_real_in_a_process(evening: None, tmp_path: Path)
     finally:
         folder.chmod(0o755)
     assert done.returncode == 1, done.stderr
-    assert done.stderr.strip() == f"Error: cannot write {folder / 'fri.json'}: Permission denied"
+    reason = os_reason(PermissionError(errno.EACCES, "Permission denied"))
+    assert done.stderr.strip() == f"Error: cannot write {folder / 'fri.json'}: {reason}"
     assert os.listdir(folder) == []
