@@ -312,3 +312,20 @@ def test_placeholder_words_are_cut_as_the_pattern_finds_them(text: str) -> None:
     parts = metavar_words(text)
     assert "".join(part for _, part in parts) == text
     assert [part for word, part in parts if word] == re.findall(_METAVAR_WORD, text)
+
+
+def test_a_translated_command_words_its_help_when_read_not_when_made() -> None:
+    """Issue 20 item 31: a run that shows no help words none of it; read, it is German."""
+    from romme_score import i18n
+    from romme_score.cli import translate_command
+    from romme_score.cli.check import check
+
+    with i18n.using_language("de"):
+        german = translate_command(check)
+    assert german.__dict__.get("_worded", {}) == {}  # nothing worded yet
+    assert german.help is not None and "Auslage" in german.help  # worded in its language,
+    assert check.help is not None and "meld" in check.help  # the original left English
+    english = next(p for p in check.params if p.name == "first")
+    option = next(p for p in german.params if p.name == "first")
+    assert english.help is not None and "first meld" in english.help
+    assert option.help is not None and "first meld" not in option.help and "Erstmeldung" in option.help

@@ -126,10 +126,10 @@ _translated: dict[tuple[click.Command, str], click.Command] = {}
 
 
 def translate_command(command: click.Command) -> click.Command:
-    """The command in the language in use: its help texts (English msgids, defined at
-    import) translated, in a copy of the command and its parameters made once per
-    language. Every command gets ``--lang`` too, so that it may stand after the command's
-    name."""
+    """The command in the language in use: its help texts and placeholders (English
+    msgids, defined at import) translated, in a copy of the command and its parameters
+    made once per language, each text worded when it is first read. Every command gets
+    ``--lang`` too, so that it may stand after the command's name."""
     key = (command, i18n.language())
     found = _translated.get(key)
     if found is None:
@@ -142,6 +142,7 @@ def _shallow_copy(item: _Item) -> _Item:
     attributes), without importing :mod:`copy` on every run."""
     new = object.__new__(type(item))
     new.__dict__.update(item.__dict__)
+    new.__dict__.pop("_worded", None)  # a copy of a translated copy words its own texts
     return new
 
 
@@ -153,20 +154,75 @@ def _translated_copy(command: click.Command) -> click.Command:
     translated.params = [_shallow_copy(p) for p in params]
     # Click keeps the --help option it made first, its text in the language of then.
     translated._help_option = None
+    language = i18n.language()
     for item in [translated, *translated.params]:
-        for attr in ("help", "short_help"):
-            original = getattr(item, attr, None)
-            if original:
-                setattr(item, attr, _help_text(inspect.cleandoc(original)))
-    if translated.options_metavar:
-        translated.options_metavar = worded_metavar(translated.options_metavar)
-    if isinstance(translated, click.Group) and translated.subcommand_metavar:
-        translated.subcommand_metavar = worded_metavar(translated.subcommand_metavar)
-    for param in translated.params:
-        worded = _param_metavar(param)
-        if worded is not None:
-            param.metavar = worded
+        _word_when_read(item, language)
     return translated
+
+
+def _word_help(item: Any, text: str | None) -> str | None:
+    return _help_text(inspect.cleandoc(text)) if text else text
+
+
+def _word_usage(item: Any, text: str | None) -> str | None:
+    return worded_metavar(text) if text else text
+
+
+def _word_param_metavar(item: Any, text: str | None) -> str | None:
+    worded = _param_metavar(item, text)
+    return worded if worded is not None else text
+
+
+class _WordedWhenRead:
+    """An attribute of Click's commands and parameters (a help text, a placeholder) that a
+    translated copy words in its language the first time it is read, not when the copy is
+    made: a run that shows no help (most runs: ``romme check ...``) words none of them
+    (issue 20 item 31). Every instance keeps what it was given under the attribute's name;
+    one that is no translated copy (no ``_worded_in``) reads it as it is."""
+
+    def __init__(self, name: str, word: Any) -> None:
+        self.name = name
+        self.word = word
+
+    def __get__(self, item: Any, owner: Any = None) -> Any:
+        if item is None:
+            return self
+        state = item.__dict__
+        try:
+            original = state[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+        language = state.get("_worded_in")
+        if language is None:
+            return original
+        worded = state.setdefault("_worded", {})
+        if self.name not in worded:
+            with i18n.using_language(language):
+                worded[self.name] = self.word(item, original)
+        return worded[self.name]
+
+    def __set__(self, item: Any, value: Any) -> None:
+        state = item.__dict__
+        state[self.name] = value
+        worded = state.get("_worded")
+        if worded:
+            worded.pop(self.name, None)
+
+
+for _owner, _name, _word in (
+    (click.Command, "help", _word_help),
+    (click.Command, "short_help", _word_help),
+    (click.Command, "options_metavar", _word_usage),
+    (click.Group, "subcommand_metavar", _word_usage),
+    (click.Parameter, "help", _word_help),
+    (click.Parameter, "metavar", _word_param_metavar),
+):
+    setattr(_owner, _name, _WordedWhenRead(_name, _word))
+
+
+def _word_when_read(item: Any, language: str) -> None:
+    """Mark ``item`` (a translated copy) to word its texts in ``language`` when read."""
+    item.__dict__["_worded_in"] = language
 
 
 # The placeholders of the usage lines and of option values, Click's and ours, worded when
@@ -244,14 +300,14 @@ def metavar_words(text: str) -> list[tuple[bool, str]]:
     return parts
 
 
-def _param_metavar(param: click.Parameter) -> str | None:
+def _param_metavar(param: click.Parameter, metavar: str | None) -> str | None:
     """The placeholder of a parameter worded, as Click would write it (``[PLAYERS]...``),
     or None where it stays Click's: the same words, a flag, or a type that writes its own
     (a choice ``[de|en]``, a file ``DATEI``)."""
     if isinstance(param, click.Option) and (param.is_flag or param.count):
         return None
-    if param.metavar is not None:
-        written = param.metavar
+    if metavar is not None:
+        written = metavar
     elif type(param.type).get_metavar is not click.ParamType.get_metavar or (
         isinstance(param, click.Option) and isinstance(param.type, click.Path)
     ):
