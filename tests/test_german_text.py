@@ -221,3 +221,33 @@ def test_the_sources_in_words_and_their_numbers_with_verbose_and_in_the_json(
     data = json.loads(ok("rules", "--list", "--json"))
     assert data["wiki-51"]["description"].startswith("000 Rommé mit Auslegen: 51 to come out")
     assert data["classic"]["source"] == "002" and data["standard"]["source"] is None
+
+
+@pytest.mark.parametrize(
+    "typed, reason",
+    [
+        ('{"a" 1}', "hier fehlt ein ':'"),
+        ("", "hier fehlt ein Wert"),
+        ("[1 2]", "hier fehlt ein ','"),
+        ('{"a": 1} x', "nach dem Ende der Daten folgt noch etwas"),
+    ],
+)
+def test_a_file_that_is_no_json_is_said_in_german(tmp_path: Path, typed: str, reason: str) -> None:
+    """The new-user trial of issue 20: 'ist kein gültiges JSON: Expecting value'."""
+    bad = tmp_path / "kaputt.json"
+    bad.write_text(typed, encoding="utf-8")
+    code, _, err = run("--lang", "de", "import", str(bad))
+    assert code == 2 and reason in err and "Expecting" not in err, err
+
+
+def test_a_number_that_is_no_number_is_said_without_click_s_type_name() -> None:
+    """'x' ist keine gültige Zahl (integer): the type name was English."""
+    code, _, err = run("--lang", "de", "edit", "x")
+    assert code == 2 and "keine gültige Zahl" in err and "integer" not in err, err
+
+
+@pytest.mark.parametrize("command", ["new", "settle", "import", "serve"])
+def test_option_values_have_german_placeholders_not_text(command: str) -> None:
+    """--rate BETRAG, --currency KÜRZEL, --until ENDE, --name NAME, --host ADRESSE."""
+    shown = ok("--lang", "de", command, "--help")
+    assert " TEXT " not in shown and "TEXT\n" not in shown, shown

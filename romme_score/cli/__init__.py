@@ -254,6 +254,8 @@ METAVARS = (
     N_("AMOUNT"),
     N_("LIST"),
     N_("CODE"),
+    N_("END"),
+    N_("ADDRESS"),
 )
 _METAVAR_WORD = r"[A-Z][A-Z =-]*[A-Z]"  # compiled by re's cache when a usage line is shown
 

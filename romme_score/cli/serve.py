@@ -21,6 +21,7 @@ from romme_score.i18n import _, os_reason
 @click.argument("session", required=False, shell_complete=complete_with("sessions"))
 @click.option(
     "--host",
+    metavar="ADDRESS",
     default="0.0.0.0",
     show_default=True,
     help="Address to serve on: all interfaces, so that phones on the Wi-Fi reach it; "

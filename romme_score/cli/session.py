@@ -29,7 +29,7 @@ from romme_score.cli.options import (
 )
 from romme_score.cli.service import creating_service, open_service
 from romme_score.export import ExportError, SessionExport
-from romme_score.i18n import _, grouped, os_reason, shown
+from romme_score.i18n import N_, _, grouped, os_reason, shown
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import (
@@ -100,11 +100,12 @@ def parse_hands(
 @click.argument("players", nargs=-1, required=True)
 @click.option(
     "--until",
+    metavar="END",
     help="When the game ends: 500, 1000, any number of points, rounds:N, "
     "or open (default: the rules' game_end).",
 )
-@click.option("--rate", help="Money per penalty point for the settlement, e.g. 0.01.")
-@click.option("--currency", help="Currency code, e.g. EUR.")
+@click.option("--rate", metavar="AMOUNT", help="Money per penalty point for the settlement, e.g. 0.01.")
+@click.option("--currency", metavar="CODE", help="Currency code, e.g. EUR.")
 @click.option(
     "--dealer",
     metavar="PLAYER",
@@ -366,6 +367,27 @@ def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
         out.echo(views.render_sessions(rows, shutil.get_terminal_size().columns))
 
 
+# What Python's json module says of a file it cannot read, in the language in use; any
+# other of its sentences as it says it.
+JSON_REASONS = {
+    "Expecting value": N_("a value is expected"),
+    "Expecting property name enclosed in double quotes": N_("a name in double quotes is expected"),
+    "Expecting ':' delimiter": N_("a ':' is expected"),
+    "Expecting ',' delimiter": N_("a ',' is expected"),
+    "Unterminated string starting at": N_("a text in quotes is not closed"),
+    "Invalid control character at": N_("a control character stands in a text"),
+    "Invalid \\escape": N_("a backslash escape is not valid"),
+    "Invalid \\uXXXX escape": N_("a \\u escape is not valid"),
+    "Extra data": N_("more follows after the end of the data"),
+}
+
+
+def json_reason(message: str) -> str:
+    """``json``'s reason (``Expecting value``) in the language in use."""
+    worded = JSON_REASONS.get(message)
+    return _(worded) if worded is not None else message
+
+
 def sessions_db(ctx: click.Context, db: str | None) -> str | None:
     """The database of ``romme sessions ... rename|delete``: the subcommand's own ``--db``
     when typed, else the group's (``romme sessions --db X rename``), else ROMME_DB."""
@@ -495,7 +517,7 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
 
 @click.command("import")
 @click.argument("file", type=FilePath(dir_okay=False, path_type=Path, allow_dash=True))
-@click.option("--name", help="Import under this session name.")
+@click.option("--name", metavar="NAME", help="Import under this session name.")
 @click.option("--replace", is_flag=True, help="Overwrite a session of the same name.")
 @click.option("--use", "make_current", is_flag=True, help="Make the imported session the current one.")
 @db_option
@@ -525,7 +547,7 @@ def import_(
     except json.JSONDecodeError as exc:
         fail_input(
             _("%(path)s is not valid JSON: %(reason)s at line %(line)d")
-            % {"path": file, "reason": exc.msg, "line": exc.lineno}
+            % {"path": file, "reason": json_reason(exc.msg), "line": exc.lineno}
         )
     except RecursionError:
         fail_input(_("%(path)s is nested too deeply to be a romme-score export") % {"path": file})

@@ -32,14 +32,19 @@ from romme_score.views.settle import render_settlement, settlement_json
     shell_complete=complete_with("sessions"),
     help="Settle these sessions together (repeatable); default: the current session.",
 )
-@click.option("--rate", help="Money per penalty point, e.g. 0.001 (default: the session's rate, else 0.01).")
+@click.option(
+    "--rate",
+    metavar="AMOUNT",
+    help="Money per penalty point, e.g. 0.001 (default: the session's rate, else 0.01).",
+)
 @click.option(
     "--unit",
+    metavar="AMOUNT",
     default="0.01",
     show_default=True,
     help="Smallest unit of the currency; amounts are rounded to it.",
 )
-@click.option("--currency", help="Currency code, e.g. EUR (default: the session's).")
+@click.option("--currency", metavar="CODE", help="Currency code, e.g. EUR (default: the session's).")
 @db_option
 @output_options
 def settle(
