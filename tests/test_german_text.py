@@ -11,6 +11,7 @@ import re
 from importlib.metadata import version
 from pathlib import Path
 
+import click
 import pytest
 from clirun import ok, run
 
@@ -251,3 +252,26 @@ def test_option_values_have_german_placeholders_not_text(command: str) -> None:
     """--rate BETRAG, --currency KÜRZEL, --until ENDE, --name NAME, --host ADRESSE."""
     shown = ok("--lang", "de", command, "--help")
     assert " TEXT " not in shown and "TEXT\n" not in shown, shown
+
+
+def _command_lines() -> list[list[str]]:
+    from romme_score.cli import main
+
+    lines: list[list[str]] = []
+    ctx = click.Context(main)
+    for name in main.list_commands(ctx):
+        command = main.get_command(ctx, name)
+        lines.append([name])
+        if isinstance(command, click.Group):
+            lines.extend([name, sub] for sub in command.list_commands(ctx))
+    return lines
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_help_fits_80_columns(lang: str) -> None:
+    """The new-user trial of issue 20: the examples of best, new, play and tournament were
+    85-96 columns wide (Click does not wrap an example block)."""
+    for line in _command_lines():
+        shown = ok("--lang", lang, *line, "--help")
+        wide = [text for text in shown.splitlines() if len(text) > 80]
+        assert wide == [], (line, wide)

@@ -50,7 +50,7 @@ def best(
     \b
     Examples:
       romme best "P3 P4 P5 TB PB HB H9 K2"
-      romme best --came-out --table "♥2 ♥3 ♥4" --table "HK KK PK" "♥A ♥5 TK P9"
+      romme best --came-out --table "♥2 ♥3 ♥4" "♥A ♥5 TK P9"
       romme best --preset wiki-51 "TA PA J H3 H4 H5 H9"
     """
     cards = read_cards(" ".join(hand), out)

@@ -34,7 +34,7 @@ def play(session: str | None, db: str | None, out: Output) -> None:
     Examples:
       romme play
       romme play Friday
-      printf 'round --winner Anna Ben="HK K10" Carl=5\\nstandings\\n' | romme play Friday
+      printf 'round --winner Anna Ben=5 Carl=5\\nstandings\\n' | romme play Friday
     """
     from romme_score.cli.inside import runner
     from romme_score.store import StoreError

@@ -134,7 +134,7 @@ def new(
     \b
     Examples:
       romme new Friday Anna Ben Carl Dora
-      romme new Club --preset wiki-51 --until 1000 --rate 0.01 --currency EUR Anna Ben Carl
+      romme new Club --preset wiki-51 --until 1000 --rate 0.01 Anna Ben Carl
       romme new Quick --until rounds:5 --dealer Ben Anna Ben
     """
     if until is not None:

@@ -62,7 +62,7 @@ def tournament() -> None:
 
     \b
     Examples:
-      romme tournament new Cup --players-file players.txt --series 3 --games 6 --scoring wertung
+      romme tournament new Cup --players-file players.txt --series 3 --games 6
       romme tournament draw
       romme round --session "Cup S1 T1" --winner 2 1=12 3=25 4=40
       romme tournament standings
@@ -137,9 +137,10 @@ def new(
     \b
     Examples:
       romme tournament new Cup Anna Ben Carl Dora Emil Fritz Gerd --games 6
-      romme tournament new Cup --players-file players.txt --series 3 --games 6 --scoring wertung \\
-        --entry-fee 10 --lost-game-fee 0.50 --prizes "40%,25%,15%" --currency EUR --seed 2026
-      romme tournament new Club --preset wiki-51 --rule tie_break=best-series Anna Ben Carl
+      romme tournament new Cup --players-file players.txt --series 3 --games 6 \\
+        --scoring wertung --entry-fee 10 --lost-game-fee 0.50 \\
+        --prizes "40%,25%,15%" --currency EUR --seed 2026
+      romme tournament new Club --rule tie_break=best-series Anna Ben Carl
     """
     try:
         rules, options = build_tournament(
