@@ -43,8 +43,8 @@ SCORESHEET = N_("Round by round")
 SCORESHEET_NOTE = N_(
     "★ went out, HR Hand-Rommé, −N winner bonus struck; the small number is the running total."
 )
-MARKS = N_("Hand-Rommés and bonuses")
-NO_MARKS = N_("No Hand-Rommé and no bonus in this game.")
+MARKS = N_("Hand-Rommés, bonuses and stalemates")
+NO_MARKS = N_("No Hand-Rommé, no bonus and no stalemate in this game.")
 STALEMATE = N_("(stalemate)")
 STALEMATE_LINE = N_("Round {round}: stalemate, the stock ran out and nobody went out")
 SWIPE = N_("Wider than the screen: swipe the table sideways for every column.")
