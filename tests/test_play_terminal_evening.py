@@ -20,6 +20,7 @@ from test_play_terminal import CTRL_C, CTRL_D, CTRL_U, Screen, Terminal, points
 
 from romme_score.rules import find_preset
 from romme_score.sessions import SessionService
+from romme_score.views.width import width
 
 SIZES = [("en", 60), ("en", 80), ("de", 60), ("de", 80)]
 WIDER = 40
@@ -54,6 +55,7 @@ SAYS = {
         "name_prompt": "Name of the game>",
         "players_prompt": "Players, in seating order>",
         "help_word": "counted by hand",
+        "deals": "Ann deals",
     },
     "de": {
         "round": "Runde",
@@ -83,6 +85,7 @@ SAYS = {
         "name_prompt": "Name der Partie>",
         "players_prompt": "Spieler, in Sitzreihenfolge>",
         "help_word": "gezählte",
+        "deals": "Ann gibt",
     },
 }
 
@@ -119,8 +122,9 @@ class Evening(Terminal):
         return f"{session} · {self.says('round')} {number}>"
 
     def assert_fits(self) -> None:
-        """No line on the screen is wider than the program's window."""
-        wide = [line for line in self.text.splitlines() if len(line) > self.cols]
+        """No line on the screen is wider than the program's window (by display width: an
+        emoji takes two columns, and pyte keeps it in one cell)."""
+        wide = [line for line in self.text.splitlines() if width(line) > self.cols]
         assert not wide, f"wider than {self.cols} columns:\n" + "\n".join(wide) + "\n\n" + self.text
 
     def leave(self) -> None:
@@ -397,3 +401,25 @@ def test_points_no_hand_holds_are_refused_and_unlikely_ones_asked_again(
     evening.type("\r", evening.prompt(2))
     assert points(isolated_data_dir) == [{"Anna": 0, "Ben": 5, "Carl": 160, "Dora": 7}]
     evening.leave()
+
+
+# --- the new user's trial after issue 20 ---------------------------------------------------
+
+SIX = ["Ann", "Anna", "Ben", "Carl", "Dora", "Zoë🃏"]
+
+
+def test_six_players_with_an_emoji_fit_the_toolbar_by_its_columns(
+    isolated_data_dir: Path, size: tuple[str, int]
+) -> None:
+    make_session(isolated_data_dir, "Samstag", SIX)
+    term = Evening(["play"], isolated_data_dir, *size)
+    try:
+        term.wait_for(term.prompt(1, "Samstag"))
+        toolbar = [line for line in term.text.splitlines() if "│" in line]
+        assert toolbar and all(width(line) <= term.cols for line in toolbar), term.text
+        # the dealer's words whole: the toolbar is measured in columns, not characters
+        assert term.says("deals") + " " in toolbar[-1] + " ", term.text
+        term.leave()
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
