@@ -55,6 +55,8 @@ SAYS = {
         "name_prompt": "Name of the game>",
         "players_prompt": "Players, in seating order>",
         "help_word": "counted by hand",
+        "check_short": "a meld needs at least 3 cards, this has 2",
+        "did_you_mean_32": "did you mean 32?",
         "deals": "Ann deals",
     },
     "de": {
@@ -85,6 +87,8 @@ SAYS = {
         "name_prompt": "Name der Partie>",
         "players_prompt": "Spieler, in Sitzreihenfolge>",
         "help_word": "gezählte",
+        "check_short": "eine Auslage braucht mindestens 3 Karten, diese hat 2",
+        "did_you_mean_32": "war 32 gemeint?",
         "deals": "Ann gibt",
     },
 }
@@ -408,6 +412,15 @@ def test_points_no_hand_holds_are_refused_and_unlikely_ones_asked_again(
 SIX = ["Ann", "Anna", "Ben", "Carl", "Dora", "Zoë🃏"]
 
 
+def test_a_verdict_and_an_error_of_a_line_are_wrapped_to_the_window(evening: Evening) -> None:
+    evening.type("check HK KK\r", evening.says("check_short"))
+    evening.wait_for(evening.prompt(1), count=2)
+    evening.type("round --winner Anna Ben=320\r", evening.says("did_you_mean_32"))
+    evening.wait_for(evening.prompt(1), count=3)
+    evening.assert_fits()
+    evening.leave()
+
+
 def test_six_players_with_an_emoji_fit_the_toolbar_by_its_columns(
     isolated_data_dir: Path, size: tuple[str, int]
 ) -> None:
@@ -419,6 +432,28 @@ def test_six_players_with_an_emoji_fit_the_toolbar_by_its_columns(
         assert toolbar and all(width(line) <= term.cols for line in toolbar), term.text
         # the dealer's words whole: the toolbar is measured in columns, not characters
         assert term.says("deals") + " " in toolbar[-1] + " ", term.text
+        term.leave()
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
+
+
+def test_the_undo_question_naming_an_emoji_is_wrapped_to_the_window(
+    isolated_data_dir: Path, size: tuple[str, int]
+) -> None:
+    make_session(isolated_data_dir, "Samstag", SIX)
+    term = Evening(["play"], isolated_data_dir, *size)
+    try:
+        term.wait_for(term.prompt(1, "Samstag"))
+        term.type("1\r", "2 Anna>")
+        for typed in ("1", "2", "3", "4", "5"):
+            term.type(typed + "\r")
+        term.wait_for(term.says("enter"))
+        term.type("\r", term.prompt(2, "Samstag"))
+        term.type("undo\r", term.says("choices"))
+        term.assert_fits()
+        term.type("\r", term.says("not_removed"))
+        term.assert_fits()
         term.leave()
     finally:
         if term.child.isalive():

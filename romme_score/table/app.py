@@ -186,13 +186,13 @@ class Table:
         elif word == "export" and not _names_a_file(words[1:]):
             # the JSON on the table's screen helps nobody: a new file in this folder, named
             path = export_path(self.info.name, _given_format(words[1:]))
-            self.run_line([word, *words[1:], "-o", path.name], True)  # in this folder: its name says it
+            self.run_wrapped([word, *words[1:], "-o", path.name])  # in this folder: its name says it
         elif word in ("new", "use") and "--help" not in words:
             code = run_fitted(self.run_line, [word, *words[1:]])
             if code == 0:
                 self.follow()  # the new game, or the one chosen, is played here now
         elif word in WORDS:
-            self.run_line([word, *words[1:]], True)
+            self.run_wrapped([word, *words[1:]])
             if self.changed_elsewhere():  # the command changed it, or someone else did
                 self.redraw()
         else:
@@ -202,6 +202,16 @@ class Table:
             else:
                 self.record(line)
         return True
+
+    def run_wrapped(self, words: list[str]) -> int:
+        """Run an in-window command line, what it prints (a verdict, an error, the ``undo``
+        question) wrapped at spaces to the window. A ``round`` line may ask its round step
+        by step with prompt_toolkit, which draws on the terminal itself: only its errors
+        are wrapped."""
+        from romme_score.table.wrapped import wrapped_output
+
+        with wrapped_output(terminal_width(), out=words[0].lower() != "round"):
+            return self.run_line(words, True)
 
     def unknown_line(self, typed: str, word: str) -> str | None:
         """The sentence for a line that is neither a command nor a player (a typo of a
@@ -364,12 +374,15 @@ class Table:
 
 
 def run_fitted(run_line: RunLine, words: list[str]) -> int:
-    """Run a line whose sentences (``new``'s, ``use``'s) are wrapped to the window."""
+    """Run a line whose sentences (``new``'s, ``use``'s) are wrapped to the window, its
+    errors too."""
     import contextlib
     import io
 
+    from romme_score.table.wrapped import wrapped_output
+
     said = io.StringIO()
-    with contextlib.redirect_stdout(said):
+    with wrapped_output(terminal_width(), out=False), contextlib.redirect_stdout(said):
         code = run_line(words, True)
     if said.getvalue():
         click.echo(views.fit(said.getvalue().rstrip("\n"), terminal_width(), indent="  "))
