@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pyte
 import pytest
-from test_play_terminal import CTRL_C, CTRL_D, CTRL_U, Screen, Terminal, points
+from test_play_terminal import CTRL_C, CTRL_D, CTRL_U, UP, Screen, Terminal, points
 
 from romme_score.rules import find_preset
 from romme_score.sessions import SessionService
@@ -410,6 +410,23 @@ def test_points_no_hand_holds_are_refused_and_unlikely_ones_asked_again(
 # --- the new user's trial after issue 20 ---------------------------------------------------
 
 SIX = ["Ann", "Anna", "Ben", "Carl", "Dora", "Zoë🃏"]
+
+
+def test_a_refused_hand_leaves_the_line_empty_and_up_recalls_it(
+    evening: Evening, isolated_data_dir: Path
+) -> None:
+    evening.type("a\r", "2 Ben>")
+    evening.type("HK Q\r", "'Q'")  # refused ...
+    evening.type(UP, "2 Ben> HK Q")  # ... Up recalls it to correct ...
+    evening.wait_for("2 Ben> HK Q", count=2)
+    evening.type(CTRL_U + "HK KD\r", "3 Carl>")  # ... and typed anew it is not 'HK QHK KD'
+    evening.type("x\r", "'x'")  # the rank is missing ...
+    evening.type("b\r", "'b'")  # ... and 'b' is no card: not 'xb', the jack of clubs
+    evening.type("5\r6\r", evening.says("enter"))
+    evening.type("\r", evening.prompt(2))
+    assert points(isolated_data_dir) == [{"Anna": 0, "Ben": 20, "Carl": 5, "Dora": 6}]
+    evening.assert_fits()
+    evening.leave()
 
 
 def test_a_verdict_and_an_error_of_a_line_are_wrapped_to_the_window(evening: Evening) -> None:
