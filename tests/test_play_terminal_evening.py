@@ -57,7 +57,11 @@ SAYS = {
         "help_word": "counted by hand",
         "check_short": "a meld needs at least 3 cards, this has 2",
         "did_you_mean_32": "did you mean 32?",
+        "seats": "1 players, but these rules seat 2 to 6 (max_players=6)",
         "deals": "Ann deals",
+        "start_help": "then its players in seating order",
+        "not_a_name": "'undo' is a command here, not a name for a game",
+        "table_hint": "Anna deals first. Type who went out at the prompt below.",
     },
     "de": {
         "round": "Runde",
@@ -89,7 +93,11 @@ SAYS = {
         "help_word": "gezählte",
         "check_short": "eine Auslage braucht mindestens 3 Karten, diese hat 2",
         "did_you_mean_32": "war 32 gemeint?",
+        "seats": "1 Spieler, aber diese Regeln erlauben 2 bis 6 Spieler am Tisch (max_players=6)",
         "deals": "Ann gibt",
+        "start_help": "dann die Spieler in Sitzreihenfolge",
+        "not_a_name": "'undo' ist hier ein Befehl, kein Name für eine Partie",
+        "table_hint": "Anna gibt zuerst. Wer ausgemacht hat, in der Zeile unten eingeben.",
     },
 }
 
@@ -475,3 +483,46 @@ def test_the_undo_question_naming_an_emoji_is_wrapped_to_the_window(
     finally:
         if term.child.isalive():
             term.child.terminate(force=True)
+
+
+def test_a_refused_player_list_asks_for_the_players_again_and_new_says_what_to_type(
+    isolated_data_dir: Path, size: tuple[str, int]
+) -> None:
+    term = Evening(["play"], isolated_data_dir, *size)
+    try:
+        term.wait_for(term.says("name_prompt"))
+        term.type("Kneipe\r", term.says("players_prompt"))
+        term.type("Anna\r", term.says("seats"))  # one player: refused ...
+        term.wait_for(term.says("players_prompt"), count=2)  # ... and the players asked again
+        term.assert_fits()
+        term.type("Anna Ben Carl\r", term.prompt(1, "Kneipe"))  # the name kept
+        assert term.flat.count(term.says("name_prompt")) == 1
+        term.wait_for(term.says("table_hint"))  # what to type here, not the command line
+        assert "romme round" not in term.text
+        term.type("new Zwei Xaver Yvonne\r", term.prompt(1, "Zwei"))
+        assert "romme round" not in term.text
+        term.assert_fits()
+        term.leave()
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
+    assert points(isolated_data_dir, "Kneipe") == []
+
+
+def test_help_at_the_name_of_a_new_game_says_what_to_type_and_commands_are_no_names(
+    isolated_data_dir: Path, size: tuple[str, int]
+) -> None:
+    term = Evening(["play"], isolated_data_dir, *size)
+    try:
+        term.wait_for(term.says("name_prompt"))
+        term.type("help\r", term.says("start_help"))
+        term.wait_for(term.says("name_prompt"), count=2)  # the name asked again
+        term.type("undo\r", term.says("not_a_name"))
+        term.wait_for(term.says("name_prompt"), count=3)
+        term.assert_fits()
+        term.type("quit\r")
+        assert term.close() == 0
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
+    assert not isolated_data_dir.exists()  # no game called help, undo or quit

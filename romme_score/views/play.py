@@ -493,9 +493,43 @@ def game_name_prompt() -> str:
     return _("Name of the game> ")
 
 
+def start_help() -> str:
+    """What to type when ``romme play`` asks for a new game (``help`` at its questions)."""
+    return _(
+        "To start a game, type its name (Friday), then its players in seating order, "
+        "separated by spaces or by commas (Anna Ben Carl, or Anna Maria, Ben). Ctrl-D leaves."
+    )
+
+
+def not_a_game_name(word: str) -> str:
+    """A command's word typed where a new game's name is asked (``undo``): no name for it."""
+    return _("'%(word)s' is a command here, not a name for a game; type the game's name") % {"word": word}
+
+
 def players_prompt() -> str:
     return _("Players, in seating order> ")
 
 
 def not_inside(word: str) -> str:
     return _("'%(word)s' cannot run inside the table mode") % {"word": word}
+
+
+def table_hint(text: str) -> str:
+    """``new``'s words as the table mode shows them: its hint for recording a round on the
+    command line (``romme round --winner ...``) becomes what to type here.
+
+    >>> print(table_hint("Game 'Zwei' with A, B.\\nA deals first. Record rounds with: romme round"))
+    Game 'Zwei' with A, B.
+    A deals first. Type who went out at the prompt below.
+    """
+    import re
+
+    from romme_score.views.session import RECORD_HINT
+
+    pattern = re.escape(_(RECORD_HINT))
+    pattern = pattern.replace(re.escape("%(dealer)s"), "(?P<dealer>.+?)")
+    pattern = pattern.replace(re.escape("%(command)s"), ".*")
+    said = _("%(dealer)s deals first. Type who went out at the prompt below.")
+    return re.sub(
+        "^" + pattern + "$", lambda m: said % {"dealer": m.group("dealer")}, text, flags=re.MULTILINE
+    )
