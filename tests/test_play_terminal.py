@@ -146,7 +146,8 @@ def test_a_round_of_three_two_card_hands_in_at_most_25_keystrokes(table: Termina
 def test_typo_correction_of_an_earlier_hand_up_arrow_and_abbreviation(table: Terminal, friday: Path) -> None:
     table.type("b\r", "3 Carl>")  # Ben by his first letter
     table.type("HX K10\r", "X is not a rank")  # a typo: that hand only is asked again
-    table.wait_for("3 Carl> HX K10", count=2)  # asked again with the text as typed
+    table.type(UP, "3 Carl> HX K10")  # asked again on an empty line; Up recalls the text
+    table.wait_for("3 Carl> HX K10", count=2)
     table.type(CTRL_U + "HK K10\r", "4 Dora>")
     table.type(UP, "4 Dora> HK K10")  # Up recalls the last hand
     table.type(CTRL_U + "PA\r", "1 Anna>")

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pyte
 import pytest
-from test_play_terminal import CTRL_C, CTRL_D, CTRL_U, Screen, Terminal, points
+from test_play_terminal import CTRL_C, CTRL_D, CTRL_U, UP, Screen, Terminal, points
 
 from romme_score.rules import find_preset
 from romme_score.sessions import SessionService
+from romme_score.views.width import width
 
 SIZES = [("en", 60), ("en", 80), ("de", 60), ("de", 80)]
 WIDER = 40
@@ -54,6 +55,13 @@ SAYS = {
         "name_prompt": "Name of the game>",
         "players_prompt": "Players, in seating order>",
         "help_word": "counted by hand",
+        "check_short": "a meld needs at least 3 cards, this has 2",
+        "did_you_mean_32": "did you mean 32?",
+        "seats": "1 players, but these rules seat 2 to 6 (max_players=6)",
+        "deals": "Ann deals",
+        "start_help": "then its players in seating order",
+        "not_a_name": "'undo' is a command here, not a name for a game",
+        "table_hint": "Anna deals first. Type who went out at the prompt below.",
     },
     "de": {
         "round": "Runde",
@@ -83,6 +91,13 @@ SAYS = {
         "name_prompt": "Name der Partie>",
         "players_prompt": "Spieler, in Sitzreihenfolge>",
         "help_word": "gezählte",
+        "check_short": "eine Auslage braucht mindestens 3 Karten, diese hat 2",
+        "did_you_mean_32": "war 32 gemeint?",
+        "seats": "1 Spieler, aber diese Regeln erlauben 2 bis 6 Spieler am Tisch (max_players=6)",
+        "deals": "Ann gibt",
+        "start_help": "dann die Spieler in Sitzreihenfolge",
+        "not_a_name": "'undo' ist hier ein Befehl, kein Name für eine Partie",
+        "table_hint": "Anna gibt zuerst. Wer ausgemacht hat, in der Zeile unten eingeben.",
     },
 }
 
@@ -119,8 +134,9 @@ class Evening(Terminal):
         return f"{session} · {self.says('round')} {number}>"
 
     def assert_fits(self) -> None:
-        """No line on the screen is wider than the program's window."""
-        wide = [line for line in self.text.splitlines() if len(line) > self.cols]
+        """No line on the screen is wider than the program's window (by display width: an
+        emoji takes two columns, and pyte keeps it in one cell)."""
+        wide = [line for line in self.text.splitlines() if width(line) > self.cols]
         assert not wide, f"wider than {self.cols} columns:\n" + "\n".join(wide) + "\n\n" + self.text
 
     def leave(self) -> None:
@@ -397,3 +413,116 @@ def test_points_no_hand_holds_are_refused_and_unlikely_ones_asked_again(
     evening.type("\r", evening.prompt(2))
     assert points(isolated_data_dir) == [{"Anna": 0, "Ben": 5, "Carl": 160, "Dora": 7}]
     evening.leave()
+
+
+# --- the new user's trial after issue 20 ---------------------------------------------------
+
+SIX = ["Ann", "Anna", "Ben", "Carl", "Dora", "Zoë🃏"]
+
+
+def test_a_refused_hand_leaves_the_line_empty_and_up_recalls_it(
+    evening: Evening, isolated_data_dir: Path
+) -> None:
+    evening.type("a\r", "2 Ben>")
+    evening.type("HK Q\r", "'Q'")  # refused ...
+    evening.type(UP, "2 Ben> HK Q")  # ... Up recalls it to correct ...
+    evening.wait_for("2 Ben> HK Q", count=2)
+    evening.type(CTRL_U + "HK KD\r", "3 Carl>")  # ... and typed anew it is not 'HK QHK KD'
+    evening.type("x\r", "'x'")  # the rank is missing ...
+    evening.type("b\r", "'b'")  # ... and 'b' is no card: not 'xb', the jack of clubs
+    evening.type("5\r6\r", evening.says("enter"))
+    evening.type("\r", evening.prompt(2))
+    assert points(isolated_data_dir) == [{"Anna": 0, "Ben": 20, "Carl": 5, "Dora": 6}]
+    evening.assert_fits()
+    evening.leave()
+
+
+def test_a_verdict_and_an_error_of_a_line_are_wrapped_to_the_window(evening: Evening) -> None:
+    evening.type("check HK KK\r", evening.says("check_short"))
+    evening.wait_for(evening.prompt(1), count=2)
+    evening.type("round --winner Anna Ben=320\r", evening.says("did_you_mean_32"))
+    evening.wait_for(evening.prompt(1), count=3)
+    evening.assert_fits()
+    evening.leave()
+
+
+def test_six_players_with_an_emoji_fit_the_toolbar_by_its_columns(
+    isolated_data_dir: Path, size: tuple[str, int]
+) -> None:
+    make_session(isolated_data_dir, "Samstag", SIX)
+    term = Evening(["play"], isolated_data_dir, *size)
+    try:
+        term.wait_for(term.prompt(1, "Samstag"))
+        toolbar = [line for line in term.text.splitlines() if "│" in line]
+        assert toolbar and all(width(line) <= term.cols for line in toolbar), term.text
+        # the dealer's words whole: the toolbar is measured in columns, not characters
+        assert term.says("deals") + " " in toolbar[-1] + " ", term.text
+        term.leave()
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
+
+
+def test_the_undo_question_naming_an_emoji_is_wrapped_to_the_window(
+    isolated_data_dir: Path, size: tuple[str, int]
+) -> None:
+    make_session(isolated_data_dir, "Samstag", SIX)
+    term = Evening(["play"], isolated_data_dir, *size)
+    try:
+        term.wait_for(term.prompt(1, "Samstag"))
+        term.type("1\r", "2 Anna>")
+        for typed in ("1", "2", "3", "4", "5"):
+            term.type(typed + "\r")
+        term.wait_for(term.says("enter"))
+        term.type("\r", term.prompt(2, "Samstag"))
+        term.type("undo\r", term.says("choices"))
+        term.assert_fits()
+        term.type("\r", term.says("not_removed"))
+        term.assert_fits()
+        term.leave()
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
+
+
+def test_a_refused_player_list_asks_for_the_players_again_and_new_says_what_to_type(
+    isolated_data_dir: Path, size: tuple[str, int]
+) -> None:
+    term = Evening(["play"], isolated_data_dir, *size)
+    try:
+        term.wait_for(term.says("name_prompt"))
+        term.type("Kneipe\r", term.says("players_prompt"))
+        term.type("Anna\r", term.says("seats"))  # one player: refused ...
+        term.wait_for(term.says("players_prompt"), count=2)  # ... and the players asked again
+        term.assert_fits()
+        term.type("Anna Ben Carl\r", term.prompt(1, "Kneipe"))  # the name kept
+        assert term.flat.count(term.says("name_prompt")) == 1
+        term.wait_for(term.says("table_hint"))  # what to type here, not the command line
+        assert "romme round" not in term.text
+        term.type("new Zwei Xaver Yvonne\r", term.prompt(1, "Zwei"))
+        assert "romme round" not in term.text
+        term.assert_fits()
+        term.leave()
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
+    assert points(isolated_data_dir, "Kneipe") == []
+
+
+def test_help_at_the_name_of_a_new_game_says_what_to_type_and_commands_are_no_names(
+    isolated_data_dir: Path, size: tuple[str, int]
+) -> None:
+    term = Evening(["play"], isolated_data_dir, *size)
+    try:
+        term.wait_for(term.says("name_prompt"))
+        term.type("help\r", term.says("start_help"))
+        term.wait_for(term.says("name_prompt"), count=2)  # the name asked again
+        term.type("undo\r", term.says("not_a_name"))
+        term.wait_for(term.says("name_prompt"), count=3)
+        term.assert_fits()
+        term.type("quit\r")
+        assert term.close() == 0
+    finally:
+        if term.child.isalive():
+            term.child.terminate(force=True)
+    assert not isolated_data_dir.exists()  # no game called help, undo or quit

@@ -186,13 +186,13 @@ class Table:
         elif word == "export" and not _names_a_file(words[1:]):
             # the JSON on the table's screen helps nobody: a new file in this folder, named
             path = export_path(self.info.name, _given_format(words[1:]))
-            self.run_line([word, *words[1:], "-o", path.name], True)  # in this folder: its name says it
+            self.run_wrapped([word, *words[1:], "-o", path.name])  # in this folder: its name says it
         elif word in ("new", "use") and "--help" not in words:
             code = run_fitted(self.run_line, [word, *words[1:]])
             if code == 0:
                 self.follow()  # the new game, or the one chosen, is played here now
         elif word in WORDS:
-            self.run_line([word, *words[1:]], True)
+            self.run_wrapped([word, *words[1:]])
             if self.changed_elsewhere():  # the command changed it, or someone else did
                 self.redraw()
         else:
@@ -202,6 +202,16 @@ class Table:
             else:
                 self.record(line)
         return True
+
+    def run_wrapped(self, words: list[str]) -> int:
+        """Run an in-window command line, what it prints (a verdict, an error, the ``undo``
+        question) wrapped at spaces to the window. A ``round`` line may ask its round step
+        by step with prompt_toolkit, which draws on the terminal itself: only its errors
+        are wrapped."""
+        from romme_score.table.wrapped import wrapped_output
+
+        with wrapped_output(terminal_width(), out=words[0].lower() != "round"):
+            return self.run_line(words, True)
 
     def unknown_line(self, typed: str, word: str) -> str | None:
         """The sentence for a line that is neither a command nor a player (a typo of a
@@ -364,15 +374,20 @@ class Table:
 
 
 def run_fitted(run_line: RunLine, words: list[str]) -> int:
-    """Run a line whose sentences (``new``'s, ``use``'s) are wrapped to the window."""
+    """Run a line whose sentences (``new``'s, ``use``'s) are wrapped to the window, its
+    errors too; the command line's hint for recording a round after ``new`` becomes the
+    table mode's (the winner is typed at the prompt here)."""
     import contextlib
     import io
 
+    from romme_score.table.wrapped import wrapped_output
+
     said = io.StringIO()
-    with contextlib.redirect_stdout(said):
+    with wrapped_output(terminal_width(), out=False), contextlib.redirect_stdout(said):
         code = run_line(words, True)
     if said.getvalue():
-        click.echo(views.fit(said.getvalue().rstrip("\n"), terminal_width(), indent="  "))
+        text = views.table_hint(said.getvalue().rstrip("\n"))
+        click.echo(views.fit(text, terminal_width(), indent="  "))
     return code
 
 
@@ -424,25 +439,41 @@ def export_path(session: str, fmt: str, folder: Path | None = None) -> Path:
 def start_game(run_line: RunLine) -> bool:
     """``romme play`` on a fresh machine (no session yet): ask the game's name and its
     players, and start it with the command line's ``new`` (its checks, its words); False
-    when the person leaves (Ctrl-C or Ctrl-D)."""
+    when the person leaves (Ctrl-C or Ctrl-D, or ``quit`` for the name). ``help`` says what
+    to type; a refused player list asks for the players again, the name kept."""
     from prompt_toolkit import PromptSession
 
     asked = PromptSession[str]()
-    click.echo(views.fit(views.no_game_yet(), terminal_width()))
+    width = terminal_width()
+    click.echo(views.fit(views.no_game_yet(), width))
+    name = ""
     while True:
         try:
-            name = asked.prompt(views.game_name_prompt()).strip()
             if not name:
-                continue
+                name = asked.prompt(views.game_name_prompt()).strip()
+                if name.casefold() in QUIT_WORDS:
+                    return False
+                if name.casefold() == "help":
+                    click.echo(views.fit(views.start_help(), width, indent="  "))
+                    name = ""
+                elif name.casefold() in WORDS:  # a command's word is no game's name
+                    click.echo(
+                        views.fit(views.error_line(views.not_a_game_name(name)), width, indent="  "), err=True
+                    )
+                    name = ""
+                continue  # the players next, or the name again
             typed = asked.prompt(views.players_prompt()).strip()
         except (KeyboardInterrupt, EOFError):
             return False
+        if typed.casefold() == "help":
+            click.echo(views.fit(views.start_help(), width, indent="  "))
+            continue
         try:
             players = (
                 [p.strip() for p in typed.split(",") if p.strip()] if "," in typed else split_line(typed)
             )
         except LineError as exc:
-            click.echo(views.fit(views.error_line(str(exc)), terminal_width(), indent="  "), err=True)
+            click.echo(views.fit(views.error_line(str(exc)), width, indent="  "), err=True)
             continue
         if players and run_fitted(run_line, ["new", name, *players]) == 0:
             return True

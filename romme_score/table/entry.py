@@ -9,7 +9,7 @@ line), and feeds each typed line to :meth:`RoundEntry.answer`. The flow:
 2. each other player's cards left, one line each, in seating order from the winner's
    left (after a stalemate: from the dealer's left), or a number counted by hand
    (:func:`~romme_score.inputs.read_hand`); an unreadable hand is asked again with its
-   message and the text as typed;
+   message on an empty line (the front's history recalls the text as typed);
 3. cross-hand checks (card supply, jokers in play, then the round as the service would
    score it: winner rules, game over) send you back to the hand to fix;
 4. the summary: Enter saves, a seat number corrects that hand, ``h`` Hand-Rommé,
@@ -147,17 +147,17 @@ class RoundEntry:
 
     def _answer_hand(self, text: str) -> None:
         assert self.current is not None
+        # A refused line is asked again empty, as a refused winner is: typing after a
+        # refusal starts a new line ('x' then 'b' is not 'xb'); Up recalls the refused one.
         try:
             hand = read_hand(self.current, text, self.profile)
         except InputValueError as exc:
             self.message = str(exc)
-            self.default = text.strip()
             return
         try:
             check_counted(self.current, hand, self.rules)
         except InputValueError as exc:
             self.message = str(exc)
-            self.default = text.strip()
             return
         if unlikely_points(hand, self.rules) and self._unlikely != (self.current, text.strip()):
             # Carl=320 for 32: asked once more, the points in the line; Enter keeps them

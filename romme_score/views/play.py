@@ -118,9 +118,9 @@ def toolbar_text(s: Standings, width: int = 80) -> str:
     for tail in tails:
         for cut in range(12, 2, -1):
             text = " · ".join(f"{short_name(p, cut)} {s.totals[p]}" for p in s.players) + tail
-            if len(text) <= width:
+            if columns.width(text) <= width:
                 return text
-    return text[:width]
+    return columns.cut(text, width, "")
 
 
 def _short_distance(s: Standings) -> str:
@@ -139,27 +139,20 @@ def _short_distance(s: Standings) -> str:
 
 
 def fit(text: str, width: int, indent: str = "") -> str:
-    """``text`` with every line longer than ``width`` wrapped at spaces (never inside a word,
-    so the terminal breaks none); lines that fit stay as they are.
+    """``text`` with every line wider than ``width`` columns wrapped at spaces (never inside
+    a word, so the terminal breaks none), measured by display width (an emoji takes two
+    columns); lines that fit stay as they are.
 
     >>> print(fit("unknown player 'bne'; did you mean Ben?", 20))
     unknown player
     'bne'; did you mean
     Ben?
+    >>> print(fit("Dora 2, Zoë🃏 3)? [y/N]", 12))
+    Dora 2,
+    Zoë🃏 3)?
+    [y/N]
     """
-    import textwrap
-
-    out: list[str] = []
-    for line in text.splitlines() or [""]:
-        if len(line) <= width:
-            out.append(line)
-        else:
-            out.extend(
-                textwrap.wrap(
-                    line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
-                )
-            )
-    return "\n".join(out)
+    return "\n".join(columns.wrap(line, width, indent) for line in text.splitlines() or [""])
 
 
 def wrap_items(text: str, width: int) -> str:
@@ -176,12 +169,12 @@ def wrap_items(text: str, width: int) -> str:
     lines: list[str] = []
     line = parts[0]
     for sep, item in zip(parts[1::2], parts[2::2], strict=True):
-        if len(line + sep + item) <= width:
+        if columns.width(line + sep + item) <= width:
             line += sep + item
             continue
         *done, last = fit(line, width).splitlines()  # an item wider than the window wraps
         lines.extend(done)
-        if len(last + sep + item) <= width:
+        if columns.width(last + sep + item) <= width:
             line = last + sep + item
         else:
             lines.append(last)
@@ -335,11 +328,11 @@ def render_summary(
             notes.append(f"{score.base[p]} x {score.multiplier[p]}")
         rows.append((seat, p, shown, str(score.points[p]), "; ".join(notes)))
     left_width = 2 + 1 + name_width + 2
-    room = max(8, min(max(len(r[2]) for r in rows), width - left_width - 6))
+    room = max(8, min(max(columns.width(r[2]) for r in rows), width - left_width - 6))
     for seat, p, shown, points, note in rows:
-        if len(shown) > room:
-            shown = shown[: room - 1] + "…"
-        line = f"{seat:>2} {columns.ljust(short_name(p, name_width), name_width)}  {shown.ljust(room)}"
+        shown = columns.cut(shown, room)
+        name = columns.ljust(short_name(p, name_width), name_width)
+        line = f"{seat:>2} {name}  {columns.ljust(shown, room)}"
         line += points.rjust(5) + (f"  {note}" if note else "")
         lines.append(line.rstrip())
     return "\n".join(lines)
@@ -427,16 +420,16 @@ def render_help(width: int = 80) -> str:
 
     lines = [fit(_(HELP_INTRO), width), "", fit(_(HELP_REST), width)]
     usages = [_(usage) for usage, _what in HELP_COMMANDS]
-    column = min(max(len(u) for u in usages) + 2, 30)
+    column = min(max(columns.width(u) for u in usages) + 2, 30)
     for usage, (_usage, what) in zip(usages, HELP_COMMANDS, strict=True):
         said = _(what) if what else ""
-        if len(usage) + 2 > column or width - 2 - column < 24:  # no room beside: below it
+        if columns.width(usage) + 2 > column or width - 2 - column < 24:  # no room beside: below it
             lines.append("  " + usage)
             if said:
                 lines.append(fit("      " + said, width, indent="      "))
             continue
         beside = textwrap.wrap(said, width - 2 - column, break_long_words=False) or [""]
-        lines.append(("  " + usage.ljust(column) + beside[0]).rstrip())
+        lines.append(("  " + columns.ljust(usage, column) + beside[0]).rstrip())
         lines.extend(" " * (2 + column) + more for more in beside[1:])
     return "\n".join(lines)
 
@@ -500,9 +493,43 @@ def game_name_prompt() -> str:
     return _("Name of the game> ")
 
 
+def start_help() -> str:
+    """What to type when ``romme play`` asks for a new game (``help`` at its questions)."""
+    return _(
+        "To start a game, type its name (Friday), then its players in seating order, "
+        "separated by spaces or by commas (Anna Ben Carl, or Anna Maria, Ben). Ctrl-D leaves."
+    )
+
+
+def not_a_game_name(word: str) -> str:
+    """A command's word typed where a new game's name is asked (``undo``): no name for it."""
+    return _("'%(word)s' is a command here, not a name for a game; type the game's name") % {"word": word}
+
+
 def players_prompt() -> str:
     return _("Players, in seating order> ")
 
 
 def not_inside(word: str) -> str:
     return _("'%(word)s' cannot run inside the table mode") % {"word": word}
+
+
+def table_hint(text: str) -> str:
+    """``new``'s words as the table mode shows them: its hint for recording a round on the
+    command line (``romme round --winner ...``) becomes what to type here.
+
+    >>> print(table_hint("Game 'Zwei' with A, B.\\nA deals first. Record rounds with: romme round"))
+    Game 'Zwei' with A, B.
+    A deals first. Type who went out at the prompt below.
+    """
+    import re
+
+    from romme_score.views.session import RECORD_HINT
+
+    pattern = re.escape(_(RECORD_HINT))
+    pattern = pattern.replace(re.escape("%(dealer)s"), "(?P<dealer>.+?)")
+    pattern = pattern.replace(re.escape("%(command)s"), ".*")
+    said = _("%(dealer)s deals first. Type who went out at the prompt below.")
+    return re.sub(
+        "^" + pattern + "$", lambda m: said % {"dealer": m.group("dealer")}, text, flags=re.MULTILINE
+    )

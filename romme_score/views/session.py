@@ -419,12 +419,16 @@ def created_json(info: SessionInfo, rules: RuleSet) -> dict[str, Any]:
     }
 
 
+# What ``new`` says to do next on the command line; the table mode says its own (issue 20).
+RECORD_HINT = N_("%(dealer)s deals first. Record rounds with: %(command)s")  # shown through _()
+
+
 def render_created(info: SessionInfo) -> str:
     return (
         _("Session '%(session)s' started with %(players)s; it %(end)s.")
         % {"session": info.name, "players": ", ".join(info.players), "end": ends(info.rules.game_end)}
         + "\n"
-        + _("%(dealer)s deals first. Record rounds with: %(command)s")
+        + _(RECORD_HINT)
         % {
             "dealer": info.players[info.first_dealer],
             "command": f'romme round --winner NAME {info.players[-1]}="{_("CARDS")}" ...',
