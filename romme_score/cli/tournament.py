@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from romme_score.cli import TranslatedGroup
 from romme_score.cli.files import write_output
 from romme_score.cli.hints import with_hint
 from romme_score.cli.options import (
@@ -34,16 +35,6 @@ from romme_score.tournaments import TournamentService
 from romme_score.views import tournament as views
 
 
-class TournamentGroup(click.Group):
-    """The subcommands, each shown in the language of the run (as the ``romme`` group's)."""
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        from romme_score.cli import translate_command
-
-        command = super().get_command(ctx, cmd_name)
-        return translate_command(command) if command is not None else None
-
-
 @contextmanager
 def opened(db: str | None, create: bool = False) -> Iterator[TournamentService]:
     """The tournament service; ``create`` only for ``tournament new`` (issue 20 item 23)."""
@@ -51,7 +42,7 @@ def opened(db: str | None, create: bool = False) -> Iterator[TournamentService]:
         yield TournamentService(service)
 
 
-@click.group(cls=TournamentGroup)
+@click.group(cls=TranslatedGroup)
 def tournament() -> None:
     """A tournament or club evening over several tables: the draw, series, ranking,
     sheets and prize money (RULES.md §10).
