@@ -2,10 +2,14 @@
 
 - ``POST {seat}/hand``: the seat's cards left (``{"cards": "HK K10 J"}``) or counted
   points (``{"points": 23}``), read by :func:`~romme_score.inputs.read_hand` as typed
-  anywhere else; ``POST {seat}/out``: this seat went out (``{"hand_romme": false}``).
+  anywhere else; ``POST {seat}/out``: this seat went out (``{"hand_romme": false}``),
+  refused (409 ``already-out``) while another seat's claim stands.
 - ``POST {scorekeeper}/pending``: any part of the round in progress, for a player without
   a phone; ``/save`` (the round as ``romme round --json`` prints it), ``/discard``,
   ``/undo``.
+
+Points above 150 are unlikely: ``/hand`` and ``/pending`` answer 409 ``unlikely_points``
+(with the question to ask) and store nothing, unless the body says ``"confirm": true``.
 
 A seat's link writes only its own seat; a board's link writes nothing.
 """
@@ -65,7 +69,7 @@ def hand(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     else:
         raise bad_field("cards", "hand")
     info = call.info()
-    call.service.set_hand(info, player, typed)
+    call.service.set_hand(info, player, typed, confirm=_flag(body, "confirm") or False)
     return views.hand_json(typed, info.rules, call.notation)
 
 
@@ -97,6 +101,7 @@ def pending(call: Call, body: dict[str, Any]) -> dict[str, Any]:
         stalemate=_flag(body, "stalemate"),
         hand_romme=_flag(body, "hand_romme"),
         hands=hands,
+        confirm=_flag(body, "confirm") or False,
     )
     return views.pending_json(info, now, call.service.missing_hands(info, now), call.notation)
 
