@@ -148,6 +148,18 @@ def test_the_round_in_progress_is_shown_as_it_will_be_saved_with_hand_romme_doub
     assert score["points"]["Carl"] is None  # still missing
 
 
+def test_never_out_is_said_from_a_phone_as_on_the_command_line_003(
+    served: Served, http: httpx.Client, db: Path
+) -> None:
+    assert http.post(served.seats["Ben"] + "/hand", json={"points": 7, "never_out": True}).status_code == 200
+    http.post(served.seats["Carl"] + "/hand", json={"points": 4})
+    marked = http.post(served.scorekeeper + "/pending", json={"never_out": ["Carl"]})
+    assert marked.status_code == 200
+    with SessionService(db) as service:
+        hands = service.pending(service.session("Friday")).hands
+    assert hands["Ben"].never_out and hands["Carl"].never_out and hands["Carl"].typed_points == 4
+
+
 # --- a finished game --------------------------------------------------------------------
 
 

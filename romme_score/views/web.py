@@ -351,6 +351,7 @@ EXPECTED = {
     "hand": N_("a text of cards or a number of points"),
     "player": N_("a player's name or null"),
     "object": N_("an object"),
+    "players": N_("a list of players' names"),
 }
 
 
