@@ -56,7 +56,7 @@ def hint(exc: BaseException, command: str | None = None) -> tuple[str, str]:
             return "", _("choose another name")
         if isinstance(exc, store.SessionInTournament):
             return "", _("correct its rounds with 'romme edit' instead")
-    tournaments = loaded.get("romme_score.tournaments")
+    tournaments = loaded.get("romme_score.tournament.service")
     if tournaments is not None:
         if isinstance(exc, tournaments.SeriesIncomplete):
             return "", _("record the missing games, or draw anyway with --force")

@@ -145,7 +145,7 @@ def _serve_tournament(
     """``romme serve --tournament NAME``: the board of the tournament, and every table of
     the series drawn last with its links (kept with each table's session)."""
     from romme_score.store.records import Link
-    from romme_score.tournaments import NoSeriesDrawn, TournamentService
+    from romme_score.tournament import NoSeriesDrawn, TournamentService
     from romme_score.views import tournament as tviews
     from romme_score.views import web as views
     from romme_score.web.board import KIND, board_token

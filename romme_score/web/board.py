@@ -28,7 +28,7 @@ from string import Template
 from romme_score.i18n import LANGUAGES, language
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.stream import stream_json
-from romme_score.tournaments import TournamentService
+from romme_score.tournament import TournamentService
 from romme_score.views import tournament as views
 from romme_score.views.web import LANGUAGE_NAMES
 from romme_score.web.context import BoardCall
