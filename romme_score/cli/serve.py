@@ -159,13 +159,13 @@ def _serve_tournament(
         info = tournaments.tournament(name)
         if info.series_drawn == 0:
             raise NoSeriesDrawn(info.name)
-        every = service.store.tournament_tables(info)
+        every = tournaments.tables(info)
         served_tables = [t for t in every if t.series == info.series_drawn]
         table_links = [
             (t, service.links(service.session_by_id(t.session_id), make_token, renew=new_links))
             for t in served_tables
         ]
-        location = service.store.location
+        location = tournaments.location
     sock = _bound(host, port)
     base = f"http://{link_host(host)}:{sock.getsockname()[1]}"
     language = i18n.language()

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from romme_score.tournament.service import Withdrawn as Withdrawn
     from romme_score.tournament.service import missing_text as missing_text
 
-# Each name above, by the module that defines it (tests/test_tournament.py holds the two alike).
+# Each name above, by the module that defines it (tests/test_architecture.py holds the two alike).
 EXPORTS = {
     "options": ("TOURNAMENT_OPTION_NAMES", "Prize", "TournamentOptions", "build_tournament"),
     "rules": (

@@ -313,9 +313,21 @@ class TournamentService:
         self.sessions = sessions
         self.store = sessions.store
 
+    @property
+    def location(self) -> str:
+        """What the database was opened from (a path, or a URL without its password): a
+        server opens it again there."""
+        return self.store.location
+
     def tournament(self, name: str | None = None) -> TournamentInfo:
         """A tournament by name, or the current one (the last one created)."""
         return self.store.tournament(name)
+
+    def tables(self, info: TournamentInfo, series: int | None = None) -> tuple[TournamentTable, ...]:
+        """The tables of every series drawn (or of ``series`` alone), by series and table
+        number: each one a session of the session service."""
+        every = self.store.tournament_tables(info)
+        return tuple(every if series is None else (t for t in every if t.series == series))
 
     # -- writing --------------------------------------------------------------------------
 

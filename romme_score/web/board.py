@@ -66,11 +66,7 @@ def read_state(call: BoardCall) -> bytes:
         before = current()
         info = tournaments.tournament(config.tournament)
         standings = tournaments.standings(config.tournament)
-        tables = [
-            (t.table, t.session, t.games)
-            for t in service.store.tournament_tables(info)
-            if t.series == config.series
-        ]
+        tables = [(t.table, t.session, t.games) for t in tournaments.tables(info, config.series)]
         data = views.board_json(standings, config.series, tables, before)
         data["kind"] = KIND
         text = "".join(stream_json(data))
