@@ -474,15 +474,7 @@ def test_no_module_takes_another_modules_private_names() -> None:
 # --- front ends reach the database through a service, never its store (issue 27 item 4) ---
 
 FRONT_END_PACKAGES = ("romme_score.cli", "romme_score.table", "romme_score.web")
-# (module, line) allowed until the session service offers what they read (romme_score/sessions.py
-# is another branch's): SessionService.location, and whether the database holds anything.
-STORE_ALLOWED = {
-    ("romme_score.cli.serve", "location = service.store.location"),
-    (
-        "romme_score.cli.service",
-        "empty = fresh and not service.store.session_names() and not service.store.tournament_names()",
-    ),
-}
+STORE_ALLOWED: set[tuple[str, str]] = set()  # none: every front end asks a service
 
 
 def store_uses(source: str) -> list[tuple[int, str]]:

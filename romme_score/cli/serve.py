@@ -102,7 +102,7 @@ def serve(
     with open_service(db, create=False) as service:
         info = service.session(session)
         links = service.links(info, make_token, renew=new_links)
-        location = service.store.location
+        location = service.location
     try:
         sock = bind(host, port)
     except OSError as exc:
