@@ -18,10 +18,11 @@ from romme_score.cards import Card, Profile, parse_cards
 from romme_score.i18n import N_, _, decimal_text, ngettext
 from romme_score.melds import penalty_value
 from romme_score.rules import RuleSet
-from romme_score.scoring import Hand, hand_points
+from romme_score.scoring import Hand, RoundScore, hand_points
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
 from romme_score.settlement import Settlement, format_money
 from romme_score.store.records import RoundRecord
+from romme_score.views.output import leaderboard_json
 from romme_score.views.play import distance_line
 from romme_score.views.session import state_line
 
@@ -125,15 +126,35 @@ def reading_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]
     return data
 
 
+def provisional_json(score: RoundScore | None, missing: Sequence[str]) -> dict[str, Any] | None:
+    """The round in progress as it would be saved now (``"provisional": true``): each
+    player's points with the doubling applied (None for a hand still missing), the
+    factor, and the winner's bonus."""
+    if score is None:
+        return None
+    return {
+        "provisional": True,
+        "points": {p: (None if p in missing else v) for p, v in score.points.items()},
+        "multiplier": dict(score.multiplier),
+        "bonus": {p: b for p, b in score.bonus.items() if b},
+    }
+
+
 def pending_json(
-    info: SessionInfo, pending: PendingRound, missing: Sequence[str], profile: Profile
+    info: SessionInfo,
+    pending: PendingRound,
+    missing: Sequence[str],
+    profile: Profile,
+    provisional: RoundScore | None = None,
 ) -> dict[str, Any]:
-    """``"pending"`` of ``state.json``: every player in ``hands``, None until their hand is in."""
+    """``"pending"`` of ``state.json``: every player in ``hands``, None until their hand is
+    in, and ``"score"``, the round as it would be saved now (:func:`provisional_json`)."""
     hands: dict[str, Any] = {}
     for player in info.players:
         stored = pending.hands.get(player)
         hands[player] = hand_json(stored.to_hand(), info.rules, profile) if stored is not None else None
     return {
+        "score": provisional_json(provisional, missing),
         "winner": pending.winner,
         "hand_romme": pending.hand_romme,
         "stalemate": pending.stalemate,
@@ -169,19 +190,27 @@ def last_round_json(record: RoundRecord | None, info: SessionInfo, profile: Prof
     }
 
 
-def settlement_json(result: Settlement, currency: str | None, profile: str) -> dict[str, Any]:
-    """The settlement of the session so far: amounts and transfers, worded with the money."""
+def settlement_json(
+    result: Settlement, currency: str | None, profile: str, leaderboard: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """The settlement of the session so far: amounts and transfers, worded with the money,
+    and each player's 003 leaderboard points where the rules keep them."""
 
     def money(amount: Any) -> str:
         return format_money(amount, currency, profile, result.unit)
 
+    players: list[dict[str, Any]] = [
+        {"name": p.name, "net": p.net, "amount": str(p.amount), "money": money(p.amount)}
+        for p in result.players
+    ]
+    if leaderboard is not None:
+        for player in players:
+            player["leaderboard"] = leaderboard_json(leaderboard.get(player["name"]))
     return {
         "rate": str(result.rate) if result.rate is not None else None,
+        "unit": str(result.unit),
         "currency": currency,
-        "players": [
-            {"name": p.name, "net": p.net, "amount": str(p.amount), "money": money(p.amount)}
-            for p in result.players
-        ],
+        "players": players,
         "transfers": [
             {
                 "from": t.payer,
@@ -289,6 +318,14 @@ def error_sentence(exc: BaseException, code: str) -> str:
     return text
 
 
+def error_facts(exc: BaseException, code: str) -> dict[str, Any]:
+    """What a page shows of an error besides its sentence: the question to ask before
+    sending unlikely points again with ``"confirm": true``."""
+    if code == "unlikely_points":
+        return {"question": _("Really %(points)d points?") % {"points": getattr(exc, "points", 0)}}
+    return {}
+
+
 def refused(code: str) -> str:
     """The sentences of the web's own refusals (the request, not the game)."""
     sentences = {
@@ -314,6 +351,7 @@ EXPECTED = {
     "hand": N_("a text of cards or a number of points"),
     "player": N_("a player's name or null"),
     "object": N_("an object"),
+    "players": N_("a list of players' names"),
 }
 
 
