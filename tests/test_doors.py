@@ -11,9 +11,10 @@ The doors:
 - a ``romme play`` script: the same arguments as one line on standard input (the error
   each failing line shows is caught on its way out: ``ClickException.show``);
 - the phones: ``romme serve``'s application in process (Starlette's ``TestClient``): each
-  loser's seat sends its hand, the winner's seat says it went out, the scorekeeper gives
-  what no seat can say (a stalemate, a winner typed by its first letters, a hand under
-  another name, cards for the winner, never-out) and saves; an unlikely number of points
+  loser's seat sends its hand (and whether it never came out), the winner's seat says it
+  went out, the scorekeeper gives what no seat can say (a stalemate, a winner or a
+  never-out typed by first letters or seat, a hand under another name, cards for the
+  winner) and saves; an unlikely number of points
   asked back (409 ``unlikely_points``) is sent again with ``"confirm": true``, as the page
   does once the player said yes;
 - the table mode at a terminal: ``romme play`` in a pseudo-terminal, typed step by step
@@ -89,7 +90,7 @@ def read_back(db: Path) -> list[dict[str, Any]]:
     return rounds
 
 
-def core_error(exc: BaseException | None) -> BaseException | None:
+def core_error(exc: BaseException | None) -> RommeError | None:
     """The core's, the store's or the service's error that a door's error was raised over."""
     seen = exc
     while seen is not None:
@@ -116,7 +117,7 @@ def facts_of(exc: BaseException | None) -> dict[str, Any]:
     core = core_error(exc)
     facts: dict[str, Any] = {}
     problem = getattr(core, "problem", None)
-    if problem is not None and hasattr(core, "player"):  # a hand that cannot be read
+    if problem is not None:  # why a hand or a player cannot be read
         facts["problem"] = str(getattr(problem, "value", problem))
     missing = getattr(core, "missing", None)
     if missing and derived_code(exc) == "missing-hands":
@@ -244,9 +245,14 @@ def phones(case: Case, db: Path) -> Verdict:
     players = SETUPS[case.setup].players
     steps: list[tuple[str, dict[str, Any]]] = []
     keeper_hands: dict[str, str | int] = {}
+    marked = set(case.never_out)
     for name, text in case.hands:
         if name in players and name != case.winner:
-            steps.append((served.seats[name] + "/hand", hand_body(text)))
+            body = hand_body(text)
+            if name in marked:  # the seat says it never came out
+                body["never_out"] = True
+                marked.discard(name)
+            steps.append((served.seats[name] + "/hand", body))
         else:  # the winner's cards, or a hand under another name: the scorekeeper types it
             keeper_hands[name] = hand_value(text)
     keeper: dict[str, Any] = {}
@@ -263,8 +269,8 @@ def phones(case: Case, db: Path) -> Verdict:
         keeper["hand_romme"] = True
     if keeper_hands:
         keeper["hands"] = keeper_hands
-    if case.never_out:
-        keeper["never_out"] = list(case.never_out)
+    if marked:  # never out, typed as a seat number or by first letters: the scorekeeper says it
+        keeper["never_out"] = [name for name in case.never_out if name in marked]
     if keeper:
         steps.append((served.keeper + "/pending", keeper))
     steps.append((served.keeper + "/save", {}))
@@ -529,6 +535,31 @@ def test_the_table_mode_at_a_terminal_gives_the_same_verdict(
     verdicts = [command_line(case, evening(case, "cli")), terminal(case, evening(case, "pty"))]
     problems = disagreements(case, verdicts, codes=False)
     assert not problems, "\n".join(problems)
+
+
+def test_who_went_out_is_one_fact_on_the_phones(templates: dict[str, Path], tmp_path: Path) -> None:
+    """A second seat's "I went out" while the first stands is refused (``already-out``) and
+    changes nothing; the scorekeeper's winner changes it, and the round saves as
+    ``romme round`` saves the same round."""
+    db = tmp_path / "phones.sqlite3"
+    shutil.copyfile(templates["standard"], db)
+    served = Phones(db)
+    with served.client(served.app) as http:
+        assert http.post(served.seats["Anna"] + "/out", json={"hand_romme": False}).status_code == 200
+        second = http.post(served.seats["Ben"] + "/out", json={"hand_romme": False})
+        assert second.status_code == 409 and second.json()["code"] == "already-out", second.json()
+        assert http.get(served.board + "/state.json").json()["pending"]["winner"] == "Anna"
+        assert http.post(served.keeper + "/pending", json={"winner": "Ben"}).status_code == 200
+        for name, points in (("Anna", 5), ("Carl", 6), ("Dora", 7)):
+            assert http.post(served.seats[name] + "/hand", json={"points": points}).status_code == 200
+        assert http.post(served.keeper + "/save", json={}).status_code == 200
+    cli = tmp_path / "cli.sqlite3"
+    shutil.copyfile(templates["standard"], cli)
+    done = CliRunner().invoke(
+        main, ["round", "--winner", "Ben", "Anna=5", "Carl=6", "Dora=7", "--db", str(cli)], env=ENV
+    )
+    assert done.exit_code == 0, done.output
+    assert read_back(db) == read_back(cli)
 
 
 def test_the_corpus_covers_what_the_issue_asks() -> None:
