@@ -155,8 +155,8 @@ class Table:
                 offered += [f"{p}=" for p in self.info.players]
             elif kind == "sessions":
                 offered += [row.info.name for row in self.service.overview()]
-            elif kind == "rounds" and len(done) == 1:
-                offered += [str(n) for n in range(1, self.current.rounds_played + 1)]
+            elif kind == "rounds" and len(done) == 1:  # the round's number comes first
+                return [str(n) for n in range(1, self.current.rounds_played + 1)]
             elif kind == "cards":
                 offered += card_words(self.out.profile, current)
             elif kind == "files":

@@ -480,7 +480,7 @@ def new(place: Place, args: list[str]) -> Outcome:
 
 def settle(place: Place, args: list[str]) -> Outcome:
     """``settle [--rate R] [--unit U] [--currency C]``: who pays whom for the session
-    played (totals typed, ``--session``: the command's)."""
+    played, the service's one settlement (totals typed, ``--session``: the command's)."""
     from romme_score import settlement
     from romme_score.inputs import clean_currency, parse_rate, parse_unit
     from romme_score.views.settle import render_settlement
@@ -492,15 +492,12 @@ def settle(place: Place, args: list[str]) -> Outcome:
     rate_text, currency = read.value("--rate"), read.value("--currency")
     rate = parse_rate(rate_text) if rate_text is not None else None
     currency = clean_currency(currency, "--currency") if currency is not None else None
-    found = place.service.settlement_inputs([place.info.name])
-    rates = [rate if rate is not None else r for r in found.rates]
     try:
-        result = settlement.settle_games(found.games, rates, unit)
+        settled = place.service.settle([place.info], rate=rate, unit=unit, currency=currency)
     except settlement.SettlementError as exc:
         raise Said(str(exc)) from None
-    text = render_settlement(
-        result, currency or found.currency, found.leaderboard, place.plain.ascii, _width()
-    )
+    board, ascii = settled.leaderboard, place.plain.ascii
+    text = render_settlement(settled.settlement, settled.currency, board, ascii, _width())
     click.echo(place.plain.text(text))
     return 0
 
