@@ -19,9 +19,10 @@ from pathlib import Path
 
 from romme_score import export as export_format
 from romme_score import settlement as money
+from romme_score.cards import Profile
 from romme_score.errors import InputProblem
 from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
-from romme_score.i18n import _
+from romme_score.i18n import _, shown
 from romme_score.inputs import (
     MAX_NOTE,
     choose_player,
@@ -30,6 +31,7 @@ from romme_score.inputs import (
     clean_names,
     clean_note,
     clean_text,
+    read_hand,
     unknown_player,
 )
 from romme_score.melds import IllegalMeldError, check_supply
@@ -149,6 +151,26 @@ class RoundIncomplete(SessionRefused):
 
 class SessionInputError(InputProblem):
     """Input to a session action that cannot be used (a bad name, a round that is not there)."""
+
+
+class HandForm(SessionInputError):
+    """A hand given as one word that is not ``NAME=CARDS`` or ``NAME=POINTS``."""
+
+    def __init__(self, item: str, example: str) -> None:
+        super().__init__(
+            _("%(item)s needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
+            % {"item": shown(item), "example": example}
+        )
+        self.item = item
+        self.example = example
+
+
+class GivenTwice(SessionInputError):
+    """The same player's hand given twice in one round."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(_("%(name)s is given twice in this round") % {"name": player})
+        self.player = player
 
 
 class NoSuchRound(SessionInputError):
@@ -363,6 +385,42 @@ def _unlikely(rules: RuleSet, player: str, hand: Hand) -> UnlikelyPoints | None:
     if not unlikely_points(hand, rules):
         return None
     return UnlikelyPoints(player, hand.points or 0, min(UNLIKELY_POINTS, most_points_in_hand(rules)))
+
+
+@dataclass(frozen=True)
+class ReadHands:
+    """The hands of a round given as ``NAME=CARDS`` words, by player, and the unlikely
+    points among them (kept: a door that asks nobody warns instead)."""
+
+    hands: dict[str, Hand]
+    unlikely: tuple[UnlikelyPoints, ...]
+
+
+def read_hands(info: SessionInfo, items: Sequence[str], never_out: set[str], profile: Profile) -> ReadHands:
+    """``NAME=CARDS`` / ``NAME=POINTS`` words, by player, as every door that types them
+    reads them (``romme round``, ``romme edit``, the table mode's lines): NAME as
+    :func:`~romme_score.inputs.choose_player` reads it, the hand as
+    :func:`~romme_score.inputs.read_hand` does, each checked as it arrives
+    (:func:`check_hand`); ``never_out`` marks players (one without a hand given too)."""
+    players = info.players
+    hands: dict[str, Hand] = {}
+    unlikely: list[UnlikelyPoints] = []
+    for item in items:
+        raw, sep, text = item.partition("=")
+        if not sep or not raw.strip():
+            raise HandForm(item, f'{players[0]}="HK K10 J"')
+        name = choose_player(raw, players)
+        if name in hands:
+            raise GivenTwice(name)
+        hand = read_hand(name, text, profile, name in never_out)
+        try:
+            hands[name] = check_hand(info.rules, name, hand)
+        except UnlikelyPoints as exc:
+            hands[name] = hand
+            unlikely.append(exc)
+    for name in never_out - set(hands):
+        hands[name] = Hand(points=None, never_out=True)
+    return ReadHands(hands, tuple(unlikely))
 
 
 def check_hand(rules: RuleSet, player: str, hand: Hand, *, confirm: bool = False) -> Hand:
@@ -950,7 +1008,11 @@ __all__ = [
     "Snapshot",
     "Standings",
     "Undone",
+    "GivenTwice",
+    "HandForm",
+    "ReadHands",
     "check_hand",
     "leaderboard_with_bonus",
+    "read_hands",
     "settle_evening",
 ]

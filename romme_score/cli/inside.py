@@ -1,7 +1,8 @@
 """A ``romme`` command line run inside the table mode: the same Click commands as on the
 command line, in the same process, against the table's database and session. The table
 mode gets :func:`runner`'s function from ``romme play`` and never imports the command
-line itself.
+line itself; it runs here what its words hand on (``--json``, ``--preset``, ``round
+--winner ...``, every other ``romme`` command of a script).
 
 >>> with_context(["value", "HA"], None, "Friday")
 ['value', '--session', 'Friday', 'HA']
@@ -180,7 +181,25 @@ def run_command(words: list[str], db: str | None, session: str, ask: bool = Fals
     return result if isinstance(result, int) else 0
 
 
-def runner(db: str | None, session: Callable[[], str]) -> RunLine:
+class Runner:
     """What the table mode calls to run a line: against ``db`` and the session's name as
-    it is at that moment (it follows a rename)."""
-    return lambda words, ask: run_command(words, db, session(), ask)
+    it is at that moment (it follows a rename); and :meth:`hint`, the command line's way
+    out of an error, for the errors of the words the table runs itself."""
+
+    def __init__(self, db: str | None, session: Callable[[], str]) -> None:
+        self.db = db
+        self.session = session
+
+    def __call__(self, words: list[str], ask: bool) -> int:
+        return run_command(words, self.db, self.session(), ask)
+
+    @staticmethod
+    def hint(exc: BaseException, command: str | None = None) -> str:
+        from romme_score.cli.hints import with_hint
+
+        return with_hint(exc, command)
+
+
+def runner(db: str | None, session: Callable[[], str]) -> Runner:
+    """The table's :class:`Runner` for ``db`` and the session played."""
+    return Runner(db, session)

@@ -21,7 +21,7 @@ from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _, os_reason
 from romme_score.inputs import clean_text
-from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
+from romme_score.rules import RuleError, RuleSet, build_rules
 from romme_score.views import output as views_output
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -468,6 +468,8 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
 
             raise Refused(with_hint(exc)) from None
         return None
+    from romme_score.views.rules_from import preset_label
+
     return info.rules, RulesFrom("session", info.name, preset_label(info.rules))
 
 
@@ -481,18 +483,6 @@ def _no_such_file(location: str) -> bool:
     except (OSError, ValueError):
         pass
     return False
-
-
-def preset_label(rules: RuleSet) -> str:
-    """The preset a rule set is (its end of game aside), or the closest one and how many
-    options differ: ``wiki-51``, ``standard with 2 changes``."""
-
-    def changes(preset: RuleSet) -> int:
-        base = preset.replace(game_end=rules.game_end)
-        return sum(getattr(base, k) != v for k, v in vars(rules).items())
-
-    name, count = min(((n, changes(p)) for n, p in PRESETS.items()), key=lambda nc: nc[1])
-    return name if count == 0 else f"{name} with {count} change{'s' if count > 1 else ''}"
 
 
 def db_option(func: F) -> F:

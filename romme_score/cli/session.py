@@ -29,11 +29,11 @@ from romme_score.cli.options import (
 )
 from romme_score.cli.service import creating_service, open_service
 from romme_score.export import ExportError, SessionExport
-from romme_score.i18n import N_, _, grouped, os_reason, shown
-from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
+from romme_score.i18n import N_, _, grouped, os_reason
+from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
-from romme_score.sessions import SessionInfo, SessionService, UnlikelyPoints
+from romme_score.sessions import SessionInfo, SessionService, read_hands
 from romme_score.store.errors import NoDatabase
 from romme_score.views import session as views
 
@@ -56,37 +56,14 @@ def chosen(text: str, players: Sequence[str], option: str) -> str:
 def parse_hands(
     items: Sequence[str], info: SessionInfo, never_out: Sequence[str], out: Output
 ) -> dict[str, Hand]:
-    """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player.
-    NAME is read as :func:`~romme_score.inputs.choose_player` reads it, the hand as
-    :func:`~romme_score.inputs.read_hand` does: the table mode's words for the same mistakes.
-    Each hand is checked by the service as it is read (:meth:`SessionService.check_hand`);
-    unlikely points are kept with a warning on stderr (nobody is asked: a script must not
-    wait)."""
-    players = info.players
-    marked = {chosen(n, players, "--never-out") for n in never_out}
-    hands: dict[str, Hand] = {}
-    warnings: list[UnlikelyPoints] = []
-    for item in items:
-        raw, sep, text = item.partition("=")
-        if not sep or not raw.strip():
-            fail_input(
-                _("%(item)s needs the form NAME=CARDS or NAME=POINTS, e.g. %(example)s")
-                % {"item": shown(item), "example": f'{players[0]}="HK K10 J"'}
-            )
-        name = choose_player(raw, players)
-        if name in hands:
-            fail_input(_("%(name)s is given twice in this round") % {"name": name})
-        hand = read_hand(name, text, out.profile, name in marked)
-        try:
-            hands[name] = SessionService.check_hand(info, name, hand)
-        except UnlikelyPoints as exc:
-            hands[name] = hand
-            warnings.append(exc)
-    for unlikely in warnings:
+    """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player, as
+    the service reads them (:func:`~romme_score.sessions.read_hands`); unlikely points are
+    kept with a warning on stderr (nobody is asked: a script must not wait)."""
+    marked = {chosen(n, info.players, "--never-out") for n in never_out}
+    read = read_hands(info, items, marked, out.profile)
+    for unlikely in read.unlikely:
         click.echo(views.unlikely_points_warning(unlikely.player, unlikely.points, unlikely.limit), err=True)
-    for name in marked - set(hands):
-        hands[name] = Hand(points=None, never_out=True)
-    return hands
+    return read.hands
 
 
 # --- commands ---------------------------------------------------------------------

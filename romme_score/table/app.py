@@ -9,13 +9,16 @@ being shown again under its new number. Whether the session changed is the sessi
 service's answer (:meth:`SessionService.changed_since`, a counter in the database), asked
 twice a second; the session is followed by its id, so a rename elsewhere is followed too.
 
-The table mode imports nothing of the command line: ``romme play`` hands it the
-function that runs an in-window command line (:mod:`romme_score.cli.inside`).
+The words typed at the prompt (``undo``, ``settle``, ``hilfe``...) are the registry's
+(:mod:`romme_score.table.words`), run by its handlers against the service. The table mode
+imports nothing of the command line: ``romme play`` hands it the function that runs a
+line as a ``romme`` command line (:mod:`romme_score.cli.inside`), for what a handler
+hands on (``--json``, a rule option, ``round --winner ...``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -25,32 +28,17 @@ from romme_score.inputs import ChoiceProblem, PlayerChoiceError, choose_player
 from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
 from romme_score.sessions import PendingChanged, SessionInfo, SessionInputError, SessionService, Standings
 from romme_score.store import StoreError
-from romme_score.table.commands import NOT_INSIDE, QUIT_WORDS, LineError, split_line
+from romme_score.table.commands import NOT_INSIDE, LineError, split_line
 from romme_score.table.entry import STALEMATE_WORDS, RoundEntry
-from romme_score.table.front import PromptAsker, drive, make_completer, terminal_width
+from romme_score.table.front import PromptAsker, card_words, drive, make_line_completer, terminal_width
+from romme_score.table.handlers import Place
+from romme_score.table.words import Word, find, names, offered_words, suggestions
 from romme_score.views import play as views
 from romme_score.views.output import Output
 
 RunLine = Callable[[list[str], bool], int]  # a line's words, a person at the terminal -> exit code
 CHANGED = "\x00changed"  # what the main prompt returns when the session changed elsewhere
-WORDS = (
-    "new",
-    "use",
-    "undo",
-    "edit",
-    "check",
-    "best",
-    "value",
-    "settle",
-    "standings",
-    "export",
-    "round",
-    "rules",
-    "sessions",
-    "phones",
-    "help",
-    "quit",
-)
+WORDS = names()  # every word and alias typed at the prompt (the registry: table/words.py)
 POLL_SECONDS = 0.5
 
 
@@ -73,6 +61,7 @@ class Table:
         self.current = self.refresh()
         self.history_file = history_file
         self._asker: PromptAsker | None = None
+        self.place = Place(service, lambda: self.info, out, run_line, table=self)
 
     @property
     def asker(self) -> PromptAsker:
@@ -123,7 +112,7 @@ class Table:
             try:
                 line = self.asker.main.prompt(
                     views.main_prompt(self.info.name, self.number),
-                    completer=make_completer(self.words, first_word_only=True),  # type: ignore[arg-type]
+                    completer=make_line_completer(self.offers),  # type: ignore[arg-type]
                     bottom_toolbar=self.asker.bottom(views.winner_toolbar(self.info.players)),
                     pre_run=self._watch,
                 )
@@ -140,8 +129,39 @@ class Table:
         click.echo(_(views.BYE))
         return 0
 
-    def words(self, _typed: str) -> list[str]:
-        return [*self.info.players, *WORDS]
+    def offers(self, before: str) -> list[str]:
+        """What Tab offers for the word before the cursor (``before``: the line up to it):
+        at the start a player or a word; after a word what it takes (its registry entry)."""
+        parts = before.split()
+        current = "" if not parts or before[-1:].isspace() else parts[-1]
+        done = parts[:-1] if current else parts
+        if not done:
+            return [*self.info.players, *offered_words()]
+        word = find(done[0])
+        if word is None:
+            return []
+        previous = done[-1]
+        if current.startswith("-"):
+            return list(word.options)
+        if previous in ("--winner", "--dealer", "--never-out"):
+            return list(self.info.players)
+        if previous in ("-o", "--output"):
+            return _files(current)
+        offered: list[str] = []
+        for kind in word.complete:
+            if kind == "players":
+                offered += self.info.players
+            elif kind == "hands":
+                offered += [f"{p}=" for p in self.info.players]
+            elif kind == "sessions":
+                offered += [row.info.name for row in self.service.overview()]
+            elif kind == "rounds" and len(done) == 1:  # the round's number comes first
+                return [str(n) for n in range(1, self.current.rounds_played + 1)]
+            elif kind == "cards":
+                offered += card_words(self.out.profile, current)
+            elif kind == "files":
+                offered += _files(current)
+        return offered
 
     def _watch(self) -> None:
         """While the main prompt waits, poll the database; leave the prompt (to redraw)
@@ -164,54 +184,49 @@ class Table:
     def dispatch(self, line: str) -> bool:
         """Run one line typed at the main prompt; False to leave."""
         try:
-            words = split_line(line)
+            typed = split_line(line)
         except LineError as exc:
             self.error(str(exc))
             return True
-        if not words:
+        if not typed:
             return True
-        word = words[0].lower()
-        if word in QUIT_WORDS:
+        word = find(typed[0])
+        if word is not None and word.leaves:
             return False
-        if word == "help":
-            click.echo(views.render_help(terminal_width()))
-        elif word == "round" and len(words) == 1:
-            self.record(None)
-        elif word == "phones" and len(words) == 1:
-            self.phones()
-        elif word == "edit" and len(words) == 2 and words[1].isdecimal() and len(words[1]) <= 9:
-            self.edit(int(words[1]))
-        elif word in NOT_INSIDE:
-            self.error(views.not_inside(word))
-        elif word == "export" and not _names_a_file(words[1:]):
-            # the JSON on the table's screen helps nobody: a new file in this folder, named
-            path = export_path(self.info.name, _given_format(words[1:]))
-            self.run_wrapped([word, *words[1:], "-o", path.name])  # in this folder: its name says it
-        elif word in ("new", "use") and "--help" not in words:
-            code = run_fitted(self.run_line, [word, *words[1:]])
-            if code == 0:
-                self.follow()  # the new game, or the one chosen, is played here now
-        elif word in WORDS:
-            self.run_wrapped([word, *words[1:]])
-            if self.changed_elsewhere():  # the command changed it, or someone else did
-                self.redraw()
+        if word is not None:
+            self.run_word(word, typed[1:])
+        elif typed[0].lower() in NOT_INSIDE:
+            self.error(views.not_inside(typed[0].lower()))
         else:
-            unknown = self.unknown_line(line.strip(), word)
+            unknown = self.unknown_line(line.strip(), typed[0].lower())
             if unknown is not None:
                 self.error(unknown)
             else:
                 self.record(line)
         return True
 
-    def run_wrapped(self, words: list[str]) -> int:
-        """Run an in-window command line, what it prints (a verdict, an error, the ``undo``
-        question) wrapped at spaces to the window. A ``round`` line may ask its round step
-        by step with prompt_toolkit, which draws on the terminal itself: only its errors
-        are wrapped."""
+    def run_word(self, word: Word, args: list[str]) -> int:
+        """Run a word of the registry; what it prints (a verdict, an error, the ``undo``
+        question) wrapped at spaces to the window. A round asked step by step is drawn by
+        prompt_toolkit on the terminal itself: only its errors are wrapped. After ``new``
+        or ``use`` the session it made current is played here."""
         from romme_score.table.wrapped import wrapped_output
 
-        with wrapped_output(terminal_width(), out=words[0].lower() != "round"):
-            return self.run_line(words, True)
+        if word.follows and "--help" not in args:
+            code = run_fitted(lambda: self.place.run(word.name, word.handler, args))
+            if code == 0:
+                self.follow()  # the new game, or the one chosen, is played here now
+            return code
+        with wrapped_output(terminal_width(), out=not word.draws):
+            code = self.place.run(word.name, word.handler, args)
+        if self.changed_elsewhere():  # the word changed it, or someone else did
+            self.redraw()
+        return code
+
+    def export_file(self, fmt: str) -> str:
+        """``export`` without ``-o``: a new file in this folder, named after the session (in
+        this folder: its name says it)."""
+        return export_path(self.info.name, fmt).name
 
     def unknown_line(self, typed: str, word: str) -> str | None:
         """The sentence for a line that is neither a command nor a player (a typo of a
@@ -226,7 +241,7 @@ class Table:
         except PlayerChoiceError as exc:
             if exc.problem is not ChoiceProblem.UNKNOWN:
                 return None
-            commands = [w for w in WORDS if w not in QUIT_WORDS]
+            commands = suggestions()
             close_command = difflib.get_close_matches(word, commands, n=1, cutoff=0.6)
             close: str | None = exc.close
             if close_command:
@@ -375,8 +390,8 @@ class Table:
         return self.service.preview(self.info, rnd)
 
 
-def run_fitted(run_line: RunLine, words: list[str]) -> int:
-    """Run a line whose sentences (``new``'s, ``use``'s) are wrapped to the window, its
+def run_fitted(run: Callable[[], int]) -> int:
+    """Run a word whose sentences (``new``'s, ``use``'s) are wrapped to the window, its
     errors too; the command line's hint for recording a round after ``new`` becomes the
     table mode's (the winner is typed at the prompt here)."""
     import contextlib
@@ -386,30 +401,27 @@ def run_fitted(run_line: RunLine, words: list[str]) -> int:
 
     said = io.StringIO()
     with wrapped_output(terminal_width(), out=False), contextlib.redirect_stdout(said):
-        code = run_line(words, True)
+        code = run()
     if said.getvalue():
         text = views.table_hint(said.getvalue().rstrip("\n"))
         click.echo(views.fit(text, terminal_width(), indent="  "))
     return code
 
 
+def _files(typed: str) -> list[str]:
+    """The files and folders whose path starts with what is typed (``-o`` takes one)."""
+    import os
+
+    folder, _sep, _start = typed.rpartition("/")
+    try:
+        entries = sorted(os.listdir(folder or "."))
+    except OSError:
+        return []
+    prefix = folder + "/" if folder else ""
+    return [prefix + e + ("/" if os.path.isdir(prefix + e) else "") for e in entries if not e.startswith(".")]
+
+
 # --- export without -o ---------------------------------------------------------------------
-
-
-def _names_a_file(words: Sequence[str]) -> bool:
-    """Whether an ``export`` line says where to write (``-o FILE``, ``--output=FILE``), or
-    asks for its help."""
-    return any(w in ("-o", "--output", "--help") or w.startswith(("--output=", "-o")) for w in words)
-
-
-def _given_format(words: Sequence[str]) -> str:
-    """The ``--format`` an ``export`` line gives (json unless csv is asked for)."""
-    for at, w in enumerate(words):
-        if w == "--format" and at + 1 < len(words):
-            return "csv" if words[at + 1] == "csv" else "json"
-        if w.startswith("--format="):
-            return "csv" if w.endswith("=csv") else "json"
-    return "json"
 
 
 def export_path(session: str, fmt: str, folder: Path | None = None) -> Path:
@@ -443,6 +455,8 @@ def start_game(run_line: RunLine) -> bool:
     players, and start it with the command line's ``new`` (its checks, its words); False
     when the person leaves (Ctrl-C or Ctrl-D, or ``quit`` for the name). ``help`` says what
     to type; a refused player list asks for the players again, the name kept."""
+    import functools
+
     from prompt_toolkit import PromptSession
 
     asked = PromptSession[str]()
@@ -453,12 +467,13 @@ def start_game(run_line: RunLine) -> bool:
         try:
             if not name:
                 name = asked.prompt(views.game_name_prompt()).strip()
-                if name.casefold() in QUIT_WORDS:
+                said = find(name)
+                if said is not None and said.leaves:
                     return False
-                if name.casefold() == "help":
+                if said is not None and said.name == "help":
                     click.echo(views.fit(views.start_help(), width, indent="  "))
                     name = ""
-                elif name.casefold() in WORDS:  # a command's word is no game's name
+                elif said is not None:  # a word of the table mode is no game's name
                     click.echo(
                         views.fit(views.error_line(views.not_a_game_name(name)), width, indent="  "), err=True
                     )
@@ -467,7 +482,8 @@ def start_game(run_line: RunLine) -> bool:
             typed = asked.prompt(views.players_prompt()).strip()
         except (KeyboardInterrupt, EOFError):
             return False
-        if typed.casefold() == "help":
+        said = find(typed)
+        if said is not None and said.name == "help":
             click.echo(views.fit(views.start_help(), width, indent="  "))
             continue
         try:
@@ -477,5 +493,5 @@ def start_game(run_line: RunLine) -> bool:
         except LineError as exc:
             click.echo(views.fit(views.error_line(str(exc)), width, indent="  "), err=True)
             continue
-        if players and run_fitted(run_line, ["new", name, *players]) == 0:
+        if players and run_fitted(functools.partial(run_line, ["new", name, *players], True)) == 0:
             return True

@@ -11,8 +11,8 @@ import shlex
 
 from romme_score.i18n import _, grouped
 
-# Words that leave the table mode, and commands that are not run inside it.
-QUIT_WORDS = ("quit", "exit")
+# Commands that are not run inside the table mode (the words that leave it are the
+# registry's: romme_score/table/words.py).
 NOT_INSIDE = ("play",)
 # Characters in one line: far more than any command needs (a round of eight players with
 # 21 cards each is some 600), and shlex reads 64 KB in well under a second (it builds its

@@ -109,6 +109,22 @@ def make_completer(words: Callable[[str], Iterable[str]], first_word_only: bool 
     return _Words()
 
 
+def make_line_completer(offers: Callable[[str], Iterable[str]]) -> object:
+    """A prompt_toolkit completer over the word before the cursor, offering what
+    ``offers`` gives for the line up to the cursor (the table's words, then what each
+    word takes: :meth:`~romme_score.table.app.Table.offers`)."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class _Line(Completer):
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+            word = document.get_word_before_cursor(WORD=True)
+            for w in offers(document.text_before_cursor):
+                if w.lower().startswith(word.lower()) and w != word:
+                    yield Completion(w, start_position=-len(word))
+
+    return _Line()
+
+
 def _typing() -> bool:
     """Whether anything is typed in the line being asked."""
     from prompt_toolkit.application import get_app

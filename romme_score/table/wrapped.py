@@ -106,3 +106,18 @@ def wrapped_output(columns: int, out: bool = True) -> Iterator[None]:
         for stream in streams:
             stream.flush()
         sys.stdout, sys.stderr = saved
+
+
+@contextlib.contextmanager
+def unwrapped() -> Iterator[None]:
+    """The terminal's own streams while the block runs, inside :func:`wrapped_output`: a
+    round asked step by step is drawn by prompt_toolkit, which needs the terminal itself."""
+    saved = sys.stdout, sys.stderr
+    for stream in saved:
+        if isinstance(stream, WrappedStream):
+            stream.flush()
+    sys.stdout, sys.stderr = (s.target if isinstance(s, WrappedStream) else s for s in saved)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved

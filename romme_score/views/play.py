@@ -393,36 +393,18 @@ HELP_INTRO = N_(
     "round being typed."
 )
 HELP_REST = N_("The rest, with the same words and options as on the command line:")
-# (the command as typed, what it does), each shown through _()
-HELP_COMMANDS = (
-    (N_("new NAME PLAYER ..."), N_("start a game and play it here")),
-    (N_("use NAME"), N_("play another session here")),
-    ("sessions", N_("the sessions in the database")),
-    ("undo", N_("take back the last round (asks)")),
-    (N_("edit N"), N_("open round N: correct a hand by its number, Enter saves")),
-    (N_('edit N NAME="CARDS" ...'), N_("correct round N in one line")),
-    (N_("check MELD ..."), N_("is a meld legal (under this session's rules)")),
-    (N_("best HAND [--table MELD]"), N_("the best arrangement of a hand")),
-    (N_("value HAND"), N_("penalty points of a hand")),
-    ("settle", N_("who pays whom")),
-    ("standings [--all]", N_("the whole scoresheet")),
-    (N_("export [-o FILE]"), N_("the session as JSON or CSV (without -o: a new file here)")),
-    (N_("round --winner NAME ..."), N_("a round as a command line")),
-    ("phones", N_("the round sent from the phones (romme serve): Enter saves")),
-    (N_("help, quit (or Ctrl-D)"), ""),
-)
 
 
-def render_help(width: int = 80) -> str:
-    """``help`` in the table mode, fitted to ``width`` columns: the round, then the
-    commands, each with what it does beside it where there is room, else below it."""
+def render_help(words: Sequence[tuple[str, str]], width: int = 80) -> str:
+    """``help`` in the table mode, fitted to ``width`` columns: the round, then the words
+    (each as typed and what it does, worded: :func:`romme_score.table.words.help_rows`),
+    what it does beside it where there is room, else below it."""
     import textwrap
 
     lines = [fit(_(HELP_INTRO), width), "", fit(_(HELP_REST), width)]
-    usages = [_(usage) for usage, _what in HELP_COMMANDS]
+    usages = [usage for usage, _what in words]
     column = min(max(columns.width(u) for u in usages) + 2, 30)
-    for usage, (_usage, what) in zip(usages, HELP_COMMANDS, strict=True):
-        said = _(what) if what else ""
+    for usage, said in words:
         if columns.width(usage) + 2 > column or width - 2 - column < 24:  # no room beside: below it
             lines.append("  " + usage)
             if said:

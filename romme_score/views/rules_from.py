@@ -7,6 +7,19 @@ import re
 from typing import Any
 
 from romme_score.i18n import _, ngettext
+from romme_score.rules import PRESETS, RuleSet
+
+
+def preset_label(rules: RuleSet) -> str:
+    """The preset a rule set is (its end of game aside), or the closest one and how many
+    options differ: ``wiki-51``, ``standard with 2 changes``."""
+
+    def changes(preset: RuleSet) -> int:
+        base = preset.replace(game_end=rules.game_end)
+        return sum(getattr(base, k) != v for k, v in vars(rules).items())
+
+    name, count = min(((n, changes(p)) for n, p in PRESETS.items()), key=lambda nc: nc[1])
+    return name if count == 0 else f"{name} with {count} change{'s' if count > 1 else ''}"
 
 
 def label_text(label: str) -> str:
