@@ -443,18 +443,22 @@ def build(seed: int = SEED) -> list[Case]:
     return b.cases
 
 
-def pty_sample(cases: Sequence[Case], per_category: int = 4, seed: int = SEED) -> list[Case]:
-    """The inputs the table mode is given at a terminal: a few of every category it can
-    be told, chosen by the seed."""
+def pty_sample(cases: Sequence[Case], size: int = 52, seed: int = SEED) -> list[Case]:
+    """The inputs the table mode is given at a terminal: ``size`` of those it can be told,
+    chosen by the seed in turn from every category (a process each: the sample keeps the
+    suite's time)."""
     rng = random.Random(seed + 1)
     by_category: dict[str, list[Case]] = {}
     for case in cases:
         if case.pty:
             by_category.setdefault(case.category, []).append(case)
+    for group in by_category.values():
+        rng.shuffle(group)
     chosen: list[Case] = []
-    for category in sorted(by_category):
-        group = by_category[category]
-        chosen += rng.sample(group, min(per_category, len(group)))
+    while len(chosen) < size and any(by_category.values()):
+        for category in sorted(by_category):
+            if by_category[category] and len(chosen) < size:
+                chosen.append(by_category[category].pop())
     return chosen
 
 

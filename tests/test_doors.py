@@ -143,7 +143,8 @@ def verdict_of_exception(door: str, exc: BaseException | None, db: Path) -> Verd
 
 @pytest.fixture(scope="session")
 def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each evening once, as ``romme new`` and ``romme round`` make it; a door gets a copy."""
+    """Each evening once, as ``romme new`` and ``romme round`` make it (and ``romme serve``
+    its links); a door gets a copy."""
     folder = tmp_path_factory.mktemp("evenings")
     made = {}
     for key, setup in SETUPS.items():
@@ -151,8 +152,19 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         for args in [setup.new_args(), *(["round", *r] for r in setup.earlier)]:
             result = CliRunner().invoke(main, [*args, "--db", str(db)], env=ENV, standalone_mode=False)
             assert result.exception is None, (args, result.exception)
+        give_links(db)
         made[key] = db
     return made
+
+
+def give_links(db: Path) -> None:
+    """The phones' links, kept in the database: made once with the evening (so every door's
+    copy holds them), not with every input."""
+    from romme_score.sessions import SessionService
+    from romme_score.web.links import make_token
+
+    with SessionService(db, create=False) as service:
+        service.links(service.session(None), make_token)
 
 
 @pytest.fixture
@@ -278,16 +290,17 @@ def phones(case: Case, db: Path) -> Verdict:
     complaints: list[str] = []
     refused: dict[str, Any] | None = None
     with served.client(served.app) as http:
-
-        def pending() -> Any:
-            return http.get(served.board + "/state.json").json()["pending"]
-
         for url, body in steps:
-            before = pending()
             answer = http.post(url, json=body)
             if answer.status_code == 409 and answer.json().get("code") == "unlikely_points":
-                if pending() != before:
-                    complaints.append(f"{url.rsplit('/', 1)[1]}: a 409 unlikely_points stored the hand")
+                held = http.get(served.board + "/state.json").json()["pending"]["hands"]
+                asked = [url.split("/")[-2]] if url.endswith("/hand") else list(body.get("hands", {}))
+                seat_of = {
+                    token: name for name, token in ((n, u.split("/")[-1]) for n, u in served.seats.items())
+                }
+                stored = [seat_of.get(a, a) for a in asked if held.get(seat_of.get(a, a)) is not None]
+                if stored:
+                    complaints.append(f"a 409 unlikely_points stored the hand of {', '.join(stored)}")
                 answer = http.post(url, json={**body, "confirm": True})
             if answer.status_code != 200:
                 refused = answer.json()
@@ -595,6 +608,7 @@ def report(strict: bool = False, sentences: bool = True) -> None:  # pragma: no 
         made[key] = folder / f"{key}.sqlite3"
         for args in [setup.new_args(), *(["round", *r] for r in setup.earlier)]:
             CliRunner().invoke(main, [*args, "--db", str(made[key])], env=ENV, standalone_mode=False)
+        give_links(made[key])
     patch = pytest.MonkeyPatch()
     counts: Counter[str] = Counter()
     for n, case in enumerate(CORPUS):
