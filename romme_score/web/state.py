@@ -59,6 +59,9 @@ def _state(service: SessionService, info: SessionInfo, call: Call, version: int)
     data["view"] = views.view_json(standings, info, pending, missing, last)
     data["kind"] = call.link.kind
     data["me"] = call.link.player
+    data["shown"] = views.shown_json(
+        standings, data, service.round_rows(info, last=views.RECENT), call.link.player
+    )
     return data
 
 
