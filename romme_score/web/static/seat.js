@@ -82,7 +82,12 @@ function showReading(box, reading) {
     const chips = el("ul", { class: "chips" });
     reading.cards.forEach((card, i) => {
       chips.append(
-        el("li", { class: reading.red[i] ? "red" : null }, el("b", { text: card }), el("small", { text: reading.values[i] })),
+        el(
+          "li",
+          { class: reading.red[i] ? "red" : null },
+          el("b", { text: card }),
+          el("small", { text: reading.values[i] }),
+        ),
       );
     });
     box.append(el("span", { class: "label", text: T.reading }), chips);
@@ -128,7 +133,11 @@ function buildPicker() {
   $("pick-joker").addEventListener("click", (event) => addCard(event.currentTarget.dataset.card));
   $("pick-back").addEventListener("click", () => {
     const input = handInput();
-    input.value = input.value.trim().split(/[\s,]+/).slice(0, -1).join(" ");
+    input.value = input.value
+      .trim()
+      .split(/[\s,]+/)
+      .slice(0, -1)
+      .join(" ");
     readSoon(0);
   });
   $("pick-clear").addEventListener("click", () => {
