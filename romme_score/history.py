@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
-from romme_score import settlement
 from romme_score.rules import GameEnd, RuleSet
 from romme_score.scoring import game_state
-from romme_score.sessions import SessionInputError, SessionService, Standings
+from romme_score.sessions import SessionInputError, SessionService, Standings, settle_evening
 from romme_score.settlement import Settlement
 
 TWO_PLACES = Decimal("0.01")
@@ -252,9 +251,8 @@ class History:
             games.append(
                 GameReport(standings, chart_of(standings), info.created_at, info.rate, info.currency)
             )
-        found = self.service.settlement_inputs([g.standings.session for g in games])
-        result = settlement.settle_games(found.games, found.rates, unit)
-        return Report(tuple(games), result, found.currency, found.leaderboard)
+        settled = self.service.settle([g.standings.session for g in games], unit=unit)
+        return Report(tuple(games), settled.settlement, settled.currency, settled.leaderboard)
 
     def stats(self, player: str | None = None, since: date | None = None, vs: str | None = None) -> Stats:
         """Per person across all sessions (started on or after ``since``)."""
@@ -331,7 +329,7 @@ class History:
             tallies[name_key(state.winner)].games_won += 1
         if game.rate is None or len(game.players) < 2:
             return
-        result = settlement.settle(game.totals, Decimal(game.rate))
+        result = settle_evening([game.totals], [Decimal(game.rate)]).settlement
         for p in result.players:
             tally = tallies[name_key(p.name)]
             tally.money += p.amount

@@ -18,6 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from romme_score import export as export_format
+from romme_score import settlement as money
 from romme_score.errors import InputProblem
 from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
 from romme_score.i18n import _
@@ -47,6 +48,7 @@ from romme_score.scoring import (
     replay,
     score_round,
 )
+from romme_score.settlement import Settlement
 from romme_score.store import StoreError, open_store
 from romme_score.store.errors import NoRounds, NotFound, PendingChanged
 from romme_score.store.protocol import Store
@@ -69,6 +71,7 @@ from romme_score.store.records import (
 )
 
 DEFAULT_RATE = Decimal("0.01")  # money per point when neither the session nor a rate given says
+DEFAULT_UNIT = Decimal("0.01")  # the smallest amount paid, unless a settlement is given another
 
 RoundRow = RoundPoints  # one line of the scoresheet, as the store reads it
 
@@ -198,6 +201,28 @@ class SettlementInputs:
     rates: list[Decimal]
     currency: str | None
     leaderboard: dict[str, int] | None
+
+
+@dataclass(frozen=True)
+class Settled:
+    """An evening settled: who pays whom, in which currency, with the 003 leaderboard
+    (in tenths, None unless the rules keep one) beside it."""
+
+    settlement: Settlement
+    currency: str | None
+    leaderboard: dict[str, int] | None
+
+
+def settle_evening(
+    games: Sequence[Mapping[str, int]],
+    rates: Sequence[Decimal],
+    unit: Decimal = DEFAULT_UNIT,
+    currency: str | None = None,
+    leaderboard: dict[str, int] | None = None,
+) -> Settled:
+    """The one settlement of every door (002 section 6): each game pairwise among its
+    players at its rate, rounded to ``unit``; totals from a paper scoresheet as one game."""
+    return Settled(money.settle_games(games, rates, unit), currency, leaderboard)
 
 
 def leaderboard_with_bonus(
@@ -690,15 +715,32 @@ class SessionService:
 
     # -- settlement -----------------------------------------------------------------
 
-    def settlement_inputs(self, names: Sequence[str]) -> SettlementInputs:
-        """Totals, rates and leaderboard of the given sessions (or the current one)."""
+    def settle(
+        self,
+        names: Sequence[str | SessionInfo] = (),
+        *,
+        rate: Decimal | None = None,
+        unit: Decimal = DEFAULT_UNIT,
+        currency: str | None = None,
+    ) -> Settled:
+        """The settlement of the given sessions together (default: the current one), each
+        at ``rate`` or else its own rate, in ``currency`` or else the sessions' own, with
+        their 003 leaderboard; what ``romme settle``, the table mode, the report and the
+        phones show."""
+        found = self.settlement_inputs(names)
+        rates = [rate if rate is not None else r for r in found.rates]
+        return settle_evening(found.games, rates, unit, currency or found.currency, found.leaderboard)
+
+    def settlement_inputs(self, names: Sequence[str | SessionInfo]) -> SettlementInputs:
+        """Totals, rates and leaderboard of the given sessions (or the current one), by name
+        or as read."""
         games: list[dict[str, int]] = []
         rates: list[Decimal] = []
         currency = None
         board: dict[str, int] | None = None
-        chosen: list[str | None] = [*names] or [None]
+        chosen: list[str | SessionInfo | None] = [*names] or [None]
         for name in chosen:
-            info = self.store.session(_lookup(name))
+            info = name if isinstance(name, SessionInfo) else self.store.session(_lookup(name))
             standings = self.standings(info, last=0)
             games.append(dict(standings.totals))
             rates.append(Decimal(info.rate) if info.rate else DEFAULT_RATE)
@@ -732,8 +774,10 @@ __all__ = [
     "SessionRefused",
     "SessionService",
     "SessionSummary",
+    "Settled",
     "SettlementInputs",
     "Standings",
     "Undone",
     "leaderboard_with_bonus",
+    "settle_evening",
 ]

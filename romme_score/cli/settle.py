@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import click
 
-from romme_score import settlement
 from romme_score.cli.options import (
     Output,
     complete_with,
@@ -18,7 +17,8 @@ from romme_score.cli.options import (
 from romme_score.cli.service import open_service
 from romme_score.i18n import _, shown
 from romme_score.inputs import clean_currency, clean_name, parse_rate, parse_total, parse_unit
-from romme_score.sessions import DEFAULT_RATE
+from romme_score.sessions import DEFAULT_RATE, settle_evening
+from romme_score.settlement import SettlementError
 from romme_score.views.settle import render_settlement, settlement_json
 
 
@@ -71,27 +71,24 @@ def settle(
     unit_value = parse_unit(unit)
     rate_value = parse_rate(rate) if rate is not None else None
     currency = clean_currency(currency, "--currency") if currency is not None else None
-    leaderboard: dict[str, int] | None = None
-    if totals:
-        if sessions:
-            fail_input(_("give either NAME=POINTS totals or --session, not both"))
-        games: Sequence[Mapping[str, int]] = [paper_totals(totals)]
-        rates = [rate_value if rate_value is not None else DEFAULT_RATE]
-    else:
-        with open_service(db, create=False) as service:
-            found = service.settlement_inputs(sessions)
-        games, leaderboard = found.games, found.leaderboard
-        rates = [rate_value if rate_value is not None else r for r in found.rates]
-        currency = currency or found.currency
     try:
-        result = settlement.settle_games(games, rates, unit_value)
-    except settlement.SettlementError as exc:
+        if totals:
+            if sessions:
+                fail_input(_("give either NAME=POINTS totals or --session, not both"))
+            rates = [rate_value if rate_value is not None else DEFAULT_RATE]
+            settled = settle_evening([paper_totals(totals)], rates, unit_value, currency)
+        else:
+            with open_service(db, create=False) as service:
+                settled = service.settle(sessions, rate=rate_value, unit=unit_value, currency=currency)
+    except SettlementError as exc:
         fail_input(str(exc))
     if out.json:
-        out.dump(settlement_json(result, leaderboard))
+        out.dump(settlement_json(settled.settlement, settled.leaderboard))
     else:
         width = shutil.get_terminal_size().columns
-        out.echo(render_settlement(result, currency, leaderboard, out.ascii, width))
+        out.echo(
+            render_settlement(settled.settlement, settled.currency, settled.leaderboard, out.ascii, width)
+        )
 
 
 def paper_totals(items: Sequence[str]) -> dict[str, int]:

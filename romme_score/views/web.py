@@ -22,6 +22,7 @@ from romme_score.scoring import Hand, hand_points
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
 from romme_score.settlement import Settlement, format_money
 from romme_score.store.records import RoundPoints, RoundRecord
+from romme_score.views.output import leaderboard_json
 from romme_score.views.play import distance_line
 from romme_score.views.session import state_line
 
@@ -172,19 +173,27 @@ def last_round_json(record: RoundRecord | None, info: SessionInfo, profile: Prof
     }
 
 
-def settlement_json(result: Settlement, currency: str | None, profile: str) -> dict[str, Any]:
-    """The settlement of the session so far: amounts and transfers, worded with the money."""
+def settlement_json(
+    result: Settlement, currency: str | None, profile: str, leaderboard: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """The settlement of the session so far: amounts and transfers, worded with the money,
+    and each player's 003 leaderboard points where the rules keep them."""
 
     def money(amount: Any) -> str:
         return format_money(amount, currency, profile, result.unit)
 
+    players: list[dict[str, Any]] = [
+        {"name": p.name, "net": p.net, "amount": str(p.amount), "money": money(p.amount)}
+        for p in result.players
+    ]
+    if leaderboard is not None:
+        for player in players:
+            player["leaderboard"] = leaderboard_json(leaderboard.get(player["name"]))
     return {
         "rate": str(result.rate) if result.rate is not None else None,
+        "unit": str(result.unit),
         "currency": currency,
-        "players": [
-            {"name": p.name, "net": p.net, "amount": str(p.amount), "money": money(p.amount)}
-            for p in result.players
-        ],
+        "players": players,
         "transfers": [
             {
                 "from": t.payer,

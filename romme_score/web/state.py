@@ -10,12 +10,10 @@ is read again, so the version always belongs to what is sent with it.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
-from romme_score import settlement
 from romme_score.i18n import language
-from romme_score.sessions import DEFAULT_RATE, SessionInfo, SessionService
+from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store.errors import NoRounds
 from romme_score.stream import stream_json
 from romme_score.views import session as session_views
@@ -55,7 +53,7 @@ def _state(service: SessionService, info: SessionInfo, call: Call, version: int)
     data["rounds_played"] = standings.rounds_played
     data["last_round"] = views.last_round_json(last, info, call.notation)
     data["places"] = views.places_json(standings.totals)
-    data["settlement"] = _settlement(info, dict(standings.totals)) if standings.rounds_played else None
+    data["settlement"] = _settlement(service, info) if standings.rounds_played else None
     data["view"] = views.view_json(standings, info, pending, missing, last)
     data["kind"] = call.link.kind
     data["me"] = call.link.player
@@ -65,7 +63,6 @@ def _state(service: SessionService, info: SessionInfo, call: Call, version: int)
     return data
 
 
-def _settlement(info: SessionInfo, totals: dict[str, int]) -> dict[str, Any]:
-    rate = Decimal(info.rate) if info.rate else DEFAULT_RATE
-    result = settlement.settle_games([totals], [rate])
-    return views.settlement_json(result, info.currency, language())
+def _settlement(service: SessionService, info: SessionInfo) -> dict[str, Any]:
+    settled = service.settle([info])
+    return views.settlement_json(settled.settlement, settled.currency, language(), settled.leaderboard)
