@@ -9,18 +9,92 @@ each into one sentence with its exit code:
 
 Each module defines its own classes on these (``NotationError``, ``RuleError``,
 ``RoundError``, ``StoreError`` ...), one class per kind of failure.
+
+Errors are data: each class has a stable :attr:`~RommeError.code` (scripts, the
+phones' JSON and the front ends' tables of ways out are keyed by it, never by the
+class) and keeps its facts as attributes (:meth:`~RommeError.facts`). A class that
+does not name its code gets one from its name, ``NoSuchSession`` → ``no-such-session``;
+``tests/test_error_codes.py`` holds every code, so that none changes unnoticed.
+
+>>> class NoSuchThing(Refusal):
+...     def __init__(self, thing: str) -> None:
+...         super().__init__(f"no {thing}")
+...         self.thing = thing
+>>> error = NoSuchThing("cake")
+>>> error.code, error.exit_code, error.facts()
+('no-such-thing', 1, {'thing': 'cake'})
+>>> class NoSuchThingError(Refusal):
+...     pass
+>>> NoSuchThingError.code
+'no-such-thing'
 """
 
 from __future__ import annotations
+
+from enum import Enum
+from typing import Any, ClassVar
+
+
+def code_of(name: str) -> str:
+    """The code a class name gives: ``NoSuchSession`` → ``no-such-session`` (a trailing
+    ``Error`` says nothing and is dropped).
+
+    >>> code_of("NotationError"), code_of("NoCurrentSession"), code_of("HTTPError")
+    ('notation', 'no-current-session', 'http')
+    """
+    if name.endswith("Error") and len(name) > len("Error"):
+        name = name[: -len("Error")]
+    words: list[str] = []
+    for i, char in enumerate(name):
+        upper_start = char.isupper() and i > 0
+        if upper_start and (name[i - 1].islower() or (i + 1 < len(name) and name[i + 1].islower())):
+            words.append("-")
+        words.append(char.lower())
+    return "".join(words)
+
+
+def _json_value(value: object) -> tuple[bool, Any]:
+    """(whether it is a fact JSON can carry, the value as JSON carries it)."""
+    if value is None or isinstance(value, bool | int | str):
+        return True, value
+    if isinstance(value, Enum):
+        return True, value.value
+    if isinstance(value, tuple | list) and all(isinstance(v, str | int) for v in value):
+        return True, list(value)
+    return False, None
 
 
 class RommeError(ValueError):
     """Base of every error romme-score raises on purpose."""
 
+    code: str = "error"  # an instance may say more than its class (RoundIncomplete)
+    exit_code: ClassVar[int] = 1
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" not in cls.__dict__:
+            cls.code = code_of(cls.__name__)
+
+    def facts(self) -> dict[str, Any]:
+        """The error's facts as JSON can carry them (names, numbers, players, the problem)."""
+        found: dict[str, Any] = {}
+        for name, value in vars(self).items():
+            if name.startswith("_") or name == "code":
+                continue
+            ok, shown = _json_value(value)
+            if ok:
+                found[name] = shown
+        return found
+
 
 class InputProblem(RommeError):
     """Input that cannot be read or used: exit code 2, nothing written."""
 
+    code = "bad-input"
+    exit_code = 2
+
 
 class Refusal(RommeError):
     """An action refused as asked: exit code 1, nothing written."""
+
+    code = "refused"

@@ -419,6 +419,8 @@ class PlayerChoiceError(InputValueError):
     any (:attr:`~ChoiceProblem.UNKNOWN`). A front end may add where it was typed
     (``--winner: ...``) but says the sentence as it is."""
 
+    code = "unknown-player"
+
     def __init__(
         self,
         problem: ChoiceProblem,
@@ -536,6 +538,8 @@ class HandProblem(StrEnumBase):
 class HandInputError(InputValueError):
     """A hand as typed cannot be read: one sentence naming the player and what was typed.
     ``notation`` is the card notation's own error (token, position, hint), where it is one."""
+
+    code = "unreadable-hand"
 
     def __init__(
         self,

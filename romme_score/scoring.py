@@ -24,6 +24,8 @@ from romme_score.rules import RuleSet
 class RoundError(InputProblem):
     """A round that cannot be recorded as given (unknown player, a card too often, ...)."""
 
+    code = "round-refused"
+
 
 class StalemateWithWinner(RoundError):
     """A round given both a winner and a stalemate."""

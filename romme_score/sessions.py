@@ -36,17 +36,21 @@ from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
 from romme_score.scoring import (
     TENTHS,
+    UNLIKELY_POINTS,
     GameState,
     Hand,
     RoundError,
     RoundInput,
     RoundScore,
     StalemateWithWinner,
+    check_counted,
     check_winner_hand,
     game_state,
+    most_points_in_hand,
     place_bonus,
     replay,
     score_round,
+    unlikely_points,
 )
 from romme_score.settlement import Settlement
 from romme_score.store import StoreError, open_store
@@ -81,9 +85,11 @@ class SessionRefused(StoreError):
 
 
 class GameOver(SessionRefused):
-    """The session's game is over: no more rounds. ``winner`` is who won it (None: a tie)."""
+    """The session's game is over: no more rounds. ``winner`` is who won it (None: a tie);
+    ``tournament`` the tournament whose table it is (None: a game of its own), so that a
+    front end offers the way on that fits: a table waits for the next series."""
 
-    def __init__(self, session: str, winner: str | None) -> None:
+    def __init__(self, session: str, winner: str | None, tournament: str | None = None) -> None:
         if winner:
             message = _("the game of session '%(session)s' is over (%(winner)s won)")
         else:
@@ -91,6 +97,38 @@ class GameOver(SessionRefused):
         super().__init__(message % {"session": session, "winner": winner})
         self.session = session
         self.winner = winner
+        self.tournament = tournament
+
+
+class AlreadyOut(SessionRefused):
+    """``player`` said they went out while ``winner``'s claim stands: who went out is one
+    fact, and only the scorekeeper changes it."""
+
+    def __init__(self, session: str, winner: str, player: str) -> None:
+        super().__init__(
+            _("%(winner)s has already gone out; the scorekeeper can change it") % {"winner": winner}
+        )
+        self.session = session
+        self.winner = winner
+        self.player = player
+
+
+class UnlikelyPoints(SessionRefused):
+    """Points counted by hand above :data:`~romme_score.scoring.UNLIKELY_POINTS` (``limit``)
+    and not confirmed: rarely held, more often 320 typed for 32. Nothing is stored; each
+    door confirms in its own way (the command line saves with a warning, the table mode
+    asks once, a phone asks and sends again with ``"confirm": true``)."""
+
+    code = "unlikely_points"
+
+    def __init__(self, player: str, points: int, limit: int) -> None:
+        super().__init__(
+            _("%(player)s=%(points)d: more than %(limit)d points in one hand")
+            % {"player": player, "points": points, "limit": limit}
+        )
+        self.player = player
+        self.points = points
+        self.limit = limit
 
 
 class RoundIncomplete(SessionRefused):
@@ -103,6 +141,7 @@ class RoundIncomplete(SessionRefused):
         else:
             message = _("the round in progress of '%(session)s' still needs the hands of %(players)s")
         super().__init__(message % {"session": session, "players": ", ".join(missing)})
+        self.code = "no-winner" if no_winner else "missing-hands"
         self.session = session
         self.missing = tuple(missing)
         self.no_winner = no_winner
@@ -173,6 +212,8 @@ class Recorded:
     round: RoundInput
     score: RoundScore
     standings: Standings
+    unlikely: tuple[UnlikelyPoints, ...] = ()  # the unlikely points it was saved with (confirmed)
+    next_in_progress: bool = False  # a round in progress elsewhere (phones) now counts as the next
 
 
 @dataclass(frozen=True)
@@ -201,6 +242,24 @@ class SettlementInputs:
     rates: list[Decimal]
     currency: str | None
     leaderboard: dict[str, int] | None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A session as every door shows it at one version: the standings, the round in
+    progress with who is still missing and its score as it would be saved now
+    (``provisional``: Hand-Rommé doubling, jokers, never-out and the winner's bonus
+    applied, the missing hands counted as 0; None until a winner or a stalemate is
+    known, or while the round cannot be saved as it stands), the last round, and the
+    settlement so far (None before the first round)."""
+
+    version: int
+    standings: Standings
+    pending: PendingRound
+    missing: tuple[str, ...]
+    provisional: RoundScore | None
+    last: RoundRecord | None
+    settled: Settled | None
 
 
 @dataclass(frozen=True)
@@ -297,6 +356,31 @@ def _as_now_judged(rnd: RoundInput, rules: RuleSet) -> RoundInput:
             rnd.winner, {p: h for p, h in rnd.hands.items() if p != rnd.winner}, rnd.hand_romme, rnd.stalemate
         )
     return rnd
+
+
+def _unlikely(rules: RuleSet, player: str, hand: Hand) -> UnlikelyPoints | None:
+    """The refusal of a hand's unlikely points, or None where they are likely."""
+    if not unlikely_points(hand, rules):
+        return None
+    return UnlikelyPoints(player, hand.points or 0, min(UNLIKELY_POINTS, most_points_in_hand(rules)))
+
+
+def check_hand(rules: RuleSet, player: str, hand: Hand, *, confirm: bool = False) -> Hand:
+    """A hand as it arrives, at every door (typed, scripted, tapped): cards more often than
+    the packs hold are refused (:class:`~romme_score.scoring.RoundError`), points no hand
+    can hold under ``rules`` too (:class:`~romme_score.inputs.HandInputError`, 'did you mean
+    32?'), and points above :data:`~romme_score.scoring.UNLIKELY_POINTS` unless ``confirm``
+    (:class:`UnlikelyPoints`: each door confirms in its own way)."""
+    if hand.cards is not None:
+        try:
+            check_supply(list(hand.cards), rules)
+        except IllegalMeldError as exc:
+            raise RoundError(f"{player}: {exc}") from None
+    check_counted(player, hand, rules)
+    unlikely = _unlikely(rules, player, hand)
+    if unlikely is not None and not confirm:
+        raise unlikely
+    return hand
 
 
 def _lookup(name: str | None) -> str | None:
@@ -399,6 +483,56 @@ class SessionService:
             self.store.renames(info),
         )
 
+    def snapshot(self, info: SessionInfo) -> Snapshot:
+        """The session as every door shows it (:class:`Snapshot`), read between two looks
+        at its version; when a write came in between, it is read again (at most three
+        times), so that the version belongs to what is shown with it."""
+        snap = self._snapshot(info, self.version(info))
+        for _attempt in range(2):
+            now = self.version(info)
+            if now == snap.version:
+                break
+            snap = self._snapshot(info, now)
+        return snap
+
+    def _snapshot(self, info: SessionInfo, version: int) -> Snapshot:
+        standings = self.standings(info, last=0)
+        pending = self.store.pending(info)
+        missing = tuple(self.missing_hands(info, pending))
+        try:
+            last: RoundRecord | None = self.last_round(info)
+        except NoRounds:
+            last = None
+        settled = self.settle([info]) if standings.rounds_played else None
+        return Snapshot(
+            version,
+            standings,
+            pending,
+            missing,
+            self._provisional(info, standings, pending, missing),
+            last,
+            settled,
+        )
+
+    @staticmethod
+    def _provisional(
+        info: SessionInfo, standings: Standings, pending: PendingRound, missing: Sequence[str]
+    ) -> RoundScore | None:
+        """The round in progress scored as it would be saved, the missing hands as 0."""
+        if standings.state.finished or (pending.winner is None and not pending.stalemate):
+            return None
+        rnd = pending.to_input()
+        hands = {**rnd.hands, **{p: Hand(points=0) for p in missing}}
+        try:
+            return score_round(
+                info.players,
+                standings.totals,
+                RoundInput(rnd.winner, hands, rnd.hand_romme, rnd.stalemate),
+                info.rules,
+            )
+        except RoundError:
+            return None
+
     def overview(self) -> list[SessionSummary]:
         current = self.store.current_name()
         return [
@@ -465,23 +599,42 @@ class SessionService:
         if state.finished:
             raise GameOver(info.name, state.winner)
 
+    @staticmethod
+    def check_hand(info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> Hand:
+        """A hand as it arrives in ``info``'s session: :func:`check_hand` under its rules."""
+        return check_hand(info.rules, player, hand, confirm=confirm)
+
+    def _checked_round(self, info: SessionInfo, rnd: RoundInput, confirm: bool) -> tuple[UnlikelyPoints, ...]:
+        """Every hand of a round to be saved checked as :meth:`check_hand` checks one; the
+        unlikely points it holds, when ``confirm`` keeps them."""
+        for player, hand in rnd.hands.items():
+            self.check_hand(info, player, hand, confirm=confirm)
+        found = (_unlikely(info.rules, player, hand) for player, hand in rnd.hands.items())
+        return tuple(u for u in found if u is not None)
+
     def preview(self, info: SessionInfo, rnd: RoundInput) -> RoundScore:
         """A round's score as it would be saved now (nothing is written)."""
         self.check_open(info)
         return score_round(info.players, self.store.totals(info), rnd, info.rules)
 
-    def record(self, info: SessionInfo, rnd: RoundInput, *, pending: int | None = None) -> Recorded:
+    def record(
+        self, info: SessionInfo, rnd: RoundInput, *, pending: int | None = None, confirm: bool = False
+    ) -> Recorded:
         """Save a round in one transaction; the score is computed from the totals read there.
+        Every hand is checked as :meth:`check_hand` checks it (``confirm``: unlikely points
+        were confirmed, or are saved with a warning; :attr:`Recorded.unlikely` names them).
         ``pending``: the round was made from the round in progress at that revision
         (:meth:`pending`), which is cleared with it; :class:`PendingChanged` and nothing
         written when it changed meanwhile."""
         self.check_open(info)
+        unlikely = self._checked_round(info, rnd, confirm)
 
         def compute(before: dict[str, int], _played: int) -> RoundScore:
             return score_round(info.players, before, rnd, info.rules)
 
         number, score = self.store.record_round(info, rnd, compute, lambda s: s, pending=pending)
-        return Recorded(number, rnd, score, self.standings(info, last=0))
+        waiting = pending is None and not self.store.pending(info).empty
+        return Recorded(number, rnd, score, self.standings(info, last=0), unlikely, waiting)
 
     # -- the round in progress (hands arriving from the phones) ----------------------------
 
@@ -498,18 +651,14 @@ class SessionService:
             return []
         return [p for p in info.players if p != pending.winner and p not in pending.hands]
 
-    def set_hand(self, info: SessionInfo, player: str, hand: Hand) -> PendingRound:
+    def set_hand(self, info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> PendingRound:
         """``player``'s hand in the round in progress (read by :func:`~romme_score.inputs.read_hand`),
-        replacing one sent before. Cards more often than the packs hold are refused here;
-        what needs the whole round is checked when it is saved. A hand sent by the player
-        who was said to have gone out means they did not."""
+        replacing one sent before, checked as it arrives (:meth:`check_hand`; ``confirm``:
+        unlikely points were confirmed); what needs the whole round is checked when it is
+        saved. A hand sent by the player who was said to have gone out means they did not."""
         self.check_open(info)
         player = self._player(info, player)
-        if hand.cards is not None:
-            try:
-                check_supply(list(hand.cards), info.rules)
-            except IllegalMeldError as exc:
-                raise RoundError(f"{player}: {exc}") from None
+        self.check_hand(info, player, hand, confirm=confirm)
         change = PendingChange(hands={player: _pending_hand(hand)})
         if self.store.pending(info).winner == player:
             change = PendingChange(winner=None, hand_romme=False, hands=change.hands)
@@ -517,9 +666,14 @@ class SessionService:
 
     def declare_out(self, info: SessionInfo, player: str, hand_romme: bool = False) -> PendingRound:
         """``player`` went out in the round in progress (with a Hand-Rommé or not): no
-        stalemate then, and no hand of theirs."""
+        stalemate then, and no hand of theirs. Who went out is one fact: while another
+        player's claim stands, :class:`AlreadyOut` (the scorekeeper changes it with
+        :meth:`change_pending`)."""
         self.check_open(info)
         player = self._player(info, player)
+        standing = self.store.pending(info).winner
+        if standing is not None and standing != player:
+            raise AlreadyOut(info.name, standing, player)
         return self.store.change_pending(
             info, PendingChange(winner=player, hand_romme=hand_romme, stalemate=False, hands={player: None})
         )
@@ -532,18 +686,17 @@ class SessionService:
         stalemate: bool | None = None,
         hand_romme: bool | None = None,
         hands: Mapping[str, Hand | None] | None = None,
+        confirm: bool = False,
     ) -> PendingRound:
         """Set parts of the round in progress at once (the scorekeeper, for a player without
         a phone): a winner means no stalemate and no hand of theirs (unless one is given), a
-        stalemate no winner and no Hand-Rommé; a hand given as None is taken out."""
+        stalemate no winner and no Hand-Rommé; a hand given as None is taken out. Each hand
+        is checked as it arrives (:meth:`check_hand`)."""
         self.check_open(info)
         given = {self._player(info, p): h for p, h in (hands or {}).items()}
         for player, hand in given.items():
-            if hand is not None and hand.cards is not None:
-                try:
-                    check_supply(list(hand.cards), info.rules)
-                except IllegalMeldError as exc:
-                    raise RoundError(f"{player}: {exc}") from None
+            if hand is not None:
+                self.check_hand(info, player, hand, confirm=confirm)
         if not isinstance(winner, Keep) and winner is not None:
             winner = self._player(info, winner)
         if stalemate and not isinstance(winner, Keep) and winner is not None:
@@ -575,7 +728,8 @@ class SessionService:
             raise RoundIncomplete(info.name, missing, no_winner=True)
         if missing:
             raise RoundIncomplete(info.name, missing, no_winner=False)
-        return self.record(info, pending.to_input(), pending=pending.revision)
+        # its hands were checked, and unlikely points confirmed, as they arrived
+        return self.record(info, pending.to_input(), pending=pending.revision, confirm=True)
 
     def _player(self, info: SessionInfo, name: str) -> str:
         if name not in info.players:
@@ -609,9 +763,14 @@ class SessionService:
         winner: str | None = None,
         hand_romme: bool | None = None,
         stalemate: bool | None = None,
+        *,
+        confirm: bool = False,
     ) -> Edited:
         """Correct round ``number``: only what is given changes; every later round is
-        scored again (bonuses depend on earlier totals), all in one transaction."""
+        scored again (bonuses depend on earlier totals), all in one transaction. The hands
+        given are checked as :meth:`check_hand` checks a hand arriving."""
+        for player, hand in hands.items():
+            self.check_hand(info, self._player(info, player), hand, confirm=confirm)
         records = self.store.rounds(info)
         if not 1 <= number <= len(records):
             raise NoSuchRound(number, info.name, len(records))
@@ -754,6 +913,8 @@ class SessionService:
 
 __all__ = [
     "DEFAULT_RATE",
+    "AlreadyOut",
+    "UnlikelyPoints",
     "MAX_NOTE",
     "Correction",
     "Edited",
@@ -776,8 +937,10 @@ __all__ = [
     "SessionSummary",
     "Settled",
     "SettlementInputs",
+    "Snapshot",
     "Standings",
     "Undone",
+    "check_hand",
     "leaderboard_with_bonus",
     "settle_evening",
 ]

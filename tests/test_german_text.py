@@ -160,6 +160,9 @@ def test_the_sentences_a_german_table_stumbled_over() -> None:
     out = ok("--lang", "de", "stats")
     assert "Geld: abgerechnet in den Partien mit Punktwert." in out and "Satz" not in out
     code, _, err = run("--lang", "de", "round", "--winner", "Anna", "Ben=HK HK HK")
+    # one hand is refused as it arrives, at every door, naming whose it is (issue 27)
+    assert "Ben: ♥K kommt 3-mal vor, aber mit 1 Blatt gibt es jede Karte nur 1-mal" in err
+    code, _, err = run("--lang", "de", "round", "--stalemate", "Anna=HK", "Ben=HK")
     assert "die Karten dieser Runde passen nicht zusammen" in err and "die Hände" not in err
     code, _, err = run("--lang", "de", "round", "--winner", "Anan", "Ben=5")
     assert "war Anna gemeint?" in err

@@ -95,6 +95,7 @@ def test_state_json_has_every_key_of_standings_json_and_the_round_in_progress(
         assert data[key] == value, key
     assert isinstance(data["version"], int)
     assert data["pending"] == {
+        "score": None,  # nothing to score until a winner or a stalemate is known
         "winner": None,
         "hand_romme": False,
         "stalemate": False,

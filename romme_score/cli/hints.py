@@ -1,7 +1,7 @@
 """How to fix it, on the command line: the core, the store and the session service raise
-errors that say what is wrong with the values involved (``romme_score.store.errors``,
-``romme_score.scoring``...); this module adds what to type instead, in the command line's
-own terms (``--db``, ``--winner``, ``romme new``). Other front ends say it in theirs.
+errors with a stable ``code`` and their facts (:mod:`romme_score.errors`); this module
+adds what to type instead, in the command line's own terms (``--db``, ``--winner``,
+``romme new``), from one table keyed by that code. Other front ends say it in theirs.
 
 >>> from romme_score.store.errors import NoCurrentSession
 >>> with_hint(NoCurrentSession(), "round")
@@ -10,9 +10,71 @@ own terms (``--db``, ``--winner``, ``romme new``). Other front ends say it in th
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable
+from typing import Any
 
-from romme_score.i18n import _
+from romme_score.i18n import N_, _
+
+# A way out: a sentence (a msgid, worded in the run's language), or a function of the
+# error's facts and the command typed giving one (None: no way out to offer).
+WayOut = str | Callable[[dict[str, Any], str | None], str | None]
+
+NEW_TOURNAMENT = N_("start one with 'romme tournament new NAME PLAYER ...'")
+ANOTHER_NAME = N_("choose another name")
+NO_SESSION = N_("start one with 'romme new NAME PLAYER ...' or choose one with 'romme use NAME'")
+
+
+def _no_database(facts: dict[str, Any], command: str | None) -> str:
+    return _(NEW_TOURNAMENT) if command == "tournament" else _("start with 'romme new'")
+
+
+def _session_exists(facts: dict[str, Any], command: str | None) -> str:
+    action = facts.get("action")
+    if action == "import":
+        return _("use --replace to overwrite it, or --name to import under another name")
+    if action == "create":
+        return _("choose another name or 'romme use %(session)s'") % {"session": facts.get("name")}
+    return _(ANOTHER_NAME)
+
+
+def _stalemate_with_winner(facts: dict[str, Any], command: str | None) -> str:
+    if command == "edit":
+        return _("give --winner NAME (with --no-stalemate if it was a stalemate) or --stalemate")
+    return _("drop --winner or --stalemate")
+
+
+def _no_winner(facts: dict[str, Any], command: str | None) -> str:
+    return _("give --winner NAME") if facts.get("hand_romme") else _("give --winner NAME (or --stalemate)")
+
+
+def _game_over(facts: dict[str, Any], command: str | None) -> str | None:
+    """A game of its own starts anew; a tournament's table waits for the next series."""
+    if facts.get("tournament"):
+        return _("the tournament draws the next series with 'romme tournament draw'")
+    return _("start a new one with 'romme new'")
+
+
+WAYS_OUT: dict[str, WayOut] = {
+    "no-current-session": N_(
+        "start one with 'romme new NAME PLAYER ...' or choose one with 'romme use NAME'"
+    ),
+    "no-database": _no_database,
+    "not-ours": N_("give another file with --db"),
+    "database-path": N_("give another file with --db"),
+    "damaged": N_("restore a copy or give another file with --db"),
+    "session-exists": _session_exists,
+    "no-current-tournament": NEW_TOURNAMENT,
+    "tournament-exists": ANOTHER_NAME,
+    "session-in-tournament": N_("correct its rounds with 'romme edit' instead"),
+    "series-incomplete": N_("record the missing games, or draw anyway with --force"),
+    "table-name-taken": N_("rename that session with 'romme sessions rename' and draw again"),
+    "stalemate-with-winner": _stalemate_with_winner,
+    "no-winner": _no_winner,
+    "missing-hands": N_("give NAME=CARDS, or NAME=0"),
+    "game-over": _game_over,
+}
+# what goes before the sentence: the option it was typed for
+PREFIXES = {"assignment": "--rule "}
 
 
 def _notation_profile(exc: BaseException) -> str | None:
@@ -21,66 +83,23 @@ def _notation_profile(exc: BaseException) -> str | None:
     seen: BaseException | None = exc
     while seen is not None:
         profile = getattr(seen, "other_profile", None)
-        if isinstance(profile, str):
-            return profile
+        if profile is not None:
+            return str(profile)
         seen = seen.__cause__ or seen.__context__
     return None
 
 
 def hint(exc: BaseException, command: str | None = None) -> tuple[str, str]:
-    """(prefix, suffix) to put around the error's sentence for ``romme COMMAND``. Only
-    modules already loaded are looked at: an error of a module that is not loaded cannot
-    have been raised, and ``romme check`` pays for no more imports."""
-    loaded = sys.modules
-    store = loaded.get("romme_score.store.errors")
-    if store is not None:
-        if isinstance(exc, store.NoCurrentSession):
-            return "", _("start one with 'romme new NAME PLAYER ...' or choose one with 'romme use NAME'")
-        if isinstance(exc, store.NoDatabase):
-            if command == "tournament":
-                return "", _("start one with 'romme tournament new NAME PLAYER ...'")
-            return "", _("start with 'romme new'")
-        if isinstance(exc, store.NotOurs | store.DatabasePathError):
-            return "", _("give another file with --db")
-        if isinstance(exc, store.Damaged):
-            return "", _("restore a copy or give another file with --db")
-        if isinstance(exc, store.SessionExists):
-            if exc.action == "import":
-                return "", _("use --replace to overwrite it, or --name to import under another name")
-            if exc.action == "create":
-                return "", _("choose another name or 'romme use %(session)s'") % {"session": exc.name}
-            return "", _("choose another name")
-        if isinstance(exc, store.NoCurrentTournament):
-            return "", _("start one with 'romme tournament new NAME PLAYER ...'")
-        if isinstance(exc, store.TournamentExists):
-            return "", _("choose another name")
-        if isinstance(exc, store.SessionInTournament):
-            return "", _("correct its rounds with 'romme edit' instead")
-    tournaments = loaded.get("romme_score.tournaments")
-    if tournaments is not None:
-        if isinstance(exc, tournaments.SeriesIncomplete):
-            return "", _("record the missing games, or draw anyway with --force")
-        if isinstance(exc, tournaments.TableNameTaken):
-            return "", _("rename that session with 'romme sessions rename' and draw again")
-    scoring = loaded.get("romme_score.scoring")
-    if scoring is not None:
-        if isinstance(exc, scoring.StalemateWithWinner):
-            if command == "edit":
-                return "", _("give --winner NAME (with --no-stalemate if it was a stalemate) or --stalemate")
-            return "", _("drop --winner or --stalemate")
-        if isinstance(exc, scoring.NoWinner):
-            if exc.hand_romme:
-                return "", _("give --winner NAME")
-            return "", _("give --winner NAME (or --stalemate)")
-        if isinstance(exc, scoring.MissingHands):
-            return "", _("give NAME=CARDS, or NAME=0")
-    sessions = loaded.get("romme_score.sessions")
-    if sessions is not None:
-        if isinstance(exc, sessions.GameOver):
-            return "", _("start a new one with 'romme new'")
-    rules = loaded.get("romme_score.rules")
-    if rules is not None and isinstance(exc, rules.AssignmentError):
-        return "--rule ", ""
+    """(prefix, suffix) to put around the error's sentence for ``romme COMMAND``."""
+    code = str(getattr(exc, "code", ""))
+    way = WAYS_OUT.get(code)
+    if way is not None:
+        facts_of = getattr(exc, "facts", None)
+        facts: dict[str, Any] = facts_of() if callable(facts_of) else {}
+        suffix = way(facts, command) if callable(way) else _(way)
+        return "", suffix or ""
+    if code in PREFIXES:
+        return PREFIXES[code], ""
     profile = _notation_profile(exc)
     if profile is not None:
         return "", _("or read it with --notation %(profile)s") % {"profile": profile}

@@ -45,9 +45,10 @@ class EdgeError(click.ClickException):
     it was worded in: a ``--json`` run words its errors in English, and the line stays
     of one language when the run's own language comes back before Click shows it."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, code: str = "usage") -> None:
         super().__init__(message)
         self.language = i18n.language()
+        self.code = code  # the domain error's code (romme_score.errors), "usage" for the line's own
 
     def show(self, file: IO[Any] | None = None) -> None:
         with i18n.using_language(self.language):
@@ -72,7 +73,7 @@ def edge_error(exc: InputProblem | Refusal, command: str | None = None) -> EdgeE
     from romme_score.cli.hints import with_hint  # only an error needs it (start-up)
 
     text = with_hint(exc, command)
-    return InputError(text) if isinstance(exc, InputProblem) else Refused(text)
+    return InputError(text, exc.code) if exc.exit_code == InputError.exit_code else Refused(text, exc.code)
 
 
 def fail_input(message: str) -> NoReturn:

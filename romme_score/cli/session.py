@@ -32,16 +32,8 @@ from romme_score.export import ExportError, SessionExport
 from romme_score.i18n import N_, _, grouped, os_reason, shown
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate, read_hand
 from romme_score.rules import GameEnd, RuleError, RuleSet
-from romme_score.scoring import (
-    UNLIKELY_POINTS,
-    Hand,
-    RoundError,
-    RoundInput,
-    check_counted,
-    most_points_in_hand,
-    unlikely_points,
-)
-from romme_score.sessions import SessionInfo, SessionService
+from romme_score.scoring import Hand, RoundError, RoundInput
+from romme_score.sessions import SessionInfo, SessionService, UnlikelyPoints
 from romme_score.store.errors import NoDatabase
 from romme_score.views import session as views
 
@@ -62,16 +54,18 @@ def chosen(text: str, players: Sequence[str], option: str) -> str:
 
 
 def parse_hands(
-    items: Sequence[str], players: Sequence[str], never_out: Sequence[str], out: Output, rules: RuleSet
+    items: Sequence[str], info: SessionInfo, never_out: Sequence[str], out: Output
 ) -> dict[str, Hand]:
     """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player.
     NAME is read as :func:`~romme_score.inputs.choose_player` reads it, the hand as
     :func:`~romme_score.inputs.read_hand` does: the table mode's words for the same mistakes.
-    Points counted by hand above what any hand holds under ``rules`` are refused; above
-    :data:`~romme_score.scoring.UNLIKELY_POINTS` they are kept with a warning on stderr
-    (nobody is asked: a script must not wait)."""
+    Each hand is checked by the service as it is read (:meth:`SessionService.check_hand`);
+    unlikely points are kept with a warning on stderr (nobody is asked: a script must not
+    wait)."""
+    players = info.players
     marked = {chosen(n, players, "--never-out") for n in never_out}
     hands: dict[str, Hand] = {}
+    warnings: list[UnlikelyPoints] = []
     for item in items:
         raw, sep, text = item.partition("=")
         if not sep or not raw.strip():
@@ -82,11 +76,14 @@ def parse_hands(
         name = choose_player(raw, players)
         if name in hands:
             fail_input(_("%(name)s is given twice in this round") % {"name": name})
-        hands[name] = check_counted(name, read_hand(name, text, out.profile, name in marked), rules)
-    for name, hand in hands.items():
-        if unlikely_points(hand, rules):
-            limit = min(UNLIKELY_POINTS, most_points_in_hand(rules))
-            click.echo(views.unlikely_points_warning(name, hand.points or 0, limit), err=True)
+        hand = read_hand(name, text, out.profile, name in marked)
+        try:
+            hands[name] = SessionService.check_hand(info, name, hand)
+        except UnlikelyPoints as exc:
+            hands[name] = hand
+            warnings.append(exc)
+    for unlikely in warnings:
+        click.echo(views.unlikely_points_warning(unlikely.player, unlikely.points, unlikely.limit), err=True)
     for name in marked - set(hands):
         hands[name] = Hand(points=None, never_out=True)
     return hands
@@ -216,10 +213,13 @@ def round_(
                 click.get_current_context().exit(1)
             rnd = asked
         else:
-            parsed = parse_hands(hands, info.players, never_out, out, info.rules)
+            service.check_open(info)  # a finished game takes no hand, whatever is typed
+            parsed = parse_hands(hands, info, never_out, out)
             found = chosen(winner, info.players, "--winner") if winner is not None else None
             rnd = RoundInput(found, parsed, hand_romme, stalemate)
-        recorded = service.record(info, rnd)
+        recorded = service.record(info, rnd, confirm=True)  # warned above, or asked
+    if recorded.next_in_progress:
+        click.echo(views.in_progress_moves_on(recorded.number + 1), err=True)
     if out.json:
         out.dump(views.recorded_json(recorded))
     else:
@@ -306,9 +306,9 @@ def edit(
     """
     with open_service(db) as service:
         info = service.session(session)
-        changed = parse_hands(hands, info.players, never_out, out, info.rules)
+        changed = parse_hands(hands, info, never_out, out)
         new_winner = chosen(winner, info.players, "--winner") if winner is not None else None
-        edited = service.edit(info, round_number, changed, new_winner, hand_romme, stalemate)
+        edited = service.edit(info, round_number, changed, new_winner, hand_romme, stalemate, confirm=True)
     if out.json:
         out.dump(views.edited_json(edited))
     else:

@@ -22,6 +22,8 @@ class StoreError(Refusal):
 class StoreBusy(StoreError):
     """Another process holds the write lock longer than the busy timeout."""
 
+    code = "busy"
+
     def __init__(self) -> None:
         super().__init__(_("the database is busy (another romme is writing to it); try again"))
 
@@ -100,6 +102,8 @@ class DatabasePathError(InputProblem):
 class NotFound(StoreError):
     """No such database, session or round."""
 
+    code = "not-found"
+
 
 class NoDatabase(NotFound):
     """No database at the location (and it was not to be created)."""
@@ -168,6 +172,8 @@ class SessionExists(StoreError):
 class PendingChanged(StoreError):
     """The round in progress changed between reading it and saving it (a phone sent a
     hand meanwhile); nothing was written. ``revision`` is its revision now."""
+
+    code = "changed"
 
     def __init__(self, session: str, revision: int) -> None:
         super().__init__(

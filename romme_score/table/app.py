@@ -313,7 +313,7 @@ class Table:
             while True:
                 rnd = drive(entry, self.asker, self.info.name, number, self.out)
                 try:
-                    recorded = self.service.record(self.info, rnd, pending=pending.revision)
+                    recorded = self.service.record(self.info, rnd, pending=pending.revision, confirm=True)
                 except PendingChanged:
                     pending = self.service.pending(self.info)
                     number = self.number
@@ -346,7 +346,9 @@ class Table:
         entry.load(old)
         try:
             rnd = drive(entry, self.asker, self.info.name, number, self.out)
-            self.service.edit(self.info, number, rnd.hands, rnd.winner, rnd.hand_romme, rnd.stalemate)
+            self.service.edit(
+                self.info, number, rnd.hands, rnd.winner, rnd.hand_romme, rnd.stalemate, confirm=True
+            )
         except (KeyboardInterrupt, EOFError):
             click.echo(views.edit_discarded(number))
             return
@@ -364,7 +366,7 @@ class Table:
         if self.changed_elsewhere():
             self.redraw()
             return False
-        recorded = self.service.record(self.info, rnd)
+        recorded = self.service.record(self.info, rnd, confirm=True)  # unlikely points were asked
         click.echo(views.saved_line(recorded.number, self.info.name))
         self.redraw()
         return True

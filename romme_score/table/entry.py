@@ -35,19 +35,12 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from romme_score.cards import Card, Profile, format_cards
+from romme_score.errors import InputProblem
 from romme_score.inputs import InputValueError, PlayerChoiceError, choose_player, read_hand
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
-from romme_score.scoring import (
-    UNLIKELY_POINTS,
-    Hand,
-    RoundError,
-    RoundInput,
-    RoundScore,
-    check_counted,
-    most_points_in_hand,
-    unlikely_points,
-)
+from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
+from romme_score.sessions import UnlikelyPoints, check_hand
 from romme_score.views import play as views
 
 Preview = Callable[[RoundInput], RoundScore]
@@ -154,24 +147,22 @@ class RoundEntry:
         except InputValueError as exc:
             self.message = str(exc)
             return
+        again = self._unlikely == (self.current, text.strip())  # the same points typed again keep them
         try:
-            check_counted(self.current, hand, self.rules)
-        except InputValueError as exc:
-            self.message = str(exc)
-            return
-        if unlikely_points(hand, self.rules) and self._unlikely != (self.current, text.strip()):
+            check_hand(self.rules, self.current, hand, confirm=again)
+        except UnlikelyPoints as exc:
             # Carl=320 for 32: asked once more, the points in the line; Enter keeps them
             self._unlikely = (self.current, text.strip())
-            self.message = views.unlikely_points(self.current, hand.points or 0, self._unlikely_limit())
+            self.message = views.unlikely_points(exc.player, exc.points, exc.limit)
             self.default = text.strip()
+            return
+        except InputProblem as exc:  # points no hand holds, a card more often than the packs
+            self.message = str(exc)
             return
         self._unlikely = None
         self.hands[self.current] = hand
         self.texts[self.current] = text.strip()
         self._advance()
-
-    def _unlikely_limit(self) -> int:
-        return min(UNLIKELY_POINTS, most_points_in_hand(self.rules))
 
     def _answer_summary(self, text: str) -> None:
         typed = text.strip().lower()

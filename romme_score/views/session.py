@@ -369,6 +369,12 @@ def undo_summary(players: Sequence[str], points: Mapping[str, int]) -> str:
     return ", ".join(f"{p} {points[p]}" for p in players)
 
 
+def in_progress_moves_on(number: int) -> str:
+    """A round was saved while another was in progress (on the phones, in another window):
+    that one goes on as the next round."""
+    return _("The round in progress on the phones now counts as round %(number)d.") % {"number": number}
+
+
 def unlikely_points_warning(player: str, points: int, limit: int) -> str:
     """The same on the command line, where nobody is asked: saved, with a warning."""
     return _(

@@ -18,7 +18,7 @@ from romme_score.cards import RANKS, SUITS, Card, Profile, Suit, parse_cards
 from romme_score.i18n import N_, _, decimal_text, ngettext, tenths_text
 from romme_score.melds import penalty_value
 from romme_score.rules import RuleSet
-from romme_score.scoring import Hand, hand_points
+from romme_score.scoring import Hand, RoundScore, hand_points
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
 from romme_score.settlement import Settlement, format_money
 from romme_score.store.records import RoundPoints, RoundRecord
@@ -129,15 +129,35 @@ def reading_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]
     return data
 
 
+def provisional_json(score: RoundScore | None, missing: Sequence[str]) -> dict[str, Any] | None:
+    """The round in progress as it would be saved now (``"provisional": true``): each
+    player's points with the doubling applied (None for a hand still missing), the
+    factor, and the winner's bonus."""
+    if score is None:
+        return None
+    return {
+        "provisional": True,
+        "points": {p: (None if p in missing else v) for p, v in score.points.items()},
+        "multiplier": dict(score.multiplier),
+        "bonus": {p: b for p, b in score.bonus.items() if b},
+    }
+
+
 def pending_json(
-    info: SessionInfo, pending: PendingRound, missing: Sequence[str], profile: Profile
+    info: SessionInfo,
+    pending: PendingRound,
+    missing: Sequence[str],
+    profile: Profile,
+    provisional: RoundScore | None = None,
 ) -> dict[str, Any]:
-    """``"pending"`` of ``state.json``: every player in ``hands``, None until their hand is in."""
+    """``"pending"`` of ``state.json``: every player in ``hands``, None until their hand is
+    in, and ``"score"``, the round as it would be saved now (:func:`provisional_json`)."""
     hands: dict[str, Any] = {}
     for player in info.players:
         stored = pending.hands.get(player)
         hands[player] = hand_json(stored.to_hand(), info.rules, profile) if stored is not None else None
     return {
+        "score": provisional_json(provisional, missing),
         "winner": pending.winner,
         "hand_romme": pending.hand_romme,
         "stalemate": pending.stalemate,
@@ -444,6 +464,14 @@ def error_sentence(exc: BaseException, code: str) -> str:
     return text
 
 
+def error_facts(exc: BaseException, code: str) -> dict[str, Any]:
+    """What a page shows of an error besides its sentence: the question to ask before
+    sending unlikely points again with ``"confirm": true``."""
+    if code == "unlikely_points":
+        return {"question": _("Really %(points)d points?") % {"points": getattr(exc, "points", 0)}}
+    return {}
+
+
 def refused(code: str) -> str:
     """The sentences of the web's own refusals (the request, not the game)."""
     sentences = {
@@ -469,6 +497,7 @@ EXPECTED = {
     "hand": N_("a text of cards or a number of points"),
     "player": N_("a player's name or null"),
     "object": N_("an object"),
+    "players": N_("a list of players' names"),
 }
 
 

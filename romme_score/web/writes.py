@@ -2,10 +2,14 @@
 
 - ``POST {seat}/hand``: the seat's cards left (``{"cards": "HK K10 J"}``) or counted
   points (``{"points": 23}``), read by :func:`~romme_score.inputs.read_hand` as typed
-  anywhere else; ``POST {seat}/out``: this seat went out (``{"hand_romme": false}``).
+  anywhere else; ``POST {seat}/out``: this seat went out (``{"hand_romme": false}``),
+  refused (409 ``already-out``) while another seat's claim stands.
 - ``POST {scorekeeper}/pending``: any part of the round in progress, for a player without
   a phone; ``/save`` (the round as ``romme round --json`` prints it), ``/discard``,
   ``/undo``.
+
+Points above 150 are unlikely: ``/hand`` and ``/pending`` answer 409 ``unlikely_points``
+(with the question to ask) and store nothing, unless the body says ``"confirm": true``.
 
 A seat's link writes only its own seat; a board's link writes nothing.
 """
@@ -25,11 +29,19 @@ from romme_score.web.errors import Answer, bad_field, refusal
 Write = Callable[[Call, dict[str, Any]], dict[str, Any]]
 
 
-def _hand_of(player: str, value: object, call: Call, field: str) -> Hand:
+def _hand_of(player: str, value: object, call: Call, field: str, never_out: bool = False) -> Hand:
     """A hand given in JSON: a text of cards or points, or a whole number of points."""
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise bad_field(field, "hand")
-    return read_hand(player, str(value), call.notation)
+    return read_hand(player, str(value), call.notation, never_out)
+
+
+def _names(body: Mapping[str, Any], field: str, players: tuple[str, ...]) -> set[str]:
+    """A list of players in JSON (``"never_out": ["Ben"]``), each read as typed anywhere."""
+    value = body.get(field, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise bad_field(field, "players")
+    return {choose_player(v, players) for v in value}
 
 
 def _flag(body: Mapping[str, Any], field: str) -> bool | None:
@@ -52,6 +64,7 @@ def _own_seat(call: Call, body: Mapping[str, Any]) -> str:
 
 def hand(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     player = _own_seat(call, body)
+    call.service.check_open(call.info())  # a finished game takes no hand, readable or not
     if "cards" in body and "points" in body:
         raise bad_field("points", "hand")
     if "cards" in body:
@@ -64,8 +77,10 @@ def hand(call: Call, body: dict[str, Any]) -> dict[str, Any]:
         typed = _hand_of(player, body["points"], call, "points")
     else:
         raise bad_field("cards", "hand")
+    if _flag(body, "never_out"):
+        typed = Hand(typed.cards, typed.points, never_out=True)
     info = call.info()
-    call.service.set_hand(info, player, typed)
+    call.service.set_hand(info, player, typed, confirm=_flag(body, "confirm") or False)
     return views.hand_json(typed, info.rules, call.notation)
 
 
@@ -78,6 +93,7 @@ def out(call: Call, body: dict[str, Any]) -> dict[str, Any]:
 
 def pending(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     info = call.info()
+    call.service.check_open(info)  # a finished game takes no hand, readable or not
     winner: str | None | Keep = KEEP
     if "winner" in body:
         named = body["winner"]
@@ -88,15 +104,23 @@ def pending(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     given = body.get("hands", {})
     if not isinstance(given, dict):
         raise bad_field("hands", "object")
+    never_out = _names(body, "never_out", info.players)
     for name, value in given.items():
         player = choose_player(name, info.players)
-        hands[player] = None if value is None else _hand_of(player, value, call, f"hands.{name}")
+        field = f"hands.{name}"
+        hands[player] = None if value is None else _hand_of(player, value, call, field, player in never_out)
+    for player in never_out - set(hands):  # a hand already in, marked now
+        stored = call.service.pending(info).hands.get(player)
+        if stored is not None:
+            held = stored.to_hand()
+            hands[player] = Hand(held.cards, held.points, never_out=True)
     now = call.service.change_pending(
         info,
         winner=winner,
         stalemate=_flag(body, "stalemate"),
         hand_romme=_flag(body, "hand_romme"),
         hands=hands,
+        confirm=_flag(body, "confirm") or False,
     )
     return views.pending_json(info, now, call.service.missing_hands(info, now), call.notation)
 
