@@ -218,7 +218,7 @@ def test_points_above_150_are_asked_again_in_the_page_and_sent_again_with_confir
         ben.wait_for_selector("#confirm[open]")
         assert "160" in ben.inner_text("#confirm-question")  # the server's question, in the page's language
         ben.click("#confirm-no")  # no: nothing stored, the hand can be corrected
-        ben.wait_for_selector("#confirm:not([open])")
+        ben.wait_for_selector("#confirm", state="hidden")
         assert current(served)["pending"]["hands"]["Ben"] is None
         ben.click("#send-hand")
         ben.wait_for_selector("#confirm[open]")
