@@ -5,7 +5,7 @@
 Four players a table (50 tables), three series of 16 games, wertung scoring, seated by
 the standings. Each figure is the median of RUNS runs, in ms:
 
-- the core alone (romme_score.tournament): seating a series of 200 players by the
+- the core alone (romme_score.tournament.rules): seating a series of 200 players by the
   standings, and ranking 200 players from the results of 3 x 50 tables' games;
 - the service over an SQLite file whose tables hold every game (2,400 rounds): the
   standings (one read of the tables, one of all their rounds, then the ranking), the
@@ -30,9 +30,8 @@ from pathlib import Path
 from romme_score.rules import find_preset
 from romme_score.scoring import Hand, RoundInput, score_round
 from romme_score.sessions import SessionService
-from romme_score.tournament import Entrant, Game, Result, rank, seat_series, table_results
-from romme_score.tournament_options import Prize, TournamentOptions
-from romme_score.tournaments import TournamentService
+from romme_score.tournament import Prize, TournamentOptions, TournamentService
+from romme_score.tournament.rules import Entrant, Game, Result, rank, seat_series, table_results
 
 PLAYERS = int(os.environ.get("PLAYERS", "200"))
 SERIES = int(os.environ.get("SERIES", "3"))

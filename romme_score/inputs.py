@@ -90,7 +90,7 @@ class Hand:
         return self.cards is not None and any(c.is_joker for c in self.cards)
 
 
-def _digits(text: str) -> str | None:
+def ascii_digits(text: str) -> str | None:
     """The ASCII digits of a string of decimal digits of any script (Unicode category Nd,
     which is what ``str.isdecimal`` tests), or None."""
     if not text or not text.isdecimal():
@@ -114,7 +114,7 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
     if body[:1] in ("+", "-"):
         sign = -1 if body[0] == "-" else 1
         body = body[1:]
-    digits = _digits(body)
+    digits = ascii_digits(body)
     if digits is None:
         raise InputValueError(
             _("%(what)s: %(text)s is not a whole number (use the digits 0-9)")
@@ -151,8 +151,8 @@ def parse_decimal(
     if body[:1] in ("+", "-"):
         sign, body = body[0], body[1:]
     whole, dot, frac = body.partition(".")
-    whole_digits = _digits(whole) if whole else ""
-    frac_digits = _digits(frac) if frac else ""
+    whole_digits = ascii_digits(whole) if whole else ""
+    frac_digits = ascii_digits(frac) if frac else ""
     if (
         whole_digits is None
         or frac_digits is None
@@ -507,7 +507,7 @@ def choose_player(text: str, players: Sequence[str]) -> str:
     named = [p for p in players if p.casefold() == low]
     if len(named) == 1:
         return named[0]
-    digits = _digits(typed)
+    digits = ascii_digits(typed)
     if digits is not None and not named:
         seat = int(digits) if len(digits) <= 18 else None  # int() of a huge string is slow
         if seat is None or not 1 <= seat <= len(players):
@@ -577,7 +577,7 @@ def read_hand(player: str, text: str, profile: Profile = "de", never_out: bool =
             % {"player": player},
         )
     if looks_like_number(typed):
-        digits = _digits(typed[1:]) if typed.startswith("-") else None
+        digits = ascii_digits(typed[1:]) if typed.startswith("-") else None
         if digits is not None and digits.strip("0"):
             raise HandInputError(
                 HandProblem.NEGATIVE,

@@ -23,12 +23,12 @@ from romme_score.melds import (
     MeldKind,
     Reason,
     Slot,
-    _run_slot,
-    _run_windows,
     card_value,
     interpret,
     limit_violation,
     rank_at,
+    run_slot,
+    run_windows,
 )
 from romme_score.rules import RuleSet
 
@@ -162,7 +162,7 @@ def _extend_run(
     """Every way to extend the run at its ends with ``naturals`` and ``jokers``."""
     k = len(naturals) + len(jokers)
     n = len(base.slots) + k
-    starts = set(_run_windows(n, rules))
+    starts = set(run_windows(n, rules))
     found = []
     for left in range(k + 1):
         start = base.start - left
@@ -209,12 +209,12 @@ def _extend_run(
             if p in old:
                 slot = old[p]
                 slots.append(
-                    _run_slot(slot.card, p, suit, rules)
+                    run_slot(slot.card, p, suit, rules)
                     if not slot.is_joker
                     else Slot(slot.card, slot.stands_for, card_value(rank_at(p), rules, low_ace=p == 1))
                 )
             else:
-                slots.append(_run_slot(placed[p], p, suit, rules))
+                slots.append(run_slot(placed[p], p, suit, rules))
         found.append(Meld(MeldKind.RUN, tuple(slots), start=start))
     return found
 

@@ -164,7 +164,7 @@ def rank_at(position: int) -> Rank:
 # --- interpretation -----------------------------------------------------------
 
 
-def _run_windows(n: int, rules: RuleSet) -> list[int]:
+def run_windows(n: int, rules: RuleSet) -> list[int]:
     """Start positions of every run of ``n`` cards the rules allow."""
     if n > 13 or n < 1:
         return []
@@ -173,7 +173,8 @@ def _run_windows(n: int, rules: RuleSet) -> list[int]:
     return list(range(1, rules.top_run_position - n + 2))
 
 
-def _run_slot(card: Card, position: int, suit: Suit, rules: RuleSet) -> Slot:
+def run_slot(card: Card, position: int, suit: Suit, rules: RuleSet) -> Slot:
+    """The slot ``card`` fills at ``position`` of a run of ``suit``: what it stands for and counts."""
     rank = rank_at(position)
     value = card_value(rank, rules, low_ace=(position == 1))
     return Slot(card, Card(rank, suit), value)
@@ -209,7 +210,7 @@ def _fit_run(
         if placed[offset] is None:
             placed[offset] = free_jokers.pop()
     slots = tuple(
-        _run_slot(card, start + offset, suit, rules) for offset, card in enumerate(placed) if card is not None
+        run_slot(card, start + offset, suit, rules) for offset, card in enumerate(placed) if card is not None
     )
     return Meld(MeldKind.RUN, slots, written_order=order is not None, start=start)
 
@@ -226,7 +227,7 @@ def _run_interpretations(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
     found: dict[int, Meld] = {}
     ascending = list(range(n))
     descending = list(range(n - 1, -1, -1))
-    for start in _run_windows(n, rules):
+    for start in run_windows(n, rules):
         for order in (ascending, descending):
             meld = _fit_run(cards, suit, start, rules, order)
             if meld is not None:

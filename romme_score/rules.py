@@ -1,6 +1,8 @@
 """Rule sets: every house rule of RULES.md §9 as a field, and the five presets.
 
-A rule the sources disagree on is an option here, never an ``if`` in the code.
+A rule the sources disagree on is an option here, never an ``if`` in the code. How an
+option is declared, checked and read is :mod:`romme_score.options` (a tournament's options
+use the same).
 
 >>> rules = find_preset("wiki-51")
 >>> rules.first_meld_min, rules.min_naturals
@@ -11,13 +13,25 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from romme_score.errors import InputProblem
-from romme_score.frozen import Field, field, fields, record, replace
+from romme_score.frozen import Field, fields, record, replace
 from romme_score.i18n import N_, _, shown
 from romme_score.inputs import InputValueError, looks_like_number, parse_int
+from romme_score.options import (
+    MAX_OPTION_NUMBER,
+    check_value,
+    closest,
+    option,
+    option_fields,
+    range_text,
+    read_option,
+)
+from romme_score.options import AssignmentError as AssignmentError
+from romme_score.options import OptionField as OptionField
+from romme_score.options import RuleError as RuleError
+from romme_score.options import load_rules_file as load_rules_file
+from romme_score.options import parse_assignment as parse_assignment
 
 SetJokerSwap = Literal["missing-suit", "declared", "complete"]
 SwappedJoker = Literal["meld-now", "to-hand"]
@@ -26,7 +40,7 @@ JokerLayoff = Literal["clear-place", "with-natural"]
 JokerSwap = Literal["after-out", "anytime", "never"]
 
 
-MAX_RULE_NUMBER = 10**6  # far beyond every option's range: the range check names the real one
+MAX_RULE_NUMBER = MAX_OPTION_NUMBER
 MAX_GAME_POINTS = 100_000
 MAX_GAME_ROUNDS = 10_000
 
@@ -37,14 +51,6 @@ def _whole(text: str, lo: int, hi: int) -> int | None:
         return parse_int(text, "game_end", lo, hi) if looks_like_number(text) else None
     except InputValueError:
         return None
-
-
-class RuleError(InputProblem):
-    """An unknown option, a value out of range, or a rules file that cannot be read."""
-
-
-class AssignmentError(RuleError):
-    """A rule change that is not of the form KEY=VALUE."""
 
 
 @record
@@ -89,24 +95,20 @@ class GameEnd:
         return str(self.limit)
 
 
-def _opt(default: Any, doc: str, **meta: Any) -> Any:
-    return field(default=default, metadata={"doc": doc, **meta})
-
-
 @record
 class RuleSet:
     """The house rules a table plays by. Validates itself when built."""
 
     # Each meaning names its sources in words, as a card player knows them; source= keeps
     # the files of RULES.md (000-004, with the section or variant) for romme rules --verbose.
-    packs: int = _opt(
+    packs: int = option(
         2, "French packs of 52 in play (basic rummy plays with one)", source="001: 1", lo=1, hi=2
     )
-    jokers: int = _opt(6, "jokers in play, 0-6 (up to 3 per pack)", source="000, 002, 003", lo=0, hi=6)
-    max_players: int = _opt(
+    jokers: int = option(6, "jokers in play, 0-6 (up to 3 per pack)", source="000, 002, 003", lo=0, hi=6)
+    max_players: int = option(
         6, "most players at the table (2-6; Speedrommé seats 4)", source="000, 002: 6; 003: 4", lo=2, hi=6
     )
-    first_meld_min: int = _opt(
+    first_meld_min: int = option(
         40,
         "points the first meld must reach (Rommé mit Auslegen: 51, a variant of the classic "
         "rule sheet: 30, basic rummy: none)",
@@ -114,44 +116,44 @@ class RuleSet:
         lo=0,
         hi=1000,
     )
-    first_meld_pure_run: bool = _opt(
+    first_meld_pure_run: bool = option(
         False, "the first meld must include a run without jokers (Speedrommé)", source="003"
     )
-    first_meld_layoff: bool = _opt(
+    first_meld_layoff: bool = option(
         False, "cards may be laid off in the turn of the first meld (Speedrommé)", source="003"
     )
-    ace_high_runs: bool = _opt(
+    ace_high_runs: bool = option(
         True, "the ace may end a run above the king, D-K-A (not in basic rummy)", source="001: no"
     )
-    wraparound: bool = _opt(
+    wraparound: bool = option(
         False,
         "runs may go around the corner, K-A-2 (the classic rule sheet: yes; the others: no)",
         source="002: yes; 000, 003, 004: no",
     )
-    ace_high_value: int = _opt(
+    ace_high_value: int = option(
         11,
         "meld value of an ace in a set or above the king (Rommé mit Auslegen: 10)",
         source="000: 10",
         lo=0,
         hi=1000,
     )
-    ace_penalty: int = _opt(
+    ace_penalty: int = option(
         11, "penalty of an ace left in hand (Rommé mit Auslegen: 10)", source="000: 10", lo=0, hi=1000
     )
-    joker_penalty: int = _opt(
+    joker_penalty: int = option(
         20, "penalty of a joker left in hand", source="000, 002, 003, 004", lo=0, hi=1000
     )
-    min_naturals: int = _opt(
+    min_naturals: int = option(
         1,
         "natural cards every meld needs (Speedrommé: 1; Rommé mit Auslegen: 2)",
         source="003: 1; 000: 2",
         lo=1,
         hi=2,
     )
-    max_jokers_per_meld: int | None = _opt(
+    max_jokers_per_meld: int | None = option(
         None, "most jokers in one meld (none, or 1 in Speedrommé)", source="003", lo=1, hi=6
     )
-    max_adjacent_jokers: int | None = _opt(
+    max_adjacent_jokers: int | None = option(
         None,
         "most jokers side by side in a run; 1 also means one joker per set (Speedrommé: 1, "
         "Rommé mit Auslegen: 2)",
@@ -159,65 +161,65 @@ class RuleSet:
         lo=1,
         hi=6,
     )
-    set_joker_swap: SetJokerSwap = _opt(
+    set_joker_swap: SetJokerSwap = option(
         "missing-suit",
         "which card frees a joker in a set: missing-suit (Speedrommé), declared (the classic "
         "rule sheet and the older description), complete (Rommé mit Auslegen: all four naturals)",
         source="missing-suit 003; declared 002 b, 004; complete 000",
         choices=("missing-suit", "declared", "complete"),
     )
-    swapped_joker: SwappedJoker = _opt(
+    swapped_joker: SwappedJoker = option(
         "meld-now",
         "a swapped joker must be melded in the same turn (meld-now) or goes to the hand",
         source="meld-now: 000, 003",
         choices=("meld-now", "to-hand"),
     )
-    joker_layoff: JokerLayoff = _opt(
+    joker_layoff: JokerLayoff = option(
         "clear-place",
         "a joker may be laid off where its place is clear (Speedrommé), or only with a "
         "natural card that fixes it and never onto a set (with-natural, the older description)",
         source="clear-place 003; with-natural 004",
         choices=("clear-place", "with-natural"),
     )
-    out_without_discard: bool = _opt(
+    out_without_discard: bool = option(
         False, "a player may go out without a last discard (basic rummy, Speedrommé)", source="001, 003"
     )
-    hand_romme_multiplier: int = _opt(
+    hand_romme_multiplier: int = option(
         2, "the others' penalty is multiplied after a Hand-Rommé", source="002, 003", lo=1, hi=10
     )
-    joker_in_hand_doubles: bool = _opt(
+    joker_in_hand_doubles: bool = option(
         False,
         "a player still holding a joker scores double (a variant of the classic rule sheet)",
         source="002 h",
     )
-    never_out_doubles: bool = _opt(
+    never_out_doubles: bool = option(
         False, "a player who never came out scores double (Speedrommé)", source="003"
     )
-    winner_bonus: int = _opt(
+    winner_bonus: int = option(
         10,
         "points taken off the winner's earlier total (a variant of the classic rule sheet)",
         source="002 i",
         lo=0,
         hi=1000,
     )
-    winner_bonus_hand_romme: int = _opt(
+    winner_bonus_hand_romme: int = option(
         20, "the same after a Hand-Rommé (a variant of the classic rule sheet)", source="002 i", lo=0, hi=1000
     )
-    stalemate: Stalemate = _opt(
+    stalemate: Stalemate = option(
         "everyone-counts",
         "a round ended by the stock: everyone-counts (Speedrommé) or nobody-scores (basic rummy)",
         source="everyone-counts 003; nobody-scores 001",
         choices=("everyone-counts", "nobody-scores"),
     )
-    game_end: GameEnd = _opt(
+    game_end: GameEnd = option(
         GameEnd("points", 500),
         "when the game ends: N points, rounds:N, or open (Speedrommé: 500)",
         source="003: 500",
     )
-    leaderboard: bool = _opt(
+    leaderboard: bool = option(
         False, "keep Speedrommé's leaderboard points (Bestenliste) as a second ranking", source="003"
     )
-    joker_swap: JokerSwap = _opt(
+    joker_swap: JokerSwap = option(
         "after-out",
         "who may swap a joker from the table: after-out (Speedrommé: only a player who has "
         "come out), anytime (also within the first meld), or never (Speedrommé's choice "
@@ -225,24 +227,24 @@ class RuleSet:
         source="003, lobby 'Joker tauschen'",
         choices=("after-out", "anytime", "never"),
     )
-    discard_joker: bool = _opt(
+    discard_joker: bool = option(
         True,
         "a joker may be discarded, also as the last card when going out (Speedrommé: 'Joker abwerfen')",
         source="003 'Joker abwerfen'",
     )
-    hand_romme_empty_table: bool = _opt(
+    hand_romme_empty_table: bool = option(
         False,
         "a Hand-Rommé counts only while no other player has melded; after that, going out "
         "at once needs the first-meld minimum and doubles nothing (Rommé mit Auslegen)",
         source="000",
     )
-    hand_romme_layoff: bool = _opt(
+    hand_romme_layoff: bool = option(
         False,
         "a Hand-Rommé may also lay cards off onto the melds on the table (the classic rule "
         "sheet: 'aus- oder anlegt'; not first_meld_layoff)",
         source="002 'aus- oder anlegt'",
     )
-    call_out_max: int | None = _opt(
+    call_out_max: int | None = option(
         None,
         "a player may end the round holding at most N points, shown and not counted "
         "(none, or 10 in 'Rommé mit 10', a variant of the classic rule sheet)",
@@ -250,7 +252,7 @@ class RuleSet:
         lo=1,
         hi=1000,
     )
-    color_romme: int | None = _opt(
+    color_romme: int | None = option(
         None,
         "a player holding at least N cards of one suit may end the round, shown and not "
         "counted (none, or 10 in 'Farbenrommé', a variant of the classic rule sheet)",
@@ -264,7 +266,7 @@ class RuleSet:
             return
         for f in fields(self):
             value = getattr(self, f.name)
-            _check_value(f, value)
+            _check_rule(f, value)
         if self.jokers > 3 * self.packs:
             raise RuleError(
                 _("jokers=%(jokers)d is more than 3 per pack with packs=%(packs)d")
@@ -325,60 +327,12 @@ LEGALITY_OPTIONS = (
 )
 
 
-class OptionField(Protocol):
-    """What the option checks read of a field: a rule set's (:class:`romme_score.frozen.Field`)
-    or a dataclass's (the tournament's options)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def type(self) -> Any: ...
-    @property
-    def metadata(self) -> Mapping[Any, Any]: ...
-
-
-def _check_value(f: OptionField, value: Any) -> None:
-    meta = f.metadata
-    name = f.name
-    if f.type in ("bool",):
-        if not isinstance(value, bool):
-            raise RuleError(
-                _("%(name)s must be true or false, not %(value)s") % {"name": name, "value": shown(value)}
-            )
-        return
-    if name == "game_end":
+def _check_rule(f: OptionField, value: Any) -> None:
+    if f.name == "game_end":
         if not isinstance(value, GameEnd):
-            raise RuleError(f"{name} must be a GameEnd")
+            raise RuleError(f"{f.name} must be a GameEnd")
         return
-    if "choices" in meta:
-        if value not in meta["choices"]:
-            raise RuleError(
-                _("%(name)s=%(value)s is not allowed: use one of %(choices)s")
-                % {"name": name, "value": shown(value, quote=False), "choices": ", ".join(meta["choices"])}
-            )
-        return
-    if value is None and "None" in str(f.type):
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(
-            _("%(name)s must be a whole number, not %(value)s") % {"name": name, "value": shown(value)}
-        )
-    lo, hi = meta.get("lo"), meta.get("hi")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        allowed = _range_text(f)
-        raise RuleError(
-            _("%(name)s=%(value)s is out of range: allowed %(allowed)s")
-            % {"name": name, "value": shown(value, quote=False), "allowed": allowed}
-        )
-
-
-def _range_text(f: OptionField) -> str:
-    meta = f.metadata
-    lo, hi = meta.get("lo"), meta.get("hi")
-    text = f"{lo}-{hi}" if hi is not None else _("a whole number >= %(lo)s") % {"lo": lo}
-    if "None" in str(f.type):
-        text = _("none or %(range)s") % {"range": text}
-    return text
+    check_value(f, value)
 
 
 def allowed_values(name: str) -> str:
@@ -390,16 +344,16 @@ def allowed_values(name: str) -> str:
         return N_("N points, rounds:N, or open")
     if "choices" in f.metadata:
         return ", ".join(f.metadata["choices"])
-    return _range_text(f)
+    return range_text(f)
 
 
-_FIELDS = {f.name: f for f in fields(RuleSet)}
+_FIELDS = option_fields(RuleSet)
 OPTION_NAMES = tuple(_FIELDS)
 
 
 def option_field(name: str) -> Field:
     if name not in _FIELDS:
-        close = _closest(name, OPTION_NAMES)
+        close = closest(name, OPTION_NAMES)
         if close:
             message = _("unknown rule option %(name)s; did you mean %(close)s? (options: %(known)s)")
         else:
@@ -420,44 +374,12 @@ def option_source(name: str) -> str:
     return str(option_field(name).metadata.get("source", ""))
 
 
-def _closest(word: str, candidates: tuple[str, ...] | list[str]) -> str | None:
-    import difflib
-
-    found = difflib.get_close_matches(word.lower().replace("-", "_"), list(candidates), n=1, cutoff=0.6)
-    return found[0] if found else None
-
-
 def parse_value(f: OptionField, value: Any) -> Any:
     """Read an option's value from CLI/TOML text (or a TOML-typed value)."""
     name = f.name
     if name == "game_end":
         return GameEnd.parse(value)
-    text = str(value).strip().lower() if not isinstance(value, (bool, int)) else value
-    if f.type == "bool":
-        if isinstance(text, bool):
-            return text
-        if text in ("true", "yes", "on", "1"):
-            return True
-        if text in ("false", "no", "off", "0"):
-            return False
-        raise RuleError(
-            _("%(name)s=%(value)s is not allowed: use true or false")
-            % {"name": name, "value": shown(value, quote=False)}
-        )
-    if "choices" in f.metadata:
-        return text
-    if text in ("none", "null", "") and "None" in str(f.type):
-        return None
-    if isinstance(text, bool):
-        raise _not_allowed(name, value)
-    if isinstance(text, int):
-        return text
-    if looks_like_number(text):
-        try:
-            return parse_int(text, name, -MAX_RULE_NUMBER, MAX_RULE_NUMBER)
-        except InputValueError:
-            pass
-    raise _not_allowed(name, value)
+    return read_option(f, value, _not_allowed)
 
 
 def _not_allowed(name: str, value: Any) -> RuleError:
@@ -525,39 +447,13 @@ def find_preset(name: str) -> RuleSet:
     """The rule set of a preset, by name."""
     key = name.strip().lower()
     if key not in PRESETS:
-        close = _closest(key.replace("_", "-"), list(PRESETS))
+        close = closest(key.replace("_", "-"), list(PRESETS))
         if close:
             message = _("unknown preset %(name)s; did you mean %(close)s? (presets: %(known)s)")
         else:
             message = _("unknown preset %(name)s (presets: %(known)s)")
         raise RuleError(message % {"name": shown(name), "close": close or "", "known": ", ".join(PRESETS)})
     return PRESETS[key]
-
-
-def parse_assignment(text: str) -> tuple[str, str]:
-    """Split ``KEY=VALUE`` from ``--rule``."""
-    if "=" not in text:
-        raise AssignmentError(
-            _("%(text)s needs the form KEY=VALUE, e.g. wraparound=true") % {"text": shown(text)}
-        )
-    key, value = text.split("=", 1)
-    return key.strip().replace("-", "_"), value.strip()
-
-
-def load_rules_file(text: str, source: str = "rules file") -> tuple[str | None, dict[str, Any]]:
-    """Read a TOML house-rules file: an optional ``preset`` and overrides."""
-    import tomllib
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleError(_("cannot read %(source)s: %(reason)s") % {"source": source, "reason": exc}) from None
-    preset = data.pop("preset", None)
-    if preset is not None and not isinstance(preset, str):
-        raise RuleError(
-            _('%(source)s: preset must be a name in quotes, e.g. preset = "standard"') % {"source": source}
-        )
-    return preset, data
 
 
 def build_rules(

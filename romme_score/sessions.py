@@ -409,6 +409,16 @@ class SessionService:
     def close(self) -> None:
         self.store.close()
 
+    @property
+    def location(self) -> str:
+        """Where the database is (a path or a URL), for a server's worker threads to open it."""
+        return self.store.location
+
+    def holds_anything(self) -> bool:
+        """Whether the database holds a session or a tournament (a failed first command
+        leaves no empty database behind)."""
+        return bool(self.store.session_names() or self.store.tournament_names())
+
     def __enter__(self) -> SessionService:
         return self
 

@@ -25,8 +25,9 @@ CORE = (
     "scoring",
     "settlement",
     "solver",
-    "tournament",
-    "tournament_options",
+    "options",
+    "tournament.rules",
+    "tournament.options",
 )
 FORBIDDEN_IN_CORE = (
     "click",
@@ -250,8 +251,17 @@ FRONT_ENDS_MAY_NOT_IMPORT = {
 WEB_STACK = ("starlette", "uvicorn", "sse_starlette", "segno", "anyio")
 
 
+# A package whose modules sit in two layers counts module by module: romme_score.tournament
+# holds the core of §10 (rules, options: the store reads the options) and the service above
+# the store. Its __init__ imports its modules only when a name is asked for (tested below).
+LAYERED_PACKAGES = ("romme_score.tournament",)
+
+
 def package_of(module: str) -> str:
-    """``romme_score.table.app`` -> ``romme_score.table``; a top-level module is its own."""
+    """``romme_score.table.app`` -> ``romme_score.table``; a top-level module is its own,
+    and so is each module of a package in :data:`LAYERED_PACKAGES`."""
+    if any(module.startswith(p + ".") for p in LAYERED_PACKAGES):
+        return module
     return ".".join(module.split(".")[:2])
 
 
@@ -312,11 +322,10 @@ FACT_MODULES = (
     "layoff",
     "scoring",
     "settlement",
+    "options",
     "tournament",
-    "tournament_options",
     "inputs",
     "sessions",
-    "tournaments",
     "export",
     "history",
     "store",
@@ -367,3 +376,181 @@ def test_no_option_or_command_line_in_a_message_of_the_core_the_store_or_the_ser
     for name in names:
         found = command_line_words(modules()[name].read_text(encoding="utf-8"))
         assert not found, f"{name} words the command line: {found}"
+
+
+# --- what a module shares is public (issue 27 item 4) ---------------------------------
+
+
+def is_private(name: str) -> bool:
+    """``_check_value`` is private; ``__name__`` is not, nor ``_`` (gettext's, by convention)."""
+    return name.startswith("_") and not name.startswith("__") and name != "_"
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` of an expression of names and attributes, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def private_uses(source: str, here: str, known: set[str]) -> list[tuple[int, str]]:
+    """(line, module.name) for every private name of another romme_score module that the
+    module ``here`` takes: ``from X import _name``, and ``X._name`` of a module ``X`` it
+    imported (``import romme_score.rules as rules``, ``from romme_score import melds``)."""
+    found: list[tuple[int, str]] = []
+    bound: dict[str, str] = {}  # a local name -> the module it is
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            package = here.rsplit(".", node.level)[0] if node.level else ""
+            module = ".".join(p for p in (package, node.module or "") if p)
+            if not module.startswith("romme_score"):
+                continue
+            for alias in node.names:
+                if is_private(alias.name) and module != here:
+                    found.append((node.lineno, f"{module}.{alias.name}"))
+                if f"{module}.{alias.name}" in known:
+                    bound[alias.asname or alias.name] = f"{module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("romme_score"):
+                    local = alias.asname or alias.name.split(".")[0]
+                    bound[local] = alias.name if alias.asname else local
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and is_private(node.attr):
+            path = dotted(node.value)
+            if path is None:
+                continue
+            first, _sep, rest = path.partition(".")
+            if first not in bound:
+                continue
+            module = ".".join(p for p in (bound[first], rest) if p)
+            if module in known and module != here:
+                found.append((node.lineno, f"{module}.{node.attr}"))
+    return sorted(found)
+
+
+def test_the_private_scan_sees_a_planted_import_and_attribute() -> None:
+    known = {
+        "romme_score",
+        "romme_score.rules",
+        "romme_score.melds",
+        "romme_score.inputs",
+        "romme_score.i18n",
+    }
+    source = (
+        "import romme_score.rules as rules\n"
+        "import romme_score.melds\n"
+        "from romme_score import melds\n"
+        "from romme_score.inputs import _digits, parse_int\n"
+        "from romme_score.i18n import _\n"
+        "def f(x):\n"
+        "    return rules._check_value, melds.__name__, melds.run_slot, romme_score.melds._run_slot\n"
+        "def g(x):\n"
+        "    return x._private, _own(), rules.RuleSet._fields\n"
+    )
+    assert private_uses(source, "romme_score.table.app", known) == [
+        (4, "romme_score.inputs._digits"),
+        (7, "romme_score.melds._run_slot"),
+        (7, "romme_score.rules._check_value"),
+    ]
+    assert private_uses("from romme_score.rules import _closest\n", "romme_score.rules", known) == []
+
+
+def test_no_module_takes_another_modules_private_names() -> None:
+    known = set(modules())
+    found = {
+        name: uses
+        for name, path in modules().items()
+        if (uses := private_uses(path.read_text(encoding="utf-8"), name, known))
+    }
+    assert found == {}
+
+
+# --- front ends reach the database through a service, never its store (issue 27 item 4) ---
+
+FRONT_END_PACKAGES = ("romme_score.cli", "romme_score.table", "romme_score.web")
+STORE_ALLOWED: set[tuple[str, str]] = set()  # none: every front end asks a service
+
+
+def store_uses(source: str) -> list[tuple[int, str]]:
+    """(line, the line's text) of every ``X.store`` a module reads (``romme_score.store``, the
+    package, is not a service's store)."""
+    lines = source.splitlines()
+    found = {
+        (node.lineno, lines[node.lineno - 1].strip())
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr == "store" and dotted(node.value) != "romme_score"
+    }
+    return sorted(found)
+
+
+def test_the_store_scan_sees_a_planted_reach_into_the_store() -> None:
+    source = (
+        "import romme_score.store\n"
+        "from romme_score.store import open_store\n"
+        "def f(service, call):\n"
+        "    romme_score.store.open_store(None)\n"
+        "    return service.store.tournament_tables(None), call.service.store\n"
+    )
+    assert store_uses(source) == [(5, "return service.store.tournament_tables(None), call.service.store")]
+
+
+def test_no_front_end_reaches_into_a_services_store() -> None:
+    found = [
+        (name, text)
+        for name, path in modules().items()
+        if package_of(name) in FRONT_END_PACKAGES
+        for _line, text in store_uses(path.read_text(encoding="utf-8"))
+        if (name, text) not in STORE_ALLOWED
+    ]
+    assert found == []
+
+
+# --- the package romme_score.tournament -----------------------------------------------
+
+
+def test_tournament_options_is_kept_for_the_store_alone() -> None:
+    """romme_score/tournament_options.py re-exports the options for romme_score.store, until
+    the store imports romme_score.tournament.options; nothing else may start using it."""
+    users = {
+        name
+        for name, edges in internal_graph().items()
+        if "romme_score.tournament_options" in edges and package_of(name) != "romme_score.store"
+    }
+    assert users == set()
+
+
+def test_the_tournament_package_hands_out_each_name_of_its_modules() -> None:
+    import importlib
+
+    import romme_score.tournament as package
+
+    tree = ast.parse((PACKAGE / "tournament" / "__init__.py").read_text(encoding="utf-8"))
+    typed = {
+        (node.module, alias.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(package.__name__)
+        for alias in node.names
+    }
+    exported = {(f"{package.__name__}.{m}", name) for m, names in package.EXPORTS.items() for name in names}
+    assert typed == exported
+    for module, name in exported:
+        assert getattr(package, name) is getattr(importlib.import_module(module), name)
+    with pytest.raises(AttributeError):
+        package.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_the_tournament_options_load_neither_the_rules_of_the_draw_nor_the_service() -> None:
+    """The store reads the options at every command: their package's __init__ imports its
+    modules only when a name is asked for."""
+    code = "import sys, romme_score.tournament.options\nprint(' '.join(sorted(sys.modules)))\n"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(result.stdout.split())
+    assert "romme_score.tournament.options" in loaded
+    for heavy in ("romme_score.tournament.rules", "romme_score.tournament.service", "romme_score.sessions"):
+        assert heavy not in loaded

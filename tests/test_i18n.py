@@ -54,7 +54,7 @@ def code_messages() -> dict[str, str | None]:
                 ]
                 if name in ("_", "N_") and args and args[0]:
                     found[args[0]] = None
-                elif name == "_opt" and len(args) >= 2 and args[1]:
+                elif name == "option" and len(args) >= 2 and args[1]:
                     found[args[1]] = None
                 elif name == "ngettext" and len(args) >= 2 and args[0] and args[1]:
                     found[args[0]] = args[1]

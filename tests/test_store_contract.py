@@ -50,7 +50,7 @@ from romme_score.store.records import (
     TournamentInfo,
     TournamentPlayer,
 )
-from romme_score.tournament_options import TournamentOptions
+from romme_score.tournament import TournamentOptions
 
 PLAYERS = ("Anna", "Ben", "Carl")
 RULES = find_preset("standard").replace(game_end=GameEnd.parse("open"), leaderboard=True)

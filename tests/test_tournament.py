@@ -13,7 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from romme_score.rules import RuleError
-from romme_score.tournament import (
+from romme_score.tournament.options import (
+    TOURNAMENT_OPTION_NAMES,
+    Prize,
+    TournamentOptions,
+    build_tournament,
+)
+from romme_score.tournament.rules import (
     Game,
     PrizesAbovePot,
     Ranked,
@@ -36,12 +42,6 @@ from romme_score.tournament import (
     seat_series,
     table_results,
     table_sizes,
-)
-from romme_score.tournament_options import (
-    TOURNAMENT_OPTION_NAMES,
-    Prize,
-    TournamentOptions,
-    build_tournament,
 )
 
 WERTUNG = TournamentOptions(scoring="wertung")

@@ -46,7 +46,7 @@ def scan(path: Path) -> list[tuple[str | tuple[str, str], int]]:
             ]
             if name in ("_", "N_") and args and args[0]:
                 found.append((args[0], node.lineno))
-            elif name == "_opt" and len(args) >= 2 and args[1]:  # a rule option's meaning
+            elif name == "option" and len(args) >= 2 and args[1]:  # an option's meaning (romme_score.options)
                 found.append((args[1], node.lineno))
             elif name == "ngettext" and len(args) >= 2 and args[0] and args[1]:
                 found.append(((args[0], args[1]), node.lineno))

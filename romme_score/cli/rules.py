@@ -8,7 +8,7 @@ import click
 
 from romme_score.cli.options import Output, complete_with, fail_input, plain_output_options, rule_options
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
-from romme_score.tournament_options import TournamentOptions
+from romme_score.tournament import TournamentOptions
 from romme_score.views.rules import presets_json, render_presets, render_rules, render_tournament_options
 
 

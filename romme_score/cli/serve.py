@@ -102,7 +102,7 @@ def serve(
     with open_service(db, create=False) as service:
         info = service.session(session)
         links = service.links(info, make_token, renew=new_links)
-        location = service.store.location
+        location = service.location
     try:
         sock = bind(host, port)
     except OSError as exc:
@@ -145,7 +145,7 @@ def _serve_tournament(
     """``romme serve --tournament NAME``: the board of the tournament, and every table of
     the series drawn last with its links (kept with each table's session)."""
     from romme_score.store.records import Link
-    from romme_score.tournaments import NoSeriesDrawn, TournamentService
+    from romme_score.tournament import NoSeriesDrawn, TournamentService
     from romme_score.views import tournament as tviews
     from romme_score.views import web as views
     from romme_score.web.board import KIND, board_token
@@ -159,13 +159,13 @@ def _serve_tournament(
         info = tournaments.tournament(name)
         if info.series_drawn == 0:
             raise NoSeriesDrawn(info.name)
-        every = service.store.tournament_tables(info)
+        every = tournaments.tables(info)
         served_tables = [t for t in every if t.series == info.series_drawn]
         table_links = [
             (t, service.links(service.session_by_id(t.session_id), make_token, renew=new_links))
             for t in served_tables
         ]
-        location = service.store.location
+        location = tournaments.location
     sock = _bound(host, port)
     base = f"http://{link_host(host)}:{sock.getsockname()[1]}"
     language = i18n.language()

@@ -46,7 +46,7 @@ def creating_service(db: str | Path | None) -> Iterator[SessionService]:
     try:
         yield service
     except BaseException:
-        empty = fresh and not service.store.session_names() and not service.store.tournament_names()
+        empty = fresh and not service.holds_anything()
         service.close()
         if empty and path is not None:
             for suffix in SQLITE_SIDECARS:

@@ -1,6 +1,6 @@
 """``romme tournament``: a tournament or club evening over several tables (RULES.md §10):
 new, draw, standings, withdraw, payout, sheets. Each subcommand parses its arguments,
-calls the tournament service (:mod:`romme_score.tournaments`) and prints a view."""
+calls the tournament service (:mod:`romme_score.tournament.service`) and prints a view."""
 
 from __future__ import annotations
 
@@ -29,9 +29,16 @@ from romme_score.cli.service import creating_service, open_service
 from romme_score.i18n import _, os_reason
 from romme_score.inputs import parse_int
 from romme_score.rules import RuleError
-from romme_score.tournament import MAX_SEED, Entrant, TournamentInputError, read_entrant, read_players_file
-from romme_score.tournament_options import TournamentOptions, build_tournament
-from romme_score.tournaments import TournamentService
+from romme_score.tournament import (
+    MAX_SEED,
+    Entrant,
+    TournamentInputError,
+    TournamentOptions,
+    TournamentService,
+    build_tournament,
+    read_entrant,
+    read_players_file,
+)
 from romme_score.views import tournament as views
 
 

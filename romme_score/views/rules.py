@@ -17,8 +17,8 @@ from romme_score.rules import (
     option_doc,
     option_source,
 )
-from romme_score.tournament_options import TOURNAMENT_OPTION_NAMES, TournamentOptions, allowed_text
-from romme_score.tournament_options import option_doc as tournament_option_doc
+from romme_score.tournament.options import TOURNAMENT_OPTION_NAMES, TournamentOptions, allowed_text
+from romme_score.tournament.options import option_doc as tournament_option_doc
 from romme_score.views.game_end import typed
 from romme_score.views.width import fits, wrap
 

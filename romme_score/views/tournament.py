@@ -14,10 +14,10 @@ from tabulate import tabulate
 
 from romme_score.i18n import N_, _, ngettext
 from romme_score.store.records import TournamentInfo
-from romme_score.tournament_options import TournamentOptions
-from romme_score.tournaments import (
+from romme_score.tournament import (
     Drawn,
     MissingTable,
+    TournamentOptions,
     TournamentPayout,
     TournamentStandings,
     Withdrawn,

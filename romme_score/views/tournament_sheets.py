@@ -12,8 +12,7 @@ from __future__ import annotations
 from html import escape
 
 from romme_score.i18n import _, language, ngettext
-from romme_score.tournament import Game, table_results
-from romme_score.tournaments import Sheets, SheetTable, TournamentStandings
+from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings, table_results
 
 CSS = """
 * { box-sizing: border-box; }

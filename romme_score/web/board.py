@@ -26,7 +26,7 @@ from html import escape
 from romme_score.i18n import language
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.stream import stream_json
-from romme_score.tournaments import TournamentService
+from romme_score.tournament import TournamentService
 from romme_score.views import tournament as views
 from romme_score.web import pages
 from romme_score.web.context import BoardCall
@@ -64,11 +64,7 @@ def read_state(call: BoardCall) -> bytes:
         before = current()
         info = tournaments.tournament(config.tournament)
         standings = tournaments.standings(config.tournament)
-        tables = [
-            (t.table, t.session, t.games)
-            for t in service.store.tournament_tables(info)
-            if t.series == config.series
-        ]
+        tables = [(t.table, t.session, t.games) for t in tournaments.tables(info, config.series)]
         data = views.board_json(standings, config.series, tables, before)
         data["kind"] = KIND
         text = "".join(stream_json(data))

@@ -2,9 +2,9 @@
 tables, the draws, the series results (``augen``, ``wertung``),
 the ranking with shared places, the team ranking, and the prize money.
 
-Pure: no I/O, no Click, no database. The service (:mod:`romme_score.tournaments`) reads
-the tables' sessions and hands their games to these functions; the options (every number
-of §10) are in :mod:`romme_score.tournament_options`.
+Pure: no I/O, no Click, no database. The service (:mod:`romme_score.tournament.service`)
+reads the tables' sessions and hands their games to these functions; the options (every
+number of §10) are in :mod:`romme_score.tournament.options`.
 
 >>> table_sizes(13), table_sizes(14), table_sizes(5)
 ([4, 3, 3, 3], [4, 4, 3, 3], [5])
@@ -24,7 +24,7 @@ from fractions import Fraction
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import _
 from romme_score.inputs import InputValueError, clean_name, clean_names
-from romme_score.tournament_options import Prize, TournamentOptions
+from romme_score.tournament.options import Prize, TournamentOptions
 
 MIN_PLAYERS = 3  # the issue's "3 to 500 players" (and never fewer than min_table)
 MAX_PLAYERS = 500

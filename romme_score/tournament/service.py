@@ -7,11 +7,11 @@ seed; each table of each series is an ordinary session of the session service (n
 ``romme round``, ``romme play`` or any other front end. Results are read from those
 sessions' rounds whenever they are asked for, so a correction in a table's session
 (``romme edit``) changes the ranking at once. The rules of §10 are
-:mod:`romme_score.tournament`'s; this module reads and writes.
+:mod:`romme_score.tournament.rules`'s; this module reads and writes.
 
 Errors carry facts, never a front end's way out: :class:`TournamentRefused` for what is
 refused as asked (the series before is not complete, all series are drawn...),
-:class:`~romme_score.tournament.TournamentInputError` and friends for input that cannot be used.
+:class:`~romme_score.tournament.rules.TournamentInputError` and friends for input that cannot be used.
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from romme_score.i18n import _
-from romme_score.inputs import _digits, choose_player, clean_name
+from romme_score.inputs import ascii_digits, choose_player, clean_name
 from romme_score.rules import RuleSet
 from romme_score.sessions import SessionInputError, SessionService
 from romme_score.store import StoreError
 from romme_score.store.errors import SessionExists
 from romme_score.store.records import TournamentInfo, TournamentPlayer, TournamentTable
-from romme_score.tournament import (
+from romme_score.tournament.options import TournamentOptions, tables_rules
+from romme_score.tournament.rules import (
     MAX_SEED,
     Entrant,
     Game,
@@ -46,7 +47,6 @@ from romme_score.tournament import (
     table_results,
     table_sizes,
 )
-from romme_score.tournament_options import TournamentOptions, tables_rules
 
 MAX_NAME = 40  # as romme_score.inputs.MAX_NAME: a table's session name must fit
 
@@ -313,9 +313,21 @@ class TournamentService:
         self.sessions = sessions
         self.store = sessions.store
 
+    @property
+    def location(self) -> str:
+        """What the database was opened from (a path, or a URL without its password): a
+        server opens it again there."""
+        return self.store.location
+
     def tournament(self, name: str | None = None) -> TournamentInfo:
         """A tournament by name, or the current one (the last one created)."""
         return self.store.tournament(name)
+
+    def tables(self, info: TournamentInfo, series: int | None = None) -> tuple[TournamentTable, ...]:
+        """The tables of every series drawn (or of ``series`` alone), by series and table
+        number: each one a session of the session service."""
+        every = self.store.tournament_tables(info)
+        return tuple(every if series is None else (t for t in every if t.series == series))
 
     # -- writing --------------------------------------------------------------------------
 
@@ -406,7 +418,7 @@ class TournamentService:
         for p in info.players:
             if p.name.casefold() == typed.casefold():
                 return p
-        digits = _digits(typed)
+        digits = ascii_digits(typed)
         if digits is not None:
             start = int(digits) if len(digits) <= 18 else 0
             if not 1 <= start <= len(info.players):
