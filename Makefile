@@ -1,6 +1,7 @@
 # Two commands for a fresh machine (each sets itself up):
 #   make demo   runs the demonstration evening in examples/
-#   make test   runs the whole test suite: pytest with doctests, ruff, mypy --strict
+#   make test   runs the whole test suite: pytest with doctests, ruff, mypy --strict, and
+#               Biome on the pages' scripts and style sheet
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
@@ -77,14 +78,23 @@ locales:
 	    >/dev/null) || echo "locales could not be installed: the built locales will skip"; \
 	fi
 
+# The pages' scripts and style sheet are checked by Biome (formatter and linter, one npm
+# package at the exact version of tools/js/package-lock.json), installed by npm ci when
+# tools/js/node_modules is missing or the lock changed; its settings: tools/js/biome.json.
+JS = tools/js
+$(JS)/node_modules/.installed: $(JS)/package.json $(JS)/package-lock.json
+	npm ci --prefix $(JS) --no-audit --no-fund
+	touch $@
+
 # pytest on every core (pytest-xdist; PYTEST_WORKERS=0 runs in one process), beside a
 # throw-away PostgreSQL server.
 PYTEST_WORKERS ?= auto
-test: $(BIN)/.installed browser postgres locales
+test: $(BIN)/.installed $(JS)/node_modules/.installed browser postgres locales
 	$(BIN)/python tools/with_postgres.py $(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 	$(BIN)/ruff check romme_score tests benchmarks
 	$(BIN)/ruff format --check romme_score tests benchmarks
 	$(BIN)/mypy --strict romme_score tests benchmarks
+	$(JS)/node_modules/.bin/biome ci --config-path=$(JS) romme_score/web/static
 
 # The long form of the hostile-input harness (make test runs a quick form of it).
 fuzz: $(BIN)/.installed
@@ -103,4 +113,4 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/serve.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(JS)/node_modules

@@ -12,13 +12,14 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from browser import browser, no_sideways_scrolling, open_page, phone, totals_on, wait_for_totals
 from clirun import ok
 from serving import Served, in_process, start_serve
 from test_report import png_pixels
 
-from romme_score.rules import find_preset
+from romme_score.rules import GameEnd, find_preset
 from romme_score.sessions import SessionService
 
 __all__ = ["browser"]  # the module-scoped fixture, used by name
@@ -201,3 +202,129 @@ def test_when_the_server_is_gone_the_page_says_so_and_catches_up_when_it_is_back
         context.close()
         if second is not None:
             assert second.stop() == 0
+
+
+# --- the pages' side of the service's rules (issue 27 item 5) ---------------------------------------
+
+
+def test_points_above_150_are_asked_again_in_the_page_and_sent_again_with_confirm(
+    browser: Any, served: Served
+) -> None:
+    seat_phone, keeper_phone = phone(browser), phone(browser)
+    try:
+        ben = open_page(seat_phone, served.seats["Ben"])
+        ben.fill("#hand-text", "160")
+        ben.click("#send-hand")
+        ben.wait_for_selector("#confirm[open]")
+        assert "160" in ben.inner_text("#confirm-question")  # the server's question, in the page's language
+        ben.click("#confirm-no")  # no: nothing stored, the hand can be corrected
+        ben.wait_for_selector("#confirm", state="hidden")
+        assert current(served)["pending"]["hands"]["Ben"] is None
+        ben.click("#send-hand")
+        ben.wait_for_selector("#confirm[open]")
+        ben.click("#confirm-yes")  # yes: the same body again, with "confirm": true
+        ben.wait_for_selector("#myhand-status:has-text('My hand is in: 160 points')")
+        keeper = open_page(keeper_phone, served.scorekeeper)
+        keeper.fill("#pending-hands li[data-player='Dora'] input", "170")
+        keeper.click("#pending-hands li[data-player='Dora'] .row-edit button")
+        keeper.wait_for_selector("#confirm[open]")
+        keeper.click("#confirm-yes")
+        keeper.wait_for_selector("#pending-hands li[data-player='Dora'] .what:has-text('170')")
+        assert current(served)["pending"]["hands"]["Dora"]["points"] == 170
+        assert ben.script_errors == keeper.script_errors == []
+    finally:
+        seat_phone.close()
+        keeper_phone.close()
+
+
+def test_a_second_went_out_says_who_went_out_and_every_page_follows_the_scorekeepers_winner(
+    browser: Any, served: Served
+) -> None:
+    contexts = [phone(browser) for _ in range(3)]
+    try:
+        anna, ben, keeper = (
+            open_page(c, u)
+            for c, u in zip(
+                contexts, (served.seats["Anna"], served.seats["Ben"], served.scorekeeper), strict=True
+            )
+        )
+        anna.click("#went-out")
+        anna.wait_for_selector("#myhand-status:has-text('You went out.')")
+        ben.wait_for_selector("#pending-hands li[data-player='Anna'].out")
+        ben.click("#went-out")
+        ben.wait_for_selector("#myhand-msg.error:has-text('Anna has already gone out')")
+        assert ben.inner_text("#myhand-msg").count("Anna") == 1
+        assert current(served)["pending"]["winner"] == "Anna"
+        keeper.click("#pending-hands li[data-player='Ben'] button.toggle")  # the scorekeeper: it was Ben
+        ben.wait_for_selector("#myhand-status:has-text('You went out.')")
+        anna.wait_for_selector("#myhand-status:has-text('Ben went out')")
+        assert anna.get_attribute("#went-out", "aria-pressed") == "false"
+        assert "You went out" not in anna.inner_text("#myhand")
+        anna.wait_for_selector("#pending-hands li[data-player='Ben'].out")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_impossible_points_show_the_servers_sentence_once(browser: Any, served: Served) -> None:
+    context = phone(browser)
+    try:
+        ben = open_page(context, served.seats["Ben"])
+        ben.fill("#hand-text", "300")
+        ben.click("#send-hand")
+        ben.wait_for_selector("#myhand-msg.error:not(:empty)")
+        said = ben.inner_text("#myhand-msg")
+        answer = httpx.post(served.seats["Ben"] + "/hand", json={"points": 300}, timeout=10)
+        assert answer.status_code == 400
+        assert answer.json()["code"] == "unreadable-hand" and answer.json()["problem"] == "too-many"
+        assert said == answer.json()["error"]  # as the server says it, once
+        assert said.count("Ben") <= 1 and current(served)["pending"]["hands"]["Ben"] is None
+    finally:
+        context.close()
+
+
+def test_a_finished_game_shows_no_card_picker_and_no_send_on_the_seat_page(
+    browser: Any, isolated_data_dir: Path
+) -> None:
+    rules = find_preset("standard").replace(game_end=GameEnd("rounds", 1))
+    with SessionService(isolated_data_dir) as service:
+        service.create("Short", ["Anna", "Ben"], rules, None, None)
+    with in_process(isolated_data_dir) as (links, _server):
+        context = phone(browser)
+        try:
+            anna = open_page(context, links.seats["Anna"])
+            assert anna.is_visible("#picker") and anna.is_visible("#send-hand")
+            ok("round", "--winner", "Ben", "Anna=HK")
+            anna.wait_for_selector("#picker", state="hidden")
+            assert anna.is_hidden("#send-hand") and anna.is_hidden("#went-out")
+            assert "over" in anna.inner_text("#myhand-status")
+            assert anna.script_errors == []
+        finally:
+            context.close()
+
+
+def current(served: Served) -> dict[str, Any]:
+    data: dict[str, Any] = httpx.get(served.board + "/state.json", timeout=10).json()
+    return data
+
+
+def test_a_hand_sent_while_the_server_is_away_waits_in_the_page_and_is_sent_again(
+    browser: Any, served: Served
+) -> None:
+    context = phone(browser)
+    try:
+        ben = open_page(context, served.seats["Ben"])
+        tries: list[int] = []
+
+        def lost_twice(route: Any) -> None:  # the Wi-Fi drops the first two tries
+            tries.append(1)
+            route.abort() if len(tries) < 3 else route.continue_()
+
+        ben.route("**/hand", lost_twice)
+        ben.fill("#hand-text", "12")
+        ben.click("#send-hand")
+        ben.wait_for_selector("#myhand-msg:has-text('Sending')")
+        ben.wait_for_selector("#myhand-status:has-text('My hand is in: 12 points')")
+        assert len(tries) == 3 and current(served)["pending"]["hands"]["Ben"]["points"] == 12
+    finally:
+        context.close()

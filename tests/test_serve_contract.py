@@ -283,7 +283,16 @@ def test_the_referee_on_the_phone_reads_checks_and_arranges_under_the_sessions_r
 ) -> None:
     seat = served.seats["Ben"]
     read = http.get(seat + "/read", params={"cards": "HK K10 J"}).json()
-    assert read == {"points": 40, "cards": ["♥K", "♦10", "J"], "counted": None, "values": [10, 10, 20]}
+    assert read == {
+        "points": 40,
+        "cards": ["♥K", "♦10", "J"],
+        "counted": None,
+        "values": [10, 10, 20],
+        # ready to show, so that the page does no card's arithmetic
+        "red": [True, True, False],
+        "sum": "= 40 points",
+        "text": "♥K 10 · ♦10 10 · J 20 = 40 points",
+    }
     checked = http.get(seat + "/check", params=[("meld", "HK KK PK"), ("meld", "T9 T10 TB")]).json()
     assert checked["valid"] and checked["total"] == 59 and "legal set" in checked["text"]
     best = http.get(seat + "/best", params={"hand": "P3 P4 P5 TB PB HB H9 K2"}).json()
@@ -299,6 +308,8 @@ def test_the_pages_and_what_they_load(http: httpx.Client, served: Served) -> Non
         assert "<script src=" in page.text and "<script>" not in page.text
     for name, kind in (
         ("app.js", "text/javascript"),
+        ("main.js", "text/javascript"),
+        ("net.js", "text/javascript"),
         ("style.css", "text/css"),
         ("icon.svg", "image/svg+xml"),
     ):

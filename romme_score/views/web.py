@@ -11,17 +11,17 @@ sent with ``state.json`` under ``"view"``. An error of the service says what is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from romme_score.cards import Card, Profile, parse_cards
-from romme_score.i18n import N_, _, decimal_text, ngettext
+from romme_score.cards import RANKS, SUITS, Card, Profile, Suit, parse_cards
+from romme_score.i18n import N_, _, decimal_text, ngettext, tenths_text
 from romme_score.melds import penalty_value
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundScore, hand_points
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
 from romme_score.settlement import Settlement, format_money
-from romme_score.store.records import RoundRecord
+from romme_score.store.records import RoundPoints, RoundRecord
 from romme_score.views.output import leaderboard_json
 from romme_score.views.play import distance_line
 from romme_score.views.session import state_line
@@ -79,6 +79,9 @@ TEXTS: dict[str, str] = {
     "join": N_("Join from another phone"),
     "board_link": N_("Board (read only)"),
     "offline": N_("The server cannot be reached. Trying again…"),
+    "confirm_yes": N_("Yes, send it"),
+    "confirm_no": N_("No, correct it"),
+    "sending": N_("Sending… (it is sent as soon as the server answers again)"),
 }
 
 
@@ -297,6 +300,149 @@ def places_json(totals: Mapping[str, int]) -> dict[str, int]:
 def saved_json(recorded: Recorded, round_json: dict[str, Any]) -> dict[str, Any]:
     """``POST {scorekeeper}/save``: the round as ``romme round --json`` prints it, and a sentence."""
     return {**round_json, "message": _(TEXTS["saved"]).format(number=recorded.number)}
+
+
+# --- what a page shows, ready to show (state.json's "shown", the picker, a reading) ----
+
+RECENT = 8  # the rounds of the page's table of recent rounds
+RED = (Suit.HEARTS, Suit.DIAMONDS)
+
+
+def _hand_text(hand: Mapping[str, Any]) -> str:
+    """``40 · ♥K ♦10 J``, or ``7 counted``."""
+    if hand["cards"]:
+        return f"{hand['points']} · {' '.join(hand['cards'])}"
+    return f"{hand['points']} {_(TEXTS['counted'])}"
+
+
+def _went_out(hand_romme: bool) -> str:
+    return _(TEXTS["went_out"]) + (" · " + _(TEXTS["hand_romme"]) if hand_romme else "")
+
+
+def round_mark(row: RoundPoints, player: str) -> str:
+    """A player's cell of the recent rounds: the points, or ``0 *H-20`` for who went out
+    (``*`` went out, ``H`` Hand-Rommé, ``-N`` a bonus struck), as ``romme play`` marks it."""
+    if row.winner == player:
+        bonus = row.bonus.get(player, 0)
+        return "0 *" + ("H" if row.hand_romme else "") + (f"-{bonus}" if bonus else "")
+    return str(row.points[player]) if player in row.points else ""
+
+
+def recent_json(rows: Sequence[RoundPoints], players: Sequence[str]) -> list[dict[str, Any]]:
+    """The recent rounds as the page's table shows them (``3 s`` for a stalemate)."""
+    return [
+        {
+            "number": f"{row.number}{' s' if row.stalemate else ''}",
+            "winner": row.winner,
+            "marks": {p: round_mark(row, p) for p in players},
+        }
+        for row in rows
+    ]
+
+
+def pending_shown(pending: Mapping[str, Any], players: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Each player's part of the round in progress (``pending_json``'s dict): a text and
+    its state, ``out`` (whoever the server holds as gone out), ``in``, ``waiting`` or ``none``."""
+    shown = {}
+    for player in players:
+        hand = pending["hands"].get(player)
+        if pending["winner"] == player:
+            shown[player] = {"text": _went_out(pending["hand_romme"]), "state": "out"}
+        elif hand:
+            shown[player] = {"text": _hand_text(hand), "state": "in"}
+        elif player in pending["missing"]:
+            shown[player] = {"text": _(TEXTS["waiting"]), "state": "waiting"}
+        else:
+            shown[player] = {"text": "–", "state": "none"}
+    return shown
+
+
+def mine_line(pending: Mapping[str, Any], me: str, finished: bool) -> str:
+    """A seat's own line: gone out, its hand in, not yet; or the game is over."""
+    hand = pending["hands"].get(me)
+    if finished:
+        return _("The game is over: there is no hand to send.")
+    if pending["winner"] == me:
+        return _(TEXTS["you_went_out"]) + (f" ({_(TEXTS['hand_romme'])})" if pending["hand_romme"] else "")
+    if hand:
+        line = _(TEXTS["hand_in"]).format(points=hand["points"])
+        return line + (" · " + " ".join(hand["cards"]) if hand["cards"] else "")
+    if pending["winner"] is not None:
+        return _("%(player)s went out: my hand is not in yet.") % {"player": pending["winner"]}
+    return _(TEXTS["hand_not_in"])
+
+
+def last_shown(last: Mapping[str, Any] | None) -> dict[str, str]:
+    """What the last round's list says beside each player (``last_round_json``'s dict)."""
+    if last is None:
+        return {}
+    shown = {}
+    for player, hand in last["hands"].items():
+        if last["winner"] == player:
+            shown[player] = _went_out(last["hand_romme"]) + (f" · −{hand['bonus']}" if hand["bonus"] else "")
+        elif hand["cards"]:
+            shown[player] = " ".join(hand["cards"])
+        elif hand["counted"] is not None:
+            shown[player] = f"{hand['counted']} {_(TEXTS['counted'])}"
+        else:
+            shown[player] = ""
+    return shown
+
+
+def shown_json(
+    s: Standings, data: Mapping[str, Any], recent: Iterable[RoundPoints], me: str | None
+) -> dict[str, Any]:
+    """``"shown"`` of ``state.json``: every text of the page that counts, marks or words
+    numbers, ready to show (the script does no game's arithmetic): the leaderboard's
+    tenths with the language's decimal comma, the recent rounds' marks, each player's
+    part of the round in progress and of the last round, a seat's own line."""
+    players = s.players
+    board = s.leaderboard
+    return {
+        "leaderboard": {p: tenths_text(board[p]) for p in players} if board is not None else None,
+        "recent": recent_json(list(recent), players),
+        "pending": pending_shown(data["pending"], players),
+        "mine": mine_line(data["pending"], me, s.state.finished) if me is not None else None,
+        "last_round": last_shown(data["last_round"]),
+        "finished": s.state.finished,
+    }
+
+
+def reading_shown(reading: Mapping[str, Any], hand: Hand) -> dict[str, Any]:
+    """A hand being typed (``reading_json``'s dict), ready to show: which cards are red,
+    and the referee's line ``♥K 10 · ♦10 10 · J 20 = 40 points``."""
+    cards = hand.cards or ()
+    parts = [f"{shown} {value}" for shown, value in zip(reading["cards"], reading["values"], strict=True)]
+    total = f"= {reading['points']} {_(TEXTS['points'])}"
+    return {
+        "red": [c.suit in RED for c in cards],
+        "text": (" · ".join(parts) + " " if parts else "") + total,
+        "sum": total,
+    }
+
+
+def picker_cards(
+    profile: Profile,
+) -> tuple[list[tuple[str, str, bool]], list[tuple[str, dict[str, str]]], str]:
+    """The seat's card picker in ``profile``'s notation: the suits (letter, symbol, red),
+    the ranks (letter, the card typed for each suit's letter) and the joker as typed.
+
+    >>> suits, ranks, joker = picker_cards("de")
+    >>> suits[2], ranks[-1], joker
+    (('H', '♥', True), ('K', {'T': 'TK', 'P': 'PK', 'H': 'HK', 'K': 'KK'}), 'J')
+    >>> picker_cards("en")[1][0][1]["H"], picker_cards("en")[2]
+    ('AH', 'JK')
+    """
+
+    def letter(suit: Suit) -> str:
+        return suit.german if profile == "de" else suit.value
+
+    suits = [(letter(suit), suit.symbol, suit in RED) for suit in SUITS]
+    ranks = [
+        (rank.letter(profile), {letter(suit): Card(rank, suit).format(profile, ascii=True) for suit in SUITS})
+        for rank in RANKS
+    ]
+    return suits, ranks, Card.joker().format(profile, ascii=True)
 
 
 # --- errors on a page -----------------------------------------------------------------

@@ -22,15 +22,13 @@ import hmac
 import json
 from collections.abc import Callable
 from html import escape
-from importlib import resources
-from string import Template
 
-from romme_score.i18n import LANGUAGES, language
+from romme_score.i18n import language
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.stream import stream_json
 from romme_score.tournament import TournamentService
 from romme_score.views import tournament as views
-from romme_score.views.web import LANGUAGE_NAMES
+from romme_score.web import pages
 from romme_score.web.context import BoardCall
 from romme_score.web.links import TOKEN_BYTES, qr_svg
 
@@ -80,31 +78,23 @@ def page(call: BoardCall, lang_param: str | None) -> str:
     link = call.link
     base = "/" + link.token
     texts = views.board_texts()
-    current = ' aria-current="true"'
-    languages = " · ".join(
-        f'<a href="{base}/?lang={code}"{current if code == language() else ""}>'
-        f"{escape(LANGUAGE_NAMES[code])}</a>"
-        for code in LANGUAGES
-    )
     values = {f"t_{key}": escape(text) for key, text in texts.items()}
     values.update(
         lang=language(),
         title=escape(views.board_title(call.config.tournament)),
-        tournament=escape(call.config.tournament),
+        heading=escape(call.config.tournament),
+        sub_id="status",
+        kind=KIND,
+        body_data="",
         base=escape(base),
         lang_param=escape(lang_param or ""),
         texts=escape(json.dumps(texts, ensure_ascii=False)),
         own_url=escape(call.config.board.url(link)),
-        languages=languages,
+        languages=pages.languages_nav(escape(base)),
     )
-    return _template().substitute(values)
+    return pages.template("tournament.html", KIND).substitute(values)
 
 
 def qr(call: BoardCall) -> bytes:
     """A QR code of the board's own link, so that another screen can join from it."""
     return qr_svg(call.config.board.url(call.link), views.board_link_heading())
-
-
-def _template() -> Template:
-    text = resources.files("romme_score.web").joinpath("templates", "tournament.html").read_text("utf-8")
-    return Template(text)

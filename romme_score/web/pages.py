@@ -1,5 +1,6 @@
-"""The pages of the three links, and what they load: one HTML template (the parts of the
-other kinds of link left out), the script and the style sheet shipped in the package, the
+"""The pages of the three links, and what they load: one HTML template extending the base
+every page shares (the parts of the other kinds of link left out), the scripts (ES
+modules) and the style sheet shipped in the package, the
 chart of the evening (the report's SVG), QR codes of the links. Nothing from anywhere
 else; no inline script or style (the Content-Security-Policy forbids them).
 
@@ -15,20 +16,31 @@ from html import escape
 from importlib import resources
 from string import Template
 
+from romme_score.cards import Profile
 from romme_score.history import chart_of
 from romme_score.i18n import LANGUAGES, language
 from romme_score.views import report as report_views
 from romme_score.views import web as views
 from romme_score.web.context import Call
-from romme_score.web.links import LinkSet, qr_svg
+from romme_score.web.links import qr_svg
 
 STATIC_TYPES = {
-    "app.js": "text/javascript; charset=utf-8",
-    "tournament.js": "text/javascript; charset=utf-8",
-    "style.css": "text/css; charset=utf-8",
-    "icon.svg": "image/svg+xml",
+    name: "text/javascript; charset=utf-8"
+    for name in (
+        "main.js",  # the entry of every page: picks the page's module by the kind of link
+        "net.js",
+        "render.js",
+        "seat.js",
+        "keeper.js",
+        "board.js",
+        "tournament.js",
+        "app.js",  # the entry of old, kept: it loads main.js
+    )
 }
+STATIC_TYPES.update({"style.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"})
 _ONLY = re.compile(r"<!--only:([a-z,]+)-->\n?(.*?)<!--/only-->\n?", re.S)
+_EXTENDS = re.compile(r"<!--extends:([a-z]+\.html)-->\n")
+BLOCK = "<!--block-->\n"
 
 
 @functools.cache
@@ -36,11 +48,50 @@ def static_file(name: str) -> bytes:
     return resources.files("romme_score.web").joinpath("static", name).read_bytes()
 
 
+def _read(name: str) -> str:
+    return resources.files("romme_score.web").joinpath("templates", name).read_text("utf-8")
+
+
 @functools.cache
-def _template(kind: str) -> Template:
-    text = resources.files("romme_score.web").joinpath("templates", "page.html").read_text("utf-8")
-    kept = _ONLY.sub(lambda m: m.group(2) if kind in m.group(1).split(",") else "", text)
-    return Template(kept)
+def template(name: str, kind: str) -> Template:
+    """A page's template for a kind of link: put into the template it extends (its first
+    line ``<!--extends:base.html-->``; the base's ``<!--block-->`` takes the page), the
+    parts marked ``<!--only:KINDS-->`` left out for another kind; ``$name`` fields."""
+    text = _read(name)
+    extends = _EXTENDS.match(text)
+    if extends is not None:
+        text = _read(extends.group(1)).replace(BLOCK, text[extends.end() :])
+    return Template(_ONLY.sub(lambda m: m.group(2) if kind in m.group(1).split(",") else "", text))
+
+
+def languages_nav(base: str) -> str:
+    """The footer's links to the page in each language (the one shown marked current)."""
+    current = ' aria-current="true"'
+    return " · ".join(
+        f'<a href="{base}/?lang={code}"{current if code == language() else ""}>'
+        f"{escape(views.LANGUAGE_NAMES[code])}</a>"
+        for code in LANGUAGES
+    )
+
+
+def picker_html(notation: Profile) -> str:
+    """The seat's card picker: a button per suit and per rank, each rank carrying the card
+    as typed for each suit (the server's notation; the script only joins the tokens)."""
+    suits, ranks, _joker = views.picker_cards(notation)
+    suit_buttons = "".join(
+        f'<button type="button" class="suit s-{letter.lower()}{" red" if red else ""}" '
+        f'data-suit="{letter}" aria-pressed="false">{symbol}</button>'
+        for letter, symbol, red in suits
+    )
+    rank_buttons = "".join(
+        f'<button type="button" class="rank" data-rank="{letter}" '
+        f'data-cards="{escape(json.dumps(cards))}" disabled>{letter}</button>'
+        for letter, cards in ranks
+    )
+    return (
+        f'    <div id="suits" class="suits">{suit_buttons}</div>\n'
+        f'    <div id="ranks" class="ranks">{rank_buttons}</div>'
+    )
 
 
 def page(call: Call, session: str, lang_param: str | None) -> str:
@@ -49,27 +100,22 @@ def page(call: Call, session: str, lang_param: str | None) -> str:
     base = "/" + link.token
     texts = views.page_texts(call.notation)
     values = {f"t_{key}": escape(text) for key, text in texts.items()}
-    links: LinkSet = call.config.links
-    current = ' aria-current="true"'
-    languages = " · ".join(
-        f'<a href="{base}/?lang={code}"{current if code == language() else ""}>'
-        f"{escape(views.LANGUAGE_NAMES[code])}</a>"
-        for code in LANGUAGES
-    )
     values.update(
         lang=language(),
         title=escape(views.page_title(link.kind, session, link.player)),
         base=escape(base),
         kind=link.kind,
-        player=escape(link.player or ""),
+        body_data=f' data-player="{escape(link.player or "")}" data-notation="{call.notation}"',
         lang_param=escape(lang_param or ""),
-        notation=call.notation,
         texts=escape(json.dumps(texts, ensure_ascii=False)),
-        session=escape(session),
-        own_url=escape(links.url(link)),
-        languages=languages,
+        heading=escape(session),
+        sub_id="distance",
+        own_url=escape(call.config.links.url(link)),
+        languages=languages_nav(escape(base)),
+        picker=picker_html(call.notation) if link.kind == "seat" else "",
+        joker=views.picker_cards(call.notation)[2],
     )
-    return _template(link.kind).substitute(values)
+    return template("page.html", link.kind).substitute(values)
 
 
 def chart(call: Call) -> bytes:

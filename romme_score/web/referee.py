@@ -2,7 +2,8 @@
 
 - ``GET {link}/read?cards=HK K10 J``: how the referee reads a hand, card by card, and
   what it counts (the seat's live reading while a hand is tapped or typed; the same
-  :func:`~romme_score.inputs.read_hand` as ``POST {seat}/hand``);
+  :func:`~romme_score.inputs.read_hand` as ``POST {seat}/hand``), with what the page
+  shows of it: ``"red"`` per card, ``"sum"`` and the whole line, ``"text"``;
 - ``GET {link}/check?meld=...&meld=...``: whether melds are legal and what they are worth
   (``romme check``), ``&first=1`` as a first meld;
 - ``GET {link}/best?hand=...``: the best arrangement of a hand (``romme best``).
@@ -43,7 +44,8 @@ def read(call: Call, params: QueryParams) -> dict[str, Any]:
             check_supply(list(hand.cards), info.rules)
         except IllegalMeldError as exc:
             raise Answer(400, {"error": f"{who}: {exc}", "code": "supply"}) from None
-    return views.reading_json(hand, info.rules, call.notation)
+    reading = views.reading_json(hand, info.rules, call.notation)
+    return {**reading, **views.reading_shown(reading, hand)}
 
 
 def check(call: Call, params: QueryParams) -> dict[str, Any]:

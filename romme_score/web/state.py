@@ -56,4 +56,7 @@ def _state(call: Call, snap: Snapshot) -> dict[str, Any]:
     data["view"] = views.view_json(standings, info, snap.pending, snap.missing, snap.last)
     data["kind"] = call.link.kind
     data["me"] = call.link.player
+    data["shown"] = views.shown_json(
+        standings, data, service.round_rows(info, last=views.RECENT), call.link.player
+    )
     return data

@@ -1,0 +1,116 @@
+"""Every path of ``romme serve`` in one table (as Datasette keeps its ``_routes``): under
+a link's token, each path has its method, the kinds of link that may ask it, the function
+that answers and what the answer is (``media``). :func:`romme_score.web.app.create_app`
+builds the Starlette application from these tables and nothing else.
+
+A handler is ``(call, given) -> answer``: ``given`` is the query (and the path's own
+parameters) of a read, the JSON body of a write (the writes of :mod:`.writes` as they
+are); the answer is a dict (sent as JSON), bytes or a text of ``media``, or None for the
+one 404. The event stream's handler gives the version to watch.
+
+========================  =======  ===============================================
+path                      method   what
+========================  =======  ===============================================
+(none), ``/``             GET      the page (:mod:`.pages`)
+``state.json``            GET      everything the page shows (:mod:`.state`)
+``events``                GET      one event per change (:mod:`.events`)
+``chart.svg``             GET      the chart of the evening
+``qr.svg``                GET      a QR code of this link
+``read``, ``check``,      GET      the referee (:mod:`.referee`)
+``best``
+``hand``, ``out``         POST     a seat's own hand, "I went out" (:mod:`.writes`)
+``pending``, ``save``,    POST     the scorekeeper's (:mod:`.writes`)
+``discard``, ``undo``
+``links.json``,           GET      the scorekeeper's: the links and their QR codes
+``qr/board.svg``,
+``qr/seat-N.svg``
+``static/NAME``           GET      the scripts, the style sheet, the icon
+========================  =======  ===============================================
+
+A tournament's board (``romme serve --tournament``) has a table of its own
+(:data:`TOURNAMENT_ROUTES`): its page, ``state.json``, ``events``, ``qr.svg`` and the
+same static files (:mod:`.board`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from romme_score.web import board, pages, referee, state, writes
+from romme_score.web.context import BoardCall, Call
+
+Handler = Callable[[Any, Any], Any]  # (call, given) -> answer
+
+JSON = "application/json"
+HTML = "text/html; charset=utf-8"
+SVG = "image/svg+xml"
+EVENTS = "text/event-stream"
+SESSION_KINDS = ("board", "scorekeeper", "seat")
+STATIC_CACHE = {"cache-control": "private, max-age=600"}
+
+
+@dataclass(frozen=True)
+class Route:
+    """One path under a token."""
+
+    method: str  # GET or POST; any other is answered 405, naming this one
+    kinds: tuple[str, ...]  # the kinds of link that may ask it (another: 403)
+    handler: Handler
+    media: str
+    in_thread: bool = True  # database or CPU work: off the event loop
+    headers: Mapping[str, str] | None = None
+
+
+def _page(call: Call, given: Mapping[str, Any]) -> str:
+    return pages.page(call, call.info().name, given.get("lang"))
+
+
+def _session_version(call: Call, given: Mapping[str, Any]) -> int:
+    return call.service.version(call.info())
+
+
+def _static(name: str) -> Route:
+    def read(call: Any, given: Mapping[str, Any]) -> bytes:
+        return pages.static_file(name)
+
+    return Route("GET", (*SESSION_KINDS, board.KIND), read, pages.STATIC_TYPES[name], False, STATIC_CACHE)
+
+
+STATIC: dict[str, Route] = {f"static/{name}": _static(name) for name in pages.STATIC_TYPES}
+
+ROUTES: dict[str, Route] = {
+    "": Route("GET", SESSION_KINDS, _page, HTML),
+    "state.json": Route("GET", SESSION_KINDS, lambda call, given: state.read_state(call), JSON),
+    "events": Route("GET", SESSION_KINDS, _session_version, EVENTS),
+    "chart.svg": Route("GET", SESSION_KINDS, lambda call, given: pages.chart(call), SVG),
+    "qr.svg": Route("GET", SESSION_KINDS, lambda call, given: pages.qr_of(call, None), SVG),
+    **{path: Route("GET", SESSION_KINDS, read, JSON) for path, read in referee.READS.items()},
+    "links.json": Route("GET", ("scorekeeper",), lambda call, given: pages.links_json(call), JSON),
+    "qr/{which}.svg": Route(
+        "GET", ("scorekeeper",), lambda call, given: pages.qr_of(call, given["which"]), SVG
+    ),
+    # the writes, with the kinds of link that may write each (web/writes.py)
+    **{path: Route("POST", kinds, write, JSON) for path, (kinds, write) in writes.WRITES.items()},
+    **STATIC,
+}
+
+
+def _board_page(call: BoardCall, given: Mapping[str, Any]) -> str:
+    return board.page(call, given.get("lang"))
+
+
+TOURNAMENT = (board.KIND,)
+TOURNAMENT_ROUTES: dict[str, Route] = {
+    "": Route("GET", TOURNAMENT, _board_page, HTML),
+    "state.json": Route("GET", TOURNAMENT, lambda call, given: board.read_state(call), JSON),
+    "events": Route("GET", TOURNAMENT, lambda call, given: board.version(call), EVENTS),
+    "qr.svg": Route("GET", TOURNAMENT, lambda call, given: board.qr(call), SVG),
+    **STATIC,
+}
+
+
+def paths() -> list[str]:
+    """Every path of both tables once, for the Starlette routes (the page's also as ``/``)."""
+    return sorted({*ROUTES, *TOURNAMENT_ROUTES})

@@ -1,0 +1,194 @@
+// A seat: the board, plus this player's hand (tapped or typed, read by the referee as it
+// is typed), "I went out", and the referee on the phone. The cards a button types, how
+// a hand reads and what it counts all come from the server.
+import { call, live, send } from "./net.js";
+import { $, ask, clear, el, failure, fill, renderPending, renderSession, say, T } from "./render.js";
+
+const me = document.body.dataset.player || null;
+let suit = null;
+let readingAsked = 0;
+let readingTimer = null;
+let roundsSeen = null;
+let sent = null; // the points of the hand this page sent, while the message says so
+let state = null;
+
+const handInput = () => $("hand-text");
+
+function renderMine(s) {
+  if (roundsSeen !== null && roundsSeen !== s.rounds_played) {
+    // a round was saved (or undone): the next hand starts afresh
+    handInput().value = "";
+    clear($("reading"));
+    $("hand-romme").checked = false;
+    say("myhand-msg", "");
+    sent = null;
+  }
+  roundsSeen = s.rounds_played;
+  const hand = s.pending.hands[me];
+  if (sent !== null && hand?.points !== sent) {
+    say("myhand-msg", ""); // the scorekeeper changed it since: the status line says how
+    sent = null;
+  }
+  $("myhand-status").textContent = s.shown.mine;
+  $("went-out").setAttribute("aria-pressed", String(s.pending.winner === me));
+  const over = Boolean(s.shown.finished);
+  $("picker").hidden = over;
+  $("entry").hidden = over;
+}
+
+function render(s) {
+  state = s;
+  renderSession(s, me);
+  renderPending(s);
+  renderMine(s);
+}
+
+function addCard(token) {
+  const input = handInput();
+  input.value = `${input.value.trim()} ${token}`.trim();
+  readSoon(0);
+}
+
+function chooseSuit(letter) {
+  suit = letter;
+  for (const button of $("suits").children) button.setAttribute("aria-pressed", String(button.dataset.suit === letter));
+  for (const button of $("ranks").children) button.disabled = false;
+}
+
+function readSoon(delay) {
+  clearTimeout(readingTimer);
+  readingTimer = setTimeout(readHand, delay);
+}
+
+async function readHand() {
+  const text = handInput().value.trim();
+  const box = clear($("reading"));
+  box.classList.remove("error");
+  if (!text) return;
+  const asked = ++readingAsked;
+  try {
+    const reading = await call("GET", "read", null, { cards: text });
+    if (asked === readingAsked) showReading(box, reading);
+  } catch (error) {
+    if (asked !== readingAsked) return;
+    box.classList.add("error");
+    box.textContent = failure(error);
+  }
+}
+
+function showReading(box, reading) {
+  clear(box);
+  if (reading.cards.length) {
+    const chips = el("ul", { class: "chips" });
+    reading.cards.forEach((card, i) => {
+      chips.append(
+        el(
+          "li",
+          { class: reading.red[i] ? "red" : null },
+          el("b", { text: card }),
+          el("small", { text: reading.values[i] }),
+        ),
+      );
+    });
+    box.append(el("span", { class: "label", text: T.reading }), chips);
+  }
+  box.append(el("p", { class: "sum", text: reading.sum }));
+}
+
+const waiting = () => say("myhand-msg", T.sending);
+
+async function sendHand() {
+  if (state?.shown.finished) return;
+  try {
+    const answer = await send("hand", { cards: handInput().value.trim() }, { again: true, waiting, ask });
+    if (answer === null) {
+      say("myhand-msg", "");
+      handInput().focus();
+      return;
+    }
+    sent = answer.points;
+    say("myhand-msg", fill(T.hand_in, { points: answer.points }));
+  } catch (error) {
+    say("myhand-msg", failure(error), true);
+  }
+}
+
+async function wentOut() {
+  if (state?.shown.finished) return;
+  try {
+    await send("out", { hand_romme: $("hand-romme").checked }, { again: true, waiting });
+    say("myhand-msg", ""); // the status line says who went out, as the server holds it
+  } catch (error) {
+    say("myhand-msg", failure(error), true);
+  }
+}
+
+function buildPicker() {
+  for (const button of $("suits").children) button.addEventListener("click", () => chooseSuit(button.dataset.suit));
+  for (const button of $("ranks").children) {
+    button.addEventListener("click", () => {
+      if (suit) addCard(JSON.parse(button.dataset.cards)[suit]);
+    });
+  }
+  $("pick-joker").addEventListener("click", (event) => addCard(event.currentTarget.dataset.card));
+  $("pick-back").addEventListener("click", () => {
+    const input = handInput();
+    input.value = input.value
+      .trim()
+      .split(/[\s,]+/)
+      .slice(0, -1)
+      .join(" ");
+    readSoon(0);
+  });
+  $("pick-clear").addEventListener("click", () => {
+    handInput().value = "";
+    readSoon(0);
+  });
+  handInput().addEventListener("input", () => readSoon(200));
+  handInput().addEventListener("keydown", (event) => {
+    if (event.key === "Enter") sendHand();
+  });
+  $("send-hand").addEventListener("click", sendHand);
+  $("went-out").addEventListener("click", wentOut);
+}
+
+// --- the referee ------------------------------------------------------------------
+
+function refereeLines() {
+  return $("ref-text")
+    .value.split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+async function referee(question) {
+  const lines = refereeLines();
+  const out = $("ref-out");
+  out.classList.remove("error");
+  if (!lines.length) {
+    out.textContent = "";
+    return;
+  }
+  try {
+    if (question === "check") {
+      const params = new URLSearchParams();
+      for (const line of lines) params.append("meld", line);
+      out.textContent = (await call("GET", "check", null, params)).text;
+    } else if (question === "value") {
+      out.textContent = (await call("GET", "read", null, { cards: lines.join(" ") })).text;
+    } else {
+      out.textContent = (await call("GET", "best", null, { hand: lines.join(" ") })).text;
+    }
+  } catch (error) {
+    out.classList.add("error");
+    out.textContent = failure(error);
+  }
+}
+
+export function start() {
+  buildPicker();
+  $("ref-check").addEventListener("click", () => referee("check"));
+  $("ref-value").addEventListener("click", () => referee("value"));
+  $("ref-best").addEventListener("click", () => referee("best"));
+  live(render);
+}
