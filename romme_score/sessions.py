@@ -41,6 +41,7 @@ from romme_score.scoring import (
     UNLIKELY_POINTS,
     GameState,
     Hand,
+    NoWinner,
     RoundError,
     RoundInput,
     RoundScore,
@@ -769,6 +770,8 @@ class SessionService:
             winner = self._player(info, winner)
         if stalemate and not isinstance(winner, Keep) and winner is not None:
             raise StalemateWithWinner()
+        if stalemate and hand_romme:  # as a round typed with both is refused (no winner)
+            raise NoWinner(hand_romme=True)
         changed: dict[str, PendingHand | None] = {
             p: _pending_hand(h) if h is not None else None for p, h in given.items()
         }

@@ -16,6 +16,7 @@ from romme_score.cli import TranslatedGroup
 from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
+    InputError,
     Output,
     complete_with,
     confirm,
@@ -50,7 +51,7 @@ def chosen(text: str, players: Sequence[str], option: str) -> str:
     try:
         return choose_player(text, players)
     except PlayerChoiceError as exc:
-        fail_input(f"{option}: {exc}")
+        raise InputError(f"{option}: {exc}", exc.code) from None
 
 
 def parse_hands(
