@@ -245,3 +245,52 @@ def test_the_ways_out_are_tables_keyed_by_code_not_isinstance_ladders(module: st
         n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "isinstance"
     ]
     assert not calls, f"{module} decides by class again"
+
+
+# --- one round in progress, whatever the door -------------------------------------------
+
+
+def test_the_round_typed_at_the_table_is_the_round_in_progress_the_phones_see(db: Path) -> None:
+    from romme_score.table.entry import RoundEntry
+    from romme_score.table.front import KeptRound
+
+    with SessionService(db) as service:
+        info = service.session("Friday")
+        entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
+        kept = KeptRound(service, info, service.pending(info))
+        entry.answer("1")  # Anna went out
+        kept.follow(entry)
+        assert service.pending(info).winner == "Anna"
+        entry.answer("HK K10")  # Ben's hand
+        kept.follow(entry)
+        service.set_hand(info, "Dora", Hand(points=4))  # a phone, meanwhile
+        entry.answer("5")  # Carl's hand: Dora's stays as the phone sent it
+        kept.follow(entry)
+        pending = service.pending(info)
+        assert pending.hands["Ben"].cards == "HK K10" and pending.hands["Carl"].typed_points == 5
+        assert pending.hands["Dora"].typed_points == 4
+
+
+def test_romme_round_i_starts_from_the_phones_hands_and_saves_them_with_its_own(db: Path) -> None:
+    with SessionService(db) as service:
+        service.set_hand(service.session("Friday"), "Ben", Hand(points=7))
+    # the winner, then Carl's and Dora's hands (Ben's came from his phone), then Enter
+    result = CliRunner().invoke(main, ["--lang", "en", "round", "-i", "--db", str(db)], input="1\n5\n6\n\n")
+    assert result.exit_code == 0, result.output
+    with SessionService(db) as service:
+        info = service.session("Friday")
+        assert dict(service.standings(info).totals) == {"Anna": 0, "Ben": 7, "Carl": 5, "Dora": 6}
+        assert service.pending(info).empty
+
+
+def test_a_round_given_up_at_the_table_is_forgotten_unless_the_phones_began_it(db: Path) -> None:
+    result = CliRunner().invoke(main, ["--lang", "en", "round", "-i", "--db", str(db)], input="1\n5\n")
+    assert result.exit_code == 1  # the input ended before Enter: nothing saved
+    with SessionService(db) as service:
+        info = service.session("Friday")
+        assert service.pending(info).empty and service.standings(info).rounds_played == 0
+        service.set_hand(info, "Ben", Hand(points=7))
+    CliRunner().invoke(main, ["--lang", "en", "round", "-i", "--db", str(db)], input="1\n5\n")
+    with SessionService(db) as service:
+        kept = service.pending(service.session("Friday"))
+        assert kept.hands["Ben"].typed_points == 7 and kept.winner == "Anna"  # the phones' round goes on

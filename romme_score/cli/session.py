@@ -184,18 +184,19 @@ def round_(
     with open_service(db) as service:
         info = service.session(session)
         ask = interactive or (not hands and winner is None and not stalemate and sys.stdin.isatty())
+        revision: int | None = None  # the round in progress it was asked as, cleared with it
         if ask:
             asked = _ask_round(service, info, out, yes)
             if asked is None:  # discarded or the input ended: a refused action (exit code 1)
                 out.echo(_(views.NOT_SAVED))
                 click.get_current_context().exit(1)
-            rnd = asked
+            rnd, revision = asked
         else:
             service.check_open(info)  # a finished game takes no hand, whatever is typed
             parsed = parse_hands(hands, info, never_out, out)
             found = chosen(winner, info.players, "--winner") if winner is not None else None
             rnd = RoundInput(found, parsed, hand_romme, stalemate)
-        recorded = service.record(info, rnd, confirm=True)  # warned above, or asked
+        recorded = service.record(info, rnd, pending=revision, confirm=True)  # warned above, or asked
     if recorded.next_in_progress:
         click.echo(views.in_progress_moves_on(recorded.number + 1), err=True)
     if out.json:
@@ -204,7 +205,9 @@ def round_(
         out.echo(views.render_recorded(recorded, out.cards))
 
 
-def _ask_round(service: SessionService, info: SessionInfo, out: Output, yes: bool) -> RoundInput | None:
+def _ask_round(
+    service: SessionService, info: SessionInfo, out: Output, yes: bool
+) -> tuple[RoundInput, int] | None:
     """The table mode's round entry, run once (issue 9 item 7); None when discarded."""
     from romme_score.table.front import ask_round  # prompt_toolkit only when asking
 

@@ -26,11 +26,25 @@ import click
 from romme_score.i18n import _
 from romme_score.inputs import ChoiceProblem, PlayerChoiceError, choose_player
 from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
-from romme_score.sessions import PendingChanged, SessionInfo, SessionInputError, SessionService, Standings
+from romme_score.sessions import (
+    PendingChanged,
+    PendingRound,
+    SessionInfo,
+    SessionInputError,
+    SessionService,
+    Standings,
+)
 from romme_score.store import StoreError
 from romme_score.table.commands import NOT_INSIDE, LineError, split_line
-from romme_score.table.entry import STALEMATE_WORDS, RoundEntry
-from romme_score.table.front import PromptAsker, card_words, drive, make_line_completer, terminal_width
+from romme_score.table.entry import STALEMATE_WORDS, RoundEntry, Step
+from romme_score.table.front import (
+    KeptRound,
+    PromptAsker,
+    card_words,
+    drive,
+    make_line_completer,
+    terminal_width,
+)
 from romme_score.table.handlers import Place
 from romme_score.table.words import Word, find, names, offered_words, suggestions
 from romme_score.views import play as views
@@ -275,34 +289,9 @@ class Table:
     # -- a round ----------------------------------------------------------------------------
 
     def record(self, first: str | None) -> None:
-        """Enter a round (``first`` is what was typed as its winner) and save it."""
-        self.refresh()
-        if self.current.state.finished:
-            click.echo(views.game_over_no_round(views.distance_line(self.current)))
-            return
-        number = self.number
-        entry = RoundEntry(
-            self.info.players,
-            self.info.rules,
-            self.preview,
-            profile=self.out.profile,
-            dealer=self.current.next_dealer,
-        )
-        if first is not None:
-            entry.answer(first)
-        try:
-            while True:
-                rnd = drive(entry, self.asker, self.info.name, number, self.out)
-                if self.save(rnd):
-                    return
-                number = self.number  # another process saved a round meanwhile: show it again
-                click.echo(views.changed_before_save(self.info.name, number))
-                entry.recheck()
-        except (KeyboardInterrupt, EOFError):
-            click.echo(views.discarded(number))
-        except StoreError as exc:  # the game ended elsewhere, the database is busy, ...
-            self.error(str(exc))
-            self.redraw()
+        """Enter a round (``first`` is what was typed as its winner) and save it: the round
+        in progress, with whatever the phones sent of it already (``romme serve``)."""
+        self._enter(first, self.service.pending(self.info))
 
     def phones(self) -> None:
         """``phones``: the round the phones sent (``romme serve``) in the same entry, the
@@ -311,6 +300,11 @@ class Table:
         if pending.empty:
             click.echo(views.no_pending())
             return
+        self._enter(None, pending)
+
+    def _enter(self, first: str | None, pending: PendingRound) -> None:
+        """The round in progress typed here, each answer kept in the database as it is
+        given (:class:`~romme_score.table.front.KeptRound`), saved with Enter."""
         self.refresh()
         if self.current.state.finished:
             click.echo(views.game_over_no_round(views.distance_line(self.current)))
@@ -322,27 +316,50 @@ class Table:
             profile=self.out.profile,
             dealer=self.current.next_dealer,
         )
-        entry.load(pending.to_input())
+        kept = KeptRound(self.service, self.info, pending)
+        if not pending.empty:
+            entry.load(pending.to_input())
         number = self.number
         try:
+            if first is not None:
+                entry.step = Step.WINNER  # what was typed at the prompt is who went out
+                entry.answer(first)
+                kept.follow(entry)
             while True:
-                rnd = drive(entry, self.asker, self.info.name, number, self.out)
+                rnd = drive(entry, self.asker, self.info.name, number, self.out, kept=kept)
+                if self.rounds_changed():
+                    number = self.number  # another process saved a round meanwhile: show it again
+                    click.echo(views.changed_before_save(self.info.name, number))
+                    entry.recheck()
+                    continue
                 try:
-                    recorded = self.service.record(self.info, rnd, pending=pending.revision, confirm=True)
-                except PendingChanged:
+                    recorded = self.service.record(self.info, rnd, pending=kept.revision, confirm=True)
+                except PendingChanged:  # a phone sent a hand meanwhile: the round shown again
                     pending = self.service.pending(self.info)
                     number = self.number
                     click.echo(views.pending_changed())
                     entry.load(pending.to_input())
+                    kept.reset(pending)
                     continue
                 click.echo(views.saved_line(recorded.number, self.info.name))
                 self.redraw()
                 return
         except (KeyboardInterrupt, EOFError):
+            kept.discard()
+            self.seen = self.service.version(self.info)  # its own writes are no news here
             click.echo(views.discarded(number))
-        except StoreError as exc:
+        except StoreError as exc:  # the game ended elsewhere, the database is busy, ...
             self.error(str(exc))
             self.redraw()
+
+    def rounds_changed(self) -> bool:
+        """Whether rounds were saved, corrected or taken back elsewhere since the standings
+        were drawn (the round being typed writes the session too: that is not it)."""
+        now = self.service.standings(self.info, last=0)
+        if (now.rounds_played, dict(now.totals)) == (self.current.rounds_played, dict(self.current.totals)):
+            return False
+        self.redraw()
+        return True
 
     def edit(self, number: int) -> None:
         """``edit N`` alone: round N in the same entry, its summary first; Enter saves the
@@ -373,18 +390,6 @@ class Table:
             return
         click.echo(views.edited_line(number, self.info.name))
         self.redraw()
-
-    def save(self, rnd: RoundInput) -> bool:
-        """What Enter at the summary does: save the round in one transaction and redraw the
-        standings; False (nothing saved, standings redrawn) when another process changed
-        the session since they were last drawn."""
-        if self.changed_elsewhere():
-            self.redraw()
-            return False
-        recorded = self.service.record(self.info, rnd, confirm=True)  # unlikely points were asked
-        click.echo(views.saved_line(recorded.number, self.info.name))
-        self.redraw()
-        return True
 
     def preview(self, rnd: RoundInput) -> RoundScore:
         return self.service.preview(self.info, rnd)

@@ -206,8 +206,9 @@ class RoundEntry:
             self.message = views.unknown_key(text.strip(), self.players, self.winner)
 
     def load(self, rnd: RoundInput) -> None:
-        """Start from a recorded round (``edit N``): its winner, marks and hands, the
-        cards written back as letters to edit; then the summary, or the hand to fix."""
+        """Start from a recorded round (``edit N``) or the round in progress: its winner,
+        marks and hands, the cards written back as letters to edit; then the summary, the
+        hand to fix, or who went out while nobody is known to have."""
         self.winner, self.stalemate, self.hand_romme = rnd.winner, rnd.stalemate, rnd.hand_romme
         self.never_out = {p for p, h in rnd.hands.items() if h.never_out}
         self.hands = {
@@ -220,6 +221,8 @@ class RoundEntry:
             for p, h in self.hands.items()
         }
         self.recheck()
+        if self.winner is None and not self.stalemate:  # the phones' round: who went out comes first
+            self.step, self.current, self.message = Step.WINNER, None, None
 
     def recheck(self) -> None:
         """Check the round again (the session changed meanwhile): summary or back to a hand."""

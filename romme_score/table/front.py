@@ -14,7 +14,8 @@ import click
 
 from romme_score.cards import Profile
 from romme_score.scoring import RoundInput
-from romme_score.sessions import SessionInfo, SessionService
+from romme_score.sessions import PendingRound, SessionInfo, SessionService
+from romme_score.store.records import KEEP, Keep
 from romme_score.table.entry import RoundEntry, Step
 from romme_score.views import play as views
 from romme_score.views.output import Output
@@ -40,6 +41,70 @@ class Asker(Protocol):
     def say(self, text: str, error: bool = False) -> None: ...
 
 
+HandState = tuple[tuple[str, ...] | None, int | None, bool]
+
+
+class KeptRound:
+    """The round being typed, kept in the database as the session's round in progress
+    (the one the phones send to, :meth:`SessionService.change_pending`) part by part as it
+    is answered: one round in progress whatever the door, a typed round that survives a
+    crashed window, and the phones' hands in the same entry. Only what changed is sent,
+    so that a hand a phone sends meanwhile is not overwritten; ``revision`` is the round
+    in progress as this entry last wrote or read it (saving it at another revision is
+    refused by the service: someone else changed it)."""
+
+    def __init__(self, service: SessionService, info: SessionInfo, start: PendingRound) -> None:
+        self.service, self.info = service, info
+        self.began_empty = start.empty
+        self.reset(start)
+
+    def reset(self, pending: PendingRound) -> None:
+        self.revision = pending.revision
+        self.sent = _state_of(pending.to_input())
+
+    def follow(self, entry: RoundEntry) -> None:
+        """Send what the last answer changed (nothing while the winner is being asked again)."""
+        if entry.step is Step.WINNER and entry.winner is None and not entry.stalemate:
+            return
+        rnd = entry.round_input()
+        now = _state_of(rnd)
+        winner, stalemate, hand_romme, hands = now
+        sent_winner, sent_stalemate, sent_hand_romme, sent_hands = self.sent
+        if now == self.sent:
+            return
+        given_winner: str | None | Keep = KEEP
+        given_stalemate: bool | None = None
+        if (winner, stalemate) != (sent_winner, sent_stalemate):
+            given_stalemate = stalemate
+            if not stalemate:
+                given_winner = winner
+        given_hand_romme = hand_romme if hand_romme != sent_hand_romme and not stalemate else None
+        changed = {p: rnd.hands.get(p) for p in {*hands, *sent_hands} if hands.get(p) != sent_hands.get(p)}
+        pending = self.service.change_pending(
+            self.info,
+            winner=given_winner,
+            stalemate=given_stalemate,
+            hand_romme=given_hand_romme,
+            hands=changed,
+            confirm=True,  # the entry asked about unlikely points
+        )
+        self.reset(pending)
+
+    def discard(self) -> None:
+        """The entry was given up: a round this entry began is forgotten; one that came
+        from the phones stays in progress, with what was typed into it."""
+        if self.began_empty:
+            self.service.discard_pending(self.info)
+
+
+def _state_of(rnd: RoundInput) -> tuple[str | None, bool, bool, dict[str, HandState]]:
+    hands = {
+        p: (tuple(map(str, h.cards)) if h.cards is not None else None, h.points, h.never_out)
+        for p, h in rnd.hands.items()
+    }
+    return rnd.winner, rnd.stalemate, rnd.hand_romme, hands
+
+
 def prompt_for(entry: RoundEntry, session: str, number: int) -> str:
     if entry.step is Step.HAND and entry.current is not None:
         return views.hand_prompt(session, number, entry.seat(entry.current), entry.current)
@@ -49,10 +114,17 @@ def prompt_for(entry: RoundEntry, session: str, number: int) -> str:
 
 
 def drive(
-    entry: RoundEntry, asker: Asker, session: str, number: int, out: Output, confirm: bool = True
+    entry: RoundEntry,
+    asker: Asker,
+    session: str,
+    number: int,
+    out: Output,
+    confirm: bool = True,
+    kept: KeptRound | None = None,
 ) -> RoundInput:
     """Ask until the entry is done (Enter at the summary, or the summary shown when not
-    ``confirm``); Ctrl-C and Ctrl-D propagate."""
+    ``confirm``), each answer kept as the round in progress (``kept``); Ctrl-C and
+    Ctrl-D propagate."""
     shown_question = False
     while entry.step is not Step.DONE:
         if entry.step is Step.SUMMARY and not confirm and not entry.message:
@@ -76,6 +148,8 @@ def drive(
             asker.say(views.winner_question(entry.players))
             shown_question = True
         entry.answer(asker.ask(entry, prompt_for(entry, session, number)))
+        if kept is not None:
+            kept.follow(entry)
     return entry.round_input()
 
 
@@ -227,9 +301,11 @@ class LineAsker:
 
 def ask_round(
     service: SessionService, info: SessionInfo, out: Output, confirm: bool = True
-) -> RoundInput | None:
-    """The interactive ``romme round``: the table mode's round entry, run once. None when
-    it was discarded (Ctrl-C, or the end of input)."""
+) -> tuple[RoundInput, int] | None:
+    """The interactive ``romme round``: the table mode's round entry, run once, kept as the
+    round in progress (from the phones' hands, if any, on); the round and the revision of
+    the round in progress it is, to save them together. None when it was discarded
+    (Ctrl-C, or the end of input)."""
     standings = service.standings(info, last=0)
     number = standings.rounds_played + 1
     entry = RoundEntry(
@@ -239,12 +315,17 @@ def ask_round(
         profile=out.profile,
         dealer=standings.next_dealer,
     )
+    start = service.pending(info)
+    kept = KeptRound(service, info, start)
+    if not start.empty:
+        entry.load(start.to_input())
     asker: Asker
     if sys.stdin.isatty() and sys.stdout.isatty():
         asker = PromptAsker(lambda: views.toolbar_text(standings, terminal_width()), out.profile)
     else:
         asker = LineAsker()
     try:
-        return drive(entry, asker, info.name, number, out, confirm)
+        return drive(entry, asker, info.name, number, out, confirm, kept), kept.revision
     except (KeyboardInterrupt, EOFError):
+        kept.discard()
         return None
