@@ -294,3 +294,12 @@ def test_a_round_given_up_at_the_table_is_forgotten_unless_the_phones_began_it(d
     with SessionService(db) as service:
         kept = service.pending(service.session("Friday"))
         assert kept.hands["Ben"].typed_points == 7 and kept.winner == "Anna"  # the phones' round goes on
+
+
+def test_the_pages_show_hand_romme_doubling_before_the_round_is_saved_rules_md_6(
+    served: Served, http: httpx.Client
+) -> None:
+    http.post(served.seats["Ben"] + "/out", json={"hand_romme": True})
+    http.post(served.seats["Anna"] + "/hand", json={"cards": "HK K10"})
+    shown = http.get(served.board + "/state.json").json()["shown"]["pending"]
+    assert shown["Anna"]["text"].endswith("×2 = 40")

@@ -58,7 +58,8 @@ def test_state_json_shows_the_marks_the_hands_and_each_seats_line_ready_to_show(
     assert [r["number"] for r in shown["recent"]] == ["1", "2", "3 s"]
     assert shown["recent"][0]["marks"] == {"Anna": "0 *", "Ben": "40", "Carl": "12", "Dora": "7"}
     assert shown["recent"][1]["marks"]["Ben"] == "0 *H-20" and shown["recent"][1]["winner"] == "Ben"
-    assert shown["pending"]["Carl"] == {"text": "went out", "state": "out"}
+    # the winner's bonus as it will be saved
+    assert shown["pending"]["Carl"] == {"text": "went out · −10 bonus", "state": "out"}
     assert shown["pending"]["Dora"] == {"text": "9 counted", "state": "in"}
     assert shown["pending"]["Anna"]["state"] == "waiting"
     assert shown["mine"] == "My hand is in: 9 points"

@@ -342,14 +342,23 @@ def recent_json(rows: Sequence[RoundPoints], players: Sequence[str]) -> list[dic
 
 def pending_shown(pending: Mapping[str, Any], players: Sequence[str]) -> dict[str, dict[str, str]]:
     """Each player's part of the round in progress (``pending_json``'s dict): a text and
-    its state, ``out`` (whoever the server holds as gone out), ``in``, ``waiting`` or ``none``."""
+    its state, ``out`` (whoever the server holds as gone out), ``in``, ``waiting`` or ``none``;
+    the doubling and the winner's bonus as they will be saved (``"score"``)."""
     shown = {}
+    score = pending.get("score") or {"points": {}, "multiplier": {}, "bonus": {}}
     for player in players:
         hand = pending["hands"].get(player)
         if pending["winner"] == player:
-            shown[player] = {"text": _went_out(pending["hand_romme"]), "state": "out"}
+            text = _went_out(pending["hand_romme"])
+            if score["bonus"].get(player):  # as it will be saved: the winner's bonus struck off
+                text += " · " + _("−%(bonus)d bonus") % {"bonus": score["bonus"][player]}
+            shown[player] = {"text": text, "state": "out"}
         elif hand:
-            shown[player] = {"text": _hand_text(hand), "state": "in"}
+            text = _hand_text(hand)
+            factor, points = score["multiplier"].get(player, 1), score["points"].get(player)
+            if factor > 1 and points is not None:  # doubled as it will be saved (Hand-Rommé, joker)
+                text += f" ×{factor} = {points}"
+            shown[player] = {"text": text, "state": "in"}
         elif player in pending["missing"]:
             shown[player] = {"text": _(TEXTS["waiting"]), "state": "waiting"}
         else:
