@@ -663,10 +663,20 @@ class SessionService:
         self.store.set_current(_lookup_name(name))
 
     def check_open(self, info: SessionInfo) -> None:
-        """Refuse when the session's game is over."""
+        """Refuse when the session's game is over (saying whose tournament's table it is,
+        if it is one: the way on is then the next series, not a new game)."""
         state = self.state(info)
         if state.finished:
-            raise GameOver(info.name, state.winner)
+            raise GameOver(info.name, state.winner, self.tournament_of(info))
+
+    def tournament_of(self, info: SessionInfo) -> str | None:
+        """The tournament whose table the session is, or None (asked when a game ends,
+        so once an evening: every tournament's tables are read)."""
+        for name in self.store.tournament_names():
+            tables = self.store.tournament_tables(self.store.tournament(name))
+            if any(table.session_id == info.id for table in tables):
+                return name
+        return None
 
     @staticmethod
     def check_hand(info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> Hand:

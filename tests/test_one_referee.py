@@ -303,3 +303,24 @@ def test_the_pages_show_hand_romme_doubling_before_the_round_is_saved_rules_md_6
     http.post(served.seats["Anna"] + "/hand", json={"cards": "HK K10"})
     shown = http.get(served.board + "/state.json").json()["shown"]["pending"]
     assert shown["Anna"]["text"].endswith("×2 = 40")
+
+
+def test_a_tournament_table_that_played_its_games_points_to_the_next_series_not_romme_new(
+    isolated_data_dir: Path,
+) -> None:
+    db = isolated_data_dir
+    status = romme(db, "tournament", "new", "Cup", "A", "B", "C", "--games", "1", "--json")[0]
+    assert status == 0
+    drawn = json.loads(romme(db, "tournament", "draw", "--json")[1])
+    session = str(drawn["tables"][0]["session"])
+    assert romme(db, "round", "--session", session, "--winner", "1", "2=5", "3=6")[0] == 0
+    status, _out, err, code = romme(db, "round", "--session", session, "--winner", "1", "2=5", "3=6")
+    assert status == 1 and code == "game-over"
+    assert "romme tournament draw" in err and "romme new" not in err
+    with SessionService(db) as service:
+        info = service.session(session)
+        with pytest.raises(GameOver) as over:
+            service.set_hand(info, info.players[1], Hand(points=5))
+    from romme_score.views.web import error_sentence
+
+    assert error_sentence(over.value, "game-over").endswith("the tournament goes on with the next series")

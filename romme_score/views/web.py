@@ -11,7 +11,7 @@ sent with ``state.json`` under ``"view"``. An error of the service says what is 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from romme_score.cards import RANKS, SUITS, Card, Profile, Suit, parse_cards
@@ -457,20 +457,26 @@ def picker_cards(
 # --- errors on a page -----------------------------------------------------------------
 
 
+# What to do about a refusal on the pages, by the error's code (a function where it
+# depends on the facts).
+WAYS_OUT: dict[str, str | Callable[[BaseException], str]] = {
+    "missing-hands": N_("wait for their phones, or enter the hands here"),
+    "no-winner": N_("tap 'went out' beside the winner, or 'Stalemate'"),
+    "changed": N_("look at the round again and save it once more"),
+    "game-over": lambda exc: (
+        _("the tournament goes on with the next series")
+        if getattr(exc, "tournament", None)
+        else _("start a new session to play on")
+    ),
+}
+
+
 def error_sentence(exc: BaseException, code: str) -> str:
     """The error's sentence, with what to do about it on the pages."""
-    text = str(exc)
-    if code == "missing-hands":
-        return text + ": " + _("wait for their phones, or enter the hands here")
-    if code == "no-winner":
-        return text + ": " + _("tap 'went out' beside the winner, or 'Stalemate'")
-    if code == "changed":
-        return text + ": " + _("look at the round again and save it once more")
-    if code == "game-over":
-        return text + ": " + _("start a new session to play on")
-    if code == "no-rounds":
-        return text
-    return text
+    way = WAYS_OUT.get(code)
+    if way is None:
+        return str(exc)
+    return f"{exc}: {way(exc) if callable(way) else _(way)}"
 
 
 def error_facts(exc: BaseException, code: str) -> dict[str, Any]:
