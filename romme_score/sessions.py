@@ -567,7 +567,8 @@ class SessionService:
     def _snapshot(self, info: SessionInfo, version: int) -> Snapshot:
         standings = self.standings(info, last=0)
         pending = self.store.pending(info)
-        missing = tuple(self.missing_hands(info, pending))
+        # a finished game waits for nobody's hand
+        missing = () if standings.state.finished else tuple(self.missing_hands(info, pending))
         try:
             last: RoundRecord | None = self.last_round(info)
         except NoRounds:
@@ -582,6 +583,11 @@ class SessionService:
             last,
             settled,
         )
+
+    def provisional(self, info: SessionInfo, pending: PendingRound) -> RoundScore | None:
+        """The round in progress scored as it would be saved now (see :class:`Snapshot`)."""
+        standings = self.standings(info, last=0)
+        return self._provisional(info, standings, pending, self.missing_hands(info, pending))
 
     @staticmethod
     def _provisional(
@@ -770,7 +776,8 @@ class SessionService:
         """Set parts of the round in progress at once (the scorekeeper, for a player without
         a phone): a winner means no stalemate and no hand of theirs (unless one is given), a
         stalemate no winner and no Hand-Rommé; a hand given as None is taken out. Each hand
-        is checked as it arrives (:meth:`check_hand`)."""
+        is checked as it arrives (:meth:`check_hand`), the winner's as ``romme round``
+        checks it, and a Hand-Rommé is refused in a stalemate (:class:`NoWinner`)."""
         self.check_open(info)
         given = {self._player(info, p): h for p, h in (hands or {}).items()}
         for player, hand in given.items():
@@ -780,8 +787,14 @@ class SessionService:
             winner = self._player(info, winner)
         if stalemate and not isinstance(winner, Keep) and winner is not None:
             raise StalemateWithWinner()
-        if stalemate and hand_romme:  # as a round typed with both is refused (no winner)
+        now = self.store.pending(info)
+        stays_stalemate = stalemate if stalemate is not None else now.stalemate and isinstance(winner, Keep)
+        if stays_stalemate and hand_romme:  # as a round typed with both is refused (no winner)
             raise NoWinner(hand_romme=True)
+        out = None if stalemate else (winner if not isinstance(winner, Keep) else now.winner)
+        held = given.get(out) if out is not None else None
+        if out is not None and held is not None:  # cards for the winner: only where 002 e/f allow them
+            check_winner_hand(out, held, info.rules)
         changed: dict[str, PendingHand | None] = {
             p: _pending_hand(h) if h is not None else None for p, h in given.items()
         }

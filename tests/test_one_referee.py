@@ -305,7 +305,7 @@ def test_the_pages_show_hand_romme_doubling_before_the_round_is_saved_rules_md_6
     assert shown["Anna"]["text"].endswith("×2 = 40")
 
 
-def test_a_tournament_table_that_played_its_games_points_to_the_next_series_not_romme_new(
+def test_a_tournament_table_that_played_its_games_points_to_the_ranking_not_romme_new(
     isolated_data_dir: Path,
 ) -> None:
     db = isolated_data_dir
@@ -316,11 +316,36 @@ def test_a_tournament_table_that_played_its_games_points_to_the_next_series_not_
     assert romme(db, "round", "--session", session, "--winner", "1", "2=5", "3=6")[0] == 0
     status, _out, err, code = romme(db, "round", "--session", session, "--winner", "1", "2=5", "3=6")
     assert status == 1 and code == "game-over"
-    assert "romme tournament draw" in err and "romme new" not in err
+    assert "romme tournament standings" in err and "romme new" not in err
     with SessionService(db) as service:
         info = service.session(session)
         with pytest.raises(GameOver) as over:
             service.set_hand(info, info.players[1], Hand(points=5))
     from romme_score.views.web import error_sentence
 
-    assert error_sentence(over.value, "game-over").endswith("the tournament goes on with the next series")
+    assert error_sentence(over.value, "game-over").endswith("the ranking is on the tournament's board")
+
+
+def test_the_phones_take_no_state_a_round_cannot_be_saved_in_rules_md_6(
+    served: Served, http: httpx.Client
+) -> None:
+    keeper = served.scorekeeper + "/pending"
+    assert http.post(keeper, json={"stalemate": True}).status_code == 200
+    refused = http.post(keeper, json={"hand_romme": True})  # a Hand-Rommé needs who went out
+    assert refused.status_code == 409 and refused.json()["code"] == "no-winner"
+    assert http.post(keeper, json={"winner": "Anna"}).status_code == 200
+    held = http.post(keeper, json={"hands": {"Anna": 5}})  # the winner holds no cards here
+    assert held.status_code == 400 and held.json()["code"] == "round-refused"
+    answer = http.post(keeper, json={"hand_romme": True, "hands": {"Ben": "HK"}})
+    assert answer.json()["score"]["points"]["Ben"] == 20  # the answer shows it as it will be saved
+
+
+def test_a_finished_game_waits_for_no_hand_on_the_pages(isolated_data_dir: Path) -> None:
+    db = isolated_data_dir
+    romme(db, "new", "Quick", "--until", "rounds:1", "Anna", "Ben")
+    romme(db, "round", "--winner", "Anna", "Ben=5")
+    with in_process(db) as (links, _server), httpx.Client(timeout=10) as client:
+        state = client.get(links.board + "/state.json").json()
+    assert (
+        state["pending"]["missing"] == [] and state["view"]["pending"] == "The game is over: no more rounds."
+    )

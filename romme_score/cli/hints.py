@@ -48,9 +48,10 @@ def _no_winner(facts: dict[str, Any], command: str | None) -> str:
 
 
 def _game_over(facts: dict[str, Any], command: str | None) -> str | None:
-    """A game of its own starts anew; a tournament's table waits for the next series."""
+    """A game of its own starts anew; a tournament's table has played its games (whether
+    another series follows is the tournament's to say)."""
     if facts.get("tournament"):
-        return _("the tournament draws the next series with 'romme tournament draw'")
+        return _("this table has played its games: 'romme tournament standings' shows the ranking")
     return _("start a new one with 'romme new'")
 
 

@@ -327,13 +327,9 @@ class Table:
                 kept.follow(entry)
             while True:
                 rnd = drive(entry, self.asker, self.info.name, number, self.out, kept=kept)
-                if self.rounds_changed():
-                    number = self.number  # another process saved a round meanwhile: show it again
-                    click.echo(views.changed_before_save(self.info.name, number))
-                    entry.recheck()
-                    continue
                 try:
-                    recorded = self.service.record(self.info, rnd, pending=kept.revision, confirm=True)
+                    if self.save(rnd, kept.revision):
+                        return
                 except PendingChanged:  # a phone sent a hand meanwhile: the round shown again
                     pending = self.service.pending(self.info)
                     number = self.number
@@ -341,16 +337,32 @@ class Table:
                     entry.load(pending.to_input())
                     kept.reset(pending)
                     continue
-                click.echo(views.saved_line(recorded.number, self.info.name))
-                self.redraw()
-                return
+                number = self.number  # another process saved a round meanwhile: show it again
+                click.echo(views.changed_before_save(self.info.name, number))
+                entry.recheck()
         except (KeyboardInterrupt, EOFError):
             kept.discard()
-            self.seen = self.service.version(self.info)  # its own writes are no news here
             click.echo(views.discarded(number))
+            if kept.began_empty:
+                self.seen = self.service.version(self.info)  # its own writes are no news here
+            else:
+                self.redraw()  # the phones' round stays in progress, with what was typed into it
         except StoreError as exc:  # the game ended elsewhere, the database is busy, ...
             self.error(str(exc))
             self.redraw()
+
+    def save(self, rnd: RoundInput, revision: int | None = None) -> bool:
+        """What Enter at the summary does: save the round (the round in progress at
+        ``revision``, cleared with it) in one transaction and redraw the standings; False
+        (nothing saved, standings redrawn) when rounds were saved, corrected or taken back
+        elsewhere since they were drawn; :class:`PendingChanged` when a phone changed the
+        round in progress meanwhile."""
+        if self.rounds_changed():
+            return False
+        recorded = self.service.record(self.info, rnd, pending=revision, confirm=True)  # the entry asked
+        click.echo(views.saved_line(recorded.number, self.info.name))
+        self.redraw()
+        return True
 
     def rounds_changed(self) -> bool:
         """Whether rounds were saved, corrected or taken back elsewhere since the standings

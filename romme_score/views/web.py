@@ -286,7 +286,9 @@ def view_json(
         "heading": heading(s),
         "distance": distance_line(s),
         "state": state_line(s.state, s.totals, s.next_dealer),
-        "pending": pending_line(info, pending, missing),
+        "pending": _("The game is over: no more rounds.")
+        if s.state.finished
+        else pending_line(info, pending, missing),
         "last_round": last_round_line(last),
     }
 
@@ -464,7 +466,7 @@ WAYS_OUT: dict[str, str | Callable[[BaseException], str]] = {
     "no-winner": N_("tap 'went out' beside the winner, or 'Stalemate'"),
     "changed": N_("look at the round again and save it once more"),
     "game-over": lambda exc: (
-        _("the tournament goes on with the next series")
+        _("this table has played its games; the ranking is on the tournament's board")
         if getattr(exc, "tournament", None)
         else _("start a new session to play on")
     ),

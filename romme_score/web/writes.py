@@ -122,7 +122,8 @@ def pending(call: Call, body: dict[str, Any]) -> dict[str, Any]:
         hands=hands,
         confirm=_flag(body, "confirm") or False,
     )
-    return views.pending_json(info, now, call.service.missing_hands(info, now), call.notation)
+    missing = call.service.missing_hands(info, now)
+    return views.pending_json(info, now, missing, call.notation, call.service.provisional(info, now))
 
 
 def save(call: Call, body: dict[str, Any]) -> dict[str, Any]:
