@@ -349,3 +349,11 @@ def test_a_finished_game_waits_for_no_hand_on_the_pages(isolated_data_dir: Path)
     assert (
         state["pending"]["missing"] == [] and state["view"]["pending"] == "The game is over: no more rounds."
     )
+
+
+def test_the_seats_reading_flags_points_no_hand_holds_as_sending_them_would_rules_md_3(
+    served: Served, http: httpx.Client
+) -> None:
+    answer = http.get(served.seats["Ben"] + "/read", params={"cards": "300"})
+    assert answer.status_code == 400 and answer.json()["problem"] == "too-many"
+    assert http.get(served.seats["Ben"] + "/read", params={"cards": "160"}).json()["points"] == 160

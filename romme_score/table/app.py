@@ -27,6 +27,7 @@ from romme_score.i18n import _
 from romme_score.inputs import ChoiceProblem, PlayerChoiceError, choose_player
 from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
 from romme_score.sessions import (
+    GameOver,
     PendingChanged,
     PendingRound,
     SessionInfo,
@@ -306,8 +307,11 @@ class Table:
         """The round in progress typed here, each answer kept in the database as it is
         given (:class:`~romme_score.table.front.KeptRound`), saved with Enter."""
         self.refresh()
-        if self.current.state.finished:
-            click.echo(views.game_over_no_round(views.distance_line(self.current)))
+        try:
+            self.service.check_open(self.info)  # the service says whether a round may come
+        except GameOver as over:
+            line = views.game_over_no_round(views.distance_line(self.current), over.tournament)
+            click.echo(views.fit(line, terminal_width()))
             return
         entry = RoundEntry(
             self.info.players,

@@ -367,7 +367,10 @@ def changed_before_save(session: str, number: int) -> str:
     }
 
 
-def game_over_no_round(line: str) -> str:
+def game_over_no_round(line: str, tournament: str | None = None) -> str:
+    """A round asked after the game's end: at a tournament's table, the table has played."""
+    if tournament:
+        return line + " " + _("This table has played its games; the ranking is the tournament's.")
     return line + " " + _("No more rounds; 'settle' settles up.")
 
 

@@ -21,6 +21,8 @@ from romme_score import referee
 from romme_score.cards import NotationError, parse_cards
 from romme_score.inputs import read_hand
 from romme_score.melds import IllegalMeldError, check_supply
+from romme_score.scoring import RoundError
+from romme_score.sessions import check_hand
 from romme_score.solver import HandTooLarge, solve
 from romme_score.views import best as best_views
 from romme_score.views import referee as referee_views
@@ -39,11 +41,10 @@ def read(call: Call, params: QueryParams) -> dict[str, Any]:
     info = call.info()
     who = call.link.player or "?"
     hand = read_hand(who, params.get("cards", ""), call.notation)
-    if hand.cards is not None:
-        try:
-            check_supply(list(hand.cards), info.rules)
-        except IllegalMeldError as exc:
-            raise Answer(400, {"error": f"{who}: {exc}", "code": "supply"}) from None
+    try:  # as the hand will be checked when sent: the cards the packs hold, the points a hand can
+        check_hand(info.rules, who, hand, confirm=True)
+    except RoundError as exc:
+        raise Answer(400, {"error": str(exc), "code": "supply"}) from None
     reading = views.reading_json(hand, info.rules, call.notation)
     return {**reading, **views.reading_shown(reading, hand)}
 
