@@ -20,6 +20,7 @@ from romme_score.store.records import (
     HeadToHead,
     Lines,
     Link,
+    Names,
     Note,
     PendingChange,
     PendingRound,
@@ -86,6 +87,11 @@ class Store(Protocol):
         ...
 
     def session_overview(self) -> list[SessionCount]: ...
+
+    def names(self) -> Names:
+        """Every session and tournament by name, with their players (what a shell
+        completes), in a few cheap reads; works on a store opened ``read_only``."""
+        ...
 
     def rename_session(self, old: str, new: str) -> None: ...
 
