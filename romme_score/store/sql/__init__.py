@@ -1,7 +1,8 @@
 """The store over SQL, written once for every SQL backend.
 
 - :mod:`.store`: :class:`~.store.SQLStore`, the whole :class:`~romme_score.store.protocol.Store`
-  (sessions, rounds, the round in progress, links, notes, renames);
+  (sessions, rounds, notes, renames and the rest; every write one transaction);
+- :mod:`.phones`: the round in progress (hands arriving from the phones) and the links;
 - :mod:`.lines`: the long reads (export lines, scoresheet, statistics);
 - :mod:`.tournaments`: a tournament's players, series and tables;
 - :mod:`.schema`: the tables, their column types named by what they hold;

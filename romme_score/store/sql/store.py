@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import romme_score.store.sql.lines as lines
+import romme_score.store.sql.phones as phones
 import romme_score.store.sql.tournaments as tournaments
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
@@ -31,8 +32,6 @@ from romme_score.store.errors import (
     StoreError,
 )
 from romme_score.store.records import (
-    KEEP,
-    LINK_KINDS,
     Change,
     HandRecord,
     HeadToHead,
@@ -41,7 +40,6 @@ from romme_score.store.records import (
     Names,
     Note,
     PendingChange,
-    PendingHand,
     PendingRound,
     PlayerSessionStats,
     Rename,
@@ -506,10 +504,10 @@ class SQLStore:
         def work(cur: Cursor) -> tuple[int, T]:
             self._lock(cur, session)
             if pending is not None:
-                now_at = self._pending_revision(cur, session.id)
+                now_at = phones.revision(cur, session.id)
                 if now_at != pending:
                     raise PendingChanged(session.name, now_at)
-                self._clear_pending(cur, session.id)
+                phones.clear(cur, session.id)
             count = cur.execute(
                 "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'",
                 (session.id,),
@@ -617,116 +615,35 @@ class SQLStore:
     def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
         return lines.scoresheet_lines(self.conn, session, batch=batch)
 
-    # -- the round in progress ------------------------------------------------------------
-
-    @staticmethod
-    def _pending_revision(cur: Cursor, session_id: int) -> int:
-        row = cur.execute("SELECT revision FROM pending WHERE session_id = ?", (session_id,)).fetchone()
-        return int(row[0]) if row else 0
+    # -- the round in progress and the phones' links (romme_score/store/sql/phones.py) -------
 
     def pending(self, session: SessionInfo) -> PendingRound:
-        row = self.query(
-            "SELECT revision, winner, hand_romme, stalemate FROM pending WHERE session_id = ?", (session.id,)
-        )
-        if not row:
-            return PendingRound()
-        revision, winner, hand_romme, stalemate = row[0]
-        seats = {p: i for i, p in enumerate(session.players)}
-        hands = sorted(
-            self.query(
-                "SELECT player, cards, typed_points, never_out FROM pending_hands WHERE session_id = ?",
-                (session.id,),
-            ),
-            key=lambda r: seats.get(r[0], len(seats)),
-        )
-        return PendingRound(
-            int(revision),
-            winner,
-            bool(hand_romme),
-            bool(stalemate),
-            {player: PendingHand(cards, typed, bool(never)) for player, cards, typed, never in hands},
-        )
+        return phones.pending(self.conn, session)
 
     def change_pending(self, session: SessionInfo, change: PendingChange) -> PendingRound:
         def work(cur: Cursor) -> None:
             self._lock(cur, session)
-            cur.execute(
-                "INSERT INTO pending (session_id) VALUES (?) ON CONFLICT (session_id) DO NOTHING",
-                (session.id,),
-            )
-            sets = ["revision = revision + 1"]
-            values: list[Any] = []
-            if change.winner is not KEEP:
-                sets.append("winner = ?")
-                values.append(change.winner)
-            if change.hand_romme is not None:
-                sets.append("hand_romme = ?")
-                values.append(bool(change.hand_romme))
-            if change.stalemate is not None:
-                sets.append("stalemate = ?")
-                values.append(bool(change.stalemate))
-            cur.execute(f"UPDATE pending SET {', '.join(sets)} WHERE session_id = ?", (*values, session.id))
-            at = now()
-            for player, hand in change.hands.items():
-                if hand is None:
-                    cur.execute(
-                        "DELETE FROM pending_hands WHERE session_id = ? AND player = ?", (session.id, player)
-                    )
-                else:
-                    cur.execute(
-                        "INSERT INTO pending_hands (session_id, player, cards, typed_points, never_out, at) "
-                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, player) DO UPDATE SET "
-                        "cards = excluded.cards, typed_points = excluded.typed_points, "
-                        "never_out = excluded.never_out, at = excluded.at",
-                        (session.id, player, hand.cards, hand.typed_points, bool(hand.never_out), at),
-                    )
+            phones.change(cur, session, change)
             self._changed(cur, session.id)
 
         self.write(work)
         return self.pending(session)
 
-    @staticmethod
-    def _clear_pending(cur: Cursor, session_id: int) -> bool:
-        """Empty the round in progress, keeping its revision counting (whether there was one)."""
-        found = cur.execute(
-            "SELECT winner IS NOT NULL OR hand_romme OR stalemate FROM pending WHERE session_id = ?",
-            (session_id,),
-        ).fetchone()
-        hands = cur.execute("DELETE FROM pending_hands WHERE session_id = ?", (session_id,)).rowcount
-        cur.execute(
-            "UPDATE pending SET revision = revision + 1, winner = NULL, hand_romme = FALSE, "
-            "stalemate = FALSE WHERE session_id = ?",
-            (session_id,),
-        )
-        return bool(hands) or bool(found and found[0])
-
     def clear_pending(self, session: SessionInfo) -> None:
         def work(cur: Cursor) -> None:
             self._lock(cur, session)
-            if self._clear_pending(cur, session.id):
+            if phones.clear(cur, session.id):
                 self._changed(cur, session.id)
 
         self.write(work)
 
-    # -- links -----------------------------------------------------------------------------
-
     def links(self, session: SessionInfo) -> list[Link]:
-        seats = {p: i for i, p in enumerate(session.players)}
-        rows = self.query("SELECT kind, player, token FROM links WHERE session_id = ?", (session.id,))
-        found = [Link(kind, player or None, token) for kind, player, token in rows]
-        return sorted(found, key=lambda k: (LINK_KINDS.index(k.kind), seats.get(k.player or "", -1)))
+        return phones.links(self.conn, session)
 
     def add_links(self, session: SessionInfo, links: Sequence[Link], *, replace: bool) -> list[Link]:
         def work(cur: Cursor) -> None:
             self._lock(cur, session)
-            if replace:
-                cur.execute("DELETE FROM links WHERE session_id = ?", (session.id,))
-            at = now()
-            cur.executemany(
-                "INSERT INTO links (session_id, kind, player, token, created_at) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT DO NOTHING",
-                [(session.id, k.kind, k.player or "", k.token, at) for k in links],
-            )
+            phones.add_links(cur, session, links, replace)
 
         self.write(work)
         return self.links(session)
