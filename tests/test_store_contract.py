@@ -37,11 +37,11 @@ from romme_score.store.errors import (
     StoreError,
     TournamentExists,
 )
+from romme_score.store.names import Names
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     HandRecord,
     Link,
-    Names,
     Note,
     PendingChange,
     PendingHand,

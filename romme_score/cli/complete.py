@@ -20,7 +20,7 @@ import click
 from click.shell_completion import CompletionItem
 
 if TYPE_CHECKING:
-    from romme_score.store.records import Names
+    from romme_score.store.names import Names
 
 Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
 
@@ -51,7 +51,7 @@ def names(ctx: click.Context) -> Names:
     """The names in the database this line would use (none where there is no such file)."""
     from romme_score.paths import default_location
     from romme_score.store import StoreError, location_path, open_store
-    from romme_score.store.records import Names
+    from romme_score.store.names import Names
 
     db = _given(ctx, "db")
     path = location_path(db if isinstance(db, str) and db else default_location())

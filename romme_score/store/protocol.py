@@ -11,7 +11,7 @@ against every implementation.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
@@ -20,7 +20,6 @@ from romme_score.store.records import (
     HeadToHead,
     Lines,
     Link,
-    Names,
     Note,
     PendingChange,
     PendingRound,
@@ -36,6 +35,9 @@ from romme_score.store.records import (
     TournamentTable,
 )
 from romme_score.tournament_options import TournamentOptions
+
+if TYPE_CHECKING:
+    from romme_score.store.names import Names
 
 T = TypeVar("T")
 

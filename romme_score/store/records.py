@@ -418,16 +418,3 @@ def points_line_fields(seats: int) -> tuple[str, ...]:
     fields = ["kind", "number", "winner", "hand_romme", "stalemate"]
     fields += [f"{name}_{seat}" for seat in range(seats) for name in ("points", "bonus")]
     return tuple(fields)
-
-
-@dataclass(frozen=True)
-class Names:
-    """What the database holds by name (what a shell completes); ``players`` in seating
-    order, by session, ``entrants`` by start number, by tournament."""
-
-    sessions: tuple[str, ...] = ()
-    current: str | None = None
-    players: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    tournaments: tuple[str, ...] = ()
-    current_tournament: str | None = None
-    entrants: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -3,10 +3,10 @@
 The store's SQL is written once (:mod:`romme_score.store.sql.store`), with ``?`` for a
 value and ``:name`` for a named one; a backend brings two things:
 
-- a :class:`Connection`: opening, its checks and migrations, one transaction per write
-  with the database's errors as the store's (:mod:`romme_score.store.errors`), and how
-  it learns that another process changed something (SQLite's ``data_version``,
-  PostgreSQL's ``LISTEN``);
+- a connection (:class:`~romme_score.store.sql.connection.Connection`): opening, its
+  checks and migrations, one transaction per write with the database's errors as the
+  store's (:mod:`romme_score.store.errors`), and how it learns that another process
+  changed something (SQLite's ``data_version``, PostgreSQL's ``LISTEN``);
 - a :class:`Dialect`: what its SQL says differently (the placeholders it takes, how an
   inserted row's id comes back, how writers of one session wait for each other, how a
   change is announced, its column types).
@@ -18,39 +18,14 @@ then runs on it unchanged. SQLAlchemy's dialects share one SQL layer the same wa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-T = TypeVar("T")
 # The cursor a write is given: ``execute(sql, params)`` returns something to fetch from
 # (``fetchone``, ``fetchall``, ``rowcount``), ``executemany(sql, rows)``; the store's SQL
 # as written. sqlite3's connection is one; PostgreSQL's wraps psycopg's cursor.
 Cursor = Any
 Params = Sequence[Any] | dict[str, Any]
-
-
-class Connection(Protocol):
-    """One open database, as the SQL store uses it."""
-
-    location: str  # as said to a person
-
-    def transact(self, work: Callable[[Cursor], T]) -> T:
-        """``work(cursor)`` as one transaction: all of its writes or none; the database's
-        errors as the store's."""
-        ...
-
-    def query(self, sql: str, params: Params = ()) -> list[Any]: ...
-
-    def batches(self, sql: str, params: Params, size: int) -> Iterator[list[Any]]:
-        """The rows of a long read, ``size`` at a time, in constant memory."""
-        ...
-
-    def changes(self) -> set[int] | None:
-        """The sessions another connection changed since the last call (None: any may
-        have; an empty set: none)."""
-        ...
-
-    def close(self) -> None: ...
 
 
 class Dialect:

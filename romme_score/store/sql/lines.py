@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from romme_score.store.records import (
     HAND_FIELDS,
@@ -24,9 +24,12 @@ from romme_score.store.records import (
     scoresheet_line_fields,
     stored_rounds,
 )
-from romme_score.store.sql.dialect import Connection, Dialect
+from romme_score.store.sql.dialect import Dialect
 
 STREAM = 2000  # rows fetched at a time by the reads that hand out one round at a time
+
+if TYPE_CHECKING:
+    from romme_score.store.sql.connection import Connection
 
 
 def recent(session: SessionInfo, last: int | None) -> tuple[str, list[Any]]:

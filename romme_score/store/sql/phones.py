@@ -5,7 +5,7 @@ caller's transaction, which holds the session's lock and counts its change."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from romme_score.store.records import (
     KEEP,
@@ -17,7 +17,10 @@ from romme_score.store.records import (
     SessionInfo,
     now,
 )
-from romme_score.store.sql.dialect import Connection, Cursor
+from romme_score.store.sql.dialect import Cursor
+
+if TYPE_CHECKING:
+    from romme_score.store.sql.connection import Connection
 
 
 def revision(cur: Cursor, session_id: int) -> int:

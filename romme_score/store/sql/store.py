@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import romme_score.store.sql.lines as lines
 import romme_score.store.sql.phones as phones
@@ -37,7 +37,6 @@ from romme_score.store.records import (
     HeadToHead,
     Lines,
     Link,
-    Names,
     Note,
     PendingChange,
     PendingRound,
@@ -57,9 +56,13 @@ from romme_score.store.records import (
     round_records,
     to_seconds,
 )
-from romme_score.store.sql.dialect import Connection, Cursor, Dialect, Params
+from romme_score.store.sql.dialect import Cursor, Dialect, Params
 from romme_score.store.sql.schema import TOTALS_SELECT
 from romme_score.tournament_options import TournamentOptions
+
+if TYPE_CHECKING:
+    from romme_score.store.names import Names
+    from romme_score.store.sql.connection import Connection
 
 T = TypeVar("T")
 SESSION_COLUMNS = "SELECT id, name, rules, rate, currency, first_dealer, created_at FROM sessions"
@@ -227,7 +230,9 @@ class SQLStore:
 
     def names(self) -> Names:
         """Every session with its players and every tournament with its players, by name
-        (what a shell completes), in three reads."""
+        (what a shell completes), in four reads."""
+        from romme_score.store.names import Names
+
         players: dict[str, list[str]] = {}
         for session, player in self.query(
             "SELECT s.name, p.name FROM sessions s JOIN players p ON p.session_id = s.id "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from romme_score.rules import RuleSet
 from romme_score.store.errors import (
@@ -16,8 +17,11 @@ from romme_score.store.errors import (
     TournamentExists,
 )
 from romme_score.store.records import RoundPoints, TournamentInfo, TournamentPlayer, TournamentTable, now
-from romme_score.store.sql.dialect import Connection, Cursor, Dialect
+from romme_score.store.sql.dialect import Cursor, Dialect
 from romme_score.tournament_options import TournamentOptions
+
+if TYPE_CHECKING:
+    from romme_score.store.sql.connection import Connection
 
 
 def create(
