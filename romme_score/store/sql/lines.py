@@ -261,14 +261,6 @@ def started_since(created_at: str, since: str | None) -> bool:
     return started >= date.fromisoformat(since)
 
 
-def _since(dialect: Dialect, column: str, since: str | None) -> tuple[str, list[Any]]:
-    """The condition that a session started on or after ``since``, with its parameters,
-    where the dialect can say it; else always true (then the caller compares in Python,
-    :func:`started_since`)."""
-    local = dialect.local_date(column)
-    return ("1 = 1", []) if local is None else (f"? IS NULL OR {local} >= ?", [since, since])
-
-
 def player_session_stats(
     conn: Connection, dialect: Dialect, since: str | None = None
 ) -> list[PlayerSessionStats]:
@@ -277,18 +269,29 @@ def player_session_stats(
     currency and rounds played, the player's seat, name and total, and over
     the session's active rounds: rounds won, Hand-Rommés made, the sum and
     the maximum of the penalty points scored in a round."""
+    # The sessions chosen by their local date in SQL where the dialect can say it, else
+    # all of them, then by started_since.
+    local = dialect.local_date("created_at")
+    if local is None:
+        chosen, in_rounds, in_sessions, params = "", "", "", []
+    else:
+        chosen = f"chosen AS (SELECT id FROM sessions WHERE ? IS NULL OR {local} >= ?), "
+        in_rounds, in_sessions = (
+            "AND r.session_id IN (SELECT id FROM chosen) ",
+            "WHERE s.id IN (SELECT id FROM chosen) ",
+        )
+        params = [since, since]
     # One pass over the hands (joined in order: each round found by its id, twice as fast
     # in SQLite as walking the rounds and looking up their hands), grouped by session and
     # player, then joined to the seats.
-    chosen, params = _since(dialect, "created_at", since)
     rows = conn.query(
-        f"WITH chosen AS (SELECT id FROM sessions WHERE {chosen}), "
+        f"WITH {chosen}"
         "per_player AS (SELECT r.session_id, h.player, COUNT(*) AS rounds, "
         f"    {dialect.count_true('r.winner = h.player')} AS rounds_won, "
         f"    {dialect.count_true('r.winner = h.player AND r.hand_romme')} AS hand_rommes, "
         "    SUM(h.points) AS points, MAX(h.points) AS worst_round "
         f"  FROM hands h {dialect.join_in_order} rounds r ON r.id = h.round_id "
-        "  WHERE r.status = 'active' AND r.session_id IN (SELECT id FROM chosen) "
+        f"  WHERE r.status = 'active' {in_rounds}"
         "  GROUP BY r.session_id, h.player) "
         "SELECT s.id AS session_id, s.name AS session, s.rules AS rules, s.rate AS rate, "
         "s.currency AS currency, s.created_at AS created_at, p.seat AS seat, "
@@ -299,11 +302,10 @@ def player_session_stats(
         "FROM sessions s JOIN players p ON p.session_id = s.id "
         "LEFT JOIN totals t ON t.session_id = s.id AND t.player = p.name "
         "LEFT JOIN per_player a ON a.session_id = s.id AND a.player = p.name "
-        "WHERE s.id IN (SELECT id FROM chosen) "
-        "ORDER BY s.id, p.seat",
+        f"{in_sessions}ORDER BY s.id, p.seat",
         params,
     )
-    if dialect.local_date("created_at") is None:
+    if local is None and since is not None:
         rows = [row for row in rows if started_since(row[5], since)]
     return [PlayerSessionStats(*row) for row in rows]
 
@@ -317,20 +319,23 @@ def head_to_head_rounds(
     if not opponents:
         return []
     theirs = ", ".join("?" * len(opponents))
-    in_python = dialect.local_date("s.created_at") is None
-    chosen, params = _since(dialect, "s.created_at", since)
+    local = dialect.local_date("s.created_at")
+    # Without local dates in SQL, counted per session too, and the sessions chosen in Python.
+    per_session = local is None and since is not None
+    chosen, params = ("", []) if local is None else (f"AND (? IS NULL OR {local} >= ?) ", [since, since])
     rows = conn.query(
-        f"SELECT a.player, {'s.created_at' if in_python else 'NULL'}, COUNT(*), "
+        f"SELECT a.player, {'s.created_at' if per_session else 'NULL'}, COUNT(*), "
         f"COALESCE({dialect.count_true('a.points < b.points')}, 0), "
         f"COALESCE({dialect.count_true('a.points > b.points')}, 0) "
         f"FROM hands b {dialect.join_in_order} rounds r ON r.id = b.round_id AND r.status = 'active' "
-        "JOIN sessions s ON s.id = r.session_id "
-        "JOIN hands a ON a.round_id = r.id AND a.player != b.player "
-        f"WHERE b.player IN ({theirs}) AND ({chosen}) "
-        f"GROUP BY a.player{', s.id, s.created_at' if in_python else ''} ORDER BY a.player{dialect.bytewise}",
+        + ("JOIN sessions s ON s.id = r.session_id " if local or per_session else "")
+        + "JOIN hands a ON a.round_id = r.id AND a.player != b.player "
+        f"WHERE b.player IN ({theirs}) {chosen}"
+        f"GROUP BY a.player{', s.id, s.created_at' if per_session else ''} "
+        f"ORDER BY a.player{dialect.bytewise}",
         [*opponents, *params],
     )
-    return _summed(rows, since, in_python)
+    return _summed(rows, since, per_session)
 
 
 def _summed(rows: Iterable[Sequence[Any]], since: str | None, in_python: bool) -> list[HeadToHead]:
