@@ -321,7 +321,9 @@ class PostgresConnection:
 class PostgresStore(SQLStore):
     """A romme-score database on a PostgreSQL server (:class:`~romme_score.store.protocol.Store`)."""
 
+    conn: PostgresConnection  # the backend's own, with what is its only (the tests reach into it)
+
     def __init__(self, url: str, *, create: bool = True, read_only: bool = False) -> None:
         self.url = url
-        self.conn: PostgresConnection = PostgresConnection(url, create=create, read_only=read_only)
+        self.conn = PostgresConnection(url, create=create, read_only=read_only)
         super().__init__(self.conn, POSTGRES)

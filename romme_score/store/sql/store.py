@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import romme_score.store.sql.lines as lines
 import romme_score.store.sql.phones as phones
@@ -92,7 +92,7 @@ class SQLStore:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> SQLStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

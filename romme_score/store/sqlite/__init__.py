@@ -16,9 +16,11 @@ class SQLiteStore(SQLStore):
     ``read_only``, opened for a quick look only (a shell's completion): never created,
     migrated or written."""
 
+    conn: Connection  # the backend's own, with what is its only (the tests reach into it)
+
     def __init__(self, path: Path, *, create: bool = True, read_only: bool = False) -> None:
         self.path = path
-        self.conn: Connection = Connection(path, create=create and not read_only, read_only=read_only)
+        self.conn = Connection(path, create=create and not read_only, read_only=read_only)
         super().__init__(self.conn, SQLITE)
 
 
