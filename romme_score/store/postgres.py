@@ -293,9 +293,13 @@ class PostgresConnection:
 
     def _meta(self) -> dict[str, str] | None:
         """What romme_schema says (application, version), or None where there is none."""
-        if not self.query("SELECT to_regclass('romme_schema') IS NOT NULL")[0][0]:
-            return None
-        return dict(self.query("SELECT key, value FROM romme_schema"))
+
+        def read(cur: Cursor) -> dict[str, str] | None:
+            if not cur.execute("SELECT to_regclass('romme_schema') IS NOT NULL").fetchone()[0]:
+                return None
+            return dict(cur.execute("SELECT key, value FROM romme_schema").fetchall())
+
+        return self.transact(read)  # one transaction, as every opening reads it
 
     # -- changes -----------------------------------------------------------------------
 
