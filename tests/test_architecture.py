@@ -514,15 +514,10 @@ def test_no_front_end_reaches_into_a_services_store() -> None:
 # --- the package romme_score.tournament -----------------------------------------------
 
 
-def test_tournament_options_is_kept_for_the_store_alone() -> None:
-    """romme_score/tournament_options.py re-exports the options for romme_score.store, until
-    the store imports romme_score.tournament.options; nothing else may start using it."""
-    users = {
-        name
-        for name, edges in internal_graph().items()
-        if "romme_score.tournament_options" in edges and package_of(name) != "romme_score.store"
-    }
-    assert users == set()
+def test_the_three_old_tournament_modules_are_gone() -> None:
+    """Tournaments are one package (issue 27 item 4): no module by the old names is left."""
+    for old in ("tournament.py", "tournament_options.py", "tournaments.py"):
+        assert not (PACKAGE / old).exists(), old
 
 
 def test_the_tournament_package_hands_out_each_name_of_its_modules() -> None:

@@ -20,7 +20,7 @@ from romme_score.rules import GameEnd, find_preset
 from romme_score.sessions import SessionService
 from romme_score.store import open_store
 from romme_score.store.records import HandRecord, Lines, StoredRound
-from romme_score.store.sqlite import lines as sqlite_lines
+from romme_score.store.sql import lines as sqlite_lines
 
 ODD = ('Ann "the fox"', "B\\ob", "Jürgen, 50%", "Zoë ♥")  # quotes, backslash, comma, %
 

@@ -34,8 +34,10 @@ from romme_score.store.errors import (
     SeriesDrawn,
     SessionExists,
     SessionInTournament,
+    StoreError,
     TournamentExists,
 )
+from romme_score.store.names import Names
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     HandRecord,
@@ -55,19 +57,19 @@ from romme_score.tournament import TournamentOptions
 PLAYERS = ("Anna", "Ben", "Carl")
 RULES = find_preset("standard").replace(game_end=GameEnd.parse("open"), leaderboard=True)
 
-Factory = Callable[[], Store]
+Factory = Callable[..., Store]  # open_store's options (create, read_only) passed on
 
 
 @contextmanager
 def sqlite_store(tmp_path: Path) -> Iterator[Factory]:
     path = tmp_path / "contract.sqlite3"
-    yield lambda: open_store(path)
+    yield lambda **options: open_store(path, **options)
 
 
 @contextmanager
 def postgres_store(tmp_path: Path) -> Iterator[Factory]:
     with fresh_database() as url:
-        yield lambda: open_store(url)
+        yield lambda **options: open_store(url, **options)
 
 
 BACKENDS: dict[str, Callable[[Path], AbstractContextManager[Factory]]] = {
@@ -449,6 +451,51 @@ def test_a_tournament_keeps_its_players_rules_options_and_seed(store: Store) -> 
     assert found.value.close == "Pokal" and found.value.known == ("Cup", "Pokal")
     with pytest.raises(TournamentExists):
         make_tournament(store)
+
+
+def test_names_lists_sessions_with_players_and_tournaments_with_entrants(store: Store) -> None:
+    """What a shell completes, in seating and start order, the current ones named."""
+    assert store.names() == Names()
+    make(store, "Fri", ("Carl", "Anna"))
+    make(store, "Sat")
+    make_tournament(store)
+    store.set_current("Fri")
+    found = store.names()
+    assert found.sessions == ("Fri", "Sat") and found.current == "Fri"
+    assert found.players == {"Fri": ("Carl", "Anna"), "Sat": PLAYERS}
+    assert found.tournaments == ("Cup",) and found.current_tournament == "Cup"
+    assert found.entrants == {"Cup": tuple(p.name for p in ENTRANTS)}
+
+
+def test_a_store_opened_read_only_reads_names_and_writes_nothing(connect: Factory) -> None:
+    with connect() as store:
+        make(store)
+        before = snapshot(store)
+    with connect(create=False, read_only=True) as looking:
+        assert looking.names().sessions == ("Fri",)
+        with pytest.raises(StoreError):
+            looking.create_session("Sat", PLAYERS, RULES, None, None, 0)
+    with connect() as store:
+        assert snapshot(store) == before
+
+
+def test_every_backend_is_the_one_sql_store_over_a_dialect() -> None:
+    """A backend brings its connection and its dialect only: no method of the store of its
+    own (the SQL is written once, in romme_score/store/sql/)."""
+    import importlib
+
+    from romme_score.store import BACKENDS
+    from romme_score.store.sql.dialect import Dialect
+    from romme_score.store.sql.store import SQLStore
+
+    for module, name in BACKENDS.values():
+        backend = getattr(importlib.import_module(module), name)
+        assert issubclass(backend, SQLStore)
+        assert [k for k, v in vars(backend).items() if callable(v) and k != "__init__"] == []
+    from romme_score.store.postgres import POSTGRES
+    from romme_score.store.sqlite.dialect import SQLITE
+
+    assert isinstance(SQLITE, Dialect) and isinstance(POSTGRES, Dialect)
 
 
 def test_a_series_is_drawn_with_a_session_per_table_and_its_games_are_read_at_once(store: Store) -> None:

@@ -1,8 +1,9 @@
 """Shell completion of what the database holds: session names (``romme use <Tab>``),
 players (``--winner <Tab>``, ``edit 3 <Tab>`` gives ``Ben=``), tournaments and their
 players, presets. Click asks these while completing (``_ROMME_COMPLETE=bash_complete``
-and the like, see the README); they read an SQLite file read-only, create nothing, and
-on any trouble offer nothing rather than print an error into the shell.
+and the like, see the README); they ask the store's ``names()`` of an SQLite file opened
+read-only, create nothing, and on any trouble offer nothing rather than print an error
+into the shell.
 
 The database is the one ``--db`` names earlier on the line (Click has parsed it into
 ``ctx.params`` by then, for this command or its group), else ``ROMME_DB``, else the
@@ -19,7 +20,7 @@ import click
 from click.shell_completion import CompletionItem
 
 if TYPE_CHECKING:
-    from romme_score.store.sqlite.names import Names
+    from romme_score.store.names import Names
 
 Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
 
@@ -49,12 +50,18 @@ def _given(ctx: click.Context, name: str) -> object:
 def names(ctx: click.Context) -> Names:
     """The names in the database this line would use (none where there is no such file)."""
     from romme_score.paths import default_location
-    from romme_score.store import location_path
-    from romme_score.store.sqlite.names import Names, read_names
+    from romme_score.store import StoreError, location_path, open_store
+    from romme_score.store.names import Names
 
     db = _given(ctx, "db")
     path = location_path(db if isinstance(db, str) and db else default_location())
-    return Names() if path is None else read_names(path)
+    if path is None or not path.is_file():  # a server is not waited for; no file is made
+        return Names()
+    try:
+        with open_store(path, create=False, read_only=True) as store:
+            return store.names()
+    except StoreError:  # not ours, damaged, unreadable: no names
+        return Names()
 
 
 def _matching(candidates: Iterable[str], incomplete: str, suffix: str = "") -> list[CompletionItem]:

@@ -5,14 +5,17 @@ facts (:mod:`~romme_score.store.errors`), and one module per backend.
 
 :func:`open_store` chooses the backend from the location: a path (or ``sqlite:///PATH``)
 is an SQLite file, ``postgresql://USER@HOST[:PORT]/DB`` a PostgreSQL database
-(:mod:`~romme_score.store.postgres`, with the extra ``romme-score[postgres]``). A backend is
-one new module and the same contract tests (``tests/test_store_contract.py``).
+(:mod:`~romme_score.store.postgres`, with the extra ``romme-score[postgres]``). Both are the
+one SQL store of :mod:`romme_score.store.sql` over a connection and a dialect of their own;
+a backend is one new module, one line in :data:`BACKENDS` and the same contract tests
+(``tests/test_store_contract.py``).
 
 Light on purpose: importing the package loads neither SQLite nor a backend.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,7 +32,14 @@ if TYPE_CHECKING:
     from romme_score.store.protocol import Store
 
 SQLITE_URL = "sqlite:///"
-POSTGRES_SCHEMES = ("postgresql", "postgres")
+# The backends by the scheme of their location (a path is "sqlite"): the module and its
+# store class, which takes the location, ``create`` and ``read_only``. Imported only when
+# a database of that kind is opened.
+BACKENDS: dict[str, tuple[str, str]] = {
+    "sqlite": ("romme_score.store.sqlite", "SQLiteStore"),
+    "postgresql": ("romme_score.store.postgres", "PostgresStore"),
+    "postgres": ("romme_score.store.postgres", "PostgresStore"),
+}
 
 
 def location_path(location: str | Path) -> Path | None:
@@ -51,29 +61,28 @@ def location_path(location: str | Path) -> Path | None:
     return Path(location)
 
 
-def open_store(location: str | Path | None = None, *, create: bool = True) -> Store:
+def open_store(location: str | Path | None = None, *, create: bool = True, read_only: bool = False) -> Store:
     """The store at ``location`` (default: :func:`~romme_score.paths.default_location`): an
     SQLite file for a path, PostgreSQL for ``postgresql://...``; ``create`` makes the
-    file, or romme-score's tables in an empty database, where they are not there yet."""
+    file, or romme-score's tables in an empty database, where they are not there yet.
+    ``read_only`` opens it for a quick look: never created, migrated or written."""
     where = default_location() if location is None or location == "" else location
     path = location_path(where)
-    if path is None and str(where).partition("://")[0] in POSTGRES_SCHEMES:
-        from romme_score.store.postgres import PostgresStore
-
-        return PostgresStore(str(where), create=create)
-    if path is None:
-        scheme = str(where).partition("://")[0]
+    scheme = "sqlite" if path is not None else str(where).partition("://")[0]
+    if scheme not in BACKENDS or (path is None and scheme == "sqlite"):  # sqlite:// is a path's
         raise DatabasePathError(
             _("%(scheme)s:// is not a kind of database romme-score can use (an SQLite file is)")
             % {"scheme": scheme},
             scheme,
         )
-    from romme_score.store.sqlite import SQLiteStore
-
-    return SQLiteStore(path, create=create)
+    module, name = BACKENDS[scheme]
+    backend = getattr(importlib.import_module(module), name)
+    store: Store = backend(str(where) if path is None else path, create=create, read_only=read_only)
+    return store
 
 
 __all__ = [
+    "BACKENDS",
     "DatabasePathError",
     "NotFound",
     "StoreBusy",

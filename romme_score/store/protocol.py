@@ -11,7 +11,7 @@ against every implementation.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
@@ -34,7 +34,10 @@ from romme_score.store.records import (
     TournamentPlayer,
     TournamentTable,
 )
-from romme_score.tournament_options import TournamentOptions
+from romme_score.tournament.options import TournamentOptions
+
+if TYPE_CHECKING:
+    from romme_score.store.names import Names
 
 T = TypeVar("T")
 
@@ -86,6 +89,11 @@ class Store(Protocol):
         ...
 
     def session_overview(self) -> list[SessionCount]: ...
+
+    def names(self) -> Names:
+        """Every session and tournament by name, with their players (what a shell
+        completes), in a few cheap reads; works on a store opened ``read_only``."""
+        ...
 
     def rename_session(self, old: str, new: str) -> None: ...
 

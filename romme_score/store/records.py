@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from romme_score.cards import Card, parse_cards
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput
-from romme_score.tournament_options import TournamentOptions
+from romme_score.tournament.options import TournamentOptions
 
 
 def now() -> str:

@@ -1,5 +1,7 @@
 """Opening a romme-score SQLite file: the checks before anything is written, the schema's
-migrations, one transaction per write, and SQLite's errors as the store's errors.
+migrations, one transaction per write, SQLite's errors as the store's errors, and
+``PRAGMA data_version`` for the changes other connections made
+(:class:`~romme_score.store.sql.dialect.Connection`).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so a crash at any moment leaves either
 the whole change or none of it, with WAL and a busy timeout for several processes.
@@ -15,10 +17,11 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import quote
 
 from romme_score.i18n import _, os_reason
 from romme_score.store.errors import (
@@ -32,6 +35,8 @@ from romme_score.store.errors import (
     WriteFailed,
 )
 from romme_score.store.sqlite.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+T = TypeVar("T")
 
 # Files up to this size get PRAGMA quick_check before the first write of a process:
 # measured ~5 ms per 1,000 rounds (about 250 KB), so at most ~80 ms here. Larger files
@@ -59,32 +64,30 @@ def _file_key(path: Path) -> tuple[int, int] | None:
 
 
 class Connection:
-    """One SQLite connection to a romme-score file, checked and migrated."""
+    """One SQLite connection to a romme-score file, checked and migrated; ``read_only``:
+    opened with SQLite's ``mode=ro`` for a quick look (a shell's completion), never
+    created nor migrated, and refused if it is not romme-score's."""
 
-    def __init__(self, path: Path, *, create: bool = True) -> None:
+    def __init__(self, path: Path, *, create: bool = True, read_only: bool = False) -> None:
         self.path = path
+        self.location = str(path)
         self._key: tuple[int, int] | None = None
         self._verified = False
+        self._data_version = -1
         self.writes = 0  # transactions committed through this connection
         try:
             # Under the lock: no other thread reads the header between this check and
             # the connection being counted.
             with _OPEN_LOCK:
                 self._check_file()
-                if not path.exists() and not create:
+                if not path.exists() and (read_only or not create):
                     raise NoDatabase(path)
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                except OSError as exc:
-                    raise DatabasePathError(
-                        _("cannot create the folder for the database %(path)s: %(reason)s")
-                        % {"path": path, "reason": os_reason(exc)},
-                        path,
-                    ) from None
-                self.db = sqlite3.connect(
-                    str(path), timeout=5.0, isolation_level=None, check_same_thread=False
-                )
+                self.db = self._connect(read_only)
                 self._register()
+            if read_only:
+                if self.db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                    raise NotOurs(self.path, sqlite=True)
+                return
             self.db.execute("PRAGMA busy_timeout = 5000")
             self.db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
@@ -94,6 +97,26 @@ class Connection:
         except BaseException:
             self.close()
             raise
+
+    def _connect(self, read_only: bool) -> sqlite3.Connection:
+        """SQLite's connection to the file (under ``_OPEN_LOCK``), its folder made first."""
+        if read_only:
+            return sqlite3.connect(
+                f"file:{quote(str(self.path.resolve()))}?mode=ro",
+                uri=True,
+                timeout=0.5,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabasePathError(
+                _("cannot create the folder for the database %(path)s: %(reason)s")
+                % {"path": self.path, "reason": os_reason(exc)},
+                self.path,
+            ) from None
+        return sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None, check_same_thread=False)
 
     def _register(self) -> None:
         """Count this connection among the process's open ones on the file (under ``_OPEN_LOCK``)."""
@@ -258,8 +281,25 @@ class Connection:
         except sqlite3.DatabaseError as exc:
             raise self.translate(exc) from None
 
-    def cursor(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
+    def transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` as one transaction (:meth:`write`)."""
+        with self.write() as db:
+            return work(db)
+
+    def batches(self, sql: str, params: Sequence[Any] | dict[str, Any], size: int) -> Iterator[list[Any]]:
+        """The rows of a long read, ``size`` at a time, from one cursor."""
         try:
-            return self.db.execute(sql, params)
+            cursor = self.db.execute(sql, params)
+            while rows := cursor.fetchmany(size):
+                yield rows
         except sqlite3.DatabaseError as exc:
             raise self.translate(exc) from None
+
+    def changes(self) -> set[int] | None:
+        """None when another connection wrote since the last call (``PRAGMA data_version``
+        says only that something changed), else no session."""
+        data_version = self.query("PRAGMA data_version")[0][0]
+        if data_version != self._data_version:
+            self._data_version = data_version
+            return None
+        return set()

@@ -1,47 +1,65 @@
-"""Tournaments in the SQLite file (RULES.md §10): a tournament with its players, series
-and tables, each table an ordinary session (``tournament_tables.session_id``). The
-results are the tables' rounds, read for the whole tournament in one query."""
+"""Tournaments in the store (RULES.md §10): a tournament with its players, series and
+tables, each table an ordinary session (``tournament_tables.session_id``). The results
+are the tables' rounds, read for the whole tournament in one query."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from romme_score.rules import RuleSet
 from romme_score.store.errors import (
     NoCurrentTournament,
     NoSuchTournament,
+    SeriesDrawn,
     SessionInTournament,
     TournamentExists,
 )
 from romme_score.store.records import RoundPoints, TournamentInfo, TournamentPlayer, TournamentTable, now
-from romme_score.store.sqlite.connection import Connection
-from romme_score.tournament_options import TournamentOptions
+from romme_score.store.sql.dialect import Cursor, Dialect
+from romme_score.tournament.options import TournamentOptions
+
+if TYPE_CHECKING:
+    from romme_score.store.sql.connection import Connection
 
 
 def create(
-    db: sqlite3.Connection,
+    cur: Cursor,
+    dialect: Dialect,
     name: str,
     rules: RuleSet,
     options: TournamentOptions,
     seed: int,
     players: Sequence[TournamentPlayer],
 ) -> None:
-    """A tournament's rows, inside the caller's transaction; it becomes the current one."""
-    if db.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
+    """A tournament's rows, inside the caller's transaction."""
+    dialect.lock_names(cur, "tournaments")
+    if cur.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
         raise TournamentExists(name)
-    cur = db.execute(
+    tid = dialect.insert(
+        cur,
         "INSERT INTO tournaments (name, created_at, rules, options, seed) VALUES (?, ?, ?, ?, ?)",
         (name, now(), json.dumps(rules.to_dict()), json.dumps(options.to_dict()), seed),
     )
-    tid = cur.lastrowid
-    db.executemany(
+    cur.executemany(
         "INSERT INTO tournament_players (tournament_id, start, name, team) VALUES (?, ?, ?, ?)",
         [(tid, p.start, p.name, p.team) for p in players],
     )
-    db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('tournament', ?)", (name,))
+
+
+def add_series(cur: Cursor, dialect: Dialect, tournament: TournamentInfo, series: int) -> None:
+    """Series ``series`` drawn, inside the caller's transaction (:class:`SeriesDrawn` when it
+    is there already: two organisers drawing at once, the second waits, then finds it)."""
+    cur.execute(f"SELECT id FROM tournaments WHERE id = ?{dialect.for_update}", (tournament.id,))
+    if cur.execute(
+        "SELECT 1 FROM tournament_series WHERE tournament_id = ? AND number = ?", (tournament.id, series)
+    ).fetchone():
+        raise SeriesDrawn(tournament.name, series)
+    cur.execute(
+        "INSERT INTO tournament_series (tournament_id, number, drawn_at) VALUES (?, ?, ?)",
+        (tournament.id, series, now()),
+    )
 
 
 def info(
@@ -60,11 +78,7 @@ def info(
     )
     if not rows:
         raise NoSuchTournament(name, names())
-    return _info(conn, rows[0])
-
-
-def _info(conn: Connection, row: Sequence[Any]) -> TournamentInfo:
-    tid, tname, created, rules, options, seed = row
+    tid, tname, created, rules, options, seed = rows[0]
     players = tuple(
         TournamentPlayer(start, pname, team, after)
         for start, pname, team, after in conn.query(
@@ -77,7 +91,7 @@ def _info(conn: Connection, row: Sequence[Any]) -> TournamentInfo:
         "SELECT COALESCE(MAX(number), 0) FROM tournament_series WHERE tournament_id = ?", (tid,)
     )
     return TournamentInfo(
-        tid,
+        int(tid),
         tname,
         created,
         RuleSet.from_dict(json.loads(rules)),
@@ -98,7 +112,7 @@ def tables(conn: Connection, tournament: TournamentInfo) -> list[TournamentTable
     ):
         seats.setdefault(sid, []).append(player)
     return [
-        TournamentTable(series, number, sid, session, tuple(seats.get(sid, ())), int(games))
+        TournamentTable(series, number, int(sid), session, tuple(seats.get(sid, ())), int(games))
         for series, number, sid, session, games in conn.query(
             "SELECT tt.series, tt.number, s.id, s.name, "
             "(SELECT COALESCE(MAX(r.number), 0) FROM rounds r "
@@ -111,7 +125,7 @@ def tables(conn: Connection, tournament: TournamentInfo) -> list[TournamentTable
 
 
 def games(conn: Connection, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
-    rows = conn.cursor(
+    rows = conn.query(
         "SELECT tt.session_id, r.number, r.winner, r.hand_romme, r.stalemate, h.player, h.points, h.bonus "
         "FROM tournament_tables tt JOIN rounds r ON r.session_id = tt.session_id AND r.status = 'active' "
         "JOIN hands h ON h.round_id = r.id WHERE tt.tournament_id = ? ORDER BY tt.session_id, r.number",
@@ -122,16 +136,16 @@ def games(conn: Connection, tournament: TournamentInfo) -> Iterator[tuple[int, R
         if current is None or current[0] != sid or current[1].number != number:
             if current is not None:
                 yield current
-            current = (sid, RoundPoints(number, winner, bool(hand_romme), bool(stalemate), {}, {}, {}))
+            current = (int(sid), RoundPoints(number, winner, bool(hand_romme), bool(stalemate), {}, {}, {}))
         current[1].points[player] = points  # type: ignore[index]
         current[1].bonus[player] = bonus  # type: ignore[index]
     if current is not None:
         yield current
 
 
-def refuse_if_a_table(db: sqlite3.Connection, session_id: int, session: str) -> None:
+def refuse_if_a_table(cur: Cursor, session_id: int, session: str) -> None:
     """A session that is a tournament's table is neither deleted nor replaced."""
-    row = db.execute(
+    row = cur.execute(
         "SELECT t.name FROM tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "
         "WHERE tt.session_id = ?",
         (session_id,),

@@ -1,0 +1,15 @@
+"""The store over SQL, written once for every SQL backend.
+
+- :mod:`.store`: :class:`~.store.SQLStore`, the whole :class:`~romme_score.store.protocol.Store`
+  (sessions, rounds, notes, renames and the rest; every write one transaction);
+- :mod:`.phones`: the round in progress (hands arriving from the phones) and the links;
+- :mod:`.lines`: the long reads (export lines, scoresheet, statistics);
+- :mod:`.tournaments`: a tournament's players, series and tables;
+- :mod:`.schema`: the tables, their column types named by what they hold;
+- :mod:`.dialect`: what a backend brings: its :class:`~.dialect.Connection` and its
+  :class:`~.dialect.Dialect` (placeholders, returned ids, locks, notifications, types).
+
+The backends are :mod:`romme_score.store.sqlite` and :mod:`romme_score.store.postgres`,
+listed in :data:`romme_score.store.BACKENDS`; a third is one more module of the same two
+classes, and the contract suite runs on it unchanged.
+"""

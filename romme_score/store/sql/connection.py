@@ -1,0 +1,35 @@
+"""What the SQL store asks of a backend's connection (a type only: the modules that use it
+import it for their annotations, so that no Protocol class is built at start-up)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol, TypeVar
+
+from romme_score.store.sql.dialect import Cursor, Params
+
+T = TypeVar("T")
+
+
+class Connection(Protocol):
+    """One open database, as the SQL store uses it."""
+
+    location: str  # as said to a person
+
+    def transact(self, work: Callable[[Cursor], T]) -> T:
+        """``work(cursor)`` as one transaction: all of its writes or none; the database's
+        errors as the store's."""
+        ...
+
+    def query(self, sql: str, params: Params = ()) -> list[Any]: ...
+
+    def batches(self, sql: str, params: Params, size: int) -> Iterator[list[Any]]:
+        """The rows of a long read, ``size`` at a time, in constant memory."""
+        ...
+
+    def changes(self) -> set[int] | None:
+        """The sessions another connection changed since the last call (None: any may
+        have; an empty set: none)."""
+        ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,120 @@
+"""The round in progress (hands arriving from the phones, revision by revision) and the
+phones' links, as the SQL store keeps them: each function reads, or writes inside the
+caller's transaction, which holds the session's lock and counts its change."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from romme_score.store.records import (
+    KEEP,
+    LINK_KINDS,
+    Link,
+    PendingChange,
+    PendingHand,
+    PendingRound,
+    SessionInfo,
+    now,
+)
+from romme_score.store.sql.dialect import Cursor
+
+if TYPE_CHECKING:
+    from romme_score.store.sql.connection import Connection
+
+
+def revision(cur: Cursor, session_id: int) -> int:
+    """The round in progress's revision (0 where there has been none)."""
+    row = cur.execute("SELECT revision FROM pending WHERE session_id = ?", (session_id,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def pending(conn: Connection, session: SessionInfo) -> PendingRound:
+    row = conn.query(
+        "SELECT revision, winner, hand_romme, stalemate FROM pending WHERE session_id = ?", (session.id,)
+    )
+    if not row:
+        return PendingRound()
+    number, winner, hand_romme, stalemate = row[0]
+    seats = {p: i for i, p in enumerate(session.players)}
+    hands = sorted(
+        conn.query(
+            "SELECT player, cards, typed_points, never_out FROM pending_hands WHERE session_id = ?",
+            (session.id,),
+        ),
+        key=lambda r: seats.get(r[0], len(seats)),
+    )
+    return PendingRound(
+        int(number),
+        winner,
+        bool(hand_romme),
+        bool(stalemate),
+        {player: PendingHand(cards, typed, bool(never)) for player, cards, typed, never in hands},
+    )
+
+
+def change(cur: Cursor, session: SessionInfo, change: PendingChange) -> None:
+    """Change parts of the round in progress; its revision counts up."""
+    cur.execute(
+        "INSERT INTO pending (session_id) VALUES (?) ON CONFLICT (session_id) DO NOTHING", (session.id,)
+    )
+    sets = ["revision = revision + 1"]
+    values: list[Any] = []
+    if change.winner is not KEEP:
+        sets.append("winner = ?")
+        values.append(change.winner)
+    if change.hand_romme is not None:
+        sets.append("hand_romme = ?")
+        values.append(bool(change.hand_romme))
+    if change.stalemate is not None:
+        sets.append("stalemate = ?")
+        values.append(bool(change.stalemate))
+    cur.execute(f"UPDATE pending SET {', '.join(sets)} WHERE session_id = ?", (*values, session.id))
+    at = now()
+    for player, hand in change.hands.items():
+        if hand is None:
+            cur.execute("DELETE FROM pending_hands WHERE session_id = ? AND player = ?", (session.id, player))
+        else:
+            cur.execute(
+                "INSERT INTO pending_hands (session_id, player, cards, typed_points, never_out, at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, player) DO UPDATE SET "
+                "cards = excluded.cards, typed_points = excluded.typed_points, "
+                "never_out = excluded.never_out, at = excluded.at",
+                (session.id, player, hand.cards, hand.typed_points, bool(hand.never_out), at),
+            )
+
+
+def clear(cur: Cursor, session_id: int) -> bool:
+    """Empty the round in progress, keeping its revision counting (whether there was one)."""
+    found = cur.execute(
+        "SELECT winner IS NOT NULL OR hand_romme OR stalemate FROM pending WHERE session_id = ?",
+        (session_id,),
+    ).fetchone()
+    hands = cur.execute("DELETE FROM pending_hands WHERE session_id = ?", (session_id,)).rowcount
+    cur.execute(
+        "UPDATE pending SET revision = revision + 1, winner = NULL, hand_romme = FALSE, "
+        "stalemate = FALSE WHERE session_id = ?",
+        (session_id,),
+    )
+    return bool(hands) or bool(found and found[0])
+
+
+def links(conn: Connection, session: SessionInfo) -> list[Link]:
+    """The session's links: board, scorekeeper, then the seats in seating order."""
+    seats = {p: i for i, p in enumerate(session.players)}
+    rows = conn.query("SELECT kind, player, token FROM links WHERE session_id = ?", (session.id,))
+    found = [Link(kind, player or None, token) for kind, player, token in rows]
+    return sorted(found, key=lambda k: (LINK_KINDS.index(k.kind), seats.get(k.player or "", -1)))
+
+
+def add_links(cur: Cursor, session: SessionInfo, links: Sequence[Link], replace: bool) -> None:
+    """Keep the links whose kind (and player) the session has none of yet, or, with
+    ``replace``, these instead of all the old ones."""
+    if replace:
+        cur.execute("DELETE FROM links WHERE session_id = ?", (session.id,))
+    at = now()
+    cur.executemany(
+        "INSERT INTO links (session_id, kind, player, token, created_at) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
+        [(session.id, k.kind, k.player or "", k.token, at) for k in links],
+    )

@@ -1,0 +1,187 @@
+"""romme-score's tables, written once for every SQL backend.
+
+Each statement names its column types by what they hold, and a backend's dialect says
+them in its words (:attr:`~romme_score.store.sql.dialect.Dialect.types`): ``{key}`` a
+row id given by the database, ``{ref}`` another row's id, ``{big}`` a counter or a sum,
+``{flag}`` a mark (no/yes), ``{greatest}`` the larger of two numbers. A backend's
+migrations are these statements in the order its databases grew
+(:mod:`romme_score.store.sqlite.schema`, :mod:`romme_score.store.postgres`): the same
+tables, and every existing database stays as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+# Each player's total and leaderboard points over a session's active rounds, read again
+# after a correction (and once, when the totals were first kept).
+TOTALS_SELECT = """
+    SELECT p.session_id, p.name,
+        COALESCE((SELECT SUM(h.points - h.bonus) FROM hands h JOIN rounds r ON r.id = h.round_id
+                  WHERE r.session_id = p.session_id AND r.status = 'active'
+                  AND h.player = p.name), 0),
+        COALESCE((SELECT SUM(COALESCE(h.leaderboard, 0)) FROM hands h
+                  JOIN rounds r ON r.id = h.round_id
+                  WHERE r.session_id = p.session_id AND r.status = 'active'
+                  AND h.player = p.name), 0)
+    FROM players p WHERE {where}"""
+
+SESSIONS = """CREATE TABLE sessions (
+            id {key},
+            name TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            rate TEXT,
+            currency TEXT,
+            first_dealer INTEGER NOT NULL DEFAULT 0
+        )"""
+PLAYERS = """CREATE TABLE players (
+            session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            PRIMARY KEY (session_id, seat),
+            UNIQUE (session_id, name)
+        )"""
+ROUNDS = """CREATE TABLE rounds (
+            id {key},
+            session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            winner TEXT,
+            hand_romme {flag},
+            stalemate {flag},
+            recorded_at TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'undone', 'replaced')),
+            replaced_by {ref} REFERENCES rounds(id),
+            changed_at TEXT
+        )"""
+ROUNDS_ACTIVE = "CREATE UNIQUE INDEX rounds_active ON rounds(session_id, number) WHERE status = 'active'"
+HANDS = """CREATE TABLE hands (
+            round_id {ref} NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            cards TEXT,
+            typed_points INTEGER,
+            never_out {flag},
+            points INTEGER NOT NULL,
+            bonus INTEGER NOT NULL DEFAULT 0,
+            leaderboard INTEGER,
+            PRIMARY KEY (round_id, player)
+        )"""
+STATE = "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT)"
+# Running totals kept with every write, so that a long session stays fast.
+TOTALS = """CREATE TABLE totals (
+            session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            total {big} NOT NULL DEFAULT 0,
+            leaderboard {big} NOT NULL DEFAULT 0,
+            PRIMARY KEY (session_id, player)
+        )"""
+ROUNDS_BY_SESSION = "CREATE INDEX rounds_by_session ON rounds(session_id, status, number)"
+# Notes and renames, kept with the session's history.
+NOTES = """CREATE TABLE notes (
+            id {key},
+            session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            round INTEGER,
+            text TEXT NOT NULL,
+            at TEXT NOT NULL
+        )"""
+RENAMES = """CREATE TABLE renames (
+            id {key},
+            session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            old_name TEXT NOT NULL,
+            new_name TEXT NOT NULL,
+            at TEXT NOT NULL
+        )"""
+# A change counter per session, so that any front end notices a change made elsewhere.
+VERSION = "ALTER TABLE sessions ADD COLUMN version {big} NOT NULL DEFAULT 0"
+# The round in progress (hands arriving from the phones) and the phones' links.
+PENDING = [
+    """CREATE TABLE pending (
+            session_id {ref} PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+            revision {big} NOT NULL DEFAULT 0,
+            winner TEXT,
+            hand_romme {flag},
+            stalemate {flag}
+        )""",
+    """CREATE TABLE pending_hands (
+            session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            player TEXT NOT NULL,
+            cards TEXT,
+            typed_points INTEGER,
+            never_out {flag},
+            at TEXT NOT NULL,
+            PRIMARY KEY (session_id, player)
+        )""",
+    """CREATE TABLE links (
+            session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('board', 'scorekeeper', 'seat')),
+            player TEXT NOT NULL DEFAULT '',
+            token TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (session_id, kind, player)
+        )""",
+]
+
+# Tournaments (RULES.md §10), self-contained: its own tables only, so that it can take
+# another number when migrations of other branches come first. The tournament's players
+# with their start numbers and teams, its series, and its tables, each an ordinary
+# session; the current tournament is the ``state`` key 'tournament'.
+TOURNAMENTS = [
+    """CREATE TABLE tournaments (
+        id {key},
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed {big} NOT NULL
+    )""",
+    """CREATE TABLE tournament_players (
+        tournament_id {ref} NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        start INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        team TEXT,
+        withdrawn_after INTEGER,
+        withdrawn_at TEXT,
+        PRIMARY KEY (tournament_id, start),
+        UNIQUE (tournament_id, name)
+    )""",
+    """CREATE TABLE tournament_series (
+        tournament_id {ref} NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        drawn_at TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, number)
+    )""",
+    """CREATE TABLE tournament_tables (
+        tournament_id {ref} NOT NULL,
+        series INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        session_id {ref} NOT NULL UNIQUE REFERENCES sessions(id),
+        PRIMARY KEY (tournament_id, series, number),
+        FOREIGN KEY (tournament_id, series)
+            REFERENCES tournament_series(tournament_id, number) ON DELETE CASCADE
+    )""",
+]
+
+# 003's leaderboard points, kept whole-numbered (10 less a tenth of the penalty, rounded
+# down) at first, are kept in tenths from then on, exactly (RULES.md §7: 23 penalty
+# points give 7.7, stored 77): every hand's again from its points and its round's winner,
+# then the running totals. Self-contained, as the tournaments' above.
+LEADERBOARD_TENTHS = [
+    """UPDATE hands SET leaderboard = (
+        SELECT CASE WHEN r.winner = hands.player THEN CASE WHEN r.hand_romme THEN 600 ELSE 300 END
+                    ELSE {greatest}(0, 100 - hands.points) END
+        FROM rounds r WHERE r.id = hands.round_id)
+    WHERE leaderboard IS NOT NULL""",
+    """UPDATE totals SET leaderboard = COALESCE((SELECT SUM(COALESCE(h.leaderboard, 0)) FROM hands h
+        JOIN rounds r ON r.id = h.round_id
+        WHERE r.session_id = totals.session_id AND r.status = 'active' AND h.player = totals.player), 0)""",
+]
+
+
+def spoken(types: Mapping[str, str], statements: Sequence[str]) -> list[str]:
+    """The statements with their column types in a dialect's words.
+
+    >>> spoken({"key": "INTEGER PRIMARY KEY"}, ["CREATE TABLE t (id {key})"])
+    ['CREATE TABLE t (id INTEGER PRIMARY KEY)']
+    """
+    return [statement.format_map(types) for statement in statements]
