@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from romme_score.cards import Card
+from romme_score.errors import InputProblem
 from romme_score.frozen import record
+from romme_score.i18n import _
 from romme_score.melds import (
     FirstMeld,
     IllegalMeldError,
@@ -21,6 +23,29 @@ from romme_score.melds import (
     judge_first_meld,
 )
 from romme_score.rules import RuleSet
+
+
+class QuestionClash(InputProblem):
+    """Options of ``check`` that ask two questions at once: ``option`` goes with ``other``
+    only one way (``--first`` judges melds from the hand, ``--onto`` a lay-off; ``--not-out``
+    needs ``--onto``)."""
+
+    def __init__(self, option: str, other: str) -> None:
+        if option == "--first":
+            message = _("--first judges melds laid from the hand, --onto a lay-off: give one of them")
+        else:
+            message = _("--not-out goes with --onto: it judges a lay-off or swap before coming out")
+        super().__init__(message)
+        self.option = option
+        self.other = other
+
+
+def check_question(*, onto: bool, first: bool, not_out: bool) -> None:
+    """Refuse a ``check`` that asks two things at once (every door asks it the same way)."""
+    if onto and first:
+        raise QuestionClash("--first", "--onto")
+    if not_out and not onto:
+        raise QuestionClash("--not-out", "--onto")
 
 
 @record  # not a NamedTuple: it costs some 1 M instructions of romme check's start-up each

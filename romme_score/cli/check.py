@@ -11,12 +11,10 @@ from romme_score.cli.options import (
     Output,
     RulesFrom,
     echo_rules_from,
-    fail_input,
     output_options,
     read_cards,
     referee_rule_options,
 )
-from romme_score.i18n import _
 from romme_score.rules import RuleSet
 from romme_score.views.referee import render_verdict, verdict_json
 
@@ -59,10 +57,7 @@ def check(
       romme check --onto "♥9 J ♥B" "♥10" --not-out --rule joker_swap=anytime
       romme check --notation en "KH KD KS"
     """
-    if onto is not None and first:
-        fail_input(_("--first judges melds laid from the hand, --onto a lay-off: give one of them"))
-    if not_out and onto is None:
-        fail_input(_("--not-out goes with --onto: it judges a lay-off or swap before coming out"))
+    referee.check_question(onto=onto is not None, first=first, not_out=not_out)
     if onto is not None:
         table = read_cards(onto, out, "--onto: ")
         added = [c for i, m in enumerate(melds, 1) for c in read_cards(m, out, f"argument {i}: ")]

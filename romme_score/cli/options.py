@@ -17,6 +17,7 @@ from typing import IO, Any, NoReturn, TypeVar, cast
 import click
 
 from romme_score import i18n
+from romme_score.asking import ask_yes_no
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _, os_reason
@@ -85,12 +86,6 @@ def stdin_is_terminal() -> bool:
     return sys.stdin.isatty()
 
 
-# The answers a confirmation takes, in either language (a German table types j or ja, and
-# y still works); anything else is asked again. Enter alone, Ctrl-C and Ctrl-D say no.
-YES_WORDS = ("y", "yes", "j", "ja")
-NO_WORDS = ("n", "no", "nein")
-
-
 def confirm(question: str, refusal: str) -> bool:
     """Ask the person at the terminal (default no): ``[y/N]``, in German ``[j/N]``, taking
     y, yes, j, ja and n, no, nein in either language; Enter, Ctrl-C or Ctrl-D is no. Without
@@ -99,23 +94,7 @@ def confirm(question: str, refusal: str) -> bool:
     ``refusal``, so that only ``--yes`` confirms. Every question of the program asks here."""
     if not stdin_is_terminal():
         raise Refused(refusal)
-    choices = _("[y/N]")
-    while True:
-        try:
-            answer = click.prompt(f"{question} {choices}", default="", show_default=False, prompt_suffix=" ")
-        except click.Abort:  # Ctrl-C or Ctrl-D: no answer, so nothing is done
-            click.echo()
-            return False
-        typed = answer.strip().casefold()
-        if typed in YES_WORDS:
-            return True
-        if not typed or typed in NO_WORDS:
-            return False
-        click.echo(
-            _("%(text)s is no answer here: type %(choices)s")
-            % {"text": i18n.shown(answer.strip()), "choices": _("y or n")},
-            err=True,
-        )
+    return ask_yes_no(question)
 
 
 class FilePath(click.Path):

@@ -16,6 +16,7 @@ from typing import NamedTuple, Protocol
 
 import click
 
+from romme_score.asking import ask_yes_no
 from romme_score.cards import Card, NotationError, parse_cards
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import _, shown
@@ -208,10 +209,7 @@ def check(place: Place, args: list[str]) -> Outcome:
     if place.terminal and len(melds) > 1 and not any(" " in m.strip() for m in melds):
         melds = [" ".join(melds)]
     onto, first, not_out = read.value("--onto"), "--first" in read.flags, "--not-out" in read.flags
-    if onto is not None and first:
-        raise Said(_("--first judges melds laid from the hand, --onto a lay-off: give one of them"))
-    if not_out and onto is None:
-        raise Said(_("--not-out goes with --onto: it judges a lay-off or swap before coming out"))
+    referee.check_question(onto=onto is not None, first=first, not_out=not_out)
     rules = place.info.rules
     if onto is not None:
         table = read_cards(place, onto, "--onto: ")
@@ -302,33 +300,9 @@ def undo(place: Place, args: list[str]) -> Outcome:
     return 0
 
 
-# The answers a question takes, in either language, as on the command line: Enter alone,
-# Ctrl-C or Ctrl-D says no.
-YES_WORDS = ("y", "yes", "j", "ja")
-NO_WORDS = ("n", "no", "nein")
-
-
 def confirm(question: str) -> bool:
     """Ask the person at the terminal, default no (``[y/N]``, in German ``[j/N]``)."""
-    from romme_score.i18n import shown as quoted
-
-    choices = _("[y/N]")
-    while True:
-        try:
-            answer = click.prompt(f"{question} {choices}", default="", show_default=False, prompt_suffix=" ")
-        except click.Abort:
-            click.echo()
-            return False
-        typed = answer.strip().casefold()
-        if typed in YES_WORDS:
-            return True
-        if not typed or typed in NO_WORDS:
-            return False
-        click.echo(
-            _("%(text)s is no answer here: type %(choices)s")
-            % {"text": quoted(answer.strip()), "choices": _("y or n")},
-            err=True,
-        )
+    return ask_yes_no(question)
 
 
 def edit(place: Place, args: list[str]) -> Outcome:
