@@ -14,7 +14,7 @@ Errors are data: each class has a stable :attr:`~RommeError.code` (scripts, the
 phones' JSON and the front ends' tables of ways out are keyed by it, never by the
 class) and keeps its facts as attributes (:meth:`~RommeError.facts`). A class that
 does not name its code gets one from its name, ``NoSuchSession`` → ``no-such-session``;
-``tests/test_error_codes.py`` holds every code, so that none changes unnoticed.
+``tests/test_one_referee.py`` holds the codes the phones and scripts rely on.
 
 >>> class NoSuchThing(Refusal):
 ...     def __init__(self, thing: str) -> None:

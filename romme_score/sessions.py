@@ -552,27 +552,28 @@ class SessionService:
             self.store.renames(info),
         )
 
-    def snapshot(self, info: SessionInfo) -> Snapshot:
-        """The session as every door shows it (:class:`Snapshot`), read between two looks
-        at its version; when a write came in between, it is read again (at most three
-        times), so that the version belongs to what is shown with it."""
-        snap = self._snapshot(info, self.version(info))
+    def snapshot(self, info: SessionInfo, last: int | None = 0) -> Snapshot:
+        """The session as every door shows it (:class:`Snapshot`, with the scoresheet's
+        last ``last`` rounds: all when None), read between two looks at its version; when
+        a write came in between, it is read again (at most three times), so that the
+        version belongs to what is shown with it."""
+        snap = self._snapshot(info, self.version(info), last)
         for _attempt in range(2):
             now = self.version(info)
             if now == snap.version:
                 break
-            snap = self._snapshot(info, now)
+            snap = self._snapshot(info, now, last)
         return snap
 
-    def _snapshot(self, info: SessionInfo, version: int) -> Snapshot:
-        standings = self.standings(info, last=0)
+    def _snapshot(self, info: SessionInfo, version: int, last: int | None) -> Snapshot:
+        standings = self.standings(info, last=last)
         pending = self.store.pending(info)
         # a finished game waits for nobody's hand
         missing = () if standings.state.finished else tuple(self.missing_hands(info, pending))
         try:
-            last: RoundRecord | None = self.last_round(info)
+            latest: RoundRecord | None = self.last_round(info)
         except NoRounds:
-            last = None
+            latest = None
         settled = self.settle([info]) if standings.rounds_played else None
         return Snapshot(
             version,
@@ -580,7 +581,7 @@ class SessionService:
             pending,
             missing,
             self._provisional(info, standings, pending, missing),
-            last,
+            latest,
             settled,
         )
 
@@ -756,12 +757,15 @@ class SessionService:
         :meth:`change_pending`)."""
         self.check_open(info)
         player = self._player(info, player)
-        standing = self.store.pending(info).winner
-        if standing is not None and standing != player:
-            raise AlreadyOut(info.name, standing, player)
-        return self.store.change_pending(
-            info, PendingChange(winner=player, hand_romme=hand_romme, stalemate=False, hands={player: None})
-        )
+        change = PendingChange(winner=player, hand_romme=hand_romme, stalemate=False, hands={player: None})
+        while True:  # the claim is checked against the round it is written to
+            now = self.store.pending(info)
+            if now.winner is not None and now.winner != player:
+                raise AlreadyOut(info.name, now.winner, player)
+            try:
+                return self.store.change_pending(info, change, expected=now.revision)
+            except PendingChanged:
+                continue  # another phone wrote meanwhile: look at the claim again
 
     def change_pending(
         self,
@@ -772,12 +776,15 @@ class SessionService:
         hand_romme: bool | None = None,
         hands: Mapping[str, Hand | None] | None = None,
         confirm: bool = False,
+        expected: int | None = None,
     ) -> PendingRound:
         """Set parts of the round in progress at once (the scorekeeper, for a player without
         a phone): a winner means no stalemate and no hand of theirs (unless one is given), a
         stalemate no winner and no Hand-Rommé; a hand given as None is taken out. Each hand
         is checked as it arrives (:meth:`check_hand`), the winner's as ``romme round``
-        checks it, and a Hand-Rommé is refused in a stalemate (:class:`NoWinner`)."""
+        checks it, and a Hand-Rommé is refused in a stalemate (:class:`NoWinner`). With
+        ``expected``, only if the round in progress is still at that revision
+        (:class:`PendingChanged` else: someone else changed it, nothing is written)."""
         self.check_open(info)
         given = {self._player(info, p): h for p, h in (hands or {}).items()}
         for player, hand in given.items():
@@ -788,7 +795,11 @@ class SessionService:
         if stalemate and not isinstance(winner, Keep) and winner is not None:
             raise StalemateWithWinner()
         now = self.store.pending(info)
-        stays_stalemate = stalemate if stalemate is not None else now.stalemate and isinstance(winner, Keep)
+        stays_stalemate = (
+            stalemate
+            if stalemate is not None
+            else now.stalemate and (isinstance(winner, Keep) or winner is None)
+        )
         if stays_stalemate and hand_romme:  # as a round typed with both is refused (no winner)
             raise NoWinner(hand_romme=True)
         out = None if stalemate else (winner if not isinstance(winner, Keep) else now.winner)
@@ -804,11 +815,13 @@ class SessionService:
             stalemate = False
             if winner not in changed:
                 changed[winner] = None
-        return self.store.change_pending(info, PendingChange(winner, hand_romme, stalemate, changed))
+        change = PendingChange(winner, hand_romme, stalemate, changed)
+        return self.store.change_pending(info, change, expected=expected)
 
-    def discard_pending(self, info: SessionInfo) -> None:
-        """Forget the round in progress (nothing of it is saved)."""
-        self.store.clear_pending(info)
+    def discard_pending(self, info: SessionInfo, *, expected: int | None = None) -> None:
+        """Forget the round in progress (nothing of it is saved); with ``expected``, only
+        if nobody changed it since that revision (:class:`PendingChanged` else)."""
+        self.store.clear_pending(info, expected=expected)
 
     def save_pending(self, info: SessionInfo) -> Recorded:
         """Save the round in progress as :meth:`record` saves a round (the same checks, one

@@ -357,3 +357,75 @@ def test_the_seats_reading_flags_points_no_hand_holds_as_sending_them_would_rule
     answer = http.get(served.seats["Ben"] + "/read", params={"cards": "300"})
     assert answer.status_code == 400 and answer.json()["problem"] == "too-many"
     assert http.get(served.seats["Ben"] + "/read", params={"cards": "160"}).json()["points"] == 160
+
+
+# --- the round kept while typed: compare-and-set (a second review's findings) -----------
+
+
+def test_a_phones_hand_sent_while_the_table_types_survives_the_tables_next_answers(db: Path) -> None:
+    from romme_score.table.entry import RoundEntry
+    from romme_score.table.front import KeptRound
+
+    with SessionService(db) as service:
+        info = service.session("Friday")
+        entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
+        kept = KeptRound(service, info, service.pending(info))
+        for line in ("1", "5"):  # Anna went out; Ben holds 5
+            entry.answer(line)
+            kept.follow(entry)
+        service.set_hand(info, "Dora", Hand(points=12))  # Dora's phone, meanwhile
+        entry.answer("7")  # Carl
+        kept.follow(entry)
+        hands = service.pending(info).hands
+        assert hands["Dora"].typed_points == 12 and hands["Carl"].typed_points == 7
+        assert entry.hands["Dora"].points == 12  # the entry was loaded with the phone's hand
+
+
+def test_a_round_saved_by_the_scorekeeper_while_typed_is_not_saved_again(db: Path) -> None:
+    from romme_score.table.entry import RoundEntry
+    from romme_score.table.front import KeptRound, TakenElsewhere
+
+    with SessionService(db) as service:
+        info = service.session("Friday")
+        entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
+        kept = KeptRound(service, info, service.pending(info))
+        for line in ("1", "5", "7", "3"):
+            entry.answer(line)
+            kept.follow(entry)
+        service.save_pending(info)  # the scorekeeper's phone saves it
+        entry.answer("2")  # the typist corrects Ben's hand
+        entry.answer("6")
+        with pytest.raises(TakenElsewhere):
+            kept.follow(entry)
+        assert service.standings(info).rounds_played == 1 and service.pending(info).empty
+
+
+def test_giving_up_at_the_table_keeps_what_the_phones_sent_meanwhile(db: Path) -> None:
+    from romme_score.table.front import KeptRound
+
+    with SessionService(db) as service:
+        info = service.session("Friday")
+        kept = KeptRound(service, info, service.pending(info))  # began empty
+        service.declare_out(info, "Anna")  # phones, meanwhile
+        service.set_hand(info, "Dora", Hand(points=12))
+        assert kept.discard() is False
+        pending = service.pending(info)
+        assert pending.winner == "Anna" and pending.hands["Dora"].typed_points == 12
+
+
+def test_a_stalemate_set_by_the_scorekeeper_while_the_table_marks_hand_romme_is_no_crash(db: Path) -> None:
+    from romme_score.table.entry import RoundEntry, Step
+    from romme_score.table.front import KeptRound
+
+    with SessionService(db) as service:
+        info = service.session("Friday")
+        entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
+        kept = KeptRound(service, info, service.pending(info))
+        for line in ("1", "5", "7", "3"):
+            entry.answer(line)
+            kept.follow(entry)
+        assert entry.step is Step.SUMMARY
+        service.change_pending(info, stalemate=True)  # the scorekeeper's page
+        entry.answer("h")
+        kept.follow(entry)  # no exception: the entry shows the round as it now stands
+        assert entry.stalemate and not service.pending(info).hand_romme

@@ -182,13 +182,19 @@ class Store(Protocol):
         """The round being played as far as it is known (empty, revision 0, at first)."""
         ...
 
-    def change_pending(self, session: SessionInfo, change: PendingChange) -> PendingRound:
+    def change_pending(
+        self, session: SessionInfo, change: PendingChange, *, expected: int | None = None
+    ) -> PendingRound:
         """Change parts of the round in progress in one transaction (a change of the
-        session: its version counts up) and return it as it is now."""
+        session: its version counts up) and return it as it is now; with ``expected``,
+        only if its revision is still that one (else :class:`PendingChanged`, nothing
+        written)."""
         ...
 
-    def clear_pending(self, session: SessionInfo) -> None:
-        """Forget the round in progress (a change of the session where there was one)."""
+    def clear_pending(self, session: SessionInfo, *, expected: int | None = None) -> None:
+        """Forget the round in progress (a change of the session where there was one);
+        with ``expected``, only if its revision is still that one (else
+        :class:`PendingChanged`)."""
         ...
 
     # -- links for the phones -------------------------------------------------------------

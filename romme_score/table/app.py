@@ -33,6 +33,7 @@ from romme_score.sessions import (
     SessionInfo,
     SessionInputError,
     SessionService,
+    Snapshot,
     Standings,
 )
 from romme_score.store import StoreError
@@ -41,6 +42,7 @@ from romme_score.table.entry import STALEMATE_WORDS, RoundEntry, Step
 from romme_score.table.front import (
     KeptRound,
     PromptAsker,
+    TakenElsewhere,
     card_words,
     drive,
     make_line_completer,
@@ -73,6 +75,7 @@ class Table:
         self.out = out
         self.run_line = run_line
         self.seen = -1  # the session's version as last drawn
+        self.snap: Snapshot  # the session as last drawn (the service's snapshot)
         self.current = self.refresh()
         self.history_file = history_file
         self._asker: PromptAsker | None = None
@@ -91,22 +94,23 @@ class Table:
         return views.toolbar_text(self.current, terminal_width())
 
     def refresh(self) -> Standings:
-        """Read the session again (by its id: it may have been renamed elsewhere)."""
-        self.seen = self.service.version(self.info)
+        """Read the session again (by its id: it may have been renamed elsewhere): the
+        service's snapshot, as every door shows it, with the panel's last rounds."""
         try:
             self.info = self.service.session_by_id(self.info.id)
         except StoreError:  # deleted elsewhere: the standings below say so
             pass
-        self.current = self.service.standings(self.info, last=views.PANEL_ROUNDS)
+        self.snap = self.service.snapshot(self.info, last=views.PANEL_ROUNDS)
+        self.seen = self.snap.version
+        self.current = self.snap.standings
         return self.current
 
     def redraw(self) -> None:
-        """Read the standings again and print the panel, and below it the round the phones
-        are sending (``romme serve``), if any."""
+        """Read the session again and print the panel, and below it the round in progress
+        (the phones', ``romme serve``, or one begun here), if any."""
         click.echo(self.out.text(views.render_panel(self.refresh(), terminal_width())))
-        pending = self.service.pending(self.info)
+        pending, missing = self.snap.pending, self.snap.missing
         if not pending.empty:
-            missing = self.service.missing_hands(self.info, pending)
             lines = views.pending_lines(self.info.players, pending, missing, self.out.cards, self.info.rules)
             click.echo(self.out.text(lines))
 
@@ -335,6 +339,8 @@ class Table:
                     if self.save(rnd, kept.revision):
                         return
                 except PendingChanged:  # a phone sent a hand meanwhile: the round shown again
+                    if kept.saved_elsewhere():
+                        raise TakenElsewhere() from None
                     pending = self.service.pending(self.info)
                     number = self.number
                     click.echo(views.pending_changed())
@@ -344,13 +350,16 @@ class Table:
                 number = self.number  # another process saved a round meanwhile: show it again
                 click.echo(views.changed_before_save(self.info.name, number))
                 entry.recheck()
+        except TakenElsewhere:
+            click.echo(views.taken_elsewhere(number))
+            self.redraw()
         except (KeyboardInterrupt, EOFError):
-            kept.discard()
+            gone = kept.discard()
             click.echo(views.discarded(number))
-            if kept.began_empty:
+            if gone or kept.began_empty and self.service.pending(self.info).empty:
                 self.seen = self.service.version(self.info)  # its own writes are no news here
             else:
-                self.redraw()  # the phones' round stays in progress, with what was typed into it
+                self.redraw()  # the round in progress stays: the phones' (with what was typed into it)
         except StoreError as exc:  # the game ended elsewhere, the database is busy, ...
             self.error(str(exc))
             self.redraw()

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Protocol
 import click
 
 from romme_score.cards import Profile
+from romme_score.errors import InputProblem
 from romme_score.scoring import RoundInput
-from romme_score.sessions import PendingRound, SessionInfo, SessionService
+from romme_score.sessions import PendingChanged, PendingRound, SessionInfo, SessionService
 from romme_score.store.records import KEEP, Keep
 from romme_score.table.entry import RoundEntry, Step
 from romme_score.views import play as views
@@ -44,14 +45,20 @@ class Asker(Protocol):
 HandState = tuple[tuple[str, ...] | None, int | None, bool]
 
 
+class TakenElsewhere(Exception):
+    """The round being typed was saved or discarded elsewhere (the scorekeeper's phone,
+    another window) while it was typed here: nothing more is written or saved of it."""
+
+
 class KeptRound:
     """The round being typed, kept in the database as the session's round in progress
     (the one the phones send to, :meth:`SessionService.change_pending`) part by part as it
     is answered: one round in progress whatever the door, a typed round that survives a
-    crashed window, and the phones' hands in the same entry. Only what changed is sent,
-    so that a hand a phone sends meanwhile is not overwritten; ``revision`` is the round
-    in progress as this entry last wrote or read it (saving it at another revision is
-    refused by the service: someone else changed it)."""
+    crashed window, and the phones' hands in the same entry. Each write is made from the
+    revision last seen (a compare-and-set): when a phone wrote meanwhile, this entry's
+    change goes on top of the phone's and the entry is loaded again, so that no hand is
+    overwritten with an older state; when the round was saved or discarded elsewhere,
+    :class:`TakenElsewhere` ends the entry, so that it is not saved twice."""
 
     def __init__(self, service: SessionService, info: SessionInfo, start: PendingRound) -> None:
         self.service, self.info = service, info
@@ -59,6 +66,7 @@ class KeptRound:
         self.reset(start)
 
     def reset(self, pending: PendingRound) -> None:
+        """Take the round in progress as it stands as what this entry has seen."""
         self.revision = pending.revision
         self.sent = _state_of(pending.to_input())
 
@@ -68,10 +76,10 @@ class KeptRound:
             return
         rnd = entry.round_input()
         now = _state_of(rnd)
-        winner, stalemate, hand_romme, hands = now
-        sent_winner, sent_stalemate, sent_hand_romme, sent_hands = self.sent
         if now == self.sent:
             return
+        winner, stalemate, hand_romme, hands = now
+        sent_winner, sent_stalemate, sent_hand_romme, sent_hands = self.sent
         given_winner: str | None | Keep = KEEP
         given_stalemate: bool | None = None
         if (winner, stalemate) != (sent_winner, sent_stalemate):
@@ -80,21 +88,60 @@ class KeptRound:
                 given_winner = winner
         given_hand_romme = hand_romme if hand_romme != sent_hand_romme and not stalemate else None
         changed = {p: rnd.hands.get(p) for p in {*hands, *sent_hands} if hands.get(p) != sent_hands.get(p)}
-        pending = self.service.change_pending(
-            self.info,
-            winner=given_winner,
-            stalemate=given_stalemate,
-            hand_romme=given_hand_romme,
-            hands=changed,
-            confirm=True,  # the entry asked about unlikely points
-        )
-        self.reset(pending)
 
-    def discard(self) -> None:
-        """The entry was given up: a round this entry began is forgotten; one that came
-        from the phones stays in progress, with what was typed into it."""
-        if self.began_empty:
-            self.service.discard_pending(self.info)
+        def send(expected: int) -> PendingRound:
+            return self.service.change_pending(
+                self.info,
+                winner=given_winner,
+                stalemate=given_stalemate,
+                hand_romme=given_hand_romme,
+                hands=changed,
+                confirm=True,  # the entry asked about unlikely points
+                expected=expected,
+            )
+
+        try:
+            pending = send(self.revision)
+        except (PendingChanged, InputProblem):  # changed meanwhile (and perhaps ruled out by it)
+            self.merge(entry, send)
+            return
+        self.revision, self.sent = pending.revision, now
+
+    def merge(self, entry: RoundEntry, send: Callable[[int], PendingRound]) -> None:
+        """A phone (or another window) wrote meanwhile: this answer on top of theirs, and
+        the entry loaded from what the round in progress holds now."""
+        fresh = self.service.pending(self.info)
+        if fresh.empty and not _empty(self.sent):
+            raise TakenElsewhere()
+        try:
+            merged = send(fresh.revision)
+        except (PendingChanged, InputProblem):  # theirs rules this answer out (a stalemate set)
+            merged = self.service.pending(self.info)
+        entry.load(merged.to_input())
+        entry.message = views.pending_changed()
+        self.reset(merged)
+
+    def saved_elsewhere(self) -> bool:
+        """After a save refused as changed meanwhile: whether the round was taken (saved or
+        discarded) elsewhere, rather than added to."""
+        return self.service.pending(self.info).empty and not _empty(self.sent)
+
+    def discard(self) -> bool:
+        """The entry was given up: a round this entry began is forgotten, unless someone
+        else wrote to it meanwhile; one that came from the phones stays in progress, with
+        what was typed into it. Whether the round in progress is gone."""
+        if not self.began_empty:
+            return False
+        try:
+            self.service.discard_pending(self.info, expected=self.revision)
+        except PendingChanged:
+            return False
+        return True
+
+
+def _empty(state: tuple[str | None, bool, bool, dict[str, HandState]]) -> bool:
+    winner, stalemate, hand_romme, hands = state
+    return winner is None and not stalemate and not hand_romme and not hands
 
 
 def _state_of(rnd: RoundInput) -> tuple[str | None, bool, bool, dict[str, HandState]]:
@@ -326,6 +373,9 @@ def ask_round(
         asker = LineAsker()
     try:
         return drive(entry, asker, info.name, number, out, confirm, kept), kept.revision
+    except TakenElsewhere:
+        click.echo(views.taken_elsewhere(number), err=True)
+        return None
     except (KeyboardInterrupt, EOFError):
         kept.discard()
         return None

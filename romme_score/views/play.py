@@ -453,6 +453,13 @@ def no_pending() -> str:
     return _("No round has come from the phones.")
 
 
+def taken_elsewhere(number: int) -> str:
+    """The round being typed was saved or discarded elsewhere (a phone, another window)."""
+    return _("Round %(number)d was saved or discarded elsewhere meanwhile; nothing was saved here.") % {
+        "number": number
+    }
+
+
 def pending_changed() -> str:
     return _("A phone changed the round meanwhile: here it is again; Enter saves.")
 

@@ -372,7 +372,9 @@ def undo_summary(players: Sequence[str], points: Mapping[str, int]) -> str:
 def in_progress_moves_on(number: int) -> str:
     """A round was saved while another was in progress (on the phones, in another window):
     that one goes on as the next round."""
-    return _("The round in progress on the phones now counts as round %(number)d.") % {"number": number}
+    return _("The round in progress (on the phones or in another window) now counts as round %(number)d.") % {
+        "number": number
+    }
 
 
 def unlikely_points_warning(player: str, points: int, limit: int) -> str:

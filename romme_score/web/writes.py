@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from romme_score.inputs import Hand, choose_player, read_hand
+from romme_score.sessions import GivenTwice
 from romme_score.store.records import KEEP, Keep
 from romme_score.views import session as session_views
 from romme_score.views import web as views
@@ -107,6 +108,8 @@ def pending(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     never_out = _names(body, "never_out", info.players)
     for name, value in given.items():
         player = choose_player(name, info.players)
+        if player in hands:  # "carl" and "Carl": as romme round refuses a hand given twice
+            raise GivenTwice(player)
         field = f"hands.{name}"
         hands[player] = None if value is None else _hand_of(player, value, call, field, player in never_out)
     for player in never_out - set(hands):  # a hand already in, marked now

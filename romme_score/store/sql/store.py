@@ -625,22 +625,35 @@ class SQLStore:
     def pending(self, session: SessionInfo) -> PendingRound:
         return phones.pending(self.conn, session)
 
-    def change_pending(self, session: SessionInfo, change: PendingChange) -> PendingRound:
+    def change_pending(
+        self, session: SessionInfo, change: PendingChange, *, expected: int | None = None
+    ) -> PendingRound:
         def work(cur: Cursor) -> None:
             self._lock(cur, session)
+            self._expect(cur, session, expected)
             phones.change(cur, session, change)
             self._changed(cur, session.id)
 
         self.write(work)
         return self.pending(session)
 
-    def clear_pending(self, session: SessionInfo) -> None:
+    def clear_pending(self, session: SessionInfo, *, expected: int | None = None) -> None:
         def work(cur: Cursor) -> None:
             self._lock(cur, session)
+            self._expect(cur, session, expected)
             if phones.clear(cur, session.id):
                 self._changed(cur, session.id)
 
         self.write(work)
+
+    @staticmethod
+    def _expect(cur: Cursor, session: SessionInfo, expected: int | None) -> None:
+        """Refuse a change of the round in progress made from another revision of it than
+        the one it has now (someone else changed it meanwhile): nothing is written."""
+        if expected is not None:
+            now_at = phones.revision(cur, session.id)
+            if now_at != expected:
+                raise PendingChanged(session.name, now_at)
 
     def links(self, session: SessionInfo) -> list[Link]:
         return phones.links(self.conn, session)
