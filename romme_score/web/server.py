@@ -43,9 +43,12 @@ class GuardedH11(H11Protocol):
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host``:``port`` (``0``: a free port)."""
+    """A listening socket on ``host``:``port`` (``0``: a free port). Made as a TCP socket
+    by name (``IPPROTO_TCP``, not protocol 0): asyncio sets ``TCP_NODELAY`` on the
+    connections it accepts only then, and without it every small answer on a kept-alive
+    connection waits some 40 ms for the client's delayed ACK (issue 28 item 1)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
