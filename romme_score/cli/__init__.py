@@ -417,13 +417,15 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
     """``--version``, as ``click.version_option`` prints it, in the language of this run.
     Not that decorator: it words its help at import through the stdlib gettext, which
     imports locale and searches the disk for a catalog on every run (the help is
-    translated when shown, as every help text is)."""
+    translated when shown, as every help text is). The version is the package's own
+    ``__version__`` (which pyproject.toml reads), not ``importlib.metadata``: that costs
+    more than the rest of ``romme --version`` together (issue 28 item 3)."""
     if not value or ctx.resilient_parsing:
         return
-    from importlib.metadata import version
+    from romme_score import __version__  # the package's metadata takes it from here (pyproject)
 
     text = i18n.click_gettext("%(prog)s, version %(version)s")
-    click.echo(text % {"prog": ctx.find_root().info_name, "version": version("romme-score")})
+    click.echo(text % {"prog": ctx.find_root().info_name, "version": __version__})
     ctx.exit()
 
 
