@@ -69,6 +69,7 @@ class RommeError(ValueError):
 
     code: str = "error"  # an instance may say more than its class (RoundIncomplete)
     exit_code: ClassVar[int] = 1
+    not_facts: ClassVar[tuple[str, ...]] = ()  # attributes that are no facts (an error inside it)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -79,7 +80,7 @@ class RommeError(ValueError):
         """The error's facts as JSON can carry them (names, numbers, players, the problem)."""
         found: dict[str, Any] = {}
         for name, value in vars(self).items():
-            if name.startswith("_") or name == "code":
+            if name.startswith("_") or name == "code" or name in self.not_facts:
                 continue
             ok, shown = _json_value(value)
             if ok:

@@ -540,6 +540,7 @@ class HandInputError(InputValueError):
     ``notation`` is the card notation's own error (token, position, hint), where it is one."""
 
     code = "unreadable-hand"
+    not_facts = ("notation",)  # the notation's own error, said in the sentence
 
     def __init__(
         self,

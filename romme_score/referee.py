@@ -6,7 +6,7 @@ prints it as text or JSON.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
@@ -46,6 +46,28 @@ def check_question(*, onto: bool, first: bool, not_out: bool) -> None:
         raise QuestionClash("--first", "--onto")
     if not_out and not onto:
         raise QuestionClash("--not-out", "--onto")
+
+
+def judge_question(
+    melds: Sequence[str],
+    onto: str | None,
+    rules: RuleSet,
+    read: Callable[[str, str], list[Card]],
+    *,
+    first: bool = False,
+    not_out: bool = False,
+) -> Verdict:
+    """What ``check`` asks, at every door: melds laid from the hand (``first``: as a first
+    meld), or, with ``onto``, cards laid off onto that meld (``not_out``: before coming
+    out). ``read(text, where)`` reads one text of cards the door's way, ``where`` saying
+    which argument it was (``--onto: ``, ``meld 2 ('...'): ``) for its error."""
+    check_question(onto=onto is not None, first=first, not_out=not_out)
+    if onto is not None:
+        table = read(onto, "--onto: ")
+        added = [c for i, m in enumerate(melds, 1) for c in read(m, f"argument {i}: ")]
+        return judge_onto(table, added, rules, came_out=not not_out)
+    parsed = [read(m, f"meld {i} ('{m}'): " if len(melds) > 1 else "") for i, m in enumerate(melds, 1)]
+    return judge_melds(list(melds), parsed, rules, first=first)
 
 
 @record  # not a NamedTuple: it costs some 1 M instructions of romme check's start-up each

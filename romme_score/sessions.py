@@ -19,7 +19,7 @@ from pathlib import Path
 
 from romme_score import export as export_format
 from romme_score import settlement as money
-from romme_score.cards import Profile
+from romme_score.cards import Card, Profile
 from romme_score.errors import InputProblem
 from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
 from romme_score.i18n import _, shown
@@ -422,6 +422,24 @@ def read_hands(info: SessionInfo, items: Sequence[str], never_out: set[str], pro
     for name in never_out - set(hands):
         hands[name] = Hand(points=None, never_out=True)
     return ReadHands(hands, tuple(unlikely))
+
+
+def first_over_supply(
+    rules: RuleSet, hands: Sequence[tuple[str, Hand]]
+) -> tuple[str, IllegalMeldError] | None:
+    """The first of ``hands`` (in the order given: the order they were asked) whose cards,
+    with those of the hands before it, are more than the packs hold, and why; None when
+    the round's cards add up (the table mode sends the typist back to that hand)."""
+    held: list[Card] = []
+    for player, hand in hands:
+        if hand.cards is None:
+            continue
+        held.extend(hand.cards)
+        try:
+            check_supply(held, rules)
+        except IllegalMeldError as exc:
+            return player, exc
+    return None
 
 
 def check_hand(rules: RuleSet, player: str, hand: Hand, *, confirm: bool = False) -> Hand:
@@ -1051,6 +1069,7 @@ __all__ = [
     "HandForm",
     "ReadHands",
     "check_hand",
+    "first_over_supply",
     "leaderboard_with_bonus",
     "read_hands",
     "settle_evening",

@@ -20,7 +20,9 @@ from romme_score.errors import RommeError
 from romme_score.inputs import HandInputError, HandProblem
 from romme_score.rules import find_preset
 from romme_score.scoring import Hand, most_points_in_hand
-from romme_score.sessions import AlreadyOut, GameOver, SessionService, UnlikelyPoints
+from romme_score.sessions import AlreadyOut, GameOver, SessionInfo, SessionService, UnlikelyPoints
+from romme_score.table.entry import RoundEntry, Step
+from romme_score.table.front import KeptRound, TakenElsewhere
 
 PLAYERS = ["Anna", "Ben", "Carl", "Dora"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,17 +249,19 @@ def test_the_ways_out_are_tables_keyed_by_code_not_isinstance_ladders(module: st
     assert not calls, f"{module} decides by class again"
 
 
+def typing_at_the_table(service: SessionService) -> tuple[SessionInfo, RoundEntry, KeptRound]:
+    """Friday's round as the table mode types it: the entry, kept as the round in progress."""
+    info = service.session("Friday")
+    entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
+    return info, entry, KeptRound(service, info, service.pending(info))
+
+
 # --- one round in progress, whatever the door -------------------------------------------
 
 
 def test_the_round_typed_at_the_table_is_the_round_in_progress_the_phones_see(db: Path) -> None:
-    from romme_score.table.entry import RoundEntry
-    from romme_score.table.front import KeptRound
-
     with SessionService(db) as service:
-        info = service.session("Friday")
-        entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
-        kept = KeptRound(service, info, service.pending(info))
+        info, entry, kept = typing_at_the_table(service)
         entry.answer("1")  # Anna went out
         kept.follow(entry)
         assert service.pending(info).winner == "Anna"
@@ -363,13 +367,8 @@ def test_the_seats_reading_flags_points_no_hand_holds_as_sending_them_would_rule
 
 
 def test_a_phones_hand_sent_while_the_table_types_survives_the_tables_next_answers(db: Path) -> None:
-    from romme_score.table.entry import RoundEntry
-    from romme_score.table.front import KeptRound
-
     with SessionService(db) as service:
-        info = service.session("Friday")
-        entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
-        kept = KeptRound(service, info, service.pending(info))
+        info, entry, kept = typing_at_the_table(service)
         for line in ("1", "5"):  # Anna went out; Ben holds 5
             entry.answer(line)
             kept.follow(entry)
@@ -382,13 +381,8 @@ def test_a_phones_hand_sent_while_the_table_types_survives_the_tables_next_answe
 
 
 def test_a_round_saved_by_the_scorekeeper_while_typed_is_not_saved_again(db: Path) -> None:
-    from romme_score.table.entry import RoundEntry
-    from romme_score.table.front import KeptRound, TakenElsewhere
-
     with SessionService(db) as service:
-        info = service.session("Friday")
-        entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
-        kept = KeptRound(service, info, service.pending(info))
+        info, entry, kept = typing_at_the_table(service)
         for line in ("1", "5", "7", "3"):
             entry.answer(line)
             kept.follow(entry)
@@ -401,8 +395,6 @@ def test_a_round_saved_by_the_scorekeeper_while_typed_is_not_saved_again(db: Pat
 
 
 def test_giving_up_at_the_table_keeps_what_the_phones_sent_meanwhile(db: Path) -> None:
-    from romme_score.table.front import KeptRound
-
     with SessionService(db) as service:
         info = service.session("Friday")
         kept = KeptRound(service, info, service.pending(info))  # began empty
@@ -414,13 +406,8 @@ def test_giving_up_at_the_table_keeps_what_the_phones_sent_meanwhile(db: Path) -
 
 
 def test_a_stalemate_set_by_the_scorekeeper_while_the_table_marks_hand_romme_is_no_crash(db: Path) -> None:
-    from romme_score.table.entry import RoundEntry, Step
-    from romme_score.table.front import KeptRound
-
     with SessionService(db) as service:
-        info = service.session("Friday")
-        entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
-        kept = KeptRound(service, info, service.pending(info))
+        info, entry, kept = typing_at_the_table(service)
         for line in ("1", "5", "7", "3"):
             entry.answer(line)
             kept.follow(entry)

@@ -57,17 +57,9 @@ def check(
       romme check --onto "♥9 J ♥B" "♥10" --not-out --rule joker_swap=anytime
       romme check --notation en "KH KD KS"
     """
-    referee.check_question(onto=onto is not None, first=first, not_out=not_out)
-    if onto is not None:
-        table = read_cards(onto, out, "--onto: ")
-        added = [c for i, m in enumerate(melds, 1) for c in read_cards(m, out, f"argument {i}: ")]
-        verdict = referee.judge_onto(table, added, rules, came_out=not not_out)
-    else:
-        parsed = [
-            read_cards(m, out, f"meld {i} ('{m}'): " if len(melds) > 1 else "")
-            for i, m in enumerate(melds, 1)
-        ]
-        verdict = referee.judge_melds(list(melds), parsed, rules, first=first)
+    verdict = referee.judge_question(
+        melds, onto, rules, lambda text, where: read_cards(text, out, where), first=first, not_out=not_out
+    )
     if out.json:
         out.dump({**verdict_json(verdict, out.profile, out.ascii), **rules_from.json()})
     else:

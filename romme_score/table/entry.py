@@ -34,13 +34,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from romme_score.cards import Card, Profile, format_cards
+from romme_score.cards import Profile, format_cards
 from romme_score.errors import InputProblem
 from romme_score.inputs import InputValueError, PlayerChoiceError, choose_player, read_hand
-from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
-from romme_score.sessions import UnlikelyPoints, check_hand
+from romme_score.sessions import UnlikelyPoints, check_hand, first_over_supply
 from romme_score.views import play as views
 
 Preview = Callable[[RoundInput], RoundScore]
@@ -248,18 +247,13 @@ class RoundEntry:
     def _cross_check(self) -> None:
         """Card supply and jokers hand by hand in the order asked, then the round as the
         service would score it; a failure sends you back to the hand (or the winner)."""
-        held: list[Card] = []
-        for p in [*self.hand_order(), *(x for x in self.hands if x not in self.hand_order())]:
-            hand = self.hands.get(p)
-            if hand is None or hand.cards is None:
-                continue
-            held.extend(hand.cards)
-            try:
-                check_supply(held, self.rules)
-            except IllegalMeldError as exc:
-                self._ask(p, self.texts.get(p, ""))
-                self.message = views.supply_error(p, str(exc))
-                return
+        order = [*self.hand_order(), *(x for x in self.hands if x not in self.hand_order())]
+        over = first_over_supply(self.rules, [(p, self.hands[p]) for p in order if p in self.hands])
+        if over is not None:
+            player, exc = over
+            self._ask(player, self.texts.get(player, ""))
+            self.message = views.supply_error(player, str(exc))
+            return
         try:
             self.score = self.preview(self.round_input())
         except RoundError as exc:

@@ -209,18 +209,14 @@ def check(place: Place, args: list[str]) -> Outcome:
     if place.terminal and len(melds) > 1 and not any(" " in m.strip() for m in melds):
         melds = [" ".join(melds)]
     onto, first, not_out = read.value("--onto"), "--first" in read.flags, "--not-out" in read.flags
-    referee.check_question(onto=onto is not None, first=first, not_out=not_out)
-    rules = place.info.rules
-    if onto is not None:
-        table = read_cards(place, onto, "--onto: ")
-        added = [c for i, m in enumerate(melds, 1) for c in read_cards(place, m, f"argument {i}: ")]
-        verdict = referee.judge_onto(table, added, rules, came_out=not not_out)
-    else:
-        parsed = [
-            read_cards(place, m, f"meld {i} ('{m}'): " if len(melds) > 1 else "")
-            for i, m in enumerate(melds, 1)
-        ]
-        verdict = referee.judge_melds(list(melds), parsed, rules, first=first)
+    verdict = referee.judge_question(
+        melds,
+        onto,
+        place.info.rules,
+        lambda text, where: read_cards(place, text, where),
+        first=first,
+        not_out=not_out,
+    )
     _rules_line(place)
     click.echo(place.out.text(render_verdict(verdict, place.out.profile, place.out.ascii)))
     return 0 if verdict.valid else 1
