@@ -34,6 +34,10 @@ from romme_score.store.errors import (
     SeriesDrawn,
     SessionExists,
     SessionInTournament,
+    EventInLeague,
+    EventNotInLeague,
+    LeagueExists,
+    NoSuchLeague,
     StoreError,
     TournamentExists,
 )
@@ -41,6 +45,7 @@ from romme_score.store.names import Names
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     HandRecord,
+    LeagueAlias,
     Link,
     Note,
     PendingChange,
@@ -52,6 +57,7 @@ from romme_score.store.records import (
     TournamentInfo,
     TournamentPlayer,
 )
+from romme_score.league.options import LeagueOptions
 from romme_score.tournament import TournamentOptions
 
 PLAYERS = ("Anna", "Ben", "Carl")
@@ -138,7 +144,8 @@ def snapshot(store: Store) -> Any:
         (info, store.tournament_tables(info), list(store.tournament_games(info)))
         for info in map(store.tournament, store.tournament_names())
     ]
-    return store.current_name(), sessions, store.current_tournament(), tournaments
+    leagues = [store.league(name) for name in store.league_names()]
+    return store.current_name(), sessions, store.current_tournament(), tournaments, leagues
 
 
 def test_a_new_session_is_current_and_keeps_its_players_rules_and_money(store: Store) -> None:
@@ -618,4 +625,107 @@ def test_every_refusal_leaves_the_database_unchanged(store: Store, refusal: str)
     before = snapshot(store)
     with pytest.raises(ValueError):
         REFUSALS[refusal](store, info)
+    assert snapshot(store) == before
+
+
+# --- leagues (RULES.md §11) -------------------------------------------------------------------
+
+LEAGUE_OPTIONS = LeagueOptions(points=(5, 3, 1), best=2, attendance=1, tie_break="most-wins")
+
+
+def make_league(store: Store, name: str = "Saison") -> Any:
+    store.create_league(name, "2026", LEAGUE_OPTIONS, f"token-{name}")
+    return store.league(name)
+
+
+def test_a_league_keeps_its_season_options_events_and_aliases_rules_11(store: Store) -> None:
+    with pytest.raises(NoSuchLeague):
+        store.league("Saison")
+    league = make_league(store)
+    assert (league.name, league.season, league.options, league.token) == (
+        "Saison",
+        "2026",
+        LEAGUE_OPTIONS,
+        "token-Saison",
+    )
+    assert league.events == () and league.aliases == ()
+    fri = make(store)
+    sat = make(store, "Sat")
+    cup = make_tournament(store)
+    store.add_league_events(league, [("tournament", cup.id, "Cup"), ("session", sat.id, "Sat")])
+    store.add_league_events(store.league("Saison"), [("session", fri.id, "Fri")])
+    events = store.league("Saison").events
+    assert [(e.position, e.kind, e.name) for e in events] == [
+        (1, "tournament", "Cup"),
+        (2, "session", "Sat"),
+        (3, "session", "Fri"),
+    ]
+    assert events[0].created_at == cup.created_at and events[2].created_at == fri.created_at
+    store.set_league_alias(store.league("Saison"), "Hansi", "Hans")
+    store.set_league_alias(store.league("Saison"), "Ännchen", "Anna")
+    store.set_league_alias(store.league("Saison"), "HANSI", "Johann")  # given again: the newer person
+    assert store.league("Saison").aliases == (LeagueAlias("Ännchen", "Anna"), LeagueAlias("HANSI", "Johann"))
+    store.remove_league_event(store.league("Saison"), "session", sat.id, "Sat")
+    assert [e.name for e in store.league("Saison").events] == ["Cup", "Fri"]
+    make_league(store, "Pokal")
+    assert store.league_names() == ["Saison", "Pokal"]
+    with pytest.raises(NoSuchLeague) as found:
+        store.league("Saisn")
+    assert found.value.close == "Saison"
+
+
+def test_a_deleted_session_leaves_its_leagues_rules_11(store: Store) -> None:
+    league = make_league(store)
+    fri = make(store)
+    store.add_league_events(league, [("session", fri.id, "Fri")])
+    store.delete_session("Fri")
+    assert store.league("Saison").events == ()
+
+
+def test_the_league_version_changes_with_its_events_and_their_rounds_rules_11(
+    store: Store, connect: Factory
+) -> None:
+    league = make_league(store)
+    fri = make(store)
+    seen = [store.league_version(league)]
+    store.add_league_events(league, [("session", fri.id, "Fri")])
+    seen.append(store.league_version(league))
+    record(store, fri, "Anna", Ben=10, Carl=5)
+    seen.append(store.league_version(league))
+    with connect() as other:
+        assert other.league_version(other.league("Saison")) == seen[-1]
+        cup = make_tournament(other)
+        other.add_league_events(other.league("Saison"), [("tournament", cup.id, "Cup")])
+        other.draw_series(cup, 1, [("Cup S1 T1", PLAYERS)], TOURNAMENT_RULES, None)
+    seen.append(store.league_version(league))
+    table = store.session("Cup S1 T1")
+    record(store, table, "Anna", Ben=1, Carl=2)
+    seen.append(store.league_version(league))
+    assert len(set(seen)) == len(seen), seen
+
+
+LEAGUE_REFUSALS: dict[str, Callable[[Store, Any, SessionInfo], object]] = {
+    "create a league of a name taken": lambda s, lg, i: s.create_league("Saison", None, LeagueOptions(), "x"),
+    "add an event that is in the league": lambda s, lg, i: s.add_league_events(
+        lg, [("session", s.session("Other").id, "Other"), ("session", i.id, "Fri")]
+    ),
+    "add an event twice at once": lambda s, lg, i: s.add_league_events(
+        lg, [("session", s.session("Other").id, "Other"), ("session", s.session("Other").id, "Other")]
+    ),
+    "remove an event not in the league": lambda s, lg, i: s.remove_league_event(
+        lg, "session", s.session("Other").id, "Other"
+    ),
+}
+
+
+@pytest.mark.parametrize("refusal", sorted(LEAGUE_REFUSALS))
+def test_every_league_refusal_leaves_the_database_unchanged_rules_11(store: Store, refusal: str) -> None:
+    league = make_league(store)
+    info = make(store)
+    make(store, "Other")
+    store.add_league_events(league, [("session", info.id, "Fri")])
+    league = store.league("Saison")
+    before = snapshot(store)
+    with pytest.raises((LeagueExists, EventInLeague, EventNotInLeague)):
+        LEAGUE_REFUSALS[refusal](store, league, info)
     assert snapshot(store) == before

@@ -243,3 +243,60 @@ class SessionInTournament(StoreError):
         )
         self.session = session
         self.tournament = tournament
+
+
+# --- leagues (RULES.md §11) -------------------------------------------------------------
+
+
+class NoSuchLeague(NotFound):
+    """No league of that name; ``close`` is the nearest name, ``known`` all of them."""
+
+    def __init__(self, name: str, known: Sequence[str]) -> None:
+        import difflib  # only when a name is wrong
+
+        close = difflib.get_close_matches(name, list(known), n=1)
+        names = ", ".join(known) or _("none yet")
+        if close:
+            message = _("no league named '%(name)s'; did you mean %(close)s? (leagues: %(known)s)")
+        else:
+            message = _("no league named '%(name)s' (leagues: %(known)s)")
+        super().__init__(message % {"name": name, "close": close[0] if close else "", "known": names})
+        self.name = name
+        self.close = close[0] if close else None
+        self.known = tuple(known)
+
+
+class LeagueExists(StoreError):
+    """A league of that name exists already."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(_("a league named '%(name)s' exists already") % {"name": name})
+        self.name = name
+
+
+class EventInLeague(StoreError):
+    """The event is in the league already (added twice); nothing was written."""
+
+    def __init__(self, league: str, kind: str, event: str) -> None:
+        if kind == "tournament":
+            message = _("tournament '%(event)s' is in league '%(league)s' already; nothing was added")
+        else:
+            message = _("session '%(event)s' is in league '%(league)s' already; nothing was added")
+        super().__init__(message % {"event": event, "league": league})
+        self.league = league
+        self.kind = kind
+        self.event = event
+
+
+class EventNotInLeague(NotFound):
+    """The event to remove is not in the league."""
+
+    def __init__(self, league: str, kind: str, event: str) -> None:
+        if kind == "tournament":
+            message = _("tournament '%(event)s' is not in league '%(league)s'")
+        else:
+            message = _("session '%(event)s' is not in league '%(league)s'")
+        super().__init__(message % {"event": event, "league": league})
+        self.league = league
+        self.kind = kind
+        self.event = event

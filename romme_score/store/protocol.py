@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from romme_score.league.options import LeagueOptions
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.records import (
     Change,
     HeadToHead,
+    LeagueInfo,
     Lines,
     Link,
     Note,
@@ -270,4 +272,39 @@ class Store(Protocol):
     def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
         """The active rounds of all the tournament's tables, as (session id, round), by
         session and round number, in one read."""
+        ...
+
+    # -- leagues (RULES.md §11) ---------------------------------------------------------------
+
+    def create_league(self, name: str, season: str | None, options: LeagueOptions, token: str) -> None:
+        """A new league without events; :class:`LeagueExists` when the name is taken."""
+        ...
+
+    def league_names(self) -> list[str]:
+        """Every league, in the order created."""
+        ...
+
+    def league(self, name: str) -> LeagueInfo:
+        """A league with its events (in the order added; an event deleted meanwhile is gone)
+        and its aliases; :class:`NoSuchLeague`."""
+        ...
+
+    def add_league_events(self, league: LeagueInfo, events: Sequence[tuple[str, int, str]]) -> None:
+        """Events (``"session"`` or ``"tournament"``, id, name) at the end of the league, in
+        one transaction; :class:`EventInLeague` for one there already or given twice, and
+        then nothing is written."""
+        ...
+
+    def remove_league_event(self, league: LeagueInfo, kind: str, event_id: int, event_name: str) -> None:
+        """The event out of the league; :class:`EventNotInLeague` when it is not in it."""
+        ...
+
+    def set_league_alias(self, league: LeagueInfo, spelling: str, person: str) -> None:
+        """``spelling`` (compared by NFC and case folding) stands for ``person``; given
+        again, the newer person."""
+        ...
+
+    def league_version(self, league: LeagueInfo) -> int:
+        """A number that changes whenever the league or any session it reads changes; -1
+        once the league is gone."""
         ...

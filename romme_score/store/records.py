@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from romme_score.cards import Card, parse_cards
+from romme_score.league.options import LeagueOptions
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput
 from romme_score.tournament.options import TournamentOptions
@@ -90,6 +91,43 @@ class TournamentTable:
     session: str
     players: tuple[str, ...]
     games: int
+
+
+@dataclass(frozen=True)
+class LeagueEvent:
+    """An event of a league: a session or a tournament (by id, and as it is called now),
+    when it was created, and its place in the order added."""
+
+    position: int
+    kind: str  # "session" or "tournament"
+    event_id: int
+    name: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class LeagueAlias:
+    """Another spelling of a person (§11 "People"): ``spelling`` as typed, the person as the
+    alias names them."""
+
+    spelling: str
+    person: str
+
+
+@dataclass(frozen=True)
+class LeagueInfo:
+    """A league: its season, options and board token, its events in the order added, its
+    aliases in the order given, and its change counter."""
+
+    id: int
+    name: str
+    created_at: str
+    season: str | None
+    options: LeagueOptions
+    token: str
+    events: tuple[LeagueEvent, ...]
+    aliases: tuple[LeagueAlias, ...]
+    version: int
 
 
 @dataclass(frozen=True)

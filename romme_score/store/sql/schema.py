@@ -178,6 +178,43 @@ LEADERBOARD_TENTHS = [
 ]
 
 
+# A club's season (RULES.md §11), self-contained as the tournaments' above: a league with
+# its options and the token of its board, its events (each a session or a tournament, in
+# the order added; an event whose session or tournament is deleted leaves the league with
+# it), and the aliases that map another spelling onto a person. ``version`` counts every
+# change of the league itself, so that its board notices an event added elsewhere.
+LEAGUES = [
+    """CREATE TABLE leagues (
+        id {key},
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        season TEXT,
+        options TEXT NOT NULL,
+        token TEXT NOT NULL UNIQUE,
+        version {big} NOT NULL DEFAULT 0
+    )""",
+    """CREATE TABLE league_events (
+        league_id {ref} NOT NULL REFERENCES leagues(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        session_id {ref} REFERENCES sessions(id) ON DELETE CASCADE,
+        tournament_id {ref} REFERENCES tournaments(id) ON DELETE CASCADE,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (league_id, position),
+        UNIQUE (league_id, session_id),
+        UNIQUE (league_id, tournament_id),
+        CHECK ((session_id IS NULL) <> (tournament_id IS NULL))
+    )""",
+    """CREATE TABLE league_aliases (
+        league_id {ref} NOT NULL REFERENCES leagues(id) ON DELETE CASCADE,
+        spelling TEXT NOT NULL,
+        typed TEXT NOT NULL,
+        person TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (league_id, spelling)
+    )""",
+]
+
+
 def spoken(types: Mapping[str, str], statements: Sequence[str]) -> list[str]:
     """The statements with their column types in a dialect's words.
 

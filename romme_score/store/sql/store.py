@@ -17,9 +17,11 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
+import romme_score.store.sql.leagues as leagues
 import romme_score.store.sql.lines as lines
 import romme_score.store.sql.phones as phones
 import romme_score.store.sql.tournaments as tournaments
+from romme_score.league.options import LeagueOptions
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.errors import (
@@ -35,6 +37,7 @@ from romme_score.store.records import (
     Change,
     HandRecord,
     HeadToHead,
+    LeagueInfo,
     Lines,
     Link,
     Note,
@@ -769,6 +772,29 @@ class SQLStore:
 
     def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
         return tournaments.games(self.conn, tournament)
+
+    # -- leagues (romme league) -------------------------------------------------------
+
+    def create_league(self, name: str, season: str | None, options: LeagueOptions, token: str) -> None:
+        self.write(lambda cur: leagues.create(cur, self.dialect, name, season, options, token))
+
+    def league_names(self) -> list[str]:
+        return leagues.names(self.conn)
+
+    def league(self, name: str) -> LeagueInfo:
+        return leagues.info(self.conn, name)
+
+    def add_league_events(self, league: LeagueInfo, events: Sequence[tuple[str, int, str]]) -> None:
+        self.write(lambda cur: leagues.add_events(cur, self.dialect, league, events))
+
+    def remove_league_event(self, league: LeagueInfo, kind: str, event_id: int, event_name: str) -> None:
+        self.write(lambda cur: leagues.remove_event(cur, self.dialect, league, kind, event_id, event_name))
+
+    def set_league_alias(self, league: LeagueInfo, spelling: str, person: str) -> None:
+        self.write(lambda cur: leagues.set_alias(cur, self.dialect, league, spelling, person))
+
+    def league_version(self, league: LeagueInfo) -> int:
+        return leagues.version(self.conn, league.id)
 
 
 def _run(statement: str, cur: Cursor) -> None:

@@ -1,0 +1,156 @@
+"""Leagues in the store (RULES.md §11): a league with its options, its events (sessions
+and tournaments by id, in the order added) and its aliases. Each write is one transaction
+of the caller's, counting up the league's ``version``; the places of the events are read
+from the sessions and tournaments themselves, never kept here."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from romme_score.league.options import LeagueOptions
+from romme_score.store.errors import EventInLeague, EventNotInLeague, LeagueExists, NoSuchLeague
+from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, now
+from romme_score.store.sql.dialect import Cursor, Dialect
+
+if TYPE_CHECKING:
+    from romme_score.store.sql.connection import Connection
+
+COLUMN = {"session": "session_id", "tournament": "tournament_id"}
+
+
+def spelling_key(name: str) -> str:
+    """An alias's key: NFC and case folding, as the league compares people."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def create(
+    cur: Cursor, dialect: Dialect, name: str, season: str | None, options: LeagueOptions, token: str
+) -> None:
+    dialect.lock_names(cur, "leagues")
+    if cur.execute("SELECT 1 FROM leagues WHERE name = ?", (name,)).fetchone():
+        raise LeagueExists(name)
+    cur.execute(
+        "INSERT INTO leagues (name, created_at, season, options, token) VALUES (?, ?, ?, ?, ?)",
+        (name, now(), season, json.dumps(options.to_dict()), token),
+    )
+
+
+def names(conn: Connection) -> list[str]:
+    return [r[0] for r in conn.query("SELECT name FROM leagues ORDER BY id")]
+
+
+def info(conn: Connection, name: str) -> LeagueInfo:
+    rows = conn.query(
+        "SELECT id, name, created_at, season, options, token, version FROM leagues WHERE name = ?", (name,)
+    )
+    if not rows:
+        raise NoSuchLeague(name, names(conn))
+    lid, lname, created, season, options, token, version = rows[0]
+    events = tuple(
+        LeagueEvent(int(position), kind, int(eid), ename, ecreated)
+        for position, kind, eid, ename, ecreated in conn.query(
+            "SELECT e.position, 'session', s.id, s.name, s.created_at FROM league_events e "
+            "JOIN sessions s ON s.id = e.session_id WHERE e.league_id = ? "
+            "UNION ALL SELECT e.position, 'tournament', t.id, t.name, t.created_at FROM league_events e "
+            "JOIN tournaments t ON t.id = e.tournament_id WHERE e.league_id = ? ORDER BY 1",
+            (lid, lid),
+        )
+    )
+    aliases = tuple(
+        LeagueAlias(typed, person)
+        for typed, person in conn.query(
+            "SELECT typed, person FROM league_aliases WHERE league_id = ? ORDER BY position", (lid,)
+        )
+    )
+    return LeagueInfo(
+        int(lid),
+        lname,
+        created,
+        season,
+        LeagueOptions.from_dict(json.loads(options)),
+        token,
+        events,
+        aliases,
+        int(version),
+    )
+
+
+def _lock(cur: Cursor, dialect: Dialect, league: LeagueInfo) -> None:
+    """Writers of one league one after the other (they wait on its row); its change counted."""
+    row = cur.execute(f"SELECT id FROM leagues WHERE id = ?{dialect.for_update}", (league.id,)).fetchone()
+    if row is None:
+        raise NoSuchLeague(league.name, [])
+    cur.execute("UPDATE leagues SET version = version + 1 WHERE id = ?", (league.id,))
+
+
+def add_events(
+    cur: Cursor, dialect: Dialect, league: LeagueInfo, events: Sequence[tuple[str, int, str]]
+) -> None:
+    """Events (kind, id, name) at the end of the league, in the order given; :class:`EventInLeague`
+    for one that is there already (or given twice), and then nothing is written."""
+    _lock(cur, dialect, league)
+    position = int(
+        cur.execute(
+            "SELECT COALESCE(MAX(position), 0) FROM league_events WHERE league_id = ?", (league.id,)
+        ).fetchone()[0]
+    )
+    for kind, event_id, event_name in events:
+        column = COLUMN[kind]
+        if cur.execute(
+            f"SELECT 1 FROM league_events WHERE league_id = ? AND {column} = ?", (league.id, event_id)
+        ).fetchone():
+            raise EventInLeague(league.name, kind, event_name)
+        position += 1
+        cur.execute(
+            f"INSERT INTO league_events (league_id, position, {column}, added_at) VALUES (?, ?, ?, ?)",
+            (league.id, position, event_id, now()),
+        )
+
+
+def remove_event(
+    cur: Cursor, dialect: Dialect, league: LeagueInfo, kind: str, event_id: int, event_name: str
+) -> None:
+    _lock(cur, dialect, league)
+    column = COLUMN[kind]
+    done = cur.execute(
+        f"DELETE FROM league_events WHERE league_id = ? AND {column} = ?", (league.id, event_id)
+    ).rowcount
+    if done != 1:
+        raise EventNotInLeague(league.name, kind, event_name)
+
+
+def set_alias(cur: Cursor, dialect: Dialect, league: LeagueInfo, spelling: str, person: str) -> None:
+    """``spelling`` stands for ``person`` (given again: the newer person)."""
+    _lock(cur, dialect, league)
+    key = spelling_key(spelling)
+    position = int(
+        cur.execute(
+            "SELECT COALESCE(MAX(position), 0) FROM league_aliases WHERE league_id = ?", (league.id,)
+        ).fetchone()[0]
+    )
+    cur.execute("DELETE FROM league_aliases WHERE league_id = ? AND spelling = ?", (league.id, key))
+    cur.execute(
+        "INSERT INTO league_aliases (league_id, spelling, typed, person, position) VALUES (?, ?, ?, ?, ?)",
+        (league.id, key, spelling, person, position + 1),
+    )
+
+
+def version(conn: Connection, league_id: int) -> int:
+    """A number that changes with the league and with every session it reads: its own
+    counter plus the versions of its sessions and of its tournaments' tables; -1 when gone."""
+    rows = conn.query(
+        "SELECT l.version + COALESCE((SELECT SUM(s.version) FROM sessions s WHERE s.id IN ("
+        "SELECT e.session_id FROM league_events e WHERE e.league_id = l.id AND e.session_id IS NOT NULL "
+        "UNION SELECT tt.session_id FROM tournament_tables tt "
+        "JOIN league_events e ON e.tournament_id = tt.tournament_id WHERE e.league_id = l.id)), 0), "
+        "(SELECT COUNT(*) FROM tournament_tables tt JOIN league_events e "
+        "ON e.tournament_id = tt.tournament_id WHERE e.league_id = l.id) "
+        "FROM leagues l WHERE l.id = ?",
+        (league_id,),
+    )
+    if not rows:
+        return -1
+    return int(rows[0][0]) + int(rows[0][1])
