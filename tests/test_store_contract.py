@@ -20,13 +20,18 @@ import pytest
 from pgtest import fresh_database
 
 from romme_score.cards import parse_cards
+from romme_score.league.options import LeagueOptions
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundInput, RoundScore, score_round
 from romme_score.store import open_store
 from romme_score.store.errors import (
+    EventInLeague,
+    EventNotInLeague,
+    LeagueExists,
     NoCurrentSession,
     NoCurrentTournament,
     NoRounds,
+    NoSuchLeague,
     NoSuchSession,
     NoSuchTournament,
     PendingChanged,
@@ -34,10 +39,6 @@ from romme_score.store.errors import (
     SeriesDrawn,
     SessionExists,
     SessionInTournament,
-    EventInLeague,
-    EventNotInLeague,
-    LeagueExists,
-    NoSuchLeague,
     StoreError,
     TournamentExists,
 )
@@ -57,7 +58,6 @@ from romme_score.store.records import (
     TournamentInfo,
     TournamentPlayer,
 )
-from romme_score.league.options import LeagueOptions
 from romme_score.tournament import TournamentOptions
 
 PLAYERS = ("Anna", "Ben", "Carl")
