@@ -50,6 +50,7 @@ COMMANDS = {
     "play": "play:play",
     "serve": "serve:serve",
     "tournament": "tournament:tournament",
+    "league": "league:league",
 }
 
 

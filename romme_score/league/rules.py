@@ -57,6 +57,7 @@ class Result:
     place: int
     points: int
     counted: bool
+    order: int = 0  # the event's ``order``: which event, where two have one name
 
 
 @dataclass(frozen=True)
@@ -122,11 +123,13 @@ def rank_league(
             seen[key] = player
             shown.setdefault(key, person)
             points = options.place_points(place) + options.attendance
-            results.setdefault(key, []).append(Result(event.name, place, points, True))
+            results.setdefault(key, []).append(Result(event.name, place, points, True, event.order))
     rows = []
     for key, mine in results.items():
         flags = counted_flags([r.points for r in mine], options.best)
-        final = tuple(Result(r.event, r.place, r.points, flag) for r, flag in zip(mine, flags, strict=True))
+        final = tuple(
+            Result(r.event, r.place, r.points, flag, r.order) for r, flag in zip(mine, flags, strict=True)
+        )
         total = sum(r.points for r in final if r.counted)
         rows.append((key, total, final))
     most = max((r.place for _k, _t, rs in rows for r in rs), default=0)

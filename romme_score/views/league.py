@@ -1,0 +1,180 @@
+"""Views of ``romme league``: a league created, events added or removed, an alias, the list
+of leagues and the season's standings (text and JSON). The page of ``romme league report``
+is :mod:`romme_score.views.league_report`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+from romme_score.i18n import _, ngettext
+from romme_score.league.options import LeagueOptions
+from romme_score.league.rules import Event
+from romme_score.league.service import Added, LeagueStandings, LeagueSummary
+from romme_score.store.records import LeagueInfo
+from romme_score.views.local import day_text
+
+
+def kind_text(kind: str) -> str:
+    return _("tournament") if kind == "tournament" else _("game")
+
+
+def options_text(options: LeagueOptions) -> str:
+    """``points 10,8,6,5,4,3,2,1 · best 5 · attendance 2 · tie break most wins``"""
+    parts = [_("points per place %(points)s") % {"points": ",".join(str(p) for p in options.points)}]
+    if options.best is not None:
+        parts.append(
+            ngettext("the best result counts", "the best %(best)d results count", options.best)
+            % {"best": options.best}
+        )
+    else:
+        parts.append(_("every result counts"))
+    if options.attendance:
+        parts.append(_("%(points)d for attending") % {"points": options.attendance})
+    if options.tie_break == "most-wins":
+        parts.append(_("equal points: more wins first"))
+    return " · ".join(parts)
+
+
+def render_created(info: LeagueInfo) -> str:
+    head = _("League '%(league)s' created") % {"league": info.name}
+    if info.season:
+        head += " " + _("(season %(season)s)") % {"season": info.season}
+    return f"{head}: {options_text(info.options)}.\n" + _(
+        "Add its events with: romme league add '%(league)s' --tournament NAME --session NAME"
+    ) % {"league": info.name}
+
+
+def created_json(info: LeagueInfo) -> dict[str, Any]:
+    return {"league": info.name, "season": info.season, **info.options.to_dict()}
+
+
+def render_added(added: Added) -> str:
+    lines = [
+        _("Added to league '%(league)s': %(kind)s '%(event)s'.")
+        % {"league": added.league, "kind": kind_text(kind), "event": event}
+        for kind, event in added.events
+    ]
+    return "\n".join(lines)
+
+
+def added_json(added: Added) -> dict[str, Any]:
+    return {"league": added.league, "added": [{"name": n, "kind": k} for k, n in added.events]}
+
+
+def render_removed(league: str, kind: str, event: str) -> str:
+    return _("Removed from league '%(league)s': %(kind)s '%(event)s'.") % {
+        "league": league,
+        "kind": kind_text(kind),
+        "event": event,
+    }
+
+
+def render_alias(league: str, spelling: str, person: str) -> str:
+    return _("In league '%(league)s', '%(spelling)s' now counts as '%(person)s'.") % {
+        "league": league,
+        "spelling": spelling,
+        "person": person,
+    }
+
+
+def list_json(leagues: Sequence[LeagueSummary]) -> dict[str, Any]:
+    return {
+        "leagues": [
+            {
+                "name": s.info.name,
+                "season": s.info.season,
+                "events": s.events,
+                "created": s.info.created_at,
+                **s.info.options.to_dict(),
+            }
+            for s in leagues
+        ]
+    }
+
+
+def render_list(leagues: Sequence[LeagueSummary]) -> str:
+    if not leagues:
+        return _("No league yet: start one with romme league new NAME.")
+    rows = [[s.info.name, s.info.season or "", s.events, options_text(s.info.options)] for s in leagues]
+    return tabulate(
+        rows, headers=[_("league"), _("season"), _("events"), _("options")], disable_numparse=True
+    )
+
+
+def standings_json(s: LeagueStandings) -> dict[str, Any]:
+    """Exactly the JSON of issue 29: the settings, the events by date, the players ranked."""
+    return {
+        "league": s.league,
+        "season": s.season,
+        "points": list(s.options.points),
+        "best": s.options.best,
+        "attendance": s.options.attendance,
+        "tie_break": s.options.tie_break,
+        "events": [
+            {"name": e.name, "kind": e.kind, "date": e.day.isoformat(), "finished": e.finished}
+            for e in s.events
+        ],
+        "players": [
+            {
+                "name": p.name,
+                "place": p.place,
+                "points": p.points,
+                "played": p.played,
+                "results": [
+                    {"event": r.event, "place": r.place, "points": r.points, "counted": r.counted}
+                    for r in p.results
+                ],
+            }
+            for p in s.players
+        ],
+    }
+
+
+def event_line(number: int, event: Event) -> str:
+    """``2. Friday (game, 9 Jan 2026, not finished)``"""
+    facts = [kind_text(event.kind), day_text(event.day)]
+    if not event.finished:
+        facts.append(_("not finished"))
+    return f"{number}. {event.name} ({', '.join(facts)})"
+
+
+def result_cell(points: int, counted: bool) -> str:
+    """A result as the table shows it: dropped results in brackets."""
+    return str(points) if counted else f"({points})"
+
+
+def render_standings(s: LeagueStandings) -> str:
+    head = _("League '%(league)s'") % {"league": s.league}
+    if s.season:
+        head += " " + _("(season %(season)s)") % {"season": s.season}
+    lines = [head, options_text(s.options) + "."]
+    if not s.events:
+        lines.append(_("No events yet: add them with romme league add."))
+        return "\n".join(lines)
+    lines += ["", _("Events:")] + [f"  {event_line(n, e)}" for n, e in enumerate(s.events, 1)]
+    index = {e.order: n for n, e in enumerate(s.events)}
+    rows = []
+    previous = None
+    for p in s.players:
+        cells = [""] * len(s.events)
+        for r in p.results:
+            cells[index[r.order]] = result_cell(r.points, r.counted)
+        rows.append([p.place if p.place != previous else "", p.name, p.points, p.played, *cells])
+        previous = p.place
+    headers = [
+        _("place"),
+        _("name"),
+        _("points"),
+        _("played"),
+        *[str(n) for n in range(1, len(s.events) + 1)],
+    ]
+    align = ["right", "left", "right", "right", *(["right"] * len(s.events))]
+    lines += ["", tabulate(rows, headers=headers, colalign=align)]
+    if any(not r.counted for p in s.players for r in p.results):
+        lines.append(_("(N): a result dropped, only the best %(best)d count.") % {"best": s.options.best})
+    if not s.finished:
+        lines.append(_("Events not finished count as they stand."))
+    return "\n".join(lines)
