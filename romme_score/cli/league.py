@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
+from typing import cast
 
 import click
 
@@ -76,7 +77,7 @@ def league() -> None:
 )
 @click.option(
     "--tie-break",
-    type=click.Choice(["none", "most-wins"]),
+    metavar="none|most-wins",
     default="none",
     show_default=True,
     help="Equal points share a place (none), or more first places go first, then more second "
@@ -90,7 +91,7 @@ def new(
     points: str | None,
     best: str | None,
     attendance: str | None,
-    tie_break: TieBreak,
+    tie_break: str,
     db: str | None,
     out: Output,
 ) -> None:
@@ -107,7 +108,7 @@ def new(
         points=parse_points(points) if points is not None else DEFAULT_POINTS,
         best=parse_best(best) if best is not None else None,
         attendance=parse_attendance(attendance) if attendance is not None else 0,
-        tie_break=tie_break,
+        tie_break=cast(TieBreak, tie_break.strip()),
     )
     with opened(db, create=True) as service:
         info = service.create(name, season, options)

@@ -153,3 +153,27 @@ def rank_league(
         for key, total, mine in rows
     ]
     return sorted(standings, key=lambda s: (s.place, person_key(s.name), s.name))
+
+
+def course(standings: Sequence[Standing], events: Sequence[Event], best: int | None) -> dict[str, list[int]]:
+    """Each person's counted points as they stood after each event (in date order): the
+    season's course, as a chart draws it; the last number is the standing's points.
+
+    >>> from romme_score.league.options import LeagueOptions
+    >>> evs = [Event("A", "session", date(2026, 1, 1), True, (("x", 1),), 0),
+    ...        Event("B", "session", date(2026, 1, 2), True, (("y", 1), ("x", 2)), 1)]
+    >>> course(rank_league(evs, LeagueOptions(best=1)), ordered(evs), 1)
+    {'x': [10, 10], 'y': [0, 10]}
+    """
+    out: dict[str, list[int]] = {}
+    for standing in standings:
+        by_event = {r.order: r.points for r in standing.results}
+        seen: list[int] = []
+        line = []
+        for event in events:
+            if event.order in by_event:
+                seen.append(by_event[event.order])
+            kept = sorted(seen, reverse=True)
+            line.append(sum(kept if best is None else kept[:best]))
+        out[standing.name] = line
+    return out

@@ -174,7 +174,15 @@ def render_standings(s: LeagueStandings) -> str:
     align = ["right", "left", "right", "right", *(["right"] * len(s.events))]
     lines += ["", tabulate(rows, headers=headers, colalign=align)]
     if any(not r.counted for p in s.players for r in p.results):
-        lines.append(_("(N): a result dropped, only the best %(best)d count.") % {"best": s.options.best})
+        best = s.options.best or 0
+        lines.append(
+            ngettext(
+                "(N): a result dropped, only the best counts.",
+                "(N): a result dropped, only the best %(best)d count.",
+                best,
+            )
+            % {"best": best}
+        )
     if not s.finished:
         lines.append(_("Events not finished count as they stand."))
     return "\n".join(lines)

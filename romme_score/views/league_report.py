@@ -1,0 +1,189 @@
+"""View of ``romme league report``: a club's season (RULES.md §11) as one self-contained
+HTML page: the standings, every event's places and points, and a chart of each player's
+points over the season. As ``romme report``'s page: no script, no external file, one
+column on a phone (360 px without sideways scrolling), print styles.
+
+The chart is an inline SVG, one ``<polyline>`` per player through the counted points
+after each event (:func:`romme_score.league.rules.course`), colours told apart by dash
+patterns too, and a legend that names every player in ranking order.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from html import escape
+
+from romme_score.i18n import N_, _, language
+from romme_score.league.rules import course
+from romme_score.league.service import LeagueStandings
+from romme_score.views import report as report_views
+from romme_score.views.chart import value_ticks
+from romme_score.views.league import kind_text, options_text
+from romme_score.views.local import day_text
+
+WIDTH, HEIGHT = 640, 340
+LEFT, RIGHT, TOP, BOTTOM = 46, 18, 16, 40
+
+TITLE = N_("Season: {league}")
+STANDINGS = N_("Standings")
+EVENTS = N_("The events")
+CHART = N_("The course of the season")
+CHART_TITLE = N_("Counted points of {league} after each event")
+CHART_DESC = N_("One line per player: the points that count after each event of the season.")
+NOT_PLAYED = N_("Nobody played this event yet.")
+DROPPED = N_("(N): a result dropped; only the best {best} count.")
+NOTHING = N_("No events yet: add them with romme league add.")
+NOT_FINISHED = N_("Not finished: counted as it stands.")
+FOOTER = N_("Made with romme-score {version} on {day}.")
+HEADERS = (N_("place"), N_("name"), N_("points"), N_("played"))
+EVENT_HEADERS = (N_("place"), N_("name"), N_("points"))
+
+CSS = (
+    report_views.CSS
+    + """
+.standings, .event table { width: 100%; }
+.standings td:nth-child(2), .event td:nth-child(2) { text-align: left; white-space: normal;
+  overflow-wrap: anywhere; }
+.standings th:nth-child(2), .event th:nth-child(2) { text-align: left; }
+.dropped { color: var(--muted); }
+.event { break-inside: avoid; }
+.open { color: #a15c00; font-weight: 600; }
+.legend li { overflow-wrap: anywhere; }
+"""
+)
+
+
+def _num(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def svg_chart(s: LeagueStandings) -> str:
+    """Each player's counted points after each event, as an SVG that scales with the page."""
+    lines = course(s.players, s.events, s.options.best)
+    count = len(s.events)
+    top = max((v for line in lines.values() for v in line), default=0) or 1
+    ticks = value_ticks(top)
+    top = max(top, ticks[-1] if ticks else top)
+    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + (inner_w * i / (count - 1) if count > 1 else inner_w / 2)
+
+    def y(v: int) -> float:
+        return TOP + inner_h * (1 - v / top)
+
+    title = _(CHART_TITLE).format(league=s.league)
+    parts = [
+        f'<svg class="running-totals season" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">'
+        f'<title id="chart-title">{escape(title)}</title><desc id="chart-desc">{escape(_(CHART_DESC))}</desc>'
+    ]
+    for v in ticks:
+        parts.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(y(v))}" y2="{_num(y(v))}" stroke="#d9d9de"/>'
+            f'<text x="{LEFT - 6}" y="{_num(y(v) + 4)}" text-anchor="end">{v}</text>'
+        )
+    for i in range(count):
+        parts.append(f'<text x="{_num(x(i))}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">{i + 1}</text>')
+    for n, (name, line) in enumerate(lines.items()):
+        points = " ".join(f"{_num(x(i))},{_num(y(v))}" for i, v in enumerate(line))
+        dash = report_views.DASHES[(n // len(report_views.COLOURS)) % len(report_views.DASHES)]
+        colour = report_views.COLOURS[n % len(report_views.COLOURS)]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<polyline data-player="{escape(name)}" points="{points}" fill="none" stroke="{colour}" '
+            f'stroke-width="2.5"{dashed}/>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _legend(s: LeagueStandings) -> str:
+    items = []
+    for n, p in enumerate(s.players):
+        dash = report_views.DASHES[(n // len(report_views.COLOURS)) % len(report_views.DASHES)]
+        colour = report_views.COLOURS[n % len(report_views.COLOURS)]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        items.append(
+            f'<li><svg viewBox="0 0 40 10" aria-hidden="true"><line x1="0" x2="40" y1="5" y2="5" '
+            f'stroke="{colour}" stroke-width="3"{dashed}/></svg> {escape(p.name)} {p.points}</li>'
+        )
+    return '<ul class="legend">' + "".join(items) + "</ul>"
+
+
+def _standings(s: LeagueStandings) -> str:
+    head = "".join(f"<th>{escape(_(h))}</th>" for h in HEADERS)
+    rows = []
+    previous = None
+    for p in s.players:
+        place = str(p.place) if p.place != previous else ""
+        previous = p.place
+        rows.append(
+            f'<tr data-player="{escape(p.name)}"><td>{place}</td><td>{escape(p.name)}</td>'
+            f"<td>{p.points}</td><td>{p.played}</td></tr>"
+        )
+    return f'<table class="standings"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _event(s: LeagueStandings, number: int) -> str:
+    event = s.events[number - 1]
+    rows = []
+    for p in s.players:
+        for r in p.results:
+            if r.order == event.order:
+                cell = str(r.points) if r.counted else f'<span class="dropped">({r.points})</span>'
+                rows.append((r.place, p.name, cell))
+    rows.sort(key=lambda row: (row[0], row[1].casefold()))
+    head = "".join(f"<th>{escape(_(h))}</th>" for h in EVENT_HEADERS)
+    meta = f"{kind_text(event.kind)} · {day_text(event.day)}"
+    parts = [
+        f'<section class="event" data-event="{escape(event.name)}" data-kind="{event.kind}">',
+        f"<h3>{number}. {escape(event.name)}</h3>",
+        f'<p class="meta">{escape(meta)}</p>',
+    ]
+    if not event.finished:
+        parts.append(f'<p class="open">{escape(_(NOT_FINISHED))}</p>')
+    if rows:
+        body = "".join(
+            f"<tr><td>{place}</td><td>{escape(name)}</td><td>{cell}</td></tr>" for place, name, cell in rows
+        )
+        parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    else:
+        parts.append(f"<p>{escape(_(NOT_PLAYED))}</p>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def render_report(s: LeagueStandings, version: str, day: date) -> str:
+    """The whole page; ``day`` (today) is named in its footer."""
+    heading = s.league + (f" {s.season}" if s.season else "")
+    body = [f"<header><h1>{escape(heading)}</h1>", f'<p class="meta">{escape(options_text(s.options))}</p>']
+    body.append("</header><main>")
+    if not s.events:
+        body.append(f"<p>{escape(_(NOTHING))}</p>")
+    else:
+        body.append(f"<h2>{escape(_(STANDINGS))}</h2>{_standings(s)}")
+        if any(not r.counted for p in s.players for r in p.results):
+            body.append(f'<p class="note">{escape(_(DROPPED).format(best=s.options.best))}</p>')
+        body.append(
+            f"<h2>{escape(_(CHART))}</h2><figure>{svg_chart(s)}<figcaption>{_legend(s)}</figcaption></figure>"
+        )
+        body.append(f"<h2>{escape(_(EVENTS))}</h2>")
+        body.extend(_event(s, n) for n in range(1, len(s.events) + 1))
+    footer = _(FOOTER).format(version=version, day=day_text(day))
+    body.append(f"</main><footer><p>{escape(footer)}</p></footer>")
+    title = _(TITLE).format(league=heading)
+    return (
+        '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        # Nothing is fetched from anywhere: the page holds all it shows.
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'\">\n"
+        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body>\n</html>\n"
+    )
+
+
+def written(s: LeagueStandings, path: str) -> str:
+    return _("The season of league '%(league)s' written to %(path)s.") % {"league": s.league, "path": path}

@@ -1,0 +1,209 @@
+"""A club's season, RULES.md §11, as issue 29's "Done means" asks: a 12-player tournament of
+two series and a club evening are played through the command line (no pty), put into a
+league with a second evening, and ``romme league standings --json`` is checked against
+sums made by hand here (shared places, --best, --attendance, an alias, most-wins). Then
+the commands' refusals: one sentence, the exit code, nothing written, in English and German."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirun import ok, run
+
+TWELVE = ["Anna", "Ben", "Carl", "Dora", "Emil", "Fritz", "Gerd", "Hans", "Ida", "Jan", "Karl", "Lena"]
+# Each player's penalty points in the one game of each series (0: went out), by name. Fixed
+# seating keeps the tables: Anna-Dora, Emil-Hans, Ida-Lena.
+SERIES = [
+    {"Anna": 0, "Ben": 10, "Carl": 20, "Dora": 30, "Emil": 0, "Fritz": 10, "Gerd": 25, "Hans": 30,
+     "Ida": 0, "Jan": 15, "Karl": 20, "Lena": 40},
+    {"Anna": 20, "Ben": 0, "Carl": 10, "Dora": 30, "Emil": 10, "Fritz": 0, "Gerd": 35, "Hans": 5,
+     "Ida": 30, "Jan": 0, "Karl": 25, "Lena": 40},
+]  # fmt: skip
+
+
+def play_cup() -> None:
+    ok(
+        "tournament", "new", "Cup", *TWELVE, "--series", "2", "--games", "1", "--seating", "fixed",
+        "--rule", "winner_bonus=0",
+    )  # fmt: skip
+    for points in SERIES:
+        drawn = json.loads(ok("tournament", "draw", "--json"))
+        for table in drawn["tables"]:
+            players = table["players"]
+            (winner,) = [p for p in players if points[p] == 0]
+            hands = [f"{p}={points[p]}" for p in players if p != winner]
+            ok("round", "--session", table["session"], "--winner", winner, *hands)
+
+
+def play_evenings() -> None:
+    # Abend 1: Hansi is Hans (an alias); two rounds, then it is over
+    ok("new", "Abend 1", "Anna", "Hansi", "Carl", "Dora", "--until", "rounds:2", "--rule", "winner_bonus=0")
+    ok("round", "--session", "Abend 1", "--winner", "Anna", "Hansi=20", "Carl=30", "Dora=40")
+    ok("round", "--session", "Abend 1", "--winner", "Hansi", "Anna=10", "Carl=15", "Dora=5")
+    # Abend 2: 'anna' is Anna (case folding); one round of an open game, not finished
+    ok("new", "Abend 2", "Ben", "anna", "Jan", "Hans", "--until", "open", "--rule", "winner_bonus=0")
+    ok("round", "--session", "Abend 2", "--winner", "Ben", "anna=10", "Jan=25", "Hans=10")
+
+
+def result(event: str, place: int, points: int, counted: bool = True) -> dict[str, Any]:
+    return {"event": event, "place": place, "points": points, "counted": counted}
+
+
+def player(name: str, place: int, points: int, *results: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "place": place, "points": points, "played": len(results), "results": list(results)}
+
+
+def test_a_season_of_a_tournament_and_two_evenings_adds_up_by_hand_issue_29_rules_11() -> None:
+    play_cup()
+    play_evenings()
+    ok(
+        "league",
+        "new",
+        "Club",
+        "--season",
+        "2026",
+        "--best",
+        "2",
+        "--attendance",
+        "1",
+        "--tie-break",
+        "most-wins",
+    )
+    ok("league", "add", "Club", "--tournament", "Cup", "--session", "Abend 1", "--session", "Abend 2")
+    ok("league", "alias", "Club", "Hansi", "Hans")
+    data = json.loads(ok("league", "standings", "Club", "--json"))
+    today = datetime.now().date().isoformat()  # every event was created today (local date)
+
+    # The Cup (Augen, fewer is better), the two series summed by hand:
+    #   Ben 10+0=10, Emil 0+10=10, Fritz 10+0=10 -> place 1 (shared by three), 10 + 1 = 11
+    #   Jan 15+0=15 -> 4: 5+1 = 6;  Anna 0+20=20 -> 5: 4+1 = 5
+    #   Carl 20+10=30, Ida 0+30=30 -> 6 (shared): 3+1 = 4;  Hans 30+5=35 -> 8: 1+1 = 2
+    #   Karl 20+25=45 -> 9: 0+1 = 1;  Dora 60, Gerd 60 -> 10 (shared): 1;  Lena 80 -> 12: 1
+    # Abend 1: Anna 10 -> 1: 11; Hansi 20 -> 2: 9; Carl 45, Dora 45 -> 3 (shared): 6+1 = 7
+    # Abend 2 (not finished): Ben 0 -> 1: 11; anna 10, Hans 10 -> 2 (shared): 9; Jan 25 -> 4: 6
+    # --best 2: Anna 5, 11, 9 -> 11+9 = 20 (the Cup dropped); Hans 2, 9, 9 -> 18 (Cup dropped)
+    # most-wins among the 11s: Emil and Fritz won the Cup, Carl won nothing -> 5, 5, 7;
+    # among the 1s: Karl's 9th place beats Gerd's 10th, Gerd's 10th Lena's 12th.
+    assert data == {
+        "league": "Club",
+        "season": "2026",
+        "points": [10, 8, 6, 5, 4, 3, 2, 1],
+        "best": 2,
+        "attendance": 1,
+        "tie_break": "most-wins",
+        "events": [
+            {"name": "Cup", "kind": "tournament", "date": today, "finished": True},
+            {"name": "Abend 1", "kind": "session", "date": today, "finished": True},
+            {"name": "Abend 2", "kind": "session", "date": today, "finished": False},
+        ],
+        "players": [
+            player("Ben", 1, 22, result("Cup", 1, 11), result("Abend 2", 1, 11)),
+            player(
+                "Anna", 2, 20, result("Cup", 5, 5, False), result("Abend 1", 1, 11), result("Abend 2", 2, 9)
+            ),
+            player(
+                "Hans", 3, 18, result("Cup", 8, 2, False), result("Abend 1", 2, 9), result("Abend 2", 2, 9)
+            ),
+            player("Jan", 4, 12, result("Cup", 4, 6), result("Abend 2", 4, 6)),
+            player("Emil", 5, 11, result("Cup", 1, 11)),
+            player("Fritz", 5, 11, result("Cup", 1, 11)),
+            player("Carl", 7, 11, result("Cup", 6, 4), result("Abend 1", 3, 7)),
+            player("Dora", 8, 8, result("Cup", 10, 1), result("Abend 1", 3, 7)),
+            player("Ida", 9, 4, result("Cup", 6, 4)),
+            player("Karl", 10, 1, result("Cup", 9, 1)),
+            player("Gerd", 11, 1, result("Cup", 10, 1)),
+            player("Lena", 12, 1, result("Cup", 12, 1)),
+        ],
+    }
+    # every number an integer, never 11.0
+    assert all(type(p["points"]) is int for p in data["players"])
+
+    # without most-wins, equal points share: Emil, Fritz and Carl 5; Gerd, Karl, Lena 10
+    ok("league", "new", "Plain", "--best", "2", "--attendance", "1")
+    ok("league", "add", "Plain", "--tournament", "Cup", "--session", "Abend 1", "--session", "Abend 2")
+    ok("league", "alias", "Plain", "Hansi", "Hans")
+    plain = json.loads(ok("league", "standings", "Plain", "--json"))
+    assert [(p["name"], p["place"], p["points"]) for p in plain["players"]][4:] == [
+        ("Carl", 5, 11),
+        ("Emil", 5, 11),
+        ("Fritz", 5, 11),
+        ("Dora", 8, 8),
+        ("Ida", 9, 4),
+        ("Gerd", 10, 1),
+        ("Karl", 10, 1),
+        ("Lena", 10, 1),
+    ]
+    # a correction at a table changes the season at once: Abend 2's round 1 now won by Jan
+    ok("edit", "1", "--session", "Abend 2", "--winner", "Jan", "Ben=30", "anna=10", "Hans=10")
+    after = {p["name"]: p for p in json.loads(ok("league", "standings", "Plain", "--json"))["players"]}
+    assert after["Jan"]["results"][-1] == result("Abend 2", 1, 11)
+
+
+def test_the_text_standings_list_every_event_and_mark_dropped_results_rules_11() -> None:
+    play_evenings()
+    ok("league", "new", "Club", "--best", "1")
+    ok("league", "add", "Club", "--session", "Abend 1", "--session", "Abend 2")
+    text = ok("league", "standings", "Club")
+    assert "1. Abend 1 (game," in text and "2. Abend 2 (game," in text and "not finished" in text
+    assert "(8)" in text  # anna's 8 in Abend 2 is dropped: her 10 of Abend 1 counts
+    listed = json.loads(ok("league", "list", "--json"))
+    assert [(lg["name"], lg["events"], lg["best"]) for lg in listed["leagues"]] == [("Club", 2, 1)]
+
+
+def _database(db: Path) -> bytes:
+    return db.read_bytes() if db.exists() else b""
+
+
+REFUSED: list[tuple[str, list[str], int, str]] = [
+    ("an unknown tournament", ["add", "Club", "--tournament", "Nope"], 1, "no tournament named 'Nope'"),
+    (
+        "an unknown session",
+        ["add", "Club", "--session", "Abend 1", "--session", "Nope"],
+        1,
+        "no session named",
+    ),
+    ("an event added twice", ["add", "Club", "--session", "Abend 2"], 1, "is in league 'Club' already"),
+    ("an event given twice", ["add", "Club", "--session", "Abend 1", "--session", "Abend 1"], 1, "already"),
+    ("a bad points list", ["new", "X", "--points", "10,8,x"], 2, "points list"),
+    ("a rising points list", ["new", "X", "--points", "5,8"], 2, "place 2 would score more"),
+    ("--best 0", ["new", "X", "--best", "0"], 2, "--best"),
+    ("a bad attendance", ["new", "X", "--attendance", "-1"], 2, "--attendance"),
+    ("a bad tie break", ["new", "X", "--tie-break", "best-series"], 2, "best-series"),
+    ("an alias onto itself", ["alias", "Club", "HANS", "hans"], 2, "another spelling"),
+    ("an alias that makes two players of one event one", ["alias", "Club", "Jan", "Ben"], 1, "both played"),
+    ("a league taken", ["new", "Club"], 1, "exists already"),
+    ("an unknown league", ["standings", "Clb"], 1, "did you mean Club"),
+    ("remove without an event", ["remove", "Club"], 2, "give one event"),
+    ("remove an event not in it", ["remove", "Club", "--session", "Abend 1"], 1, "is not in league"),
+]
+
+
+@pytest.mark.parametrize(("case", "args", "code", "said"), REFUSED, ids=[c[0] for c in REFUSED])
+def test_every_refusal_is_one_sentence_with_its_exit_code_and_writes_nothing_issue_29(
+    isolated_data_dir: Path, case: str, args: list[str], code: int, said: str
+) -> None:
+    play_evenings()
+    ok("league", "new", "Club")
+    ok("league", "add", "Club", "--session", "Abend 2")
+    before = _database(isolated_data_dir)
+    status, out, err = run("league", *args)
+    assert status == code, (out, err)
+    assert said in err and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    assert _database(isolated_data_dir) == before
+
+
+def test_the_refusals_speak_german_issue_29() -> None:
+    play_evenings()
+    ok("league", "new", "Club")
+    ok("league", "add", "Club", "--session", "Abend 2")
+    status, _out, err = run("league", "add", "Club", "--session", "Abend 2", "--lang", "de")
+    assert status == 1 and "ist schon in der Liga 'Club'" in err, err
+    status, _out, err = run("league", "new", "X", "--best", "0", "--lang", "de")
+    assert status == 2 and "ganze Zahl" in err, err
+    text = ok("league", "standings", "Club", "--lang", "de")
+    assert "Platz" in text and "nicht beendet" in text
