@@ -49,6 +49,12 @@ from romme_score.i18n import _, os_reason
     "and each table of the drawn series with its own scorekeeper and seat links.",
 )
 @click.option(
+    "--league",
+    metavar="NAME",
+    help="Serve a league: a read-only board of the season's standings (for a projector or "
+    "a phone), live as its events are recorded.",
+)
+@click.option(
     "--notation",
     type=click.Choice(["de", "en"]),
     default="de",
@@ -64,6 +70,7 @@ def serve(
     as_json: bool,
     new_links: bool,
     tournament: str | None,
+    league: str | None,
     notation: str,
     db: str | None,
 ) -> None:
@@ -81,6 +88,7 @@ def serve(
       romme serve Friday --port 8080
       romme serve --host 127.0.0.1 --port 0 --json
       romme serve --tournament Cup
+      romme serve --league Club
     """
     try:
         from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
@@ -94,6 +102,11 @@ def serve(
     from romme_score.views import web as views
     from romme_score.web.context import ServeConfig
 
+    if league is not None:
+        if session is not None or tournament is not None:
+            fail_input(_("give a session, --tournament or --league, not two of them"))
+        _serve_league(league, host, port, as_json, db)
+        return
     if tournament is not None:
         if session is not None:
             fail_input(_("give a session or --tournament, not both"))
@@ -208,5 +221,40 @@ def _serve_tournament(
             tviews.serving_tournament(info.name, info.series_drawn, len(sets), host, sock.getsockname()[1]),
             err=True,
         )
+        run_server(config, sock, signals)
+    click.echo(views.stopped(), err=True)
+
+
+def _serve_league(name: str, host: str, port: int, as_json: bool, db: str | None) -> None:
+    """``romme serve --league NAME``: the board of the league alone, read only, behind the
+    league's own token (kept with it, so that a restarted server keeps its link)."""
+    from romme_score.league.service import LeagueService
+    from romme_score.store.records import Link
+    from romme_score.views import league as lviews
+    from romme_score.views import web as views
+    from romme_score.web.context import LeagueConfig
+    from romme_score.web.league import KIND
+    from romme_score.web.links import LinkSet, link_host, qr_terminal
+    from romme_score.web.server import Signals
+    from romme_score.web.server import serve as run_server
+
+    with open_service(db, create=False) as service:
+        leagues = LeagueService(service)
+        info = leagues.league(name)
+        location = leagues.location
+    sock = _bound(host, port)
+    board = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", (Link(KIND, None, info.token),))
+    config = LeagueConfig(location, info.name, board, i18n.language())
+    board_url = board.url(board.links[0])
+    with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
+        if as_json:
+            click.echo(json.dumps({"league": info.name, "board": board_url}, ensure_ascii=False))
+        else:
+            click.echo(lviews.board_link_heading())
+            click.echo(f"  {board_url}")
+            click.echo(qr_terminal(board_url))
+            click.echo(views.security_note())
+        sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
+        click.echo(lviews.serving_league(info.name, host, sock.getsockname()[1]), err=True)
         run_server(config, sock, signals)
     click.echo(views.stopped(), err=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from romme_score.i18n import _, ngettext
+from romme_score.i18n import N_, _, ngettext
 from romme_score.league.options import LeagueOptions
 from romme_score.league.rules import Event
 from romme_score.league.service import Added, LeagueStandings, LeagueSummary
@@ -186,3 +186,63 @@ def render_standings(s: LeagueStandings) -> str:
     if not s.finished:
         lines.append(_("Events not finished count as they stand."))
     return "\n".join(lines)
+
+
+# --- the board of romme serve --league ----------------------------------------------------
+
+# The board page's fixed words (the script shows them).
+BOARD_TEXTS: dict[str, str] = {
+    "ranking": N_("Standings"),
+    "events": N_("Events"),
+    "place": N_("place"),
+    "name": N_("name"),
+    "points": N_("points"),
+    "played": N_("played"),
+    "join": N_("This board on another screen"),
+    "offline": N_("The server cannot be reached. Trying again…"),
+}
+
+
+def board_texts() -> dict[str, str]:
+    return {key: _(text) for key, text in BOARD_TEXTS.items()}
+
+
+def board_title(league: str) -> str:
+    return _("%(league)s · Season") % {"league": league}
+
+
+def board_json(s: LeagueStandings, version: int) -> dict[str, Any]:
+    """``state.json`` of a league's board: the keys of ``romme league standings --json``,
+    ``"version"``, and the page's sentences (``"view"``: the heading, the options, a line
+    per event)."""
+    data = standings_json(s)
+    data["version"] = version
+    heading = s.league + (f" {s.season}" if s.season else "")
+    playing = sum(1 for e in s.events if not e.finished)
+    if playing:
+        status = ngettext(
+            "%(count)d event not finished: counted as it stands.",
+            "%(count)d events not finished: counted as they stand.",
+            playing,
+        ) % {"count": playing}
+    else:
+        status = ""
+    data["view"] = {
+        "heading": heading,
+        "options": options_text(s.options),
+        "status": status,
+        "events": [event_line(n, e) for n, e in enumerate(s.events, 1)],
+    }
+    return data
+
+
+def board_link_heading() -> str:
+    return _("League board (read only): the season's standings, for a projector")
+
+
+def serving_league(league: str, host: str, port: int) -> str:
+    return _("Serving league '%(league)s' on %(host)s port %(port)d; Ctrl-C stops.") % {
+        "league": league,
+        "host": host,
+        "port": port,
+    }

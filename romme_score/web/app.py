@@ -25,11 +25,14 @@ from starlette.routing import Route as StarletteRoute
 
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import using_language
+from romme_score.sessions import SessionService
 from romme_score.store.records import Link
 from romme_score.web import board
 from romme_score.web.context import (
     BoardCall,
     Call,
+    LeagueCall,
+    LeagueConfig,
     Limits,
     ServeConfig,
     Services,
@@ -41,7 +44,7 @@ from romme_score.web.errors import Answer, answer_of, refusal
 from romme_score.web.events import Watcher, events, sum_version
 from romme_score.web.guard import BodyRefused, SecurityHeaders, Throttle, cross_site, read_json
 from romme_score.web.links import LinkSet
-from romme_score.web.routes import EVENTS, ROUTES, TOURNAMENT_ROUTES, Route, paths
+from romme_score.web.routes import EVENTS, LEAGUE_ROUTES, ROUTES, TOURNAMENT_ROUTES, Route, paths
 
 T = TypeVar("T")
 log = logging.getLogger("romme_score.web")
@@ -64,20 +67,37 @@ def _guarded(work: Callable[[Any], T]) -> Callable[[Any], T]:
 class _Site:
     """What one set of links serves: a session (a table), or a tournament's board."""
 
-    config: ServeConfig | TournamentConfig
+    config: ServeConfig | TournamentConfig | LeagueConfig
     links: LinkSet
     routes: Mapping[str, Route]
     watcher: Watcher
 
-    def call(self, link: Link, lang: str, services: Services) -> Call | BoardCall:
+    def call(self, link: Link, lang: str, services: Services) -> Call | BoardCall | LeagueCall:
+        if isinstance(self.config, LeagueConfig):
+            return LeagueCall(link, lang, self.config, services)
         if isinstance(self.config, TournamentConfig):
             return BoardCall(link, lang, self.config, services)
         return Call(link, lang, self.config.notation, self.config, services)
 
 
-def _sites(served: ServeConfig | TournamentConfig, limits: Limits) -> list[_Site]:
+def _league_version(league: str) -> Callable[[SessionService], Callable[[], int]]:
+    """How a league's board looks for a change: the league's version (its events' too)."""
+
+    def prepare(service: SessionService) -> Callable[[], int]:
+        from romme_score.league.service import LeagueService
+
+        leagues = LeagueService(service)
+        return lambda: leagues.version(leagues.league(league))
+
+    return prepare
+
+
+def _sites(served: ServeConfig | TournamentConfig | LeagueConfig, limits: Limits) -> list[_Site]:
     """Every table's site (one session's, or each table of a tournament's series), then
-    the tournament's board."""
+    the tournament's board; or a league's board alone."""
+    if isinstance(served, LeagueConfig):
+        look = sum_version(_league_version(served.league))
+        return [_Site(served, served.board, LEAGUE_ROUTES, Watcher(served.db, 0, limits.poll, look))]
     configs = served.tables if isinstance(served, TournamentConfig) else (served,)
     sites = [_Site(c, c.links, ROUTES, Watcher(c.db, c.session_id, limits.poll)) for c in configs]
     if isinstance(served, TournamentConfig):
@@ -92,7 +112,7 @@ def _sites(served: ServeConfig | TournamentConfig, limits: Limits) -> list[_Site
 class _Server:
     """The requests' way through the routes table, for the sites of one application."""
 
-    def __init__(self, served: ServeConfig | TournamentConfig) -> None:
+    def __init__(self, served: ServeConfig | TournamentConfig | LeagueConfig) -> None:
         self.limits = served.limits
         self.services = Services(served.db)
         self.throttle = Throttle(
@@ -132,7 +152,7 @@ class _Server:
         return response if response is not None else await self.throttle.not_found(request)
 
     async def respond(
-        self, request: Request, site: _Site, call: Call | BoardCall, route: Route
+        self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall, route: Route
     ) -> Response | None:
         if request.method != route.method:
             return _method_not_allowed(route.method)
@@ -156,7 +176,9 @@ class _Server:
             result = route.handler(call, given)
         return _response(result, route)
 
-    async def write(self, request: Request, site: _Site, call: Call | BoardCall, route: Route) -> Response:
+    async def write(
+        self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall, route: Route
+    ) -> Response:
         if cross_site(request):
             raise refusal("cross-site", 403)
         if call.link.kind not in route.kinds:
@@ -180,7 +202,7 @@ class _Server:
         return endpoint
 
 
-def create_app(served: ServeConfig | TournamentConfig) -> Starlette:
+def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlette:
     """The application of one session, or of a tournament: its board and every table of
     the drawn series (each table's links as for one session)."""
     server = _Server(served)

@@ -66,6 +66,17 @@ class TournamentConfig:
     limits: Limits = field(default_factory=Limits)
 
 
+@dataclass(frozen=True)
+class LeagueConfig:
+    """A league served: its board alone (one link, of kind ``league``), read only."""
+
+    db: str
+    league: str
+    board: LinkSet
+    language: str
+    limits: Limits = field(default_factory=Limits)
+
+
 class Services:
     """A session service per worker thread, on the served database."""
 
@@ -155,7 +166,21 @@ class BoardCall:
         return self.services.get()
 
 
-async def in_thread(call: Call | BoardCall, work: Callable[[Any], T]) -> T:
+@dataclass(frozen=True)
+class LeagueCall:
+    """One request to a league's board."""
+
+    link: Link
+    language: str
+    config: LeagueConfig
+    services: Services
+
+    @property
+    def service(self) -> SessionService:
+        return self.services.get()
+
+
+async def in_thread(call: Call | BoardCall | LeagueCall, work: Callable[[Any], T]) -> T:
     """Run ``work`` in a worker thread, in the request's language."""
 
     def run() -> T:

@@ -26,7 +26,7 @@ from starlette.responses import Response
 
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store import StoreError
-from romme_score.web.context import BoardCall, Call, in_thread
+from romme_score.web.context import BoardCall, Call, LeagueCall, in_thread
 from romme_score.web.errors import refusal
 
 RETRY_MS = 2000  # how soon a page's EventSource tries again after losing the stream
@@ -164,7 +164,7 @@ class Watcher:
 
 async def events(
     request: Request,
-    call: Call | BoardCall,
+    call: Call | BoardCall | LeagueCall,
     watcher: Watcher,
     limit: int,
     current: Callable[[Any], int] | None = None,

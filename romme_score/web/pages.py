@@ -34,6 +34,7 @@ STATIC_TYPES = {
         "keeper.js",
         "board.js",
         "tournament.js",
+        "league.js",  # the board of romme serve --league
         "app.js",  # the entry of old, kept: it loads main.js
     )
 }

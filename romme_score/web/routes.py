@@ -29,7 +29,8 @@ path                      method   what
 
 A tournament's board (``romme serve --tournament``) has a table of its own
 (:data:`TOURNAMENT_ROUTES`): its page, ``state.json``, ``events``, ``qr.svg`` and the
-same static files (:mod:`.board`).
+same static files (:mod:`.board`); so has a league's (``romme serve --league``,
+:data:`LEAGUE_ROUTES`, :mod:`.league`).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from romme_score.web import board, pages, referee, state, writes
-from romme_score.web.context import BoardCall, Call
+from romme_score.web import board, league, pages, referee, state, writes
+from romme_score.web.context import BoardCall, Call, LeagueCall
 
 Handler = Callable[[Any, Any], Any]  # (call, given) -> answer
 
@@ -75,7 +76,9 @@ def _static(name: str) -> Route:
     def read(call: Any, given: Mapping[str, Any]) -> bytes:
         return pages.static_file(name)
 
-    return Route("GET", (*SESSION_KINDS, board.KIND), read, pages.STATIC_TYPES[name], False, STATIC_CACHE)
+    return Route(
+        "GET", (*SESSION_KINDS, board.KIND, league.KIND), read, pages.STATIC_TYPES[name], False, STATIC_CACHE
+    )
 
 
 STATIC: dict[str, Route] = {f"static/{name}": _static(name) for name in pages.STATIC_TYPES}
@@ -111,6 +114,20 @@ TOURNAMENT_ROUTES: dict[str, Route] = {
 }
 
 
+def _league_page(call: LeagueCall, given: Mapping[str, Any]) -> str:
+    return league.page(call, given.get("lang"))
+
+
+LEAGUE = (league.KIND,)
+LEAGUE_ROUTES: dict[str, Route] = {
+    "": Route("GET", LEAGUE, _league_page, HTML),
+    "state.json": Route("GET", LEAGUE, lambda call, given: league.read_state(call), JSON),
+    "events": Route("GET", LEAGUE, lambda call, given: league.version(call), EVENTS),
+    "qr.svg": Route("GET", LEAGUE, lambda call, given: league.qr(call), SVG),
+    **STATIC,
+}
+
+
 def paths() -> list[str]:
-    """Every path of both tables once, for the Starlette routes (the page's also as ``/``)."""
-    return sorted({*ROUTES, *TOURNAMENT_ROUTES})
+    """Every path of the tables once, for the Starlette routes (the page's also as ``/``)."""
+    return sorted({*ROUTES, *TOURNAMENT_ROUTES, *LEAGUE_ROUTES})

@@ -20,7 +20,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from romme_score.web.app import create_app
-from romme_score.web.context import ServeConfig, TournamentConfig
+from romme_score.web.context import LeagueConfig, ServeConfig, TournamentConfig
 
 
 class GuardedH11(H11Protocol):
@@ -72,7 +72,7 @@ class _QuietCancel(logging.Filter):
         return not (text.startswith("Traceback") and text.rstrip().endswith("CancelledError"))
 
 
-def make_server(config: ServeConfig | TournamentConfig) -> uvicorn.Server:
+def make_server(config: ServeConfig | TournamentConfig | LeagueConfig) -> uvicorn.Server:
     limits = config.limits
     logging.getLogger("uvicorn.error").addFilter(_QuietCancel())
 
@@ -122,7 +122,9 @@ class Signals:
             signal.signal(sig, handler)
 
 
-def serve(config: ServeConfig | TournamentConfig, sock: socket.socket, signals: Signals) -> None:
+def serve(
+    config: ServeConfig | TournamentConfig | LeagueConfig, sock: socket.socket, signals: Signals
+) -> None:
     """Serve until Ctrl-C or SIGTERM (``signals`` must be listening already)."""
     server = make_server(config)
     signals.server = server

@@ -4,6 +4,7 @@ const roles = {
   seat: () => import("./seat.js"),
   scorekeeper: () => import("./keeper.js"),
   tournament: () => import("./tournament.js"),
+  league: () => import("./league.js"),
 };
 
 const role = roles[document.body.dataset.kind];

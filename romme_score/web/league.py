@@ -1,0 +1,73 @@
+"""The board of ``romme serve --league``: a club's season (RULES.md §11) for a projector or
+a phone, read only, behind a link of its own.
+
+``GET {board}/state.json`` is the JSON of ``romme league standings --json`` plus
+``"version"`` (:meth:`LeagueService.version`: the league's own change counter plus the
+versions of every session it reads, its tournaments' tables included, so it changes with
+every round recorded anywhere in the season) and the page's sentences (``"view"``);
+``GET {board}/events`` sends one event per change, as a tournament's board does. The
+token is the league's own, kept with it in the database.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from romme_score.i18n import language
+from romme_score.league.service import LeagueService
+from romme_score.stream import stream_json
+from romme_score.views import league as views
+from romme_score.web import pages
+from romme_score.web.context import LeagueCall
+from romme_score.web.links import qr_svg
+
+KIND = "league"
+READ_TRIES = 3
+
+
+def version(call: LeagueCall) -> int:
+    service = LeagueService(call.service)
+    return service.version(service.league(call.config.league))
+
+
+def read_state(call: LeagueCall) -> bytes:
+    """The JSON text of the board's ``state.json`` (read again when the season changed meanwhile)."""
+    service = LeagueService(call.service)
+    text = ""
+    for _attempt in range(READ_TRIES):
+        info = service.league(call.config.league)
+        before = service.version(info)
+        data = views.board_json(service.standings(call.config.league), before)
+        data["kind"] = KIND
+        text = "".join(stream_json(data))
+        if service.version(info) == before:
+            break
+    return text.encode("utf-8")
+
+
+def page(call: LeagueCall, lang_param: str | None) -> str:
+    """The board page, in the request's language."""
+    link = call.link
+    base = "/" + link.token
+    texts = views.board_texts()
+    values = {f"t_{key}": escape(text) for key, text in texts.items()}
+    values.update(
+        lang=language(),
+        title=escape(views.board_title(call.config.league)),
+        heading=escape(call.config.league),
+        sub_id="status",
+        kind=KIND,
+        body_data="",
+        base=escape(base),
+        lang_param=escape(lang_param or ""),
+        texts=escape(json.dumps(texts, ensure_ascii=False)),
+        own_url=escape(call.config.board.url(link)),
+        languages=pages.languages_nav(escape(base)),
+    )
+    return pages.template("league.html", KIND).substitute(values)
+
+
+def qr(call: LeagueCall) -> bytes:
+    """A QR code of the board's own link, so that another screen can join from it."""
+    return qr_svg(call.config.board.url(call.link), views.board_link_heading())
