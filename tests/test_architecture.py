@@ -28,6 +28,8 @@ CORE = (
     "options",
     "tournament.rules",
     "tournament.options",
+    "league.rules",
+    "league.options",
 )
 FORBIDDEN_IN_CORE = (
     "click",
@@ -254,7 +256,8 @@ WEB_STACK = ("starlette", "uvicorn", "sse_starlette", "segno", "anyio")
 # A package whose modules sit in two layers counts module by module: romme_score.tournament
 # holds the core of §10 (rules, options: the store reads the options) and the service above
 # the store. Its __init__ imports its modules only when a name is asked for (tested below).
-LAYERED_PACKAGES = ("romme_score.tournament",)
+# So does romme_score.league: rules and options (the store reads the options), the service.
+LAYERED_PACKAGES = ("romme_score.tournament", "romme_score.league")
 
 
 def package_of(module: str) -> str:
@@ -324,6 +327,7 @@ FACT_MODULES = (
     "settlement",
     "options",
     "tournament",
+    "league",
     "inputs",
     "sessions",
     "export",

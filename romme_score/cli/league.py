@@ -4,11 +4,12 @@ league service (:mod:`romme_score.league.service`) and prints a view."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 import click
 
@@ -26,6 +27,7 @@ from romme_score.cli.service import creating_service, open_service
 from romme_score.i18n import _
 from romme_score.league.options import (
     DEFAULT_POINTS,
+    LeagueInputError,
     LeagueOptions,
     TieBreak,
     parse_attendance,
@@ -34,6 +36,8 @@ from romme_score.league.options import (
 )
 from romme_score.league.service import LeagueService
 from romme_score.views import league as views
+
+T = TypeVar("T")
 
 
 @contextmanager
@@ -101,21 +105,34 @@ def new(
     \b
     Examples:
       romme league new Club
-      romme league new Club --season 2026 --points 25,18,15,12,10,8,6,4,2,1 --best 8
+      romme league new Club --season 2026 --points 25,18,15,12,10 --best 8
       romme league new Stammtisch --attendance 2 --tie-break most-wins
     """
     options = LeagueOptions(
-        points=parse_points(points) if points is not None else DEFAULT_POINTS,
-        best=parse_best(best) if best is not None else None,
-        attendance=parse_attendance(attendance) if attendance is not None else 0,
-        tie_break=cast(TieBreak, tie_break.strip()),
+        points=_given("--points", points, parse_points, DEFAULT_POINTS),
+        best=_given("--best", best, parse_best, None),
+        attendance=_given("--attendance", attendance, parse_attendance, 0),
     )
+    try:
+        options = replace(options, tie_break=cast(TieBreak, tie_break.strip()))
+    except LeagueInputError as exc:
+        fail_input(f"--tie-break: {exc}")
     with opened(db, create=True) as service:
         info = service.create(name, season, options)
     if out.json:
         out.dump(views.created_json(info))
     else:
         out.echo(views.render_created(info))
+
+
+def _given(flag: str, text: str | None, parse: Callable[[str], T], default: T) -> T:
+    """An option's value as typed, read; its refusal names the option."""
+    if text is None:
+        return default
+    try:
+        return parse(text)
+    except LeagueInputError as exc:
+        fail_input(f"{flag}: {exc}")
 
 
 @league.command()
@@ -149,6 +166,8 @@ def add(
       romme league add Club --tournament Cup
       romme league add Club --session "Friday 9 Jan" --session "Friday 16 Jan"
     """
+    if not tournaments and not sessions:
+        fail_input(_("name at least one event: --tournament NAME or --session NAME"))
     with opened(db) as service:
         added = service.add(name, tournaments, sessions)
     if out.json:

@@ -40,7 +40,7 @@ class BadPoints(LeagueInputError):
 class BadNumber(LeagueInputError):
     def __init__(self, option: str, text: str, lo: int, hi: int) -> None:
         super().__init__(
-            _("%(option)s %(text)s is not allowed: give a whole number from %(lo)d to %(hi)d")
+            _("%(option)s=%(text)s is not allowed: give a whole number from %(lo)d to %(hi)d")
             % {"option": option, "text": shown(text), "lo": lo, "hi": hi}
         )
         self.option = option
@@ -85,14 +85,14 @@ class LeagueOptions:
         if self.best is not None and (
             isinstance(self.best, bool) or not isinstance(self.best, int) or not 1 <= self.best <= MAX_BEST
         ):
-            raise BadNumber("--best", str(self.best), 1, MAX_BEST)
+            raise BadNumber("best", str(self.best), 1, MAX_BEST)
         if isinstance(self.attendance, bool) or not isinstance(self.attendance, int):
-            raise BadNumber("--attendance", str(self.attendance), 0, MAX_POINTS)
+            raise BadNumber("attendance", str(self.attendance), 0, MAX_POINTS)
         if not 0 <= self.attendance <= MAX_POINTS:
-            raise BadNumber("--attendance", str(self.attendance), 0, MAX_POINTS)
+            raise BadNumber("attendance", str(self.attendance), 0, MAX_POINTS)
         if self.tie_break not in TIE_BREAKS:
             raise LeagueInputError(
-                _("--tie-break %(value)s is not allowed: use none or most-wins")
+                _("tie_break=%(value)s is not allowed: use none or most-wins")
                 % {"value": shown(self.tie_break)}
             )
 
@@ -152,12 +152,12 @@ def parse_best(text: str) -> int:
     """``--best N``: 1 or more (0 would count nothing)."""
     value = _whole(text)
     if value is None or not 1 <= value <= MAX_BEST:
-        raise BadNumber("--best", text, 1, MAX_BEST)
+        raise BadNumber("best", text, 1, MAX_BEST)
     return value
 
 
 def parse_attendance(text: str) -> int:
     value = _whole(text)
     if value is None or value > MAX_POINTS:
-        raise BadNumber("--attendance", text, 0, MAX_POINTS)
+        raise BadNumber("attendance", text, 0, MAX_POINTS)
     return value

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
+from romme_score.errors import Refusal
 from romme_score.i18n import _
 from romme_score.league.options import LeagueOptions
-from romme_score.store.errors import StoreError
 
 EventKind = Literal["tournament", "session"]
 
@@ -69,7 +69,7 @@ class Standing:
     results: tuple[Result, ...]  # in the order of the events
 
 
-class SamePersonTwice(StoreError):
+class SamePersonTwice(Refusal):
     """Two players of one event would be one person of the league (an alias, or names that
     differ only in case): the league cannot rank them."""
 

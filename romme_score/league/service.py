@@ -55,9 +55,9 @@ class AliasChain(StoreError):
         self.person = person
 
 
-class NothingToAdd(InputProblem):
+class NoEventGiven(InputProblem):
     def __init__(self) -> None:
-        super().__init__(_("name at least one event: --tournament NAME or --session NAME"))
+        super().__init__(_("no event was given"))
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ class LeagueService:
         """Events at the end of the league: the tournaments, then the sessions, in the order
         given. An unknown event, one in the league already or given twice: nothing is added."""
         if not tournaments and not sessions:
-            raise NothingToAdd()
+            raise NoEventGiven()
         info = self.league(name)
         found: list[tuple[str, int, str]] = []
         extra: list[LeagueEvent] = []
@@ -175,7 +175,7 @@ class LeagueService:
             self.store.remove_league_event(info, "tournament", t.id, t.name)
             return "tournament", t.name
         if session is None:
-            raise NothingToAdd()
+            raise NoEventGiven()
         s = self.sessions.session(session)
         self.store.remove_league_event(info, "session", s.id, s.name)
         return "session", s.name

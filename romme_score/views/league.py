@@ -25,10 +25,10 @@ def options_text(options: LeagueOptions) -> str:
     """``points 10,8,6,5,4,3,2,1 · best 5 · attendance 2 · tie break most wins``"""
     parts = [_("points per place %(points)s") % {"points": ",".join(str(p) for p in options.points)}]
     if options.best is not None:
-        parts.append(
-            ngettext("the best result counts", "the best %(best)d results count", options.best)
-            % {"best": options.best}
-        )
+        if options.best == 1:  # one result: no number to say (as ngettext would need)
+            parts.append(_("only the best result counts"))
+        else:
+            parts.append(_("the best %(best)d results count") % {"best": options.best})
     else:
         parts.append(_("every result counts"))
     if options.attendance:
@@ -146,6 +146,13 @@ def result_cell(points: int, counted: bool) -> str:
     return str(points) if counted else f"({points})"
 
 
+def dropped_note(best: int | None) -> str:
+    """What the brackets of a dropped result mean."""
+    if best == 1:
+        return _("(N): a result dropped, only the best counts.")
+    return _("(N): a result dropped, only the best %(best)d count.") % {"best": best}
+
+
 def render_standings(s: LeagueStandings) -> str:
     head = _("League '%(league)s'") % {"league": s.league}
     if s.season:
@@ -174,15 +181,7 @@ def render_standings(s: LeagueStandings) -> str:
     align = ["right", "left", "right", "right", *(["right"] * len(s.events))]
     lines += ["", tabulate(rows, headers=headers, colalign=align)]
     if any(not r.counted for p in s.players for r in p.results):
-        best = s.options.best or 0
-        lines.append(
-            ngettext(
-                "(N): a result dropped, only the best counts.",
-                "(N): a result dropped, only the best %(best)d count.",
-                best,
-            )
-            % {"best": best}
-        )
+        lines.append(dropped_note(s.options.best))
     if not s.finished:
         lines.append(_("Events not finished count as they stand."))
     return "\n".join(lines)

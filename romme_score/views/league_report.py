@@ -18,7 +18,7 @@ from romme_score.league.rules import course
 from romme_score.league.service import LeagueStandings
 from romme_score.views import report as report_views
 from romme_score.views.chart import value_ticks
-from romme_score.views.league import kind_text, options_text
+from romme_score.views.league import dropped_note, kind_text, options_text
 from romme_score.views.local import day_text
 
 WIDTH, HEIGHT = 640, 340
@@ -31,7 +31,6 @@ CHART = N_("The course of the season")
 CHART_TITLE = N_("Counted points of {league} after each event")
 CHART_DESC = N_("One line per player: the points that count after each event of the season.")
 NOT_PLAYED = N_("Nobody played this event yet.")
-DROPPED = N_("(N): a result dropped; only the best {best} count.")
 NOTHING = N_("No events yet: add them with romme league add.")
 NOT_FINISHED = N_("Not finished: counted as it stands.")
 FOOTER = N_("Made with romme-score {version} on {day}.")
@@ -164,7 +163,7 @@ def render_report(s: LeagueStandings, version: str, day: date) -> str:
     else:
         body.append(f"<h2>{escape(_(STANDINGS))}</h2>{_standings(s)}")
         if any(not r.counted for p in s.players for r in p.results):
-            body.append(f'<p class="note">{escape(_(DROPPED).format(best=s.options.best))}</p>')
+            body.append(f'<p class="note">{escape(dropped_note(s.options.best))}</p>')
         body.append(
             f"<h2>{escape(_(CHART))}</h2><figure>{svg_chart(s)}<figcaption>{_legend(s)}</figcaption></figure>"
         )
