@@ -207,3 +207,20 @@ def test_the_refusals_speak_german_issue_29() -> None:
     assert status == 2 and "ganze Zahl" in err, err
     text = ok("league", "standings", "Club", "--lang", "de")
     assert "Platz" in text and "nicht beendet" in text
+
+
+def test_an_event_before_its_first_game_gives_no_places_rules_11() -> None:
+    ok("tournament", "new", "Cup", "Anna", "Ben", "Carl", "Dora")
+    ok("new", "Abend 1", "Anna", "Ben", "Carl")
+    ok("league", "new", "Club")
+    ok("league", "add", "Club", "--tournament", "Cup", "--session", "Abend 1")
+    data = json.loads(ok("league", "standings", "Club", "--json"))
+    assert [(e["name"], e["finished"]) for e in data["events"]] == [("Cup", False), ("Abend 1", False)]
+    assert data["players"] == []
+    ok("round", "--session", "Abend 1", "--winner", "Ben", "Anna=10", "Carl=20")
+    data = json.loads(ok("league", "standings", "Club", "--json"))
+    assert [(p["name"], p["place"], p["points"]) for p in data["players"]] == [
+        ("Ben", 1, 10),
+        ("Anna", 2, 8),
+        ("Carl", 3, 6),
+    ]

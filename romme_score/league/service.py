@@ -229,8 +229,11 @@ class LeagueService:
     def _tournament(self, event: LeagueEvent, day: date) -> Event:
         from romme_score.tournament.service import TournamentService
 
-        standings = TournamentService(self.sessions).standings(event.name)
-        places = tuple((p.name, p.place) for p in standings.players)
+        tournaments = TournamentService(self.sessions)
+        standings = tournaments.standings(event.name)
+        info = tournaments.tournament(event.name)
+        begun = any(t.games for t in tournaments.tables(info))  # before its first game: no places yet
+        places = tuple((p.name, p.place) for p in standings.players) if begun else ()
         return Event(event.name, "tournament", day, standings.complete, places, event.position)
 
     def _session(self, info: SessionInfo, event: LeagueEvent, day: date) -> Event:
@@ -241,6 +244,8 @@ class LeagueService:
         else:  # fewest penalty points first (§7)
             place = {p: 1 + sum(1 for q in s.players if s.totals[q] < s.totals[p]) for p in s.players}
         seats = sorted(s.players, key=lambda p: (place[p], s.players.index(p)))
+        if not s.rounds_played:  # before its first round: no places yet
+            seats = []
         return Event(
             info.name, "session", day, s.state.finished, tuple((p, place[p]) for p in seats), event.position
         )
