@@ -100,7 +100,10 @@ def render_list(leagues: Sequence[LeagueSummary]) -> str:
         return _("No league yet: start one with romme league new NAME.")
     rows = [[s.info.name, s.info.season or "", s.events, options_text(s.info.options)] for s in leagues]
     return tabulate(
-        rows, headers=[_("league"), _("season"), _("events"), _("options")], disable_numparse=True
+        rows,
+        headers=[_("league"), _("season"), _("events"), _("options")],
+        disable_numparse=True,
+        maxcolwidths=[None, None, None, 44],  # the options wrap: the list fits 80 columns
     )
 
 
