@@ -86,6 +86,14 @@ def test_tournaments_and_their_players_are_offered() -> None:
     assert offered("romme serve --tournament ") == ["Club"]
 
 
+def test_leagues_are_offered_issue_29() -> None:
+    ok("league", "new", "Club")
+    ok("league", "new", "Stammtisch")
+    assert offered("romme league standings ") == ["Club", "Stammtisch"]
+    assert offered("romme league add S") == ["Stammtisch"]
+    assert offered("romme serve --league c") == ["Club"]
+
+
 def test_the_database_named_by_db_earlier_on_the_line_is_read(evening: None, tmp_path: Path) -> None:
     other = tmp_path / "club.sqlite3"
     ok("new", "Vereinsabend", "Gerd", "Hans", "--db", str(other))

@@ -162,12 +162,30 @@ def presets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
     return _matching(PRESETS, incomplete)
 
 
+@quietly
+def leagues(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """League names (``romme league standings <Tab>``), read as the other names are."""
+    from romme_score.paths import default_location
+    from romme_score.store import StoreError, location_path, open_store
+
+    db = _given(ctx, "db")
+    path = location_path(db if isinstance(db, str) and db else default_location())
+    if path is None or not path.is_file():  # a server is not waited for; no file is made
+        return []
+    try:
+        with open_store(path, create=False, read_only=True) as store:
+            return _matching(store.league_names(), incomplete)
+    except StoreError:  # not ours, damaged, unreadable, before leagues: no names
+        return []
+
+
 COMPLETERS: dict[str, Completer] = {
     "sessions": sessions,
     "players": players,
     "hands": hands,
     "everyone": everyone,
     "tournaments": tournaments,
+    "leagues": leagues,
     "entrants": entrants,
     "presets": presets,
 }

@@ -136,7 +136,7 @@ def _given(flag: str, text: str | None, parse: Callable[[str], T], default: T) -
 
 
 @league.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_with("leagues"))
 @click.option(
     "--tournament",
     "tournaments",
@@ -177,7 +177,7 @@ def add(
 
 
 @league.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_with("leagues"))
 @click.option(
     "--tournament",
     metavar="NAME",
@@ -208,7 +208,7 @@ def remove(name: str, tournament: str | None, session: str | None, db: str | Non
 
 
 @league.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_with("leagues"))
 @click.argument("spelling")
 @click.argument("person")
 @db_option
@@ -251,7 +251,7 @@ def list_(db: str | None, out: Output) -> None:
 
 
 @league.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_with("leagues"))
 @db_option
 @plain_output_options
 def standings(name: str, db: str | None, out: Output) -> None:
@@ -272,7 +272,7 @@ def standings(name: str, db: str | None, out: Output) -> None:
 
 
 @league.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_with("leagues"))
 @click.option(
     "-o",
     "--output",

@@ -51,6 +51,7 @@ from romme_score.i18n import _, os_reason
 @click.option(
     "--league",
     metavar="NAME",
+    shell_complete=complete_with("leagues"),
     help="Serve a league: a read-only board of the season's standings (for a projector or "
     "a phone), live as its events are recorded.",
 )
