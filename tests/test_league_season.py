@@ -224,3 +224,27 @@ def test_an_event_before_its_first_game_gives_no_places_rules_11() -> None:
         ("Anna", 2, 8),
         ("Carl", 3, 6),
     ]
+
+
+def test_events_by_the_local_date_they_were_created_then_the_order_added_rules_11_dates(
+    isolated_data_dir: Path,
+) -> None:
+    import sqlite3
+
+    ok("new", "Late", "Anna", "Ben")
+    ok("new", "Early", "Anna", "Ben")
+    ok("new", "Same day", "Anna", "Ben")
+    con = sqlite3.connect(isolated_data_dir)
+    with con:  # created on other days (as stored: UTC, at noon, the same local date anywhere near)
+        con.execute("UPDATE sessions SET created_at = '2026-03-06T12:00:00+00:00' WHERE name = 'Late'")
+        con.execute("UPDATE sessions SET created_at = '2026-01-09T12:00:00+00:00' WHERE name = 'Early'")
+        con.execute("UPDATE sessions SET created_at = '2026-03-06T12:00:00+00:00' WHERE name = 'Same day'")
+    con.close()
+    ok("league", "new", "Club")
+    ok("league", "add", "Club", "--session", "Same day", "--session", "Late", "--session", "Early")
+    data = json.loads(ok("league", "standings", "Club", "--json"))
+    assert [(e["name"], e["date"]) for e in data["events"]] == [
+        ("Early", "2026-01-09"),
+        ("Same day", "2026-03-06"),  # the same date: in the order added
+        ("Late", "2026-03-06"),
+    ]
