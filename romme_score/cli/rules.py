@@ -16,7 +16,10 @@ from romme_score.views.rules import presets_json, render_presets, render_rules, 
 @click.argument("preset_name", required=False, metavar="[PRESET]", shell_complete=complete_with("presets"))
 @click.option("--list", "list_presets", is_flag=True, help="List the presets.")
 @click.option(
-    "--verbose", "-v", is_flag=True, help="Also show where each rule comes from (the sources of RULES.md)."
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Also show where each rule comes from (the numbers of the rule texts in docs/rules.md).",
 )
 @rule_options
 @plain_output_options

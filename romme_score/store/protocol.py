@@ -222,7 +222,7 @@ class Store(Protocol):
 
     def head_to_head_rounds(self, opponents: Sequence[str], since: str | None = None) -> list[HeadToHead]: ...
 
-    # -- tournaments (RULES.md §10) -----------------------------------------------------------
+    # -- tournaments (docs/rules.md §10) -----------------------------------------------------------
 
     def create_tournament(
         self,

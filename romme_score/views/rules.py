@@ -24,7 +24,7 @@ from romme_score.views.width import fits, wrap
 
 
 def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
-    """The presets for scripts: the description names its source file of RULES.md
+    """The presets for scripts: the description names its rule text by number (000-004, docs/rules.md)
     (``000 Rommé mit Auslegen: ...``), as ``"source"`` does."""
     return {
         name: {
@@ -37,7 +37,7 @@ def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
 
 
 def render_presets(presets: Mapping[str, RuleSet], verbose: bool = False, width: int | None = None) -> str:
-    """The presets, each described in words; ``verbose`` adds the source file of RULES.md.
+    """The presets, each described in words; ``verbose`` adds the number of its rule text (docs/rules.md).
     Where the table is wider than ``width`` columns, a wrapped line each."""
     if verbose:
         rows = [[name, _(PRESET_SOURCES[name]), PRESET_FILES[name]] for name in presets]
@@ -90,7 +90,7 @@ def show_value(value: Any) -> str:
 
 def render_rules(rules: RuleSet, verbose: bool = False, width: int | None = None) -> str:
     """One row per option: its value, what it allows, what it means (the sources named in
-    words); ``verbose`` adds where RULES.md has it from (``002 e 'Rommé mit 10'``). Where
+    words); ``verbose`` adds which rule text it is from (``002 e 'Rommé mit 10'``). Where
     that is wider than ``width`` columns, a block per option."""
     data = rules.to_dict()
     data["game_end"] = typed(rules.game_end)
@@ -102,7 +102,7 @@ def render_rules(rules: RuleSet, verbose: bool = False, width: int | None = None
 
 
 def render_tournament_options(options: TournamentOptions, width: int | None = None) -> str:
-    """The options of ``romme tournament new`` (RULES.md §10), as ``--rule KEY=VALUE`` and
+    """The options of ``romme tournament new`` (docs/rules.md §10), as ``--rule KEY=VALUE`` and
     the rules file take them, with their defaults."""
     data = options.to_dict()
     rows = [
