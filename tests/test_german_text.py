@@ -156,7 +156,7 @@ def test_the_sentences_a_german_table_stumbled_over() -> None:
     out = ok("--lang", "de", "round", "--stalemate", "Anna=5", "Ben=HK")
     assert out.startswith("Partie 'Basic', Runde 1 (Patt: der Stapel ist aufgebraucht")
     out = ok("--lang", "de", "standings")
-    assert "-N Gewinnerbonus abgezogen" in out and "gestrichen" not in out
+    assert "-N Bonus abgezogen" in out and "gestrichen" not in out  # the legend of every scoresheet
     out = ok("--lang", "de", "stats")
     assert "Geld: abgerechnet in den Partien mit Punktwert." in out and "Satz" not in out
     code, _, err = run("--lang", "de", "round", "--winner", "Anna", "Ben=HK HK HK")
