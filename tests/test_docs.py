@@ -240,3 +240,22 @@ def test_docs_rules_names_the_five_rule_texts_as_the_program_does() -> None:
         assert f"`{name}`" in RULES_PAGE
     for section in range(1, 12):
         assert f"\n## {section}. " in RULES_PAGE, section
+
+
+def test_the_readmes_picture_of_the_table_mode_is_the_table_modes_page() -> None:
+    """The README's text screen of ``romme play`` is cut from the capture in
+    docs/table-mode.md (lines left out, none changed), and its legend is the one of every
+    scoresheet."""
+    from romme_score.views import marks
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    screen = readme[readme.index("```text\n") + len("```text\n") :]
+    screen = screen[: screen.index("```")].splitlines()
+    page = (ROOT / "docs" / "table-mode.md").read_text(encoding="utf-8")
+    capture = page[page.index("```console\n") :]
+    capture = capture[: capture.index("\n```\n")].splitlines()
+    assert len(screen) >= 15
+    at = 0
+    for line in screen:
+        at = capture.index(line, at) + 1  # in the capture's order
+    assert marks.legend(sep="  ") in screen
