@@ -249,11 +249,11 @@ def test_the_readmes_picture_of_the_table_mode_is_the_table_modes_page() -> None
     from romme_score.views import marks
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    screen = readme[readme.index("```text\n") + len("```text\n") :]
-    screen = screen[: screen.index("```")].splitlines()
+    start = readme.index("```text\n") + len("```text\n")
+    screen = readme[start : readme.index("```", start)].splitlines()
     page = (ROOT / "docs" / "table-mode.md").read_text(encoding="utf-8")
-    capture = page[page.index("```console\n") :]
-    capture = capture[: capture.index("\n```\n")].splitlines()
+    start = page.index("```console\n")
+    capture = page[start : page.index("\n```\n", start)].splitlines()
     assert len(screen) >= 15
     at = 0
     for line in screen:
