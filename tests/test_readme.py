@@ -221,3 +221,44 @@ def test_the_german_keys_are_the_keys_the_table_mode_shows() -> None:
         assert f"{key}=" in keys and f"`{key}`" in table, key
     assert "nN=" in keys and "`n3`" in table
     assert "Strg-C" in hand and "`Strg-C`" in table
+
+
+def _readme_section(heading: str) -> str:
+    start = README.index(heading)
+    return README[start : README.index("\n## ", start)]
+
+
+def test_the_readmes_tournament_block_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's tournament and season section (issue 30 item 1): every command of its
+    block, the server's line aside (docs/tournaments.md and its tests cover that)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "players.txt").write_text("Anna\nBen\nCarl\nDora\nEmil\nFritz\nGerd\n", encoding="utf-8")
+    ran = []
+    for args in _shell_lines(block_after("```sh", text=_readme_section("## A tournament and a season"))):
+        assert args[0] == "romme", args
+        if args[1] == "serve":
+            continue
+        code, out, err = romme(args[1:])
+        assert code == 0, f"{args}: {err}"
+        ran.append(args[1:3])
+    assert ran == [["tournament", t] for t in ("new", "draw", "standings", "sheets")]
+    assert (tmp_path / "club.html").exists()
+
+
+def test_the_readmes_backup_gives_the_game_back_on_another_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the data lives: the export of the README's first evening, imported into
+    another database, is the same game (export, import, export: the same file)."""
+    monkeypatch.chdir(tmp_path)
+    for args in _shell_lines(block_after("## A first evening"))[:2]:
+        assert romme(args[1:])[0] == 0
+    export, restore = _shell_lines(block_after("```sh", text=_readme_section("## Where the data lives")))
+    assert romme(export[1:])[0] == 0
+    monkeypatch.setenv("ROMME_DB", str(tmp_path / "other.sqlite3"))
+    code, _, err = romme(restore[1:])
+    assert code == 0, err
+    again = romme(["export", "--session", "Freitag"])[1]
+    assert again == (tmp_path / "freitag.json").read_text(encoding="utf-8")
