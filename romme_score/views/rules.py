@@ -68,7 +68,7 @@ def card_values_json(rules: RuleSet) -> dict[str, dict[str, int | None]]:
 def render_card_values(rules: RuleSet, width: int | None = None) -> str:
     """What each card counts under ``rules``, before the options of ``romme rules``: the
     number cards by their face value where each counts its number (else one by one), the
-    faces together where they count alike, the ace, the joker."""
+    faces together where they count alike, the ace, the joker where jokers are in play."""
     values = card_values_json(rules)
     rows: list[list[str]] = []
     numbers = [values[str(int(rank))] for rank in NUMBER_RANKS]
@@ -87,7 +87,8 @@ def render_card_values(rules: RuleSet, width: int | None = None) -> str:
         ]
     ace = values["ace"]
     rows.append([_(ACE), _(ACE_IN_A_MELD) % {"high": ace["meld"], "low": ace["low_run"]}, str(ace["hand"])])
-    rows.append([_(JOKER), _(JOKER_IN_A_MELD), str(values["joker"]["hand"])])
+    if rules.jokers:  # basic rummy plays without: no row for a card not in the game
+        rows.append([_(JOKER), _(JOKER_IN_A_MELD), str(values["joker"]["hand"])])
     table = tabulate(rows, headers=[_(h) for h in CARD_HEADERS], tablefmt="plain")
     if width is not None and not fits(table, width):
         _card, in_meld, in_hand = (_(h) for h in CARD_HEADERS)
