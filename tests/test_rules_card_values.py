@@ -51,7 +51,7 @@ def test_no_joker_is_counted_where_none_is_in_play() -> None:
     """Basic rummy plays without jokers: the text names none (the JSON still says what one
     would count, for a table that adds them with --rule jokers=2)."""
     assert not [line for line in card_lines(rules("basic")) if line.startswith("joker")]
-    assert "joker the card it stands for 20" in card_lines(rules("basic", "--rule", "jokers=2"))
+    assert "joker the card it stands for 20" in card_lines(rules("--preset", "basic", "--rule", "jokers=2"))
 
 
 def test_the_card_values_in_german() -> None:
