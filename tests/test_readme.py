@@ -143,7 +143,7 @@ def _console_commands(section: str) -> list[tuple[list[str], str]]:
     for block in re.findall(r"```console\n(.*?)```", section, re.DOTALL):
         for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
             line, _, shown = chunk.partition("\n")
-            found.append((shlex.split(line), shown))
+            found.append((shlex.split(line, comments=True), shown))
     return found
 
 
@@ -262,3 +262,37 @@ def test_the_readmes_backup_gives_the_game_back_on_another_database(
     assert code == 0, err
     again = romme(["export", "--session", "Freitag"])[1]
     assert again == (tmp_path / "freitag.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "page, heading",
+    [("commands.md", "## The referee"), ("commands.md", "## Card notation"), ("rules.md", "## 1. Cards")],
+)
+def test_the_referees_examples_in_the_docs_print_what_they_show(
+    page: str, heading: str, tmp_path: Path
+) -> None:
+    """docs/commands.md (once the README) and docs/rules.md: every ``$ romme`` line of the
+    referee's and the notation's console blocks prints what is shown under it, each block
+    run in order on a database of its own (a shown ``...`` leaves lines out; a line shown
+    without output is skipped)."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    start = text.index(heading)
+    end = text.find("\n## ", start)
+    section = text[start : end if end > 0 else None]
+    checked = 0
+    for number, block in enumerate(re.findall(r"```console\n(.*?)```", section, re.DOTALL)):
+        env = {"ROMME_DB": str(tmp_path / f"block{number}.sqlite3")}
+        for args, shown in _console_commands(f"```console\n{block}```"):
+            assert args[0] == "romme", args
+            result = CliRunner().invoke(main, args[1:], env=env)
+            printed = result.stdout + result.stderr
+            if not shown.strip():
+                continue
+            if "..." in shown.splitlines():
+                at = 0
+                for line in (line for line in shown.splitlines() if line.strip() and line != "..."):
+                    at = printed.splitlines().index(line, at) + 1
+            else:
+                assert printed.strip() == shown.strip(), args
+            checked += 1
+    assert checked >= 3
