@@ -39,9 +39,9 @@ demo: $(BIN)/.installed
 messages: $(BIN)/.installed
 	$(BIN)/python tools/messages.py
 
-# The German evening of 12 rounds in the README: typed into romme play in a pseudo-terminal
-# of 80x24 and its screens written between the README's markers (tests/test_readme_evening.py
-# holds the README to what the table mode shows now). Run it after changing the table mode.
+# The German evening of 12 rounds in docs/table-mode.md: typed into romme play in a
+# pseudo-terminal of 80x24 and its screens written between its markers
+# (tests/test_readme_evening.py holds it to what the table mode shows now). Run it after changing the table mode.
 readme-evening: $(BIN)/.installed
 	$(BIN)/python tools/capture_evening.py --write
 

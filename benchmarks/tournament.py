@@ -1,4 +1,4 @@
-"""A tournament of 200 players (RULES.md §10): drawn and ranked.
+"""A tournament of 200 players (docs/rules.md §10): drawn and ranked.
 
     python benchmarks/tournament.py     # PLAYERS=200 SERIES=3 GAMES=16 RUNS=7 by default
 

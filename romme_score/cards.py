@@ -1,4 +1,4 @@
-"""Cards and the card notation a user types at the table (RULES.md §1).
+"""Cards and the card notation a user types at the table (docs/rules.md §1).
 
 Two notation profiles read the letter forms: ``de`` (suit letter first, ``J``
 is the joker, ``B``/``D``/``K`` are the face cards) and ``en`` (rank first,

@@ -1,4 +1,4 @@
-"""Laying off onto a meld on the table and swapping jokers (RULES.md §5).
+"""Laying off onto a meld on the table and swapping jokers (docs/rules.md §5).
 
 >>> from romme_score.cards import parse_cards
 >>> from romme_score.rules import find_preset
@@ -250,7 +250,7 @@ def _joker_places_allowed(
     base: Meld, legal: list[Meld], naturals: list[Card], rules: RuleSet, jokers: Sequence[Card] = ()
 ) -> list[Meld]:
     """004: a joker only with a natural card that fixes its place; 003: where its place is
-    clear, and two lone jokers onto a run open at both ends take one end each (RULES.md §5)."""
+    clear, and two lone jokers onto a run open at both ends take one end each (docs/rules.md §5)."""
 
     def joker_places(meld: Meld) -> tuple[int, ...]:
         # The table's cards lie after the ``left`` laid below them; around the corner the
@@ -288,7 +288,7 @@ def _joker_places_allowed(
         and len(jokers) == 2
         and all(j.declared is None for j in jokers)
     ):
-        # RULES.md §5: both ends open, the two lone jokers go one at each end.
+        # docs/rules.md §5: both ends open, the two lone jokers go one at each end.
         inner = [(s.card, s.stands_for) for s in base.slots]
         each = [m for m in legal if [(s.card, s.stands_for) for s in m.slots[1:-1]] == inner]
         if each:

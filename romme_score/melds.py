@@ -1,8 +1,8 @@
-"""Meld interpretation, legality and value (RULES.md §2-§4).
+"""Meld interpretation, legality and value (docs/rules.md §2-§4).
 
 A meld is typed as a list of cards in any order. :func:`interpret` finds its
 legal interpretations (set or run, where each joker stands) and picks the one
-RULES.md §2 prescribes: the player's joker declarations, else the written
+docs/rules.md §2 prescribes: the player's joker declarations, else the written
 order, else any legal order, taking the highest value among what remains.
 
 >>> from romme_score.cards import parse_cards

@@ -1,4 +1,4 @@
-"""Rule sets: every house rule of RULES.md §9 as a field, and the five presets.
+"""Rule sets: every house rule of docs/rules.md §9 as a field, and the five presets.
 
 A rule the sources disagree on is an option here, never an ``if`` in the code. How an
 option is declared, checked and read is :mod:`romme_score.options` (a tournament's options
@@ -100,7 +100,7 @@ class RuleSet:
     """The house rules a table plays by. Validates itself when built."""
 
     # Each meaning names its sources in words, as a card player knows them; source= keeps
-    # the files of RULES.md (000-004, with the section or variant) for romme rules --verbose.
+    # the rule texts of docs/rules.md (000-004, with the section or variant) for romme rules --verbose.
     packs: int = option(
         2, "French packs of 52 in play (basic rummy plays with one)", source="001: 1", lo=1, hi=2
     )
@@ -369,7 +369,7 @@ def option_doc(name: str) -> str:
 
 
 def option_source(name: str) -> str:
-    """Where an option comes from in RULES.md's sources (``002 e 'Rommé mit 10'``): shown
+    """Where an option comes from in the rule texts of docs/rules.md (``002 e 'Rommé mit 10'``): shown
     by ``romme rules --verbose``; its meaning names the sources in words."""
     return str(option_field(name).metadata.get("source", ""))
 
@@ -439,7 +439,7 @@ PRESET_SOURCES = {
     "speedromme": N_("Speedrommé: 2-4 players, to 500, leaderboard points"),
     "basic": N_("basic rummy: one pack, no jokers, aces low, no minimum"),
 }
-# The source file of RULES.md each preset follows (for --verbose, JSON and the README).
+# The rule text (docs/rules.md) each preset follows (for --verbose, JSON and the README).
 PRESET_FILES = {"standard": "", "wiki-51": "000", "classic": "002", "speedromme": "003", "basic": "001"}
 
 

@@ -1,4 +1,4 @@
-"""Penalty points of a hand and of a round, the winner bonus, the end of a game (RULES.md §6-§7).
+"""Penalty points of a hand and of a round, the winner bonus, the end of a game (docs/rules.md §6-§7).
 
 >>> from romme_score.cards import parse_cards
 >>> from romme_score.rules import find_preset
@@ -252,7 +252,7 @@ TENTHS = 10  # leaderboard points are kept in tenths: whole numbers, exact
 
 def leaderboard_tenths(penalty: int, went_out: bool, hand_romme: bool) -> int:
     """003 Bestenliste, in tenths of a point: 30 for going out (60 Hand-Rommé), else 10 less
-    a tenth of the penalty, exactly (RULES.md §7: nothing is rounded), never below 0.
+    a tenth of the penalty, exactly (docs/rules.md §7: nothing is rounded), never below 0.
 
     >>> leaderboard_tenths(23, False, False)  # 7.7 points
     77

@@ -1,4 +1,4 @@
-"""The end-of-evening settlement (RULES.md §8, 002 section 6).
+"""The end-of-evening settlement (docs/rules.md §8, 002 section 6).
 
 Every pair of players settles the difference of their totals; a player's net
 is ``sum_j (total_j - total_i)``; money is the net times the value of a point,

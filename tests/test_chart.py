@@ -47,8 +47,8 @@ def test_chart_fits_80x24_with_a_legend_of_every_player_and_total(friday: None) 
 def test_chart_marks_the_hand_romme_and_names_the_game_end(friday: None) -> None:
     out = ok("chart", "--width", "80", "--height", "24")
     plot = out.split("A Anna")[0]
-    assert plot.count("★") == 1
-    assert "★ Hand-Rommé (round 2: Ben)" in out
+    assert plot.count("H") == 1  # the scoresheet's mark of a Hand-Rommé (issue 30 item 10)
+    assert "H Hand-Rommé (round 2: Ben)" in out and "★" not in out
     # 107 of 500: the target is named, not drawn, so the lines keep the height of the chart
     assert "game ends at 500 (above the chart)" in out
     assert "┈" not in plot
@@ -77,7 +77,7 @@ def test_chart_ascii_draws_with_plain_characters(friday: None) -> None:
     out = ok("chart", "--ascii", "--width", "80", "--height", "24")
     assert not set(out) & set("┌┐└┘┼┤├┬┴─│┈┊·★")
     assert "+---" in out and "|" in out
-    assert "* Hand-Romme (round 2: Ben)" in out
+    assert "H Hand-Romme (round 2: Ben)" in out
 
 
 def test_chart_width_and_height_are_kept(friday: None) -> None:
@@ -214,7 +214,7 @@ def test_chart_legend_wraps_long_names_and_counts_many_hand_rommes(tmp_path: Pat
     out = render_chart(chart, 60, 24, colour=False)
     lines = out.split("\n")
     assert len(lines) <= 23 and max(len(line) for line in lines) <= 60
-    assert "★ 5 Hand-Rommés" in out and "round 1" not in out
+    assert "H 5 Hand-Rommés" in out and "round 1" not in out
     assert all(f"{n} " in out for n in names)
 
 

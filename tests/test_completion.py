@@ -126,9 +126,9 @@ def test_completion_reads_without_writing(evening: None, isolated_data_dir: Path
 
 
 def _setup_lines() -> dict[str, str]:
-    """The README's setup line for each shell (its comment names the shell)."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    start = readme.index("```sh", readme.index("### Tab completion")) + len("```sh")
+    """The setup line for each shell in docs/commands.md (its comment names the shell)."""
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text(encoding="utf-8")
+    start = readme.index("```sh", readme.index("## Tab completion")) + len("```sh")
     lines = readme[start : readme.index("```", start)].strip().splitlines()
     return {line.split("#", 1)[1].split(":")[0].strip(): line.split("#", 1)[0].strip() for line in lines}
 

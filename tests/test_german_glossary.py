@@ -80,9 +80,9 @@ GLOSSARY = [
 
 @pytest.mark.parametrize("english, german, term", GLOSSARY, ids=[g[2] for g in GLOSSARY])
 def test_every_term_of_the_game_is_said_as_the_glossary_says(english: str, german: str, term: str) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    glossary = readme[readme.index("### Glossar / glossary") :]
-    assert f"| {term}" in glossary, f"{term} is not in the README's glossary"
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    glossary = rules[rules.index("## Glossar / glossary") :]
+    assert f"| {term}" in glossary, f"{term} is not in the glossary of docs/rules.md"
     for ids, strings in entries():
         if said(english, ids):
             assert all(re.search(german, s) for s in strings), (term, ids[0], strings[0])

@@ -156,7 +156,7 @@ def test_the_sentences_a_german_table_stumbled_over() -> None:
     out = ok("--lang", "de", "round", "--stalemate", "Anna=5", "Ben=HK")
     assert out.startswith("Partie 'Basic', Runde 1 (Patt: der Stapel ist aufgebraucht")
     out = ok("--lang", "de", "standings")
-    assert "-N Gewinnerbonus abgezogen" in out and "gestrichen" not in out
+    assert "-N Bonus abgezogen" in out and "gestrichen" not in out  # the legend of every scoresheet
     out = ok("--lang", "de", "stats")
     assert "Geld: abgerechnet in den Partien mit Punktwert." in out and "Satz" not in out
     code, _, err = run("--lang", "de", "round", "--winner", "Anna", "Ben=HK HK HK")
@@ -218,8 +218,9 @@ def test_the_sources_in_words_and_their_numbers_with_verbose_and_in_the_json(
     assert "(das einfache Rommé spielt mit einem)" in out
     monkeypatch.setenv("COLUMNS", "400")  # wide enough for the tables
     out = ok("rules", "--verbose")
-    assert "source" in out.splitlines()[0] and "002 e 'Rommé mit 10'" in out and "001: 1" in out
-    assert "Quelle" in ok("--lang", "de", "rules", "-v").splitlines()[0]
+    options = out.split("\n\n")[1]  # after what each card counts
+    assert "source" in options.splitlines()[0] and "002 e 'Rommé mit 10'" in out and "001: 1" in out
+    assert "Quelle" in ok("--lang", "de", "rules", "-v").split("\n\n")[1].splitlines()[0]
     listed = ok("rules", "--list", "--verbose")
     assert re.search(r"^wiki-51 +Rommé mit Auslegen: .* 000$", listed, re.MULTILINE)
     data = json.loads(ok("rules", "--list", "--json"))

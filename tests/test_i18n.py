@@ -352,7 +352,7 @@ def test_german_demo_output_contains_no_english_msgid() -> None:
 
 def test_readme_kurzanleitung_prints_what_the_program_prints() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    console = readme[readme.index("### Kurzanleitung") :]
+    console = readme[readme.index("## Deutsch: Kurzanleitung") :]
     console = console[console.index("```console") + len("```console\n") :]
     console = console[: console.index("```")]
     first, _, shown = console.partition("\n")

@@ -1,5 +1,5 @@
 """The table mode's words in one registry (issue 27 item 2): dispatch, help, Tab, the
-"did you mean" and the README's table are made from romme_score/table/words.py; the
+"did you mean" and the table in docs/table-mode.md are made from romme_score/table/words.py; the
 German words work at the terminal and in scripts."""
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ def test_the_readme_table_of_words_is_the_registry() -> None:
     assert spec is not None and spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "table-mode.md").read_text(encoding="utf-8")
     assert tool.with_table(readme) == readme, (
-        "the README's table of words is stale: python tools/table_words.py"
+        "the table of words in docs/table-mode.md is stale: python tools/table_words.py"
     )
 
 

@@ -296,8 +296,8 @@ def test_the_postgres_tests_ran_where_ci_runs_them() -> None:
 
 
 def test_the_readme_club_block_runs_against_a_server_issue_23(pg: str, tmp_path: Path) -> None:
-    """The organiser's commands of the README's club section, with the test server's URL."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    """The organiser's commands of docs/club-server.md, with the test server's URL."""
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "club-server.md").read_text(encoding="utf-8")
     section = readme[readme.index("On each organiser's laptop") :]
     block = section[section.index("```sh") + len("```sh") : section.index("```", section.index("```sh") + 5)]
     sqlite = str(tmp_path / "laptop.sqlite3")

@@ -1,7 +1,8 @@
-"""The German evening in the README (issue 20, "done means"): 12 rounds of four players
-typed into ``romme play`` at 80x24 by tools/capture_evening.py, its screens kept in the
-README's German section. The block is what the table mode shows now (after a change of
-the table mode, ``make readme-evening`` writes it again), and holds no English word."""
+"""The German evening in docs/table-mode.md (issue 20, "done means"; once in the README):
+12 rounds of four players typed into ``romme play`` at 80x24 by tools/capture_evening.py,
+its screens kept in the German section of docs/table-mode.md. The block is what the table
+mode shows now (after a change of the table mode, ``make readme-evening`` writes it
+again), and holds no English word."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def tool() -> ModuleType:
 
 def kept_block() -> str:
     capture = tool()
-    return str(capture.readme_block((ROOT / "README.md").read_text(encoding="utf-8")))
+    return str(capture.readme_block((ROOT / "docs" / "table-mode.md").read_text(encoding="utf-8")))
 
 
 def _texts(value: object) -> list[str]:
@@ -103,5 +104,5 @@ def test_the_readme_evening_has_twelve_rounds_and_no_english_word() -> None:
 def test_the_readme_evening_is_what_the_table_mode_shows_now() -> None:
     capture = tool()
     assert capture.block(capture.capture()) == kept_block(), (
-        "the README's evening is stale: make readme-evening"
+        "the evening in docs/table-mode.md is stale: make readme-evening"
     )

@@ -144,7 +144,7 @@ def test_report_chart_over_many_rounds(tmp_path: Path) -> None:
 
 def test_report_marks_hand_rommes_and_bonuses(friday: None) -> None:
     page = parse(report())
-    assert len(page.find("polygon", **{"class": "hand-romme"})) == 1
+    assert len(page.find("g", **{"class": "hand-romme"})) == 1
     text = " ".join(page.text)
     assert "Round 2: Ben went out with a Hand-Rommé (everyone else's points ×2)" in text
     assert "Round 2: Ben −20 winner bonus" in text

@@ -1,12 +1,12 @@
 """`python tools/capture_evening.py --write` (or `make readme-evening`): a German evening of
 12 rounds of four players typed into `romme play` in a pseudo-terminal of 80x24, and the
-screens it ends with written into the README's block between the two markers below (in
-the German section). Without `--write` it prints the block; `--check` exits 1 when the
-README's block is not what the table mode shows now.
+screens it ends with written into the block of docs/table-mode.md between the two markers
+below (in its German section). Without `--write` it prints the block; `--check` exits 1
+when that block is not what the table mode shows now.
 
 The keys are sent as a person types them (pexpect), the screen is read through a VT100
 emulator (pyte, which also answers the terminal's cursor-position requests), as in
-tests/test_play_terminal.py; tests/test_readme_evening.py holds the README to it and
+tests/test_play_terminal.py; tests/test_readme_evening.py holds docs/table-mode.md to it and
 checks the screens for English. A development tool (needs the test extra).
 """
 
@@ -25,7 +25,7 @@ import pexpect
 import pyte
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+README = ROOT / "docs" / "table-mode.md"
 BEGIN = "<!-- tools/capture_evening.py: begin -->"
 END = "<!-- tools/capture_evening.py: end -->"
 COLS, ROWS = 80, 24
@@ -155,7 +155,7 @@ def capture() -> list[str]:
 
 
 def block(screens: Sequence[str]) -> str:
-    """The README's block: each screen in a fence of its own."""
+    """The block of docs/table-mode.md: each screen in a fence of its own."""
     return "\n\n".join(f"```text\n{screen}\n```" for screen in screens)
 
 
@@ -166,17 +166,17 @@ def readme_block(readme: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the screens into README.md")
-    parser.add_argument("--check", action="store_true", help="exit 1 if README.md shows other screens")
+    parser.add_argument("--write", action="store_true", help="write the screens into docs/table-mode.md")
+    parser.add_argument("--check", action="store_true", help="exit 1 if docs/table-mode.md shows other screens")
     args = parser.parse_args(argv)
     new = block(capture())
     readme = README.read_text(encoding="utf-8")
     if args.check:
         same = readme_block(readme) == new
         print(
-            "README.md shows the table mode as it is now"
+            "docs/table-mode.md shows the table mode as it is now"
             if same
-            else "README.md is stale: make readme-evening"
+            else "docs/table-mode.md is stale: make readme-evening"
         )
         return 0 if same else 1
     if args.write:
@@ -184,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         README.write_text(
             readme[:start] + "\n" + new + "\n" + readme[readme.index(END, start) :], encoding="utf-8"
         )
-        print(f"README.md: {len(ROUNDS)} rounds, {new.count('```text')} screens written")
+        print(f"docs/table-mode.md: {len(ROUNDS)} rounds, {new.count('```text')} screens written")
         return 0
     print(new)
     return 0

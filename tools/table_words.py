@@ -1,6 +1,6 @@
 """`python tools/table_words.py`: write the table of the table mode's words into the
-README from the registry (romme_score/table/words.py), between its two markers;
-tests/test_play_words.py fails when the README's table is not the registry's."""
+docs/table-mode.md from the registry (romme_score/table/words.py), between its two markers;
+tests/test_play_words.py fails when that table is not the registry's."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT))
 
 from romme_score.table.words import markdown_table  # noqa: E402
 
-README = ROOT / "README.md"
+README = ROOT / "docs" / "table-mode.md"
 START = "<!-- the table mode's words: tools/table_words.py writes this table -->"
 END = "<!-- end of the table mode's words -->"
 
@@ -22,7 +22,7 @@ def with_table(text: str) -> str:
     before, start, rest = text.partition(START)
     _old, end, after = rest.partition(END)
     if not start or not end:
-        raise SystemExit(f"README.md has no {START!r} ... {END!r}")
+        raise SystemExit(f"docs/table-mode.md has no {START!r} ... {END!r}")
     return f"{before}{START}\n{markdown_table()}\n{END}{after}"
 
 

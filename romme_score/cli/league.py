@@ -1,4 +1,4 @@
-"""``romme league``: a club's season over evenings and tournaments (RULES.md §11): new, add,
+"""``romme league``: a club's season over evenings and tournaments (docs/rules.md §11): new, add,
 remove, alias, list, standings, report. Each subcommand parses its arguments, calls the
 league service (:mod:`romme_score.league.service`) and prints a view."""
 
@@ -50,7 +50,7 @@ def opened(db: str | None, create: bool = False) -> Iterator[LeagueService]:
 @click.group(cls=TranslatedGroup)
 def league() -> None:
     """A club's season over evenings and tournaments: points per place, the best
-    results, attendance, one ranking over the year (RULES.md §11).
+    results, attendance, one ranking over the year (docs/rules.md §11).
 
     A league holds games (sessions) and tournaments; every event's places are read
     from the event itself whenever the standings are asked for, so a correction

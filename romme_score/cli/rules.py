@@ -9,14 +9,24 @@ import click
 from romme_score.cli.options import Output, complete_with, fail_input, plain_output_options, rule_options
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 from romme_score.tournament import TournamentOptions
-from romme_score.views.rules import presets_json, render_presets, render_rules, render_tournament_options
+from romme_score.views.rules import (
+    card_values_json,
+    presets_json,
+    render_card_values,
+    render_presets,
+    render_rules,
+    render_tournament_options,
+)
 
 
 @click.command()
 @click.argument("preset_name", required=False, metavar="[PRESET]", shell_complete=complete_with("presets"))
 @click.option("--list", "list_presets", is_flag=True, help="List the presets.")
 @click.option(
-    "--verbose", "-v", is_flag=True, help="Also show where each rule comes from (the sources of RULES.md)."
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Also show where each rule comes from (the numbers of the rule texts in docs/rules.md).",
 )
 @rule_options
 @plain_output_options
@@ -45,9 +55,11 @@ def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: Rul
         except RuleError as exc:
             fail_input(str(exc))
     if out.json:
-        out.dump(shown.to_dict())
+        out.dump({**shown.to_dict(), "card_values": card_values_json(shown)})
     else:
         width = shutil.get_terminal_size().columns
+        out.echo(render_card_values(shown, width))
+        out.echo()
         out.echo(render_rules(shown, verbose, width))
         out.echo()
         out.echo(render_tournament_options(TournamentOptions(), width))

@@ -1,4 +1,4 @@
-"""``romme tournament``: a tournament or club evening over several tables (RULES.md §10):
+"""``romme tournament``: a tournament or club evening over several tables (docs/rules.md §10):
 new, draw, standings, withdraw, payout, sheets. Each subcommand parses its arguments,
 calls the tournament service (:mod:`romme_score.tournament.service`) and prints a view."""
 
@@ -52,7 +52,7 @@ def opened(db: str | None, create: bool = False) -> Iterator[TournamentService]:
 @click.group(cls=TranslatedGroup)
 def tournament() -> None:
     """A tournament or club evening over several tables: the draw, series, ranking,
-    sheets and prize money (RULES.md §10).
+    sheets and prize money (docs/rules.md §10).
 
     Each table of each series is an ordinary session (NAME S1 T3), recorded with
     romme round or romme play; a correction there (romme edit) changes the
@@ -129,8 +129,8 @@ def new(
     **given: str | None,
 ) -> None:
     """Start a tournament: players with their start numbers (in the order given), the
-    tables' house rules and every number of RULES.md §10 (also as --rule KEY=VALUE or
-    in the rules file; see romme rules).
+    tables' house rules and every number of a tournament (docs/rules.md §10; also as
+    --rule KEY=VALUE or in the rules file; see romme rules).
 
     \b
     Examples:

@@ -1,4 +1,4 @@
-"""A club's season over evenings and tournaments (RULES.md §11), in three modules:
+"""A club's season over evenings and tournaments (docs/rules.md §11), in three modules:
 
 - :mod:`~romme_score.league.options`: the numbers of §11 (points per place, best results,
   attendance, tie break) as a frozen dataclass that validates itself, and how they are read;

@@ -1,4 +1,4 @@
-"""The options of a league (RULES.md §11), each a number a club chooses, validated when
+"""The options of a league (docs/rules.md §11), each a number a club chooses, validated when
 built (as :class:`~romme_score.rules.RuleSet` is).
 
 >>> LeagueOptions(points=parse_points("12,10,8"), best=parse_best("5")).points
@@ -51,7 +51,7 @@ class BadNumber(LeagueInputError):
 
 @dataclass(frozen=True)
 class LeagueOptions:
-    """Every number of RULES.md §11.
+    """Every number of docs/rules.md §11.
 
     - ``points``: place k scores the k-th number, places beyond the list 0 (default
       10,8,6,5,4,3,2,1); no later place scores more than an earlier one.

@@ -1,4 +1,4 @@
-"""The ranking of a club's season (RULES.md §11), pure: no I/O, no store, no service.
+"""The ranking of a club's season (docs/rules.md §11), pure: no I/O, no store, no service.
 
 Each event brings its players' places as its own ranking gave them (a tournament's by
 §10, a game's by §7); this module turns them into points, counts each player's best

@@ -1,4 +1,4 @@
-"""The league service (RULES.md §11): what a front end may do to a club's season, with no
+"""The league service (docs/rules.md §11): what a front end may do to a club's season, with no
 Click, no printing and no SQL, beside :mod:`romme_score.sessions` and
 :mod:`romme_score.tournament.service`.
 

@@ -1,4 +1,4 @@
-"""Lay-offs onto the melds on the table, as the search sees them (RULES.md §5).
+"""Lay-offs onto the melds on the table, as the search sees them (docs/rules.md §5).
 
 A lay-off extends a run at one end or fills a missing suit of a set; a lone
 joker goes where its place is clear (003), never under ``joker_layoff =
@@ -19,7 +19,7 @@ identical melds collapse; and one number for everything settled: the room it
 leaves for lone jokers, which the searches fill as soon as it appears.
 
 Room for lone jokers is a set of counts, not a number: a run open at both ends takes
-lone jokers two at a time, one at each end (RULES.md §5: their places are then clear),
+lone jokers two at a time, one at each end (docs/rules.md §5: their places are then clear),
 so it can take 0, 2, 4 ... of them, and then any number at the end still open. Every
 such set is "the even counts up to e, then every count up to m", and sums of them are
 too; :func:`room_add` and the others below keep it as one int, ``m << ROOM | e``
@@ -101,7 +101,7 @@ def lone_joker_room(
     once. Their places are the ways to split them between the two ends that the bounds
     and the joker limits allow; the lay-off is taken where those ways put the jokers on
     the same cards (one end open: 003's clear place; a run of 12: the ace at either end),
-    or where two jokers can go one at each end (RULES.md §5). A number reached only in a
+    or where two jokers can go one at each end (docs/rules.md §5). A number reached only in a
     way that no room of the module docstring's form holds is left out, so that the solver
     never lays what the referee refuses.
 

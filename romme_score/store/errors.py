@@ -245,7 +245,7 @@ class SessionInTournament(StoreError):
         self.tournament = tournament
 
 
-# --- leagues (RULES.md §11) -------------------------------------------------------------
+# --- leagues (docs/rules.md §11) -------------------------------------------------------------
 
 
 class NoSuchLeague(NotFound):

@@ -77,9 +77,9 @@ MIGRATIONS: list[list[str]] = [
         ),
     ],
     tables.spoken(TYPES, tables.PENDING),  # 2: the round in progress and the phones' links
-    tables.spoken(TYPES, tables.TOURNAMENTS),  # 3: tournaments (RULES.md §10)
+    tables.spoken(TYPES, tables.TOURNAMENTS),  # 3: tournaments (docs/rules.md §10)
     tables.spoken(TYPES, tables.LEADERBOARD_TENTHS),  # 4: as the SQLite file's version 7
-    tables.spoken(TYPES, tables.LEAGUES),  # 5: a club's season (RULES.md §11)
+    tables.spoken(TYPES, tables.LEAGUES),  # 5: a club's season (docs/rules.md §11)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

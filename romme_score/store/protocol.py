@@ -224,7 +224,7 @@ class Store(Protocol):
 
     def head_to_head_rounds(self, opponents: Sequence[str], since: str | None = None) -> list[HeadToHead]: ...
 
-    # -- tournaments (RULES.md §10) -----------------------------------------------------------
+    # -- tournaments (docs/rules.md §10) -----------------------------------------------------------
 
     def create_tournament(
         self,
@@ -274,7 +274,7 @@ class Store(Protocol):
         session and round number, in one read."""
         ...
 
-    # -- leagues (RULES.md §11) ---------------------------------------------------------------
+    # -- leagues (docs/rules.md §11) ---------------------------------------------------------------
 
     def create_league(self, name: str, season: str | None, options: LeagueOptions, token: str) -> None:
         """A new league without events; :class:`LeagueExists` when the name is taken."""

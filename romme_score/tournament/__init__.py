@@ -1,4 +1,4 @@
-"""Tournaments and club evenings over several tables (RULES.md §10), in three modules:
+"""Tournaments and club evenings over several tables (docs/rules.md §10), in three modules:
 
 - :mod:`~romme_score.tournament.rules`: the pure rules of §10 (the tables, the draws,
   the series results, the ranking, the teams, the prize money), no I/O;

@@ -1,4 +1,4 @@
-"""The options of a tournament (RULES.md §10): every number of §10 is one, with the
+"""The options of a tournament (docs/rules.md §10): every number of §10 is one, with the
 tables' house rules (:class:`~romme_score.rules.RuleSet`) beside them. Read from the same
 ``--rule KEY=VALUE`` items and TOML house-rules file as the rules, validated when built,
 each documented where it is defined, on the option machinery of the house rules
@@ -64,7 +64,7 @@ WertungLow = tuple[tuple[int, int], ...]
 
 @record
 class TournamentOptions:
-    """Every number of RULES.md §10, validated when built (as :class:`~romme_score.rules.RuleSet`
+    """Every number of docs/rules.md §10, validated when built (as :class:`~romme_score.rules.RuleSet`
     is); the tables' house rules are a :class:`~romme_score.rules.RuleSet` beside it."""
 
     table_size: int = option(4, "players at a table (tables of one fewer fill up, §10)", lo=2, hi=6)

@@ -1,4 +1,4 @@
-"""Tournaments and club evenings over several tables (RULES.md §10): the split into
+"""Tournaments and club evenings over several tables (docs/rules.md §10): the split into
 tables, the draws, the series results (``augen``, ``wertung``),
 the ranking with shared places, the team ranking, and the prize money.
 

@@ -1,4 +1,4 @@
-"""The tournament service (RULES.md §10): what a front end may do to a tournament, with
+"""The tournament service (docs/rules.md §10): what a front end may do to a tournament, with
 no Click, no printing and no SQL, beside :mod:`romme_score.sessions`.
 
 A tournament is players with start numbers (and teams), options, house rules and a

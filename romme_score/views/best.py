@@ -23,7 +23,7 @@ def _layoff_text(
     cards = format_cards(list(move.cards), profile, ascii)
     jokers = Card.joker().format(profile, ascii)
     what = " ".join(x for x in (cards, " ".join([jokers] * move.jokers)) if x)
-    if result is not None:  # lone jokers: where they go is worth saying (RULES.md §5)
+    if result is not None:  # lone jokers: where they go is worth saying (docs/rules.md §5)
         return _("%(cards)s onto %(meld)s: %(result)s") % {
             "cards": what,
             "meld": table[move.table].format(profile, ascii),

@@ -2,8 +2,9 @@
 with plotext (imported here only, so no other command pays for it).
 
 Each player has a colour and a letter (the initial, or a digit where initials
-repeat), so the chart stays readable without colour (``NO_COLOR``) and in
-``--ascii``; a star marks a Hand-Rommé, a dotted line the game's end.
+repeat or one would be a mark), so the chart stays readable without colour
+(``NO_COLOR``) and in ``--ascii``; the scoresheet's ``H`` marks a Hand-Rommé, a dotted
+line the game's end.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from romme_score.history import Chart
 from romme_score.i18n import N_, _
+from romme_score.views import marks
 from romme_score.views.output import plain_ascii
 
 PALETTE = (12, 10, 9, 13, 14, 3)  # 256-colour codes: blue, green, red, magenta, cyan, orange
@@ -31,7 +33,6 @@ ASCII_FRAME = str.maketrans(
         "│": "|",
         "┈": ".",
         "·": ".",
-        "★": "*",
         "┊": ":",
     }
 )
@@ -40,7 +41,6 @@ MIN_WIDTH, MIN_HEIGHT = 30, 10
 
 TITLE = N_("{session}: running totals by round")
 NO_ROUNDS = N_("No rounds in '{session}' yet: nothing to draw.")
-HAND_ROMME = N_("Hand-Rommé")
 HAND_ROMMES = N_("{count} Hand-Rommés")
 MAX_LISTED = 3  # Hand-Rommés named in the legend; more are only counted
 END_AT = N_("game ends at {limit}")
@@ -52,13 +52,18 @@ ROUND_LABEL = N_("round")
 
 
 def letters(players: Sequence[str]) -> list[str]:
-    """One letter per player: the initials where they differ, else digits 1, 2, 3 ...
+    """One letter per player: the initials where they differ and none is the mark of a
+    Hand-Rommé (``H``), else digits 1, 2, 3 ...
 
-    >>> letters(["Anna", "Ben"]), letters(["Anna", "andreas"])
-    (['A', 'B'], ['1', '2'])
+    >>> letters(["Anna", "Ben"]), letters(["Anna", "andreas"]), letters(["Anna", "Hans"])
+    (['A', 'B'], ['1', '2'], ['1', '2'])
     """
     initials = [(p.strip()[:1] or "?").upper() for p in players]
-    if len(set(initials)) == len(initials) and all(i.isascii() and i.isalpha() for i in initials):
+    if (
+        len(set(initials)) == len(initials)
+        and all(i.isascii() and i.isalpha() for i in initials)
+        and marks.HAND_ROMME not in initials
+    ):
         return initials
     return [str(i + 1) for i in range(len(players))]
 
@@ -110,11 +115,10 @@ def legend_lines(chart: Chart, colour: bool, width: int = 80, ascii: bool = Fals
     ]
     notes: list[str] = []
     if len(chart.hand_rommes) > MAX_LISTED:
-        notes.append("★ " + _(HAND_ROMMES).format(count=len(chart.hand_rommes)))
+        notes.append(f"{marks.HAND_ROMME} " + _(HAND_ROMMES).format(count=len(chart.hand_rommes)))
     elif chart.hand_rommes:
         notes.append(
-            "★ "
-            + _(HAND_ROMME)
+            marks.legend(marks.HAND_ROMME)
             + " ("
             + ", ".join(f"{_(ROUND_LABEL)} {number}: {who}" for number, who in chart.hand_rommes)
             + ")"
@@ -172,7 +176,8 @@ def render_chart(
         (mark, player, plotext.marker(mark, pixel=PALETTE[i % len(PALETTE)] if colour else None))
         for i, (mark, player) in enumerate(zip(letters(chart.players), chart.players, strict=True))
     ]
-    # Lines first, then the points over them, then the stars: a point is never hidden by a line.
+    # Lines first, then the points over them, then the Hand-Rommés' marks: a point is never
+    # hidden by a line.
     for i, (mark, player, _unused) in enumerate(pens):
         # Without colour a line is drawn with its player's letter in lower case.
         trace = mark if dense else ("·" if colour else mark.lower())
@@ -185,7 +190,7 @@ def render_chart(
             fig.draw(fig.signal(xs, list(chart.totals[player]), marker=pen))
     for number, who in chart.hand_rommes:
         total = chart.totals[who][chart.rounds.index(number)]
-        fig.draw(fig.signal([number], [total], marker=plotext.marker("★")))
+        fig.draw(fig.signal([number], [total], marker=plotext.marker(marks.HAND_ROMME)))
     if chart.end_line is not None:
         fig.line(end.limit, style="dotted")
     if end.kind == "rounds":

@@ -1,4 +1,4 @@
-"""View of ``romme league report``: a club's season (RULES.md §11) as one self-contained
+"""View of ``romme league report``: a club's season (docs/rules.md §11) as one self-contained
 HTML page: the standings, every event's places and points, and a chart of each player's
 points over the season. As ``romme report``'s page: no script, no external file, one
 column on a phone (360 px without sideways scrolling), print styles.

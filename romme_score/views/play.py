@@ -16,6 +16,7 @@ from romme_score.i18n import N_, _, ngettext, shown, tenths_text
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore, hand_points
 from romme_score.sessions import PendingRound, RoundRow, Standings
+from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
 from romme_score.views.session import hand_shown
@@ -23,7 +24,6 @@ from romme_score.views.session import hand_shown
 CardsText = Callable[[Sequence[Card]], str]
 
 PANEL_ROUNDS = 6  # rounds shown in the panel above the prompt
-LEGEND = N_("* went out  H Hand-Rommé  -N bonus struck  s stalemate")  # shown through _()
 
 
 # --- the standings -------------------------------------------------------------------
@@ -40,9 +40,7 @@ def _column_width(players: int, width: int) -> int:
 
 def _mark(row: RoundRow, player: str) -> str:
     if row.winner == player:
-        text = "0 *" + ("H" if row.hand_romme else "")
-        bonus = row.bonus.get(player, 0)
-        return text + (f"-{bonus}" if bonus else "")
+        return marks.winner_cell(row.hand_romme, row.bonus.get(player, 0))
     return str(row.points.get(player, 0))
 
 
@@ -93,7 +91,7 @@ def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> s
     if shown and shown[0].number > 1:
         lines.append("...".ljust(6) + "".join("".rjust(col) for _p in s.players))
     for row in shown:
-        label = f"{row.number}{' s' if row.stalemate else ''}".ljust(6)
+        label = f"{row.number}{' ' + marks.STALEMATE if row.stalemate else ''}".ljust(6)
         lines.append(label + "".join(_mark(row, p)[: col - 1].rjust(col) for p in s.players))
     lines.append(_("total")[:5].ljust(6) + "".join(str(s.totals[p]).rjust(col) for p in s.players))
     if s.leaderboard is not None:
@@ -107,7 +105,7 @@ def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> s
                 _("Next to deal: %(player)s") % {"player": s.next_dealer} + f" · {distance_line(s)}", width
             )
         )
-    lines.append(wrap_items(_(LEGEND), width))
+    lines.append(wrap_items(marks.legend(sep="  "), width))
     return "\n".join(line.rstrip() for line in "\n".join(lines).splitlines())
 
 

@@ -7,7 +7,7 @@ phone (the layout narrows to one column) and on paper (print styles).
 
 The chart is written by hand rather than with a plotting library: one
 ``<polyline>`` per player with one point per round, a dotted game-end line and
-stars for Hand-Rommés come to a few kilobytes, scale with the page (``viewBox``)
+the Hand-Rommés' marks (the scoresheet's ``H``) come to a few kilobytes, scale with the page (``viewBox``)
 and print sharply; colours are told apart by dash patterns too.
 """
 
@@ -21,6 +21,7 @@ from html import escape
 from romme_score.history import Chart, GameReport, Report
 from romme_score.i18n import N_, _, decimal_text, language, ngettext, tenths_text
 from romme_score.scoring import places
+from romme_score.views import marks
 from romme_score.views.chart import round_ticks, value_ticks
 from romme_score.views.game_end import ends
 from romme_score.views.local import day_text, money, stamp_day
@@ -40,9 +41,7 @@ CHART = N_("The course of the game")
 CHART_TITLE = N_("Running totals of {session} by round")
 CHART_DESC = N_("One line per player: the total of penalty points after each round.")
 SCORESHEET = N_("Round by round")
-SCORESHEET_NOTE = N_(
-    "★ went out, HR Hand-Rommé, −N winner bonus struck; the small number is the running total."
-)
+RUNNING_NOTE = N_("the small number is the running total.")
 MARKS = N_("Hand-Rommés, bonuses and stalemates")
 NO_MARKS = N_("No Hand-Rommé, no bonus and no stalemate in this game.")
 STALEMATE = N_("(stalemate)")
@@ -172,16 +171,16 @@ def _num(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
-def _star(x: float, y: float, r: float = 8.0) -> str:
-    """The points of a five-pointed star around (x, y)."""
-    import math
-
-    points = []
-    for k in range(10):
-        radius = r if k % 2 == 0 else r * 0.45
-        angle = math.pi / 2 + k * math.pi / 5
-        points.append(f"{_num(x + radius * math.cos(angle))},{_num(y - radius * math.sin(angle))}")
-    return " ".join(points)
+def _hand_romme_mark(x: float, y: float, r: float = 8.0, title: str = "") -> str:
+    """The chart's mark of a Hand-Rommé: the scoresheet's mark (``H``) on a yellow disc;
+    with a ``title`` (in the chart, not its legend) classed as one."""
+    return (
+        ('<g class="hand-romme">' if title else "<g>")
+        + f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}" fill="#ffd400" '
+        f'stroke="#222" stroke-width="1"/><text x="{_num(x)}" y="{_num(y + r * 0.45)}" '
+        f'text-anchor="middle" font-size="{_num(r * 1.3)}" font-weight="700" fill="#222">'
+        f"{marks.HAND_ROMME}</text>" + (f"<title>{escape(title)}</title>" if title else "") + "</g>"
+    )
 
 
 def svg_chart(chart: Chart) -> str:
@@ -262,12 +261,8 @@ def svg_chart(chart: Chart) -> str:
         out.append("</g>")
     for number, who in chart.hand_rommes:
         value = chart.totals[who][chart.rounds.index(number)]
-        out.append(
-            f'<polygon class="hand-romme" points="{_star(x_of(number), y_of(value))}" '
-            'fill="#ffd400" stroke="#222" stroke-width="1">'
-            f"<title>{escape(_(HAND_ROMME_MARK).format(round=number, player=who))}"
-            "</title></polygon>"
-        )
+        title = _(HAND_ROMME_MARK).format(round=number, player=who)
+        out.append(_hand_romme_mark(x_of(number), y_of(value), title=title))
     out.append("</svg>")
     return "".join(out)
 
@@ -282,8 +277,8 @@ def _legend(chart: Chart) -> str:
         )
     if chart.hand_rommes:
         items.append(
-            f'<li><svg viewBox="0 0 36 12" aria-hidden="true"><polygon points="'
-            f'{_star(18, 6, 6)}" fill="#ffd400" stroke="#222"/></svg> Hand-Rommé</li>'
+            f'<li><svg viewBox="0 0 36 12" aria-hidden="true">{_hand_romme_mark(18, 6, 5.5)}</svg> '
+            f"{escape(_(marks.MEANINGS[marks.HAND_ROMME]))}</li>"
         )
     if chart.end_line is not None or chart.game_end.kind == "rounds":
         items.append(
@@ -335,9 +330,7 @@ def _scoresheet(game: GameReport) -> str:
         for p in s.players:
             running = chart.totals[p][index]
             if row.winner == p:
-                mark = "★ HR" if row.hand_romme else "★"
-                bonus = row.bonus.get(p, 0)
-                text = f'<span class="out">{mark}</span>' + (f" −{bonus}" if bonus else "")
+                text = f'<span class="out">{marks.winner_cell(row.hand_romme, row.bonus.get(p, 0))}</span>'
             else:
                 text = str(row.points.get(p, 0))
             cells.append(f'<td>{text}<span class="run">{running}</span></td>')
@@ -352,8 +345,13 @@ def _scoresheet(game: GameReport) -> str:
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody><tfoot><tr>"
         f"<td>{escape(_(TOTAL))}</td>{foot}</tr></tfoot></table></div>"
         + (f'<p class="note swipe">{escape(_(SWIPE))}</p>' if _wider_than_a_phone(game) else "")
-        + f'<p class="note">{escape(_(SCORESHEET_NOTE))}</p>'
+        + f'<p class="note">{escape(scoresheet_note())}</p>'
     )
+
+
+def scoresheet_note() -> str:
+    """The legend under the round-by-round table: the marks it uses, then the running total."""
+    return marks.legend(marks.WENT_OUT, marks.HAND_ROMME, marks.BONUS) + "; " + _(RUNNING_NOTE)
 
 
 PHONE_PX = 336  # what a phone held upright (360 px) leaves for a table
@@ -371,8 +369,7 @@ def _wider_than_a_phone(game: GameReport) -> bool:
         cells = [max((len(w) for w in p.split()), default=1), len(str(s.totals[p]))]
         for index, row in enumerate(s.rounds):
             if row.winner == p:
-                bonus = row.bonus.get(p, 0)
-                text = "★" + (" HR" if row.hand_romme else "") + (f" −{bonus}" if bonus else "")
+                text = marks.winner_cell(row.hand_romme, row.bonus.get(p, 0))
             else:
                 text = str(row.points.get(p, 0))
             cells += [len(text), len(str(running[p][index]))]

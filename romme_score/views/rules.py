@@ -7,7 +7,9 @@ from typing import Any
 
 from tabulate import tabulate
 
-from romme_score.i18n import _
+from romme_score.cards import Card, Rank, Suit
+from romme_score.i18n import N_, _
+from romme_score.melds import card_value, penalty_value
 from romme_score.rules import (
     OPTION_NAMES,
     PRESET_FILES,
@@ -22,9 +24,83 @@ from romme_score.tournament.options import option_doc as tournament_option_doc
 from romme_score.views.game_end import typed
 from romme_score.views.width import fits, wrap
 
+CARD_VALUES = N_("What each card counts:")
+CARD_HEADERS = (N_("card"), N_("in a meld"), N_("left in the hand"))
+PIPS = N_("face value")
+FACES = N_("jack, queen, king (B, D, K)")
+ACE = N_("ace")
+ACE_IN_A_MELD = N_("%(high)d, %(low)d in a low run (A-2-3)")
+JOKER = N_("joker")
+JOKER_IN_A_MELD = N_("the card it stands for")
+FACE_RANKS = (Rank.JACK, Rank.QUEEN, Rank.KING)
+NUMBER_RANKS = tuple(Rank(n) for n in range(2, 11))
+JSON_NAMES = {Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king", Rank.ACE: "ace"}
+
+
+def card_values_json(rules: RuleSet) -> dict[str, dict[str, int | None]]:
+    """What each card counts under ``rules``, for ``romme rules --json`` (``card_values``):
+    in a meld and left in the hand, the ace also at the bottom of a run (``low_run``), the
+    joker in a meld as the card it stands for (``null``). Asked of the rules, as the
+    referee and the scoresheet count.
+
+    >>> from romme_score.rules import find_preset
+    >>> values = card_values_json(find_preset("wiki-51"))
+    >>> values["7"], values["king"]
+    ({'meld': 7, 'hand': 7}, {'meld': 10, 'hand': 10})
+    >>> values["ace"], values["joker"]
+    ({'meld': 10, 'low_run': 1, 'hand': 10}, {'meld': None, 'hand': 20})
+    """
+    values: dict[str, dict[str, int | None]] = {}
+    for rank in (*NUMBER_RANKS, *FACE_RANKS):
+        values[JSON_NAMES.get(rank, str(int(rank)))] = {
+            "meld": card_value(rank, rules),
+            "hand": penalty_value(Card(rank, Suit.HEARTS), rules),
+        }
+    values["ace"] = {
+        "meld": card_value(Rank.ACE, rules),
+        "low_run": card_value(Rank.ACE, rules, low_ace=True),
+        "hand": penalty_value(Card(Rank.ACE, Suit.HEARTS), rules),
+    }
+    values["joker"] = {"meld": None, "hand": penalty_value(Card.joker(), rules)}
+    return values
+
+
+def render_card_values(rules: RuleSet, width: int | None = None) -> str:
+    """What each card counts under ``rules``, before the options of ``romme rules``: the
+    number cards by their face value where each counts its number (else one by one), the
+    faces together where they count alike, the ace, the joker where jokers are in play."""
+    values = card_values_json(rules)
+    rows: list[list[str]] = []
+    numbers = [values[str(int(rank))] for rank in NUMBER_RANKS]
+    if all(v["meld"] == v["hand"] == int(rank) for v, rank in zip(numbers, NUMBER_RANKS, strict=True)):
+        rows.append(["2-10", _(PIPS), _(PIPS)])
+    else:
+        rows += [
+            [str(int(r)), str(v["meld"]), str(v["hand"])] for v, r in zip(numbers, NUMBER_RANKS, strict=True)
+        ]
+    faces = [values[JSON_NAMES[rank]] for rank in FACE_RANKS]
+    if all(v == faces[0] for v in faces):
+        rows.append([_(FACES), str(faces[0]["meld"]), str(faces[0]["hand"])])
+    else:
+        rows += [
+            [rank.letter(), str(v["meld"]), str(v["hand"])] for v, rank in zip(faces, FACE_RANKS, strict=True)
+        ]
+    ace = values["ace"]
+    rows.append([_(ACE), _(ACE_IN_A_MELD) % {"high": ace["meld"], "low": ace["low_run"]}, str(ace["hand"])])
+    if rules.jokers:  # basic rummy plays without: no row for a card not in the game
+        rows.append([_(JOKER), _(JOKER_IN_A_MELD), str(values["joker"]["hand"])])
+    table = tabulate(rows, headers=[_(h) for h in CARD_HEADERS], tablefmt="plain")
+    if width is not None and not fits(table, width):
+        _card, in_meld, in_hand = (_(h) for h in CARD_HEADERS)
+        table = "\n".join(
+            wrap(f"{card}: {in_meld} {meld}; {in_hand} {hand}", width, indent="    ")
+            for card, meld, hand in rows
+        )
+    return wrap(_(CARD_VALUES), width) + "\n" + table
+
 
 def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
-    """The presets for scripts: the description names its source file of RULES.md
+    """The presets for scripts: the description names its rule text by number (000-004, docs/rules.md)
     (``000 Rommé mit Auslegen: ...``), as ``"source"`` does."""
     return {
         name: {
@@ -37,7 +113,7 @@ def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
 
 
 def render_presets(presets: Mapping[str, RuleSet], verbose: bool = False, width: int | None = None) -> str:
-    """The presets, each described in words; ``verbose`` adds the source file of RULES.md.
+    """The presets, each described in words; ``verbose`` adds the number of its rule text (docs/rules.md).
     Where the table is wider than ``width`` columns, a wrapped line each."""
     if verbose:
         rows = [[name, _(PRESET_SOURCES[name]), PRESET_FILES[name]] for name in presets]
@@ -90,7 +166,7 @@ def show_value(value: Any) -> str:
 
 def render_rules(rules: RuleSet, verbose: bool = False, width: int | None = None) -> str:
     """One row per option: its value, what it allows, what it means (the sources named in
-    words); ``verbose`` adds where RULES.md has it from (``002 e 'Rommé mit 10'``). Where
+    words); ``verbose`` adds which rule text it is from (``002 e 'Rommé mit 10'``). Where
     that is wider than ``width`` columns, a block per option."""
     data = rules.to_dict()
     data["game_end"] = typed(rules.game_end)
@@ -102,7 +178,7 @@ def render_rules(rules: RuleSet, verbose: bool = False, width: int | None = None
 
 
 def render_tournament_options(options: TournamentOptions, width: int | None = None) -> str:
-    """The options of ``romme tournament new`` (RULES.md §10), as ``--rule KEY=VALUE`` and
+    """The options of ``romme tournament new`` (docs/rules.md §10), as ``--rule KEY=VALUE`` and
     the rules file take them, with their defaults."""
     data = options.to_dict()
     rows = [

@@ -26,6 +26,7 @@ from romme_score.sessions import (
 )
 from romme_score.store.records import Lines
 from romme_score.stream import RawJSON
+from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
 from romme_score.views.output import leaderboard_json
@@ -176,13 +177,7 @@ def _points_template(
 
 def _cell(row: RoundRow, player: str) -> str:
     if row.winner == player:
-        text = "0 *"
-        if row.hand_romme:
-            text = "0 *HR"
-        bonus = row.bonus.get(player, 0)
-        if bonus:
-            text += f" -{bonus}"
-        return text
+        return marks.winner_cell(row.hand_romme, row.bonus.get(player, 0))
     return str(row.points.get(player, 0))
 
 
@@ -202,7 +197,7 @@ def _narrow_scoresheet(s: Standings, width: int) -> str:
     lines.append("-" * label + "".join("  " + "-" * col for _p in s.players))
     for row in s.rounds:
         lines.append(
-            columns.ljust(f"{row.number}{' s' if row.stalemate else ''}", label)
+            columns.ljust(f"{row.number}{' ' + marks.STALEMATE if row.stalemate else ''}", label)
             + cells(_cell(row, p).replace(" ", "") for p in s.players)
         )
     lines.append(columns.ljust(labels[1], label) + cells(str(s.totals[p]) for p in s.players))
@@ -244,10 +239,14 @@ def render_scoresheet(s: Standings, width: int | None = None) -> str:
     sheet = tabulate(table, headers=headers, tablefmt="simple", colalign=align)
     if width is not None and not columns.fits(sheet, width):
         lines.append(_narrow_scoresheet(s, width))
-        lines.append(columns.wrap(_("* went out, HR Hand-Rommé, -N winner bonus struck, s stalemate"), width))
+        lines.append(columns.wrap(marks.legend(), width))
     else:
         lines.append(sheet)
-        legend = _("* went out, HR Hand-Rommé, -N winner bonus struck; '= N' is the running total")
+        legend = (
+            marks.legend(marks.WENT_OUT, marks.HAND_ROMME, marks.BONUS)
+            + "; "
+            + _("'= N' is the running total")
+        )
         lines.append(columns.wrap(legend, width))
     lines.append(
         _("Rounds played: %(rounds)d; the game %(end)s")

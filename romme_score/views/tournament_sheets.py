@@ -13,6 +13,7 @@ from html import escape
 
 from romme_score.i18n import _, language, ngettext
 from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings, table_results
+from romme_score.views import marks
 
 CSS = """
 * { box-sizing: border-box; }
@@ -62,8 +63,7 @@ def _cell(game: Game | None, player: str) -> str:
         return "<td></td>"
     points = game.points.get(player, 0)
     if game.winner == player:
-        mark = _("HR") if game.hand_romme else "★"
-        return f'<td class="won">{points} {escape(mark)}</td>'
+        return f'<td class="won">{points} {escape(marks.winner_mark(game.hand_romme))}</td>'
     return f"<td>{points}</td>"
 
 
@@ -141,10 +141,15 @@ def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> s
             + "</tr>"
         )
     out.append("</tfoot></table>")
-    note = _(
-        "★ went out, HR Hand-Rommé; the points are the Augen as recorded, doubled where the rules "
-        "double them; the Augen total is less the winner bonus (%(bonus)d, %(bonus_hr)d after a Hand-Rommé)."
-    ) % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
+    note = (
+        marks.legend(marks.WENT_OUT, marks.HAND_ROMME)
+        + "; "
+        + _(
+            "the points are the Augen as recorded, doubled where the rules double them; the Augen "
+            "total is less the winner bonus (%(bonus)d, %(bonus_hr)d after a Hand-Rommé)."
+        )
+        % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
+    )
     out.append(f'<p class="note">{escape(note)}</p>')
     out.append('<div class="signatures">')
     out.extend(f"<div>{escape(_('signature of %(player)s') % {'player': name})}</div>" for name in names)

@@ -22,6 +22,7 @@ from romme_score.scoring import Hand, RoundScore, hand_points
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
 from romme_score.settlement import Settlement, format_money
 from romme_score.store.records import RoundPoints, RoundRecord
+from romme_score.views import marks
 from romme_score.views.output import leaderboard_json
 from romme_score.views.play import distance_line
 from romme_score.views.session import state_line
@@ -58,7 +59,6 @@ TEXTS: dict[str, str] = {
     "last_round": N_("Last round"),
     "recent": N_("Recent rounds"),
     "round": N_("round"),
-    "marks": N_("* went out, H Hand-Rommé, -N bonus struck, s stalemate"),
     "chart": N_("The course of the game"),
     "settlement": N_("Settlement so far"),
     "referee": N_("Referee"),
@@ -91,6 +91,7 @@ EXAMPLES = {"de": "HK K10 J", "en": "KH 10D JK"}  # the same hand in each notati
 def page_texts(notation: Profile = "de") -> dict[str, str]:
     """The fixed words of the pages in the language in use (the examples in ``notation``)."""
     texts = {key: _(text) for key, text in TEXTS.items()}
+    texts["marks"] = marks.legend()  # the one legend of every scoresheet
     texts["hand_help"] = texts["hand_help"].format(example=EXAMPLES[notation])
     return texts
 
@@ -325,8 +326,7 @@ def round_mark(row: RoundPoints, player: str) -> str:
     """A player's cell of the recent rounds: the points, or ``0 *H-20`` for who went out
     (``*`` went out, ``H`` Hand-Rommé, ``-N`` a bonus struck), as ``romme play`` marks it."""
     if row.winner == player:
-        bonus = row.bonus.get(player, 0)
-        return "0 *" + ("H" if row.hand_romme else "") + (f"-{bonus}" if bonus else "")
+        return marks.winner_cell(row.hand_romme, row.bonus.get(player, 0))
     return str(row.points[player]) if player in row.points else ""
 
 
@@ -334,7 +334,7 @@ def recent_json(rows: Sequence[RoundPoints], players: Sequence[str]) -> list[dic
     """The recent rounds as the page's table shows them (``3 s`` for a stalemate)."""
     return [
         {
-            "number": f"{row.number}{' s' if row.stalemate else ''}",
+            "number": f"{row.number}{' ' + marks.STALEMATE if row.stalemate else ''}",
             "winner": row.winner,
             "marks": {p: round_mark(row, p) for p in players},
         }

@@ -1,4 +1,4 @@
-"""The board of ``romme serve --league``: a club's season (RULES.md §11) for a projector or
+"""The board of ``romme serve --league``: a club's season (docs/rules.md §11) for a projector or
 a phone, read only, behind a link of its own.
 
 ``GET {board}/state.json`` is the JSON of ``romme league standings --json`` plus

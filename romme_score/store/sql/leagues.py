@@ -1,4 +1,4 @@
-"""Leagues in the store (RULES.md §11): a league with its options, its events (sessions
+"""Leagues in the store (docs/rules.md §11): a league with its options, its events (sessions
 and tournaments by id, in the order added) and its aliases. Each write is one transaction
 of the caller's, counting up the league's ``version``; the places of the events are read
 from the sessions and tournaments themselves, never kept here."""

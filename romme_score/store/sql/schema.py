@@ -122,7 +122,7 @@ PENDING = [
         )""",
 ]
 
-# Tournaments (RULES.md §10), self-contained: its own tables only, so that it can take
+# Tournaments (docs/rules.md §10), self-contained: its own tables only, so that it can take
 # another number when migrations of other branches come first. The tournament's players
 # with their start numbers and teams, its series, and its tables, each an ordinary
 # session; the current tournament is the ``state`` key 'tournament'.
@@ -163,7 +163,7 @@ TOURNAMENTS = [
 ]
 
 # 003's leaderboard points, kept whole-numbered (10 less a tenth of the penalty, rounded
-# down) at first, are kept in tenths from then on, exactly (RULES.md §7: 23 penalty
+# down) at first, are kept in tenths from then on, exactly (docs/rules.md §7: 23 penalty
 # points give 7.7, stored 77): every hand's again from its points and its round's winner,
 # then the running totals. Self-contained, as the tournaments' above.
 LEADERBOARD_TENTHS = [
@@ -178,7 +178,7 @@ LEADERBOARD_TENTHS = [
 ]
 
 
-# A club's season (RULES.md §11), self-contained as the tournaments' above: a league with
+# A club's season (docs/rules.md §11), self-contained as the tournaments' above: a league with
 # its options and the token of its board, its events (each a session or a tournament, in
 # the order added; an event whose session or tournament is deleted leaves the league with
 # it), and the aliases that map another spelling onto a person. ``version`` counts every

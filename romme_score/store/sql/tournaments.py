@@ -1,4 +1,4 @@
-"""Tournaments in the store (RULES.md §10): a tournament with its players, series and
+"""Tournaments in the store (docs/rules.md §10): a tournament with its players, series and
 tables, each table an ordinary session (``tournament_tables.session_id``). The results
 are the tables' rounds, read for the whole tournament in one query."""
 

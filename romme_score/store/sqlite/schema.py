@@ -34,9 +34,9 @@ MIGRATIONS: list[list[str]] = [
         [tables.NOTES, tables.RENAMES],  # 3: notes and renames
         [tables.VERSION],  # 4: a change counter per session
         tables.PENDING,  # 5: the round in progress and the phones' links
-        tables.TOURNAMENTS,  # 6: tournaments (RULES.md §10)
+        tables.TOURNAMENTS,  # 6: tournaments (docs/rules.md §10)
         tables.LEADERBOARD_TENTHS,  # 7: 003's leaderboard points exact, in tenths
-        tables.LEAGUES,  # 8: a club's season (RULES.md §11)
+        tables.LEAGUES,  # 8: a club's season (docs/rules.md §11)
     )
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

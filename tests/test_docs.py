@@ -1,0 +1,261 @@
+"""The README for the people at the table and the pages of docs/ (issue 30 items 1 and 2):
+the README is short, every relative link and ``#anchor`` of README.md and docs/*.md leads
+to a file and a heading that are there (by GitHub's rules for anchors), every command has
+its example in docs/commands.md, docs/rules.md names every option the program has, and
+nothing the program prints or ships points outside the repository."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from romme_score.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.DOTALL | re.MULTILINE)
+
+
+def prose(text: str) -> str:
+    """A Markdown text without its fenced blocks and inline code spans (no link there)."""
+    return re.sub(r"`[^`\n]*`", "", FENCE.sub("", text))
+
+
+def heading_text(heading: str) -> str:
+    """What GitHub renders of a heading: code spans as their text, links as their text,
+    images and HTML tags dropped."""
+    text = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", heading)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"<[^>]+>", "", text)
+    return text.replace("`", "").strip()
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading (github-slugger): lower case; every character that is
+    not a letter, a digit, a mark, ``_``, ``-`` or a space removed; each space a hyphen.
+
+    >>> slug("`romme check MELD [MELD ...]` — is it legal, what is it worth?")
+    'romme-check-meld-meld---is-it-legal-what-is-it-worth'
+    >>> slug("Glossar / glossary"), slug("A club's server: PostgreSQL")
+    ('glossar--glossary', 'a-clubs-server-postgresql')
+    """
+    kept = []
+    for char in heading_text(heading).lower():
+        category = unicodedata.category(char)
+        if char in "_- " or category[0] in "LNM":
+            kept.append(char)
+    return "".join(kept).replace(" ", "-")
+
+
+def anchors(text: str) -> set[str]:
+    """Every heading's anchor in a page; a repeated heading gets ``-1``, ``-2`` ... as on
+    GitHub, and an explicit ``<a id="...">`` or ``name`` counts too."""
+    found: set[str] = set()
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} (.*?)#*\s*$", FENCE.sub("", text), flags=re.MULTILINE):
+        base = slug(heading)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.add(base if count == 0 else f"{base}-{count}")
+    found |= set(re.findall(r"<a (?:id|name)=\"([^\"]+)\"", text))
+    return found
+
+
+def links(text: str) -> list[str]:
+    """Every link target of a page: Markdown links and images, and HTML ``src``/``href``."""
+    body = prose(text)
+    targets = re.findall(r"\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\)", body)
+    targets += re.findall(r"(?:src|href)=\"([^\"]+)\"", body)
+    return targets
+
+
+def test_the_readme_is_for_the_people_at_the_table_at_most_300_lines() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 300
+    for heading in (
+        "## Install",
+        "## A first evening",
+        "## The phones",
+        "## A tournament and a season",
+        "## Where the data lives",
+        "## Deutsch: Kurzanleitung",
+        "## Development",
+    ):
+        assert f"\n{heading}\n" in readme, heading
+    assert "pipx install --force 'romme-score[serve]'" in readme and "pipx inject romme-score" in readme
+    assert "make demo" in readme and "make test" in readme
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_every_relative_link_and_anchor_leads_somewhere(page: Path) -> None:
+    """Issue 30 item 1: a link to a file names one that is there, and its ``#anchor`` a
+    heading of that file (GitHub's anchors); ``#anchor`` alone, a heading of the page."""
+    text = page.read_text(encoding="utf-8")
+    for target in links(text):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto: ... not ours to check
+            continue
+        file, _, anchor = target.partition("#")
+        linked = (page.parent / file).resolve() if file else page
+        assert linked.exists(), f"{page.name}: {target} (no such file)"
+        assert linked.is_relative_to(ROOT), f"{page.name}: {target} leads out of the repository"
+        if anchor:
+            assert linked.suffix == ".md", f"{page.name}: {target}"
+            found = anchors(linked.read_text(encoding="utf-8"))
+            assert anchor in found, f"{page.name}: {target} (no such heading)"
+
+
+def test_the_link_check_finds_a_link_that_leads_nowhere() -> None:
+    """The checks above read what they should: a broken anchor, a heading's anchor by
+    GitHub's rules, a link inside a code block ignored."""
+    text = "# A club's server\n## Same\n## Same\n[x](#a-clubs-server) [y](#same-1)\n```\n[z](#nowhere)\n```\n"
+    assert {"a-clubs-server", "same", "same-1"} <= anchors(text)
+    assert links(text) == ["#a-clubs-server", "#same-1"]
+    assert "nowhere" not in anchors(text)
+
+
+def _subcommands(group: click.Group) -> list[tuple[str, click.Command]]:
+    """The commands of a group, loaded (the group loads each module when first asked)."""
+    ctx = click.Context(group)
+    found = [(name, group.get_command(ctx, name)) for name in group.list_commands(ctx)]
+    return [(name, command) for name, command in found if command is not None]
+
+
+def _commands(group: click.Group, prefix: str = "romme") -> list[str]:
+    found = []
+    for name, command in _subcommands(group):
+        if isinstance(command, click.Group):
+            found += _commands(command, f"{prefix} {name}")
+        else:
+            found.append(f"{prefix} {name}")
+    return found
+
+
+def test_every_command_has_an_example_in_docs_commands() -> None:
+    """docs/commands.md: every command of ``romme --help`` and every subcommand, each in the
+    table of commands with an example line that starts with it."""
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    table = text[text.index("| command |") :]
+    table = table[: table.index("\n\n")]
+    rows = {row.split("|")[1].strip().strip("`"): row for row in table.splitlines()[2:]}
+    commands = _commands(main)
+    assert len(commands) > 20
+    for command in commands:
+        assert command in rows, f"{command} is not in the table of docs/commands.md"
+        example = rows[command].split("|")[2]
+        assert f"`{command}" in example, f"{command}: no example"
+
+
+def _help_texts(group: click.Group, args: list[str], language: str) -> list[str]:
+    out = CliRunner().invoke(main, [*args, "--help", "--lang", language]).output
+    texts = [out]
+    for name, command in _subcommands(group):
+        if isinstance(command, click.Group):
+            texts += _help_texts(command, [*args, name], language)
+        else:
+            texts.append(CliRunner().invoke(main, [*args, name, "--help", "--lang", language]).output)
+    return texts
+
+
+OUTSIDE = re.compile(r"\.\./shared|(?<![\w/.-])RULES\.md|shared/RULES|seeds/")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_no_help_text_points_outside_the_repository(language: str) -> None:
+    """Issue 30 item 2: ``romme tournament new --help`` said "every number of RULES.md §10",
+    a file no clone and no installed copy has."""
+    texts = _help_texts(main, [], language)
+    assert len(texts) > 25
+    for text in texts:
+        assert not OUTSIDE.search(text), text
+
+
+def test_no_page_and_no_catalog_points_outside_the_repository() -> None:
+    """README, docs/ and both catalogs name docs/rules.md (or nothing), never the rules
+    reference outside the repository."""
+    catalogs = sorted((ROOT / "romme_score" / "locale").glob("*/LC_MESSAGES/romme.po"))
+    assert len(catalogs) == 2
+    for path in [*PAGES, *catalogs]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not OUTSIDE.search(line), f"{path.name}:{number}: {line}"
+
+
+def test_the_outside_pattern_finds_what_it_should() -> None:
+    assert OUTSIDE.search("every number of RULES.md §10") and OUTSIDE.search("see ../shared/RULES.md")
+    assert not OUTSIDE.search("every number of docs/rules.md §10")
+
+
+def _table(text: str, heading: str) -> list[list[str]]:
+    """The first table after ``heading``: its rows' cells, without header and rule."""
+    start = text.index("| option |", text.index(heading))
+    lines = text[start : text.index("\n\n", start)].splitlines()[2:]
+    return [[cell.strip().strip("`") for cell in line.strip("|").split("|")] for line in lines]
+
+
+RULES_PAGE = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("preset", ["standard", "wiki-51", "classic", "speedromme", "basic"])
+def test_docs_rules_names_every_option_of_romme_rules_json_with_its_value(preset: str) -> None:
+    """Issue 30 item 2: docs/rules.md §9 has a row for every option ``romme rules --json``
+    lists, in its order, with each preset's value as the program has it."""
+    import json
+
+    result = CliRunner().invoke(main, ["rules", preset, "--json"])
+    data = json.loads(result.output)
+    options = [name for name in data if name != "card_values"]
+    rows = _table(RULES_PAGE, "## 9. House rules and presets")
+    assert [row[0] for row in rows] == options
+    column = 2 + ["standard", "wiki-51", "classic", "speedromme", "basic"].index(preset)
+    for row in rows:
+        shown = data[row[0]]
+        expected = "none" if shown is None else str(shown).lower() if isinstance(shown, bool) else str(shown)
+        assert row[column] == expected, (preset, row[0])
+        assert row[-1], f"{row[0]}: no source"
+
+
+def test_docs_rules_names_every_tournament_option_with_its_default() -> None:
+    """§10: every option ``romme rules`` lists for ``romme tournament new``, with its default."""
+    out = CliRunner().invoke(main, ["rules"], env={"COLUMNS": "250"}).output
+    listed = out[out.index("Tournament options") :]
+    rows = _table(RULES_PAGE, "## 10. Tournaments")
+    assert rows
+    for name, _values, default, _meaning in rows:
+        assert re.search(rf"^{name}\s+{re.escape(default)}\s", listed, re.MULTILINE), name
+    names = {line.split()[0] for line in listed.splitlines()[3:] if line.strip()}
+    assert {row[0] for row in rows} == names
+
+
+def test_docs_rules_names_the_five_rule_texts_as_the_program_does() -> None:
+    from romme_score.rules import PRESET_SOURCES
+
+    for words in ('"Rommé mit Auslegen"', "basic rummy", "the classic rule sheet", "Speedrommé"):
+        assert words in RULES_PAGE
+    assert "the older description" in RULES_PAGE
+    for name in PRESET_SOURCES:
+        assert f"`{name}`" in RULES_PAGE
+    for section in range(1, 12):
+        assert f"\n## {section}. " in RULES_PAGE, section
+
+
+def test_the_readmes_picture_of_the_table_mode_is_the_table_modes_page() -> None:
+    """The README's text screen of ``romme play`` is cut from the capture in
+    docs/table-mode.md (lines left out, none changed), and its legend is the one of every
+    scoresheet."""
+    from romme_score.views import marks
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```text\n") + len("```text\n")
+    screen = readme[start : readme.index("```", start)].splitlines()
+    page = (ROOT / "docs" / "table-mode.md").read_text(encoding="utf-8")
+    start = page.index("```console\n")
+    capture = page[start : page.index("\n```\n", start)].splitlines()
+    assert len(screen) >= 15
+    at = 0
+    for line in screen:
+        at = capture.index(line, at) + 1  # in the capture's order
+    assert marks.legend(sep="  ") in screen
