@@ -56,6 +56,15 @@ from romme_score.i18n import _, os_reason
     envvar="ROMME_NOTATION",
     help="How the phones read and show cards: de (HK, K10, J joker) or en (KH, 10D, JK joker).",
 )
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    metavar="NAME",
+    multiple=True,
+    help="A host name the phones may reach this server by besides its printed address and "
+    "the machine's names, such as an HTTPS proxy's (repeatable); requests naming any "
+    "other host are refused.",
+)
 @db_option
 def serve(
     session: str | None,
@@ -65,6 +74,7 @@ def serve(
     new_links: bool,
     tournament: str | None,
     notation: str,
+    allow_hosts: tuple[str, ...],
     db: str | None,
 ) -> None:
     """Serve a session (default: the current one) to the phones at the table.
@@ -81,6 +91,7 @@ def serve(
       romme serve Friday --port 8080
       romme serve --host 127.0.0.1 --port 0 --json
       romme serve --tournament Cup
+      romme serve --allow-host romme.club.example
     """
     try:
         from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
@@ -97,7 +108,9 @@ def serve(
     if tournament is not None:
         if session is not None:
             fail_input(_("give a session or --tournament, not both"))
-        _serve_tournament(tournament, host, port, as_json, new_links, cast(Profile, notation), db)
+        _serve_tournament(
+            tournament, host, port, as_json, new_links, cast(Profile, notation), db, allow_hosts
+        )
         return
     with open_service(db, create=False) as service:
         info = service.session(session)
@@ -111,7 +124,15 @@ def serve(
             % {"host": host, "port": port, "reason": os_reason(exc)}
         ) from None
     served = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", tuple(links))
-    config = ServeConfig(location, info.id, served, i18n.language(), cast(Profile, notation))
+    config = ServeConfig(
+        location,
+        info.id,
+        served,
+        i18n.language(),
+        cast(Profile, notation),
+        served_on=host,
+        allow_hosts=allow_hosts,
+    )
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
         if as_json:
             click.echo(json.dumps(served.summary(), ensure_ascii=False))
@@ -140,7 +161,14 @@ def _bound(host: str, port: int) -> socket.socket:
 
 
 def _serve_tournament(
-    name: str, host: str, port: int, as_json: bool, new_links: bool, notation: Profile, db: str | None
+    name: str,
+    host: str,
+    port: int,
+    as_json: bool,
+    new_links: bool,
+    notation: Profile,
+    db: str | None,
+    allow_hosts: tuple[str, ...] = (),
 ) -> None:
     """``romme serve --tournament NAME``: the board of the tournament, and every table of
     the series drawn last with its links (kept with each table's session)."""
@@ -181,6 +209,8 @@ def _serve_tournament(
         tuple(t.table for t, _ls in sets),
         tuple(t.session_id for t in every),
         language,
+        served_on=host,
+        allow_hosts=allow_hosts,
     )
     board_url = board.url(board.links[0])
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
