@@ -172,8 +172,11 @@ def test_a_deleted_or_replaced_database_file_takes_no_write_issue_31_item_5(
         assert first.status_code == 503 and first.json()["code"] == "database-gone"
         assert "deleted or replaced" in first.json()["error"]
         assert first.headers["retry-after"].isdigit()
-        if how == "deleted":  # nothing to write to: every write refused
+        if how == "deleted":  # nothing to write to: every write refused, and the reads
             assert all(a.status_code == 503 for a in answers), [a.status_code for a in answers]
+            for read in (served.board + "/state.json", served.board + "/events", served.seats["Ben"]):
+                answer = http.get(read)
+                assert answer.status_code == 503 and answer.headers["retry-after"].isdigit(), read
         hands = pending_hands(db) if how == "replaced" else {}
         for (url, _body), answer in zip(writes[:3], answers[:3], strict=True):
             player = next(p for p, link in served.seats.items() if url.startswith(link))

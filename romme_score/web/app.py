@@ -37,7 +37,7 @@ from romme_score.web.context import (
     in_thread,
     request_language,
 )
-from romme_score.web.errors import LOST, RETRY_AFTER, Answer, answer_of, refusal
+from romme_score.web.errors import DROPPED, RETRY_AFTER, Answer, answer_of, refusal
 from romme_score.web.events import Watcher, events, sum_version
 from romme_score.web.guard import (
     BodyRefused,
@@ -65,7 +65,7 @@ def _guarded(work: Callable[[Any], T]) -> Callable[[Any], T]:
         try:
             return work(call)
         except (InputProblem, Refusal) as exc:
-            if exc.code in LOST:
+            if exc.code in DROPPED:
                 call.services.drop()
             raise answer_of(exc) from None
 

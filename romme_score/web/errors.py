@@ -24,6 +24,9 @@ RETRY_AFTER = 2  # seconds a client is asked to wait before it tries a 503 again
 # the database cannot be used just now: 503, a sentence of the web's own (not the
 # server's English reason, nor where the database is) and a Retry-After
 LOST = ("unreachable", "database-gone")
+# after these a connection may not be worth keeping: the thread's service is closed, and
+# the next request opens a new one
+DROPPED = (*LOST, "write-failed", "damaged")
 
 
 def refusal(code: str, status: int, **facts: Any) -> Answer:

@@ -306,7 +306,10 @@ class Connection:
 
     def changes(self) -> set[int] | None:
         """None when another connection wrote since the last call (``PRAGMA data_version``
-        says only that something changed), else no session."""
+        says only that something changed), else no session; :class:`DatabaseGone` once
+        the path names another file or none (every page asks this first, so the reads
+        are refused as the writes are, not answered from the deleted file)."""
+        self._same_file()
         data_version = self.query("PRAGMA data_version")[0][0]
         if data_version != self._data_version:
             self._data_version = data_version
