@@ -211,7 +211,7 @@ def test_connections_and_threads_stay_a_fixed_number_over_bursts_issue_31_item_6
     from anyio._backends import _asyncio as anyio_asyncio
 
     monkeypatch.setattr(anyio_asyncio.WorkerThread, "MAX_IDLE_TIME", 0.2)
-    fixed_files = 3 * (4 + 1 + 1)  # db, -wal, -shm of the pool's 4 kept, the watcher's, one in use
+    fixed_files = 3 * (8 + 1 + 1)  # db, -wal, -shm of the pool's 8 kept, the watcher's, one in use
     fixed_threads = 40 + 10  # anyio's worker threads at most, the server's own and the test's
     counts = []
     with in_process(db, limits=QUICK) as (served, _server), httpx.Client(timeout=20) as http:

@@ -84,7 +84,7 @@ class Services:
     away (:meth:`drop`) is closed, not given back: the next request opens a new one.
     """
 
-    def __init__(self, db: str, keep: int = 4) -> None:
+    def __init__(self, db: str, keep: int = 8) -> None:
         self.db = db
         self.keep = keep
         self._local = threading.local()
