@@ -129,16 +129,20 @@ POSTGRES = PostgresDialect()
 class _Cursor:
     """psycopg's cursor taking the store's SQL."""
 
-    __slots__ = ("cur",)
+    __slots__ = ("cur", "done")
 
     def __init__(self, cur: Any) -> None:
         self.cur = cur
+        self.done = 0  # statements the server answered
 
     def execute(self, sql: str, params: Params = ()) -> Any:
-        return self.cur.execute(placeholders(sql), params)
+        found = self.cur.execute(placeholders(sql), params)
+        self.done += 1
+        return found
 
     def executemany(self, sql: str, rows: Any) -> Any:
         self.cur.executemany(placeholders(sql), rows)
+        self.done += 1
         return self.cur
 
 
@@ -241,27 +245,46 @@ class PostgresConnection:
         """``work(cursor)`` as one transaction; a serialization failure or a deadlock
         (two writers at once) is tried again, up to :data:`RETRIES` times."""
         retry = (self._pg.errors.SerializationFailure, self._pg.errors.DeadlockDetected)
-        for attempt in range(RETRIES):
+        attempt = 0
+        fresh = False
+        while attempt < RETRIES:
+            cursor: _Cursor | None = None
             try:
                 db = self._live()
                 with db.transaction(), db.cursor() as cur:
-                    return work(_Cursor(cur))
+                    cursor = _Cursor(cur)
+                    return work(cursor)
             except retry:
-                time.sleep(0.01 * (attempt + 1))
+                attempt += 1
+                time.sleep(0.01 * attempt)
             except StoreError:
                 raise
             except self._pg.Error as exc:
+                if self._stale(exc, fresh) and (cursor is None or cursor.done == 0):
+                    fresh = True  # nothing of it reached the server: once more, on a new connection
+                    continue
                 raise self.translate(exc) from None
         raise StoreBusy()
 
+    def _stale(self, exc: Exception, fresh: bool) -> bool:
+        """Whether ``exc`` says only that the connection had broken while it lay idle (the
+        server restarted since): the first use after that fails and is tried once on a new
+        connection, so that nobody is refused once the server is back."""
+        return not fresh and isinstance(exc, self._pg.OperationalError) and self.db.broken
+
     def query(self, sql: str, params: Params = ()) -> list[Any]:
-        try:
-            db = self._live()
-            with db.transaction(), db.cursor() as cur:
-                cur.execute(placeholders(sql), params)
-                return list(cur.fetchall())
-        except self._pg.Error as exc:
-            raise self.translate(exc) from None
+        fresh = False
+        while True:
+            try:
+                db = self._live()
+                with db.transaction(), db.cursor() as cur:
+                    cur.execute(placeholders(sql), params)
+                    return list(cur.fetchall())
+            except self._pg.Error as exc:
+                if self._stale(exc, fresh):  # a read: safe to ask again
+                    fresh = True
+                    continue
+                raise self.translate(exc) from None
 
     def batches(self, sql: str, params: Params, size: int) -> Iterator[list[Any]]:
         """The rows of a long read from a server-side cursor, so that memory stays flat."""
@@ -332,26 +355,31 @@ class PostgresConnection:
         if self._listener is not None and (self._listener.closed or self._listener.broken):
             self._drop_listener()
         if self._listener is None:
-            try:
-                listener = self._pg.connect(self.url, autocommit=True, connect_timeout=RECONNECT_TIMEOUT)
-            except self._pg.Error as exc:
-                raise self.translate(exc) from None
-            try:
-                listener.execute(f"LISTEN {CHANNEL}")
-            except self._pg.Error as exc:
-                listener.close()
-                raise self.translate(exc) from None
-            self._listener = listener
+            self._listen()
             return None
         changed: set[int] = set()
         try:
             for note in self._listener.notifies(timeout=0.0):
                 if note.payload.isdigit():
                     changed.add(int(note.payload))
-        except self._pg.Error as exc:
-            self._drop_listener()  # listened again on the next call
-            raise self.translate(exc) from None
+        except self._pg.Error:
+            self._drop_listener()  # it broke (the server restarted): listen anew at once
+            self._listen()
+            return None
         return changed
+
+    def _listen(self) -> None:
+        """A connection of its own that listens for the sessions' changes."""
+        try:
+            listener = self._pg.connect(self.url, autocommit=True, connect_timeout=RECONNECT_TIMEOUT)
+        except self._pg.Error as exc:
+            raise self.translate(exc) from None
+        try:
+            listener.execute(f"LISTEN {CHANNEL}")
+        except self._pg.Error as exc:
+            listener.close()
+            raise self.translate(exc) from None
+        self._listener = listener
 
     def _drop_listener(self) -> None:
         listener, self._listener = self._listener, None
