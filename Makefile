@@ -111,6 +111,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/tournament.py
 	$(BIN)/python tools/with_postgres.py $(BIN)/python benchmarks/store.py
 	$(BIN)/python benchmarks/serve.py
+	$(BIN)/python benchmarks/serve_heal.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(JS)/node_modules

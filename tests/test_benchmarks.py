@@ -25,6 +25,7 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
         ("store.py", {"ROUNDS": "30", "RUNS": "1", "WRITES": "2"}),
         ("serve.py", {"SAVES": "2", "CLIENTS": "2", "ROUNDS": "20", "STREAMS": "3", "FETCHES": "2"}),
         ("tournament.py", {"PLAYERS": "13", "SERIES": "1", "GAMES": "2", "RUNS": "1"}),
+        ("serve_heal.py", {"BURSTS": "1", "CLIENTS": "2", "IDLE": "0"}),
     ],
 )
 def test_benchmark_script_runs_at_a_tiny_size(script: str, env: dict[str, str]) -> None:

@@ -246,7 +246,7 @@ def test_repeated_wrong_tokens_from_one_address_get_a_growing_delay_and_the_same
             response = http.get(wrong(served.board) + "/state.json")
             times.append(time.monotonic() - start)
             answers.add((response.status_code, response.content))
-        assert answers == {(404, b"Not found\n")}
+        assert len(answers) == 1 and next(iter(answers))[0] == 404  # the one 404 page
         assert max(times[:2]) < 0.08 <= times[2] and times[3] >= 0.16 and times[5] >= 0.3
         start = time.monotonic()
         assert http.get(served.board + "/state.json").status_code == 200  # a valid link is not slowed

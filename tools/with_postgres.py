@@ -11,11 +11,19 @@ in its environment, then stops the server and removes the folder, whatever COMMA
 the exit code is COMMAND's. As root (CI) the server runs as the unprivileged user
 `postgres` (PostgreSQL refuses to run as root). Where no server can be had, COMMAND runs
 without the variable and the PostgreSQL tests skip, saying why (ROMME_TEST_POSTGRES_WHY).
+
+How the server is stopped and started is in the environment too, for a test that
+restarts it (``pg_ctl restart -m fast``): ROMME_TEST_POSTGRES_DATA (its data folder),
+ROMME_TEST_POSTGRES_CTL (the pg_ctl command, a JSON list), ROMME_TEST_POSTGRES_OPTIONS
+(pg_ctl's -o options) and ROMME_TEST_POSTGRES_LOG (its log file). The tests restart a
+server of their own, started by :func:`start` (tests/pgtest.py ``own_server``), so that
+the tests running beside them on this one keep their connections.
 """
 
 from __future__ import annotations
 
 import glob
+import json
 import os
 import pwd
 import shutil
@@ -116,7 +124,13 @@ def start() -> tuple[dict[str, str], list[str], Path] | str:
             break
         time.sleep(0.1)
     url = f"postgresql://{role}@127.0.0.1:{port}/postgres"
-    return {"ROMME_TEST_POSTGRES": url}, stop, folder
+    control = {
+        "ROMME_TEST_POSTGRES_DATA": str(data),
+        "ROMME_TEST_POSTGRES_CTL": json.dumps(as_user(user, [str(bin_dir / "pg_ctl")])),
+        "ROMME_TEST_POSTGRES_OPTIONS": options,
+        "ROMME_TEST_POSTGRES_LOG": str(log),
+    }
+    return {"ROMME_TEST_POSTGRES": url, **control}, stop, folder
 
 
 def main() -> int:

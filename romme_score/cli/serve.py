@@ -63,6 +63,15 @@ from romme_score.i18n import _, os_reason
     envvar="ROMME_NOTATION",
     help="How the phones read and show cards: de (HK, K10, J joker) or en (KH, 10D, JK joker).",
 )
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    metavar="NAME",
+    multiple=True,
+    help="A host name the phones may reach this server by besides its printed address and "
+    "the machine's names, such as an HTTPS proxy's (repeatable); requests naming any "
+    "other host are refused.",
+)
 @db_option
 def serve(
     session: str | None,
@@ -73,6 +82,7 @@ def serve(
     tournament: str | None,
     league: str | None,
     notation: str,
+    allow_hosts: tuple[str, ...],
     db: str | None,
 ) -> None:
     """Serve a session (default: the current one) to the phones at the table.
@@ -90,6 +100,7 @@ def serve(
       romme serve --host 127.0.0.1 --port 0 --json
       romme serve --tournament Cup
       romme serve --league Club
+      romme serve --allow-host romme.club.example
     """
     try:
         from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
@@ -106,12 +117,14 @@ def serve(
     if league is not None:
         if session is not None or tournament is not None:
             fail_input(_("give a session, --tournament or --league, not two of them"))
-        _serve_league(league, host, port, as_json, db)
+        _serve_league(league, host, port, as_json, allow_hosts, db)
         return
     if tournament is not None:
         if session is not None:
             fail_input(_("give a session or --tournament, not both"))
-        _serve_tournament(tournament, host, port, as_json, new_links, cast(Profile, notation), db)
+        _serve_tournament(
+            tournament, host, port, as_json, new_links, cast(Profile, notation), db, allow_hosts
+        )
         return
     with open_service(db, create=False) as service:
         info = service.session(session)
@@ -125,7 +138,15 @@ def serve(
             % {"host": host, "port": port, "reason": os_reason(exc)}
         ) from None
     served = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", tuple(links))
-    config = ServeConfig(location, info.id, served, i18n.language(), cast(Profile, notation))
+    config = ServeConfig(
+        location,
+        info.id,
+        served,
+        i18n.language(),
+        cast(Profile, notation),
+        served_on=host,
+        allow_hosts=allow_hosts,
+    )
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
         if as_json:
             click.echo(json.dumps(served.summary(), ensure_ascii=False))
@@ -154,7 +175,14 @@ def _bound(host: str, port: int) -> socket.socket:
 
 
 def _serve_tournament(
-    name: str, host: str, port: int, as_json: bool, new_links: bool, notation: Profile, db: str | None
+    name: str,
+    host: str,
+    port: int,
+    as_json: bool,
+    new_links: bool,
+    notation: Profile,
+    db: str | None,
+    allow_hosts: tuple[str, ...] = (),
 ) -> None:
     """``romme serve --tournament NAME``: the board of the tournament, and every table of
     the series drawn last with its links (kept with each table's session)."""
@@ -195,6 +223,8 @@ def _serve_tournament(
         tuple(t.table for t, _ls in sets),
         tuple(t.session_id for t in every),
         language,
+        served_on=host,
+        allow_hosts=allow_hosts,
     )
     board_url = board.url(board.links[0])
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
@@ -226,7 +256,9 @@ def _serve_tournament(
     click.echo(views.stopped(), err=True)
 
 
-def _serve_league(name: str, host: str, port: int, as_json: bool, db: str | None) -> None:
+def _serve_league(
+    name: str, host: str, port: int, as_json: bool, allow_hosts: tuple[str, ...], db: str | None
+) -> None:
     """``romme serve --league NAME``: the board of the league alone, read only, behind the
     league's own token (kept with it, so that a restarted server keeps its link)."""
     from romme_score.league.service import LeagueService
@@ -245,7 +277,9 @@ def _serve_league(name: str, host: str, port: int, as_json: bool, db: str | None
         location = leagues.location
     sock = _bound(host, port)
     board = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", (Link(KIND, None, info.token),))
-    config = LeagueConfig(location, info.name, board, i18n.language())
+    config = LeagueConfig(
+        location, info.name, board, i18n.language(), served_on=host, allow_hosts=allow_hosts
+    )
     board_url = board.url(board.links[0])
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
         if as_json:

@@ -28,6 +28,34 @@ class StoreBusy(StoreError):
         super().__init__(_("the database is busy (another romme is writing to it); try again"))
 
 
+class Unreachable(StoreError):
+    """The database server cannot be reached (down, restarting, the network gone): the
+    connection is dropped, and the next use opens a new one."""
+
+    code = "unreachable"
+
+    def __init__(self, location: object, reason: str) -> None:
+        super().__init__(
+            _("cannot reach the database %(path)s: %(reason)s") % {"path": location, "reason": reason}
+        )
+        self.location = location
+        self.reason = reason
+
+
+class DatabaseGone(StoreError):
+    """The database file was deleted or replaced by another file since it was opened: a
+    write would go into the old, unlinked file and be lost, so nothing is written."""
+
+    code = "database-gone"
+
+    def __init__(self, location: object) -> None:
+        super().__init__(
+            _("the database file %(path)s was deleted or replaced while open; nothing was written")
+            % {"path": location}
+        )
+        self.location = location
+
+
 class NotOurs(StoreError):
     """A file that is not romme-score's: not an SQLite file, or another program's database.
     It was left untouched."""

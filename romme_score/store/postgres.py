@@ -32,6 +32,7 @@ from romme_score.store.errors import (
     NotOurs,
     StoreBusy,
     StoreError,
+    Unreachable,
 )
 from romme_score.store.sql import schema as tables
 from romme_score.store.sql.dialect import Cursor, Dialect, Params
@@ -44,6 +45,7 @@ T = TypeVar("T")
 APPLICATION = "romme-score"
 CHANNEL = "romme_sessions"
 RETRIES = 20  # serialization failures and deadlocks retried before the write is refused as busy
+RECONNECT_TIMEOUT = 3  # seconds a new connection may take after the old one broke
 TYPES = {
     "key": "BIGSERIAL PRIMARY KEY",
     "ref": "BIGINT",
@@ -128,16 +130,20 @@ POSTGRES = PostgresDialect()
 class _Cursor:
     """psycopg's cursor taking the store's SQL."""
 
-    __slots__ = ("cur",)
+    __slots__ = ("cur", "done")
 
     def __init__(self, cur: Any) -> None:
         self.cur = cur
+        self.done = 0  # statements the server answered
 
     def execute(self, sql: str, params: Params = ()) -> Any:
-        return self.cur.execute(placeholders(sql), params)
+        found = self.cur.execute(placeholders(sql), params)
+        self.done += 1
+        return found
 
     def executemany(self, sql: str, rows: Any) -> Any:
         self.cur.executemany(placeholders(sql), rows)
+        self.done += 1
         return self.cur
 
 
@@ -177,6 +183,7 @@ class PostgresConnection:
         self.location = shown(url)
         self._pg = _psycopg()
         self._listener: psycopg.Connection[Any] | None = None
+        self.read_only = read_only
         try:
             self.db: psycopg.Connection[Any] = self._pg.connect(url, autocommit=False, connect_timeout=10)
         except self._pg.Error as exc:
@@ -194,6 +201,24 @@ class PostgresConnection:
             if conn is not None and not conn.closed:
                 conn.close()
 
+    def _live(self) -> psycopg.Connection[Any]:
+        """The connection, or a new one where it broke (the server restarted, the network
+        dropped): the broken one is dropped, so that one lost connection is not every
+        later request's error. :class:`Unreachable` while the server cannot be reached."""
+        if not (self.db.closed or self.db.broken):
+            return self.db
+        try:
+            self.db.close()
+        except self._pg.Error:
+            pass
+        try:
+            self.db = self._pg.connect(self.url, autocommit=False, connect_timeout=RECONNECT_TIMEOUT)
+        except self._pg.Error as exc:
+            raise self.translate(exc) from None
+        if self.read_only:
+            self.db.read_only = True
+        return self.db
+
     # -- errors, transactions -------------------------------------------------------------
 
     def translate(self, exc: Exception) -> StoreError:
@@ -205,9 +230,7 @@ class PostgresConnection:
         if isinstance(exc, self._pg.errors.LockNotAvailable | self._pg.errors.QueryCanceled):
             return StoreBusy()
         if isinstance(exc, self._pg.OperationalError):
-            return StoreError(
-                _("cannot reach the database %(path)s: %(reason)s") % {"path": self.location, "reason": text}
-            )
+            return Unreachable(self.location, text)
         return StoreError(
             _("database error on %(path)s: %(reason)s; nothing was written")
             % {"path": self.location, "reason": text}
@@ -223,34 +246,56 @@ class PostgresConnection:
         """``work(cursor)`` as one transaction; a serialization failure or a deadlock
         (two writers at once) is tried again, up to :data:`RETRIES` times."""
         retry = (self._pg.errors.SerializationFailure, self._pg.errors.DeadlockDetected)
-        for attempt in range(RETRIES):
+        attempt = 0
+        fresh = False
+        while attempt < RETRIES:
+            cursor: _Cursor | None = None
             try:
-                with self.db.transaction(), self.db.cursor() as cur:
-                    return work(_Cursor(cur))
+                db = self._live()
+                with db.transaction(), db.cursor() as cur:
+                    cursor = _Cursor(cur)
+                    return work(cursor)
             except retry:
-                time.sleep(0.01 * (attempt + 1))
+                attempt += 1
+                time.sleep(0.01 * attempt)
             except StoreError:
                 raise
             except self._pg.Error as exc:
+                if self._stale(exc, fresh) and (cursor is None or cursor.done == 0):
+                    fresh = True  # nothing of it reached the server: once more, on a new connection
+                    continue
                 raise self.translate(exc) from None
         raise StoreBusy()
 
+    def _stale(self, exc: Exception, fresh: bool) -> bool:
+        """Whether ``exc`` says only that the connection had broken while it lay idle (the
+        server restarted since): the first use after that fails and is tried once on a new
+        connection, so that nobody is refused once the server is back."""
+        return not fresh and isinstance(exc, self._pg.OperationalError) and self.db.broken
+
     def query(self, sql: str, params: Params = ()) -> list[Any]:
-        try:
-            with self.db.transaction(), self.db.cursor() as cur:
-                cur.execute(placeholders(sql), params)
-                return list(cur.fetchall())
-        except self._pg.Error as exc:
-            raise self.translate(exc) from None
+        fresh = False
+        while True:
+            try:
+                db = self._live()
+                with db.transaction(), db.cursor() as cur:
+                    cur.execute(placeholders(sql), params)
+                    return list(cur.fetchall())
+            except self._pg.Error as exc:
+                if self._stale(exc, fresh):  # a read: safe to ask again
+                    fresh = True
+                    continue
+                raise self.translate(exc) from None
 
     def batches(self, sql: str, params: Params, size: int) -> Iterator[list[Any]]:
         """The rows of a long read from a server-side cursor, so that memory stays flat."""
         try:
-            with self.db.transaction():
+            db = self._live()
+            with db.transaction():
                 # A cursor is planned for its first rows unless told otherwise, and for a
                 # whole session's rounds that plan joins the row numbers in a nested loop.
-                self.db.execute("SET LOCAL cursor_tuple_fraction = 1.0")
-                with self.db.cursor(name=f"romme_{id(self)}_{time.monotonic_ns()}") as cur:
+                db.execute("SET LOCAL cursor_tuple_fraction = 1.0")
+                with db.cursor(name=f"romme_{id(self)}_{time.monotonic_ns()}") as cur:
                     cur.execute(placeholders(sql), params)
                     while rows := cur.fetchmany(size):
                         yield rows
@@ -305,22 +350,45 @@ class PostgresConnection:
     # -- changes -----------------------------------------------------------------------
 
     def changes(self) -> set[int] | None:
-        """The sessions changed since the last call, as notified (None: listening just began)."""
+        """The sessions changed since the last call, as notified (None: listening just
+        began, or began again after the listening connection broke: what changed while
+        nobody listened is not known, so every version is read again)."""
+        if self._listener is not None and (self._listener.closed or self._listener.broken):
+            self._drop_listener()
         if self._listener is None:
-            try:
-                self._listener = self._pg.connect(self.url, autocommit=True, connect_timeout=10)
-                self._listener.execute(f"LISTEN {CHANNEL}")
-            except self._pg.Error as exc:
-                raise self.translate(exc) from None
+            self._listen()
             return None
         changed: set[int] = set()
         try:
             for note in self._listener.notifies(timeout=0.0):
                 if note.payload.isdigit():
                     changed.add(int(note.payload))
+        except self._pg.Error:
+            self._drop_listener()  # it broke (the server restarted): listen anew at once
+            self._listen()
+            return None
+        return changed
+
+    def _listen(self) -> None:
+        """A connection of its own that listens for the sessions' changes."""
+        try:
+            listener = self._pg.connect(self.url, autocommit=True, connect_timeout=RECONNECT_TIMEOUT)
         except self._pg.Error as exc:
             raise self.translate(exc) from None
-        return changed
+        try:
+            listener.execute(f"LISTEN {CHANNEL}")
+        except self._pg.Error as exc:
+            listener.close()
+            raise self.translate(exc) from None
+        self._listener = listener
+
+    def _drop_listener(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            try:
+                listener.close()
+            except self._pg.Error:
+                pass
 
 
 class PostgresStore(SQLStore):

@@ -499,6 +499,16 @@ def refused(code: str) -> str:
         "bad-request": N_("refused: the body is not the JSON this expects"),
         "too-many-streams": N_("too many pages are open at once; close one and try again"),
         "busy": N_("the database is busy; try again"),
+        "unreachable": N_("the database cannot be reached just now; try again in a few seconds"),
+        "database-gone": N_(
+            "the database file was deleted or replaced while the server ran, so nothing was "
+            "written; start romme serve again"
+        ),
+        "body-timeout": N_("refused: the body did not arrive in time"),
+        "bad-host": N_(
+            "this server does not answer to that address; open the link it printed "
+            "(behind a proxy: romme serve --allow-host NAME)"
+        ),
     }
     return _(sentences[code])
 
@@ -551,3 +561,23 @@ def security_note() -> str:
 
 def stopped() -> str:
     return _("Stopped.")
+
+
+# --- the pages of no link: a wrong link, a database away ----------------------------
+
+
+def missing_texts() -> dict[str, str]:
+    """The 404 page's words: the same for a wrong token and for any path that is not there."""
+    return {
+        "title": _("Link not found"),
+        "text": _("This link is wrong or no longer valid."),
+        "hint": _("Scan the QR code on the board again, or ask the scorekeeper for the link."),
+    }
+
+
+def unavailable_texts() -> dict[str, str]:
+    """The words of a page asked while its database cannot be used (503)."""
+    return {
+        "title": _("Not available just now"),
+        "hint": _("This page tries again by itself in a few seconds."),
+    }

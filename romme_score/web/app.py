@@ -19,15 +19,15 @@ from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.datastructures import QueryParams
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route as StarletteRoute
 
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import using_language
 from romme_score.sessions import SessionService
 from romme_score.store.records import Link
-from romme_score.web import board
+from romme_score.web import board, pages
 from romme_score.web.context import (
     BoardCall,
     Call,
@@ -40,11 +40,28 @@ from romme_score.web.context import (
     in_thread,
     request_language,
 )
-from romme_score.web.errors import Answer, answer_of, refusal
+from romme_score.web.errors import DROPPED, RETRY_AFTER, Answer, answer_of, refusal
 from romme_score.web.events import Watcher, events, sum_version
-from romme_score.web.guard import BodyRefused, SecurityHeaders, Throttle, cross_site, read_json
+from romme_score.web.guard import (
+    BodyRefused,
+    HostGuard,
+    SecurityHeaders,
+    Throttle,
+    admitted_hosts,
+    cross_site,
+    read_json,
+)
 from romme_score.web.links import LinkSet
-from romme_score.web.routes import EVENTS, LEAGUE_ROUTES, ROUTES, TOURNAMENT_ROUTES, Route, paths
+from romme_score.web.routes import (
+    EVENTS,
+    HTML,
+    LEAGUE_ROUTES,
+    ROUTES,
+    STATIC_CACHE,
+    TOURNAMENT_ROUTES,
+    Route,
+    paths,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("romme_score.web")
@@ -52,12 +69,16 @@ METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]  # each a
 
 
 def _guarded(work: Callable[[Any], T]) -> Callable[[Any], T]:
-    """``work`` with the service's errors as answers (raised, in the request's language)."""
+    """``work`` with the service's errors as answers (raised, in the request's language);
+    where the database went away, the thread's service is dropped, so that the next
+    request opens a new connection."""
 
     def run(call: Any) -> T:
         try:
             return work(call)
         except (InputProblem, Refusal) as exc:
+            if exc.code in DROPPED:
+                call.services.drop()
             raise answer_of(exc) from None
 
     return run
@@ -114,9 +135,10 @@ class _Server:
 
     def __init__(self, served: ServeConfig | TournamentConfig | LeagueConfig) -> None:
         self.limits = served.limits
+        self.language = served.language
         self.services = Services(served.db)
         self.throttle = Throttle(
-            self.limits.throttle_base, self.limits.throttle_cap, self.limits.throttle_free
+            self.limits.throttle_base, self.limits.throttle_cap, self.limits.throttle_free, page=self.missing
         )
         self.sites = _sites(served, self.limits)
         self.watchers = [site.watcher for site in self.sites]
@@ -129,6 +151,14 @@ class _Server:
             if link is not None:
                 found = (site, link)
         return found
+
+    def missing(self, request: Request) -> Response:
+        """The one 404 page, in the request's language: nothing in it depends on the path."""
+        lang = request_language(
+            request.query_params.get("lang"), request.headers.get("accept-language"), self.language
+        )
+        with using_language(lang):
+            return HTMLResponse(pages.missing_page(), status_code=404, headers={"content-language": lang})
 
     async def answer(self, request: Request, path: str) -> Response:
         found = self.find(request.path_params["token"])
@@ -145,7 +175,12 @@ class _Server:
             except Answer as answer:
                 if answer.status == 404:
                     return await self.throttle.not_found(request)
-                return JSONResponse(answer.body, status_code=answer.status)
+                if answer.status == 503 and route.media == HTML:
+                    page = pages.unavailable_page(answer.body["error"], RETRY_AFTER)
+                    return HTMLResponse(page, status_code=503, headers=answer.headers)
+                return JSONResponse(answer.body, status_code=answer.status, headers=answer.headers)
+            except ClientDisconnect:  # the phone hung up mid-request: nobody to answer
+                return Response(status_code=400)
             except Exception:
                 log.exception("internal error")
                 return JSONResponse({"error": "internal error", "code": "internal"}, status_code=500)
@@ -162,7 +197,7 @@ class _Server:
             raise refusal("forbidden", 403)
         if route.media == EVENTS:
             return await events(
-                request, call, site.watcher, self.limits.streams, lambda c: route.handler(c, {})
+                request, call, site.watcher, self.limits.streams, _guarded(lambda c: route.handler(c, {}))
             )
         given = QueryParams(
             [
@@ -185,8 +220,11 @@ class _Server:
             raise refusal("forbidden", 403)
         limit = self.limits.body
         try:
-            body = await read_json(request, limit)
+            body = await read_json(request, limit, self.limits.body_time)
         except BodyRefused as refused:
+            if refused.code == "body-timeout":  # the rest of the body is not waited for
+                answer = refusal(refused.code, refused.status)
+                return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
             raise refusal(refused.code, refused.status, limit=limit) from None
         try:
             result = await in_thread(call, _guarded(lambda c: route.handler(c, body)))
@@ -221,13 +259,26 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlet
     async def missing(request: Request, exc: Exception) -> Response:
         return await server.throttle.not_found(request)
 
-    routes = [StarletteRoute("/{token}", server.endpoint(""), methods=METHODS)]
+    routes = [StarletteRoute(f"/static/{n}", _public(n), methods=["GET"]) for n in pages.PUBLIC_STATIC]
+    routes += [StarletteRoute("/{token}", server.endpoint(""), methods=METHODS)]
     routes += [StarletteRoute("/{token}/" + path, server.endpoint(path), methods=METHODS) for path in paths()]
     app = Starlette(routes=routes, exception_handlers={404: missing, 405: missing}, lifespan=lifespan)
-    app.add_middleware(SecurityHeaders)
+    base = served.links.base if isinstance(served, ServeConfig) else served.board.base
+    hosts = admitted_hosts(base.partition("://")[2], served.served_on, served.allow_hosts)
+    app.add_middleware(HostGuard, hosts=hosts, language=served.language)
+    app.add_middleware(SecurityHeaders)  # the outermost: on every answer, the Host guard's too
     app.state.watcher = server.watchers[0]
     app.state.watchers = server.watchers
     return app
+
+
+def _public(name: str) -> Callable[[Request], Any]:
+    """The style sheet and icon of the pages of no link (the 404 page), at ``/static/NAME``."""
+
+    async def endpoint(request: Request) -> Response:
+        return Response(pages.static_file(name), media_type=pages.STATIC_TYPES[name], headers=STATIC_CACHE)
+
+    return endpoint
 
 
 def _response(result: object, route: Route) -> Response | None:

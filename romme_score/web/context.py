@@ -1,14 +1,15 @@
 """What every request of ``romme serve`` needs: the server's settings, the session service
 of the thread it runs in, and the language it is answered in.
 
-Database work runs off the event loop, in Starlette's worker threads; each thread keeps
-its own session service (an SQLite connection belongs to one thread), opened on first use.
+Database work runs off the event loop, in Starlette's worker threads; each piece of work
+takes a session service from a small pool (:class:`Services`) and gives it back.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -17,6 +18,7 @@ import anyio.to_thread
 from romme_score.cards import Profile
 from romme_score.i18n import LANGUAGES, using_language
 from romme_score.sessions import SessionInfo, SessionService
+from romme_score.store.errors import DatabaseGone, NoDatabase
 from romme_score.store.records import Link
 from romme_score.web.links import LinkSet
 
@@ -31,6 +33,7 @@ class Limits:
     streams: int = 128  # event streams open at once
     connections: int = 1000  # connections open at once (uvicorn's limit_concurrency)
     first_request: float = 10.0  # seconds a new connection has to send its request
+    body_time: float = 10.0  # seconds a write's body has to arrive once its headers did
     throttle_base: float = 0.25  # the first delay of a repeated 404, doubling ...
     throttle_cap: float = 4.0  # ... up to this
     throttle_free: int = 3  # 404s of an address answered without delay
@@ -48,6 +51,8 @@ class ServeConfig:
     language: str  # when neither ?lang= nor the browser's Accept-Language says
     notation: Profile = "de"
     limits: Limits = field(default_factory=Limits)
+    served_on: str = ""  # the address served on (--host)
+    allow_hosts: tuple[str, ...] = ()  # names a request's Host may give besides (--allow-host)
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ class TournamentConfig:
     session_ids: tuple[int, ...]  # every table's session, of every series drawn (the board's version)
     language: str
     limits: Limits = field(default_factory=Limits)
+    served_on: str = ""
+    allow_hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,33 +82,97 @@ class LeagueConfig:
     board: LinkSet
     language: str
     limits: Limits = field(default_factory=Limits)
+    served_on: str = ""
+    allow_hosts: tuple[str, ...] = ()
 
 
 class Services:
-    """A session service per worker thread, on the served database."""
+    """The session services of the worker threads, on the served database: a small pool.
 
-    def __init__(self, db: str) -> None:
+    A request's work takes a service for as long as it runs (:func:`in_thread`) and gives
+    it back; at most ``keep`` idle ones are kept, the others closed, so the open
+    connections stay a fixed number however long the server runs and however many worker
+    threads come and go (a thread's own connection, never closed when the thread
+    retired, leaked one file each time: issue 31 item 6). A service whose database went
+    away (:meth:`drop`) is closed, not given back: the next request opens a new one.
+    """
+
+    def __init__(self, db: str, keep: int = 8) -> None:
         self.db = db
+        self.keep = keep
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._opened: list[SessionService] = []
+        self._idle: list[SessionService] = []
+        self._busy: set[SessionService] = set()
+
+    def _open(self) -> SessionService:
+        try:
+            return SessionService(self.db, create=False)
+        except NoDatabase as exc:  # there was one when the server started
+            raise DatabaseGone(exc.location) from None
+
+    @contextmanager
+    def lease(self) -> Iterator[None]:
+        """This thread's service for the block (taken from the pool, or opened)."""
+        if getattr(self._local, "leased", False):  # already in a lease
+            yield
+            return
+        self._local.leased = True
+        self._local.dropped = False
+        with self._lock:
+            found = self._idle.pop() if self._idle else None
+            if found is not None:
+                self._busy.add(found)
+        self._local.service = found
+        try:
+            yield
+        finally:
+            service, self._local.service = self._local.service, None
+            self._local.leased = False
+            if service is not None:
+                self._give_back(service, self._local.dropped)
+
+    def _give_back(self, service: SessionService, dropped: bool) -> None:
+        with self._lock:
+            self._busy.discard(service)
+            keep = not dropped and len(self._idle) < self.keep
+            if keep:
+                self._idle.append(service)
+        if not keep:
+            _close(service)
 
     def get(self) -> SessionService:
+        """The service of the lease this thread holds (opened on first use)."""
         found: SessionService | None = getattr(self._local, "service", None)
         if found is None:
-            found = self._local.service = SessionService(self.db, create=False)
+            if not getattr(self._local, "leased", False):
+                raise RuntimeError("a session service is used outside Services.lease()")
+            found = self._local.service = self._open()
             with self._lock:
-                self._opened.append(found)
+                self._busy.add(found)
         return found
+
+    def drop(self) -> None:
+        """Close this thread's service when its lease ends (its database went away)."""
+        self._local.dropped = True
+
+    @property
+    def open_count(self) -> int:
+        with self._lock:
+            return len(self._idle) + len(self._busy)
 
     def close_all(self) -> None:
         with self._lock:
-            opened, self._opened = self._opened, []
+            opened, self._idle = self._idle, []
         for service in opened:
-            try:
-                service.close()
-            except Exception:  # a connection of a thread that is gone: nothing to keep
-                pass
+            _close(service)
+
+
+def _close(service: SessionService) -> None:
+    try:
+        service.close()
+    except Exception:  # a connection that broke: nothing to keep
+        pass
 
 
 def request_language(asked: str | None, accept: str | None, default: str) -> str:
@@ -184,7 +255,7 @@ async def in_thread(call: Call | BoardCall | LeagueCall, work: Callable[[Any], T
     """Run ``work`` in a worker thread, in the request's language."""
 
     def run() -> T:
-        with using_language(call.language):
+        with using_language(call.language), call.services.lease():
             return work(call)
 
     return await anyio.to_thread.run_sync(run)

@@ -13,10 +13,20 @@ from romme_score.views import web as views
 class Answer(Exception):
     """A request answered with ``status`` and the JSON ``body`` (raised where it is known)."""
 
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
+    def __init__(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
         super().__init__(body.get("code", status))
         self.status = status
         self.body = body
+        self.headers = headers or {}
+
+
+RETRY_AFTER = 2  # seconds a client is asked to wait before it tries a 503 again
+# the database cannot be used just now: 503, a sentence of the web's own (not the
+# server's English reason, nor where the database is) and a Retry-After
+LOST = ("unreachable", "database-gone")
+# after these a connection may not be worth keeping: the thread's service is closed, and
+# the next request opens a new one
+DROPPED = (*LOST, "write-failed", "damaged")
 
 
 def refusal(code: str, status: int, **facts: Any) -> Answer:
@@ -25,7 +35,8 @@ def refusal(code: str, status: int, **facts: Any) -> Answer:
     text = views.refused(code)
     if limit is not None:
         text = text % {"limit": limit}
-    return Answer(status, {"error": text, "code": code, **facts})
+    headers = {"retry-after": str(RETRY_AFTER)} if status == 503 else None
+    return Answer(status, {"error": text, "code": code, **facts}, headers)
 
 
 def bad_field(field: str, kind: str) -> Answer:
@@ -49,6 +60,8 @@ ANSWERS: dict[str, tuple[int, str]] = {
     "stalemate-with-winner": (400, "stalemate-with-winner"),
     "round-refused": (400, "round-refused"),
     "busy": (503, "busy"),
+    "unreachable": (503, "unreachable"),
+    "database-gone": (503, "database-gone"),
     "not-found": (404, "not-found"),
     "no-database": (404, "not-found"),
     "no-current-session": (404, "not-found"),
@@ -69,6 +82,8 @@ def classify(exc: RommeError) -> tuple[int, str, dict[str, Any]]:
 
 
 def answer_of(exc: RommeError) -> Answer:
+    if exc.code in LOST:
+        return refusal(exc.code, 503)
     status, code, facts = classify(exc)
     body = {**facts, **views.error_facts(exc, code), "error": views.error_sentence(exc, code), "code": code}
-    return Answer(status, body)
+    return Answer(status, body, {"retry-after": str(RETRY_AFTER)} if status == 503 else None)

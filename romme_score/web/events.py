@@ -15,6 +15,7 @@ A stream reconnecting after the phone slept sends the last version it saw
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -22,12 +23,14 @@ from typing import Any
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store import StoreError
 from romme_score.web.context import BoardCall, Call, LeagueCall, in_thread
-from romme_score.web.errors import refusal
+from romme_score.web.errors import LOST, refusal
+
+log = logging.getLogger("romme_score.web")
 
 RETRY_MS = 2000  # how soon a page's EventSource tries again after losing the stream
 PING_SECONDS = 15  # a comment line now and then, so that a dead connection is noticed
@@ -124,24 +127,42 @@ class Watcher:
         self._wake.set()
 
     def _run(self) -> None:
-        service = SessionService(self.db, create=False)
-        try:
-            look = self.looks(service)
-            seen = self.version
-            while not self._stop:
-                try:
-                    now = look(seen, self._wake, self.every)
-                except StoreError:  # busy, or the session is gone: look again later
-                    self._wake.wait(self.every)
-                    continue
-                loop = self._loop
-                if now != seen and not self._stop and loop is not None and not loop.is_closed():
-                    seen = now
-                    loop.call_soon_threadsafe(self._publish, seen)
-        except StoreError:  # the session went away before the watch began
-            pass
-        finally:
-            service.close()
+        """Look until the server stops, whatever the database does: a look that fails
+        (busy, the database server gone, the session gone) is tried again after a while,
+        on a new connection when the old one cannot be used; the version last published
+        stays the one compared, so a change made meanwhile is sent as soon as it is seen."""
+        seen = self.version
+        while not self._stop:
+            service: SessionService | None = None
+            try:
+                service = SessionService(self.db, create=False)
+                look = self.looks(service)
+                while not self._stop:
+                    try:
+                        now = look(seen, self._wake, self.every)
+                    except StoreError as exc:
+                        if exc.code in LOST:
+                            raise
+                        self._wake.wait(self.every)  # busy: look again later
+                        self._wake.clear()
+                        continue
+                    loop = self._loop
+                    if now != seen and not self._stop and loop is not None and not loop.is_closed():
+                        seen = now
+                        loop.call_soon_threadsafe(self._publish, seen)
+            except StoreError:  # the database away, or the session: open it again later
+                self._wake.wait(max(self.every, 0.25))
+                self._wake.clear()
+            except Exception:  # a fault of ours: said once, and the watch goes on
+                log.exception("the watcher of the event streams failed; it starts again")
+                self._wake.wait(1.0)
+                self._wake.clear()
+            finally:
+                if service is not None:
+                    try:
+                        service.close()
+                    except Exception:
+                        pass
 
     def _publish(self, version: int) -> None:
         self.version = version
@@ -162,6 +183,21 @@ class Watcher:
                 continue
 
 
+class _Stream(EventSourceResponse):
+    """An event stream that gives back its place among the watcher's streams when it
+    ends, however it ends (the client gone, the server stopping, before its first event)."""
+
+    def __init__(self, watcher: Watcher, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.watcher = watcher
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.watcher.streams -= 1
+
+
 async def events(
     request: Request,
     call: Call | BoardCall | LeagueCall,
@@ -169,28 +205,35 @@ async def events(
     limit: int,
     current: Callable[[Any], int] | None = None,
 ) -> Response:
+    """The stream of one page. Its place among the ``limit`` streams is taken at once,
+    before anything is awaited (so streams opened together cannot all pass the check),
+    and given back when the stream ends, or here when it does not start."""
     if watcher.streams >= limit:
         answer = refusal("too-many-streams", 503)
-        from starlette.responses import JSONResponse
+        return JSONResponse(answer.body, status_code=answer.status, headers=answer.headers)
+    watcher.streams += 1
+    try:
+        last = request.headers.get("last-event-id")
+        now: int = await in_thread(call, current or _version)
+        shutdown = anyio.Event()  # set by sse-starlette when the server stops: the stream then ends
 
-        return JSONResponse(answer.body, status_code=answer.status)
-    last = request.headers.get("last-event-id")
-    now: int = await in_thread(call, current or _version)
-    shutdown = anyio.Event()  # set by sse-starlette when the server stops: the stream then ends
-
-    async def stream() -> AsyncIterator[ServerSentEvent]:
-        watcher.streams += 1
-        try:
+        async def stream() -> AsyncIterator[ServerSentEvent]:
             if last is not None and last != str(now):
                 yield _event(now)
             async for version in watcher.changes(now, shutdown.is_set):
                 yield _event(version)
-        finally:
-            watcher.streams -= 1
 
-    return EventSourceResponse(
-        stream(), ping=PING_SECONDS, send_timeout=10, shutdown_event=shutdown, shutdown_grace_period=1.0
-    )
+        return _Stream(
+            watcher,
+            stream(),
+            ping=PING_SECONDS,
+            send_timeout=10,
+            shutdown_event=shutdown,
+            shutdown_grace_period=1.0,
+        )
+    except BaseException:
+        watcher.streams -= 1
+        raise
 
 
 def _event(version: int) -> ServerSentEvent:

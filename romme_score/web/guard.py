@@ -10,20 +10,32 @@
   page's own origin (:func:`cross_site`): a browser says where a request comes from
   (``Sec-Fetch-Site``, ``Origin``), and another web page may not write through a
   player's browser. A request without those headers (a script, curl) is no browser's
-  cross-site request and is served.
+  cross-site request and is served. A body that stalls after its headers is cut after
+  ``Limits.body_time`` seconds (408, the connection closed).
+- A request naming a host that is neither the address the links print, one of the
+  machine's names nor a loopback address is refused (:class:`HostGuard`): a page of
+  another site whose name was made to point at this machine (DNS rebinding) gets
+  nothing. ``romme serve --allow-host NAME`` admits a proxy's name.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
+import socket
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.datastructures import Headers, QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
+
+from romme_score.i18n import using_language
+from romme_score.views import web as views
+from romme_score.web.context import request_language
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -90,7 +102,15 @@ class Throttle:
     most ``cap``; an address left alone for ``forget`` seconds starts afresh. The 404
     itself stays the same."""
 
-    def __init__(self, base: float, cap: float, free: int = 3, forget: float = 60.0) -> None:
+    def __init__(
+        self,
+        base: float,
+        cap: float,
+        free: int = 3,
+        forget: float = 60.0,
+        page: Callable[[Request], Response] | None = None,
+    ) -> None:
+        self.page = page or (lambda request: not_found())
         self.base = base
         self.cap = cap
         self.free = free
@@ -117,7 +137,7 @@ class Throttle:
             if wait:
                 await asyncio.sleep(wait)
             misses.last = time.monotonic()
-        return not_found()
+        return self.page(request)
 
 
 # --- writes --------------------------------------------------------------------------
@@ -130,12 +150,98 @@ def own_origin(request: Request) -> str:
 
 def cross_site(request: Request) -> bool:
     """Whether a browser sent this request for another web page (or site): Fetch
-    Metadata first, else the Origin; neither header means no browser's cross-site request."""
+    Metadata first, else the Origin; neither header means no browser's cross-site request.
+    The Origin's host is compared, not its scheme: behind an HTTPS proxy the page's
+    origin is ``https://`` while this server is asked over plain HTTP."""
     site = request.headers.get("sec-fetch-site")
     if site is not None and site.lower() not in ("same-origin", "none"):
         return True
     origin = request.headers.get("origin")
-    return origin is not None and origin.lower() != own_origin(request).lower()
+    if origin is None:
+        return False
+    scheme, _sep, host = origin.lower().partition("://")
+    return scheme not in ("http", "https") or host != request.headers.get("host", "").lower()
+
+
+# --- the Host header ------------------------------------------------------------------
+
+
+def host_name(header: str) -> str:
+    """The name or address of a Host header, without its port, lower case.
+
+    >>> host_name("Laptop.Local:8765"), host_name("[::1]:80"), host_name("10.0.0.5")
+    ('laptop.local', '::1', '10.0.0.5')
+    """
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].partition("]")[0]
+    if header.count(":") == 1:
+        header = header.partition(":")[0]
+    return header.rstrip(".")
+
+
+def machine_names() -> set[str]:
+    """This machine's own names: its host name, the short one and its ``.local`` (as
+    phones find a laptop by mDNS)."""
+    names = {"localhost"}
+    try:
+        name = socket.gethostname().lower().rstrip(".")
+    except OSError:
+        return names
+    if name:
+        short = name.partition(".")[0]
+        names |= {name, short, f"{short}.local"}
+    return names
+
+
+def admitted_hosts(printed: str, bound: str, allowed: tuple[str, ...]) -> frozenset[str]:
+    """The hosts a request may name: the address the links print, the address served on,
+    the machine's names and the names given with ``--allow-host`` (loopback addresses
+    and ``*.localhost`` always, :func:`is_loopback`)."""
+    return frozenset(
+        {host_name(printed), host_name(bound), *machine_names(), *(host_name(a) for a in allowed)} - {""}
+    )
+
+
+def is_loopback(name: str) -> bool:
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+class HostGuard:
+    """ASGI middleware: a request whose ``Host`` names none of ``hosts`` (nor a loopback
+    address) gets 400 and one sentence in its language, nothing else. A request without
+    a Host header (HTTP/1.0, a script) names no other site and is served."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str], language: str) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.language = language
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = Headers(scope=scope)
+            given = headers.get("host")
+            if given is not None:
+                name = host_name(given)
+                if name not in self.hosts and not is_loopback(name):
+                    asked = QueryParams(scope.get("query_string", b"").decode("latin-1")).get("lang")
+                    lang = request_language(asked, headers.get("accept-language"), self.language)
+                    with using_language(lang):
+                        text = views.refused("bad-host")
+                    response = Response(
+                        text + "\n",
+                        status_code=400,
+                        media_type="text/plain; charset=utf-8",
+                        headers={"content-language": lang},
+                    )
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
 
 
 class BodyRefused(Exception):
@@ -147,9 +253,18 @@ class BodyRefused(Exception):
         self.status = status
 
 
-async def read_json(request: Request, limit: int) -> dict[str, Any]:
-    """The JSON object a write sends (``{}`` for an empty body without a type)."""
-    kind = request.headers.get("content-type")
+async def read_json(request: Request, limit: int, timeout: float = 10.0) -> dict[str, Any]:
+    """The JSON object a write sends (``{}`` for an empty body without a type), whole
+    within ``timeout`` seconds (else ``body-timeout``, 408)."""
+    try:
+        async with asyncio.timeout(timeout):
+            body = await _read_body(request, limit)
+    except TimeoutError:
+        raise BodyRefused("body-timeout", 408) from None
+    return _json_of(request.headers.get("content-type"), body)
+
+
+async def _read_body(request: Request, limit: int) -> bytearray:
     length = request.headers.get("content-length")
     if length is not None:
         if not length.isdigit():
@@ -161,6 +276,10 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         body += chunk
         if len(body) > limit:
             raise BodyRefused("too-large", 413)
+    return body
+
+
+def _json_of(kind: str | None, body: bytearray) -> dict[str, Any]:
     if kind is None and not body:
         return {}
     if kind is None or kind.split(";")[0].strip().lower() != "application/json":

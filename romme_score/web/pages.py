@@ -160,3 +160,38 @@ def qr_of(call: Call, which: str | None) -> bytes | None:
             return None
     label = views.link_heading(target.kind, target.player)
     return qr_svg(links.url(target), label)
+
+
+def _notice(title: str, text: str, hint: str, refresh: int | None) -> str:
+    """A page of its own, without script, in the language in use: its style sheet and
+    icon from the paths every link shares (``/static/...``), its language links relative."""
+    current = ' aria-current="true"'
+    languages = " · ".join(
+        f'<a href="?lang={code}"{current if code == language() else ""}>'
+        f"{escape(views.LANGUAGE_NAMES[code])}</a>"
+        for code in LANGUAGES
+    )
+    return Template(_read("notice.html")).substitute(
+        lang=language(),
+        title=escape(title),
+        text=escape(text),
+        hint=escape(hint),
+        languages=languages,
+        refresh=f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh else "",
+    )
+
+
+def missing_page() -> str:
+    """The one 404 page (a wrong token, a changed one, any path that is not there)."""
+    texts = views.missing_texts()
+    return _notice(texts["title"], texts["text"], texts["hint"], None)
+
+
+def unavailable_page(sentence: str, retry: int) -> str:
+    """The page asked while its database cannot be used: the sentence, and a reload in
+    ``retry`` seconds."""
+    texts = views.unavailable_texts()
+    return _notice(texts["title"], sentence, texts["hint"], retry)
+
+
+PUBLIC_STATIC = ("style.css", "icon.svg")  # also at /static/NAME, for the pages of no link

@@ -26,6 +26,7 @@ from urllib.parse import quote
 from romme_score.i18n import _, os_reason
 from romme_score.store.errors import (
     Damaged,
+    DatabaseGone,
     DatabasePathError,
     NewerSchema,
     NoDatabase,
@@ -184,6 +185,13 @@ class Connection:
             % {"path": self.path, "reason": text}
         )
 
+    def _same_file(self) -> None:
+        """Refuse to write when the path no longer names the file this connection holds
+        (deleted, or replaced by another: device and inode differ): SQLite would write
+        into the unlinked file, and every write would be lost with it."""
+        if self._key is not None and _file_key(self.path) != self._key:
+            raise DatabaseGone(self.path)
+
     def _verify(self) -> None:
         """Refuse to write to a damaged file: PRAGMA quick_check, once per connection,
         for files up to :data:`QUICK_CHECK_MAX_BYTES` (larger ones on suspicion), unless
@@ -253,6 +261,7 @@ class Connection:
         """One transaction: all of the block's writes, or none of them."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
+            self._same_file()
             self._verify()
         except sqlite3.Error as exc:
             self._rollback()
@@ -297,7 +306,10 @@ class Connection:
 
     def changes(self) -> set[int] | None:
         """None when another connection wrote since the last call (``PRAGMA data_version``
-        says only that something changed), else no session."""
+        says only that something changed), else no session; :class:`DatabaseGone` once
+        the path names another file or none (every page asks this first, so the reads
+        are refused as the writes are, not answered from the deleted file)."""
+        self._same_file()
         data_version = self.query("PRAGMA data_version")[0][0]
         if data_version != self._data_version:
             self._data_version = data_version
