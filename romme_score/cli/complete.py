@@ -42,6 +42,10 @@ def _given(ctx: click.Context, name: str) -> object:
     here: click.Context | None = ctx
     while here is not None:
         if here.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
+            if name == "db" and name not in here.params:  # a group's: ``romme --db FILE use <Tab>``
+                from romme_score.cli.options import DB_BEFORE
+
+                return here.meta.get(DB_BEFORE)
             return here.params.get(name)
         here = here.parent
     return None

@@ -21,6 +21,7 @@ from romme_score.cli.options import (
     complete_with,
     db_option,
     fail_input,
+    group_db_option,
     plain_output_options,
     raw_rule_options,
     read_rules_file,
@@ -50,6 +51,7 @@ def opened(db: str | None, create: bool = False) -> Iterator[TournamentService]:
 
 
 @click.group(cls=TranslatedGroup)
+@group_db_option
 def tournament() -> None:
     """A tournament or club evening over several tables: the draw, series, ranking,
     sheets and prize money (RULES.md §10).
