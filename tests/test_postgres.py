@@ -281,7 +281,8 @@ def test_a_change_is_pushed_not_polled_issue_23(pg: str) -> None:
 def test_without_psycopg_one_sentence_says_what_to_install_issue_23(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg", None)
     code, _out, err = run("standings", "--db", "postgresql://club@127.0.0.1/romme")
-    assert code == 2 and "install romme-score[postgres]" in err and len(err.strip().splitlines()) == 1
+    # a refusal since issue 30 item 5, with the line that installs the extra
+    assert code == 1 and "install 'romme-score[postgres]'" in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_postgres_tests_ran_where_ci_runs_them() -> None:

@@ -55,6 +55,13 @@ def _game_over(facts: dict[str, Any], command: str | None) -> str | None:
     return _("start a new one with 'romme new'")
 
 
+def _missing_extra(facts: dict[str, Any], command: str | None) -> str:
+    """The command that installs the extra, for the way romme was installed (issue 30 item 5)."""
+    from romme_score.cli.installed import install_line
+
+    return install_line(str(facts.get("extra")))
+
+
 WAYS_OUT: dict[str, WayOut] = {
     "no-current-session": N_(
         "start one with 'romme new NAME PLAYER ...' or choose one with 'romme use NAME'"
@@ -73,6 +80,7 @@ WAYS_OUT: dict[str, WayOut] = {
     "no-winner": _no_winner,
     "missing-hands": N_("give NAME=CARDS, or NAME=0"),
     "game-over": _game_over,
+    "missing-extra": _missing_extra,
 }
 # what goes before the sentence: the option it was typed for
 PREFIXES = {"assignment": "--rule "}

@@ -480,9 +480,9 @@ def _keep_db(ctx: click.Context, param: click.Parameter, value: str | None) -> N
 def group_db_option(func: F) -> F:
     """``--db FILE`` of a group (``romme``, ``romme tournament``): anywhere on the line, as
     ``--lang`` is (issue 30 item 3); the command after it opens that database."""
-    return click.option(
+    return click.option(  # no FilePath: made at import, before Click's words are ours
         "--db",
-        type=FilePath(dir_okay=False, path_type=str),
+        metavar="FILE",
         expose_value=False,
         callback=_keep_db,
         help=DB_HELP,
@@ -491,7 +491,7 @@ def group_db_option(func: F) -> F:
 
 def _db_typed_before(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A command's ``--db``: as typed after its name, else as typed before it (a group's
-    ``--db``, :func:`group_db_option`), else ``ROMME_DB``."""
+    ``--db``, :func:`group_db_option`, read as this one reads it), else ``ROMME_DB``."""
     from click.core import ParameterSource
 
     if ctx.get_parameter_source(param.name or "db") is not ParameterSource.COMMANDLINE:

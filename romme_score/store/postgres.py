@@ -24,9 +24,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from romme_score.errors import MissingExtra
 from romme_score.i18n import _
 from romme_score.store.errors import (
-    DatabasePathError,
     NewerSchema,
     NoDatabase,
     NotOurs,
@@ -160,9 +160,9 @@ def _psycopg() -> Any:
     """psycopg, or one sentence saying what to install."""
     try:
         import psycopg
-    except ImportError:
-        raise DatabasePathError(
-            _("a PostgreSQL database needs psycopg: install romme-score[postgres]"), "postgresql"
+    except ImportError as exc:
+        raise MissingExtra(
+            _("a PostgreSQL database needs the extra 'postgres'"), "postgres", exc.name
         ) from None
     return psycopg
 
