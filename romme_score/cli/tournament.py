@@ -171,6 +171,10 @@ def _entrants(players: tuple[str, ...], players_file: Path | None) -> list[Entra
     if players_file is None:
         entrants = [read_entrant(p) for p in players]
     else:
+        if str(players_file) == "-":
+            from romme_score.cli.inside import refuse_script_input
+
+            refuse_script_input("--players-file -")
         try:
             text = sys.stdin.read() if str(players_file) == "-" else players_file.read_text(encoding="utf-8")
         except OSError as exc:
