@@ -497,15 +497,21 @@ def start_game(run_line: RunLine) -> bool:
         try:
             if not name:
                 name = asked.prompt(views.game_name_prompt()).strip()
-                said = find(name)
+                said = find(name.split(maxsplit=1)[0]) if name else None
                 if said is not None and said.leaves:
                     return False
                 if said is not None and said.name == "help":
                     click.echo(views.fit(views.start_help(), width, indent="  "))
                     name = ""
+                elif said is not None and said.name in FIRST_WORDS:  # new NAME PLAYER ..., use NAME
+                    name, started = _first_word(said, name, run_line, width)
+                    if started:
+                        return True
                 elif said is not None:  # a word of the table mode is no game's name
+                    shown = name.split(maxsplit=1)[0]
                     click.echo(
-                        views.fit(views.error_line(views.not_a_game_name(name)), width, indent="  "), err=True
+                        views.fit(views.error_line(views.not_a_game_name(shown)), width, indent="  "),
+                        err=True,
                     )
                     name = ""
                 continue  # the players next, or the name again
@@ -525,3 +531,30 @@ def start_game(run_line: RunLine) -> bool:
             continue
         if players and run_fitted(functools.partial(run_line, ["new", name, *players], True)) == 0:
             return True
+
+
+# The words that the question for a new game's name takes as they are typed in the window
+# (issue 30 item 9): ``new Abend Anna Ben`` starts that game, ``use Friday`` plays one of a
+# database that has no current session; ``help`` and ``quit`` are taken there too.
+FIRST_WORDS = ("new", "use")
+
+
+def _first_word(said: Word, typed: str, run_line: RunLine, width: int) -> tuple[str, bool]:
+    """A line typed at the question for a game's name that begins with ``new`` or ``use``:
+    (the game's name to ask the players for, whether a game is chosen now). ``new NAME``
+    alone asks for the players; a refused line asks for the name again."""
+    import functools
+
+    try:
+        words = split_line(typed)
+    except LineError as exc:
+        click.echo(views.fit(views.error_line(str(exc)), width, indent="  "), err=True)
+        return "", False
+    rest = words[1:]
+    if said.name == "new" and len(rest) == 1 and not rest[0].startswith("-"):
+        return rest[0], False
+    if not rest:
+        click.echo(views.fit(views.start_help(), width, indent="  "))
+        return "", False
+    code = run_fitted(functools.partial(run_line, [said.name, *rest], True))
+    return "", code == 0

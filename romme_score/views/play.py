@@ -489,7 +489,8 @@ def start_help() -> str:
     """What to type when ``romme play`` asks for a new game (``help`` at its questions)."""
     return _(
         "To start a game, type its name (Friday), then its players in seating order, "
-        "separated by spaces or by commas (Anna Ben Carl, or Anna Maria, Ben). Ctrl-D leaves."
+        "separated by spaces or by commas (Anna Ben Carl, or Anna Maria, Ben); or all in one "
+        "line: new Friday Anna Ben Carl. 'quit' or Ctrl-D leaves."
     )
 
 
