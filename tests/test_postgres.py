@@ -172,7 +172,7 @@ def test_a_password_in_the_url_is_never_shown_issue_23(pg: str) -> None:
 def test_a_database_that_is_not_romme_scores_is_refused_and_left_untouched_issue_23(pg: str) -> None:
     sql_exec(pg, "CREATE TABLE members (name TEXT)", "INSERT INTO members VALUES ('Anna')")
     code, _out, err = run("new", "Fri", "Anna", "Ben", "--db", pg)
-    assert code == 1 and "is not a romme-score database" in err and "left untouched" in err
+    assert code == 1 and "holds tables of another program" in err and "left untouched" in err  # issue 30
     assert sql(pg, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'") == [
         ("members",)
     ]

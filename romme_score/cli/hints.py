@@ -62,12 +62,18 @@ def _missing_extra(facts: dict[str, Any], command: str | None) -> str:
     return install_line(str(facts.get("extra")))
 
 
+def _not_ours(facts: dict[str, Any], command: str | None) -> str:
+    if facts.get("server"):  # a PostgreSQL database (issue 30 item 11): no file to give
+        return _("give the URL of an empty database or of romme-score's with --db")
+    return _("give another file with --db")
+
+
 WAYS_OUT: dict[str, WayOut] = {
     "no-current-session": N_(
         "start one with 'romme new NAME PLAYER ...' or choose one with 'romme use NAME'"
     ),
     "no-database": _no_database,
-    "not-ours": N_("give another file with --db"),
+    "not-ours": _not_ours,
     "database-path": N_("give another file with --db"),
     "damaged": N_("restore a copy or give another file with --db"),
     "session-exists": _session_exists,

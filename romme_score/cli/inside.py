@@ -169,10 +169,14 @@ def run_command(words: list[str], db: str | None, session: str, ask: bool = Fals
     other = [given_db for given_db in given(args, "--db") if not same_file(given_db, db)]
     if other:
         from romme_score.cli.options import InputError
+        from romme_score.store import shown_location
 
         InputError(
             _("--db %(path)s: a line of romme play runs against its database, %(db)s; leave out --db")
-            % {"path": other[0], "db": db if db is not None else _("the default database")}
+            % {
+                "path": shown_location(other[0]),
+                "db": shown_location(db) if db is not None else _("the default database"),
+            }
         ).show()
         return 2
     stdin = sys.stdin

@@ -381,8 +381,22 @@ def failed_line(number: int, line: str, code: int) -> str:
     return _("line %(number)d failed (exit code %(code)d): %(line)s") % {
         "number": number,
         "code": code,
-        "line": shown(line, quote=False, whole=LINE_SHOWN),
+        "line": shown(without_passwords(line), quote=False, whole=LINE_SHOWN),
     }
+
+
+def without_passwords(line: str) -> str:
+    """A line as shown again, a database URL in it without its password (issue 30 item 11):
+    the password runs from the user's ``:`` to the last ``@`` before a space.
+
+    >>> without_passwords("standings --db postgresql://club:pa/Sekr3t@host:5432/db --all")
+    'standings --db postgresql://club@host:5432/db --all'
+    """
+    if "://" not in line:
+        return line
+    import re
+
+    return re.sub(r"([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*):\S*@", r"\1@", line)
 
 
 BYE = N_("Bye.")  # shown through _()
