@@ -48,7 +48,7 @@ def test_the_referee_returns_the_meld_one_card_melds_make_together_issue30_item8
     assert data["valid"] is True
 
 
-def test_a_play_script_line_gets_the_hint_in_the_table_modes_words_issue30_item8() -> None:
+def test_a_play_script_line_gets_the_hint_as_romme_check_gives_it_issue30_item8() -> None:
     ok("new", "Freitag", "Anna", "Ben")
     code, out, _err = run("play", "Freitag", input="check HK KK PK\n")
-    assert code == 1 and out.strip().splitlines()[-1] == "meant as one meld? quote it: check 'HK KK PK'"
+    assert code == 1 and out.strip().splitlines()[-1] == "meant as one meld? quote it: romme check 'HK KK PK'"
