@@ -92,6 +92,7 @@ def test_a_password_with_a_slash_is_never_printed_issue30_item11(club: tuple[str
         ["standings", "--db", typed],
         ["new", "Fri", "Anna", "Ben", "--db", typed],
         ["--db", typed, "sessions"],
+        ["standings", "--db", with_password(romme, "pa@Sekr3t")],  # an @ unescaped too
         [
             "standings",
             "--db",
@@ -113,3 +114,5 @@ def test_a_password_with_a_slash_is_never_printed_issue30_item11(club: tuple[str
         assert "Sekr3t" not in text and "pa/" not in text and "pa%2F" not in text, (args, text)
     typed_errors = [text for args, _code, text in outputs if typed in args]
     assert all("%2F" in text and "nothing was sent" in text for text in typed_errors), typed_errors
+    at_sign = [text for args, _code, text in outputs if with_password(romme, "pa@Sekr3t") in args]
+    assert len(at_sign) == 1 and "%40" in at_sign[0]  # the @ one's refusal says how to write it

@@ -94,7 +94,7 @@ class WriteFailed(StoreError):
 
 
 class UnescapedInURL(InputProblem):
-    """A PostgreSQL URL whose user or password holds ``/``, ``?`` or ``#`` unescaped: the
+    """A PostgreSQL URL whose user or password holds ``/``, ``?``, ``#`` or ``@`` unescaped: the
     driver would read the rest of the password as the address. Nothing was sent."""
 
     def __init__(self, location: object, character: str) -> None:
@@ -109,7 +109,7 @@ class UnescapedInURL(InputProblem):
         self.character = character
 
 
-ESCAPED = {"/": "%2F", "?": "%3F", "#": "%23"}
+ESCAPED = {"/": "%2F", "?": "%3F", "#": "%23", "@": "%40"}
 
 
 class DatabasePathError(InputProblem):

@@ -178,18 +178,20 @@ def shown(url: str) -> str:
 
 
 def unescaped_in_credentials(url: str) -> str | None:
-    """The character (``/``, ``?`` or ``#``) typed unescaped before the URL's last ``@``, or
-    None: libpq ends the user and password at the first of them and would read the rest of
-    the password as host, port or database (and might say it in an error).
+    """The character (``/``, ``?``, ``#`` or ``@``) typed unescaped before the URL's last
+    ``@``, or None: libpq ends the user and password at the first of them and would read
+    the rest of the password as host, port or database (and might say it in an error).
 
     >>> unescaped_in_credentials("postgresql://romme:pa/Sekr3t@127.0.0.1:5432/db")
     '/'
+    >>> unescaped_in_credentials("postgresql://romme:p@ss@127.0.0.1/db")
+    '@'
     >>> unescaped_in_credentials("postgresql://romme:pa%2FSekr3t@127.0.0.1/db?sslmode=disable") is None
     True
     """
     rest = url.partition("://")[2]
     credentials = rest.rpartition("@")[0]
-    found = [(credentials.index(c), c) for c in "/?#" if c in credentials]
+    found = [(credentials.index(c), c) for c in "/?#@" if c in credentials]
     return min(found)[1] if found else None
 
 
