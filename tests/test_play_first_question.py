@@ -44,6 +44,7 @@ def test_new_with_a_name_alone_asks_the_players_and_quit_with_words_leaves_issue
     term = Evening(["play"], isolated_data_dir, lang, cols)
     try:
         term.wait_for(term.says("name_prompt"))
+        term.type(f"{NEW[lang]} --help\r", {"en": "Usage:", "de": "Aufruf:"}[lang])  # starts no game
         term.type(f"{NEW[lang]} Abend\r", term.says("players_prompt"))
         term.type("Anna Ben\r", term.prompt(1, "Abend"))
         term.leave()

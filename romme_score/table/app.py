@@ -569,4 +569,4 @@ def _first_word(said: Word, typed: str, run_line: RunLine, width: int) -> tuple[
         click.echo(views.fit(views.start_help(), width, indent="  "))
         return "", False
     code = run_fitted(functools.partial(run_line, [said.name, *rest], True))
-    return "", code == 0
+    return "", code == 0 and "--help" not in rest and "-h" not in rest  # help starts no game
