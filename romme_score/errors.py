@@ -99,3 +99,14 @@ class Refusal(RommeError):
     """An action refused as asked: exit code 1, nothing written."""
 
     code = "refused"
+
+
+class MissingExtra(Refusal):
+    """romme-score was installed without the optional extra this needs (``serve``,
+    ``postgres``): ``missing`` is the module that could not be imported. Each front end
+    says how to add it; the command line for the way romme was installed (pipx or pip)."""
+
+    def __init__(self, message: str, extra: str, missing: str | None) -> None:
+        super().__init__(message)
+        self.extra = extra
+        self.missing = missing

@@ -103,6 +103,9 @@ class Verdict:
     onto: OntoVerdict | None = None
     added: Sequence[Card] = ()
     table: Sequence[Card] = ()
+    # Where every meld given is one card: the meld they make together, if any (a shell
+    # splits ``romme check HK KK PK`` into three melds; issue 30 item 8). None otherwise.
+    together: Meld | None = None
 
     @property
     def total(self) -> int:
@@ -136,7 +139,17 @@ def judge_melds(texts: list[str], parsed: list[list[Card]], rules: RuleSet, firs
     except IllegalMeldError as exc:
         supply_error = exc
     first_verdict = judge_first_meld([v.meld for v in verdicts], rules) if first else None
-    return Verdict(verdicts, supply_error, first_verdict)
+    return Verdict(verdicts, supply_error, first_verdict, together=_together(parsed, rules))
+
+
+def _together(parsed: list[list[Card]], rules: RuleSet) -> Meld | None:
+    """The one meld that melds of one card each make together, or None."""
+    if len(parsed) < 2 or any(len(cards) != 1 for cards in parsed):
+        return None
+    try:
+        return interpret([cards[0] for cards in parsed], rules)
+    except IllegalMeldError:
+        return None
 
 
 def judge_onto(table: list[Card], added: list[Card], rules: RuleSet, came_out: bool = True) -> Verdict:

@@ -100,6 +100,8 @@ def test_the_database_named_by_db_earlier_on_the_line_is_read(evening: None, tmp
     assert offered(f"romme use --db {other} ") == ["Vereinsabend"]
     assert offered(f"romme round --db {other} --winner ") == ["Gerd", "Hans"]
     assert offered(f"romme sessions --db {other} delete ") == ["Vereinsabend"]
+    assert offered(f"romme --db {other} use ") == ["Vereinsabend"]  # issue 30 item 3
+    assert offered(f"romme --db {other} round --winner ") == ["Gerd", "Hans"]
     assert offered("romme use ", env={"ROMME_DB": str(other)}) == ["Vereinsabend"]
 
 

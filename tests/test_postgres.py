@@ -172,7 +172,7 @@ def test_a_password_in_the_url_is_never_shown_issue_23(pg: str) -> None:
 def test_a_database_that_is_not_romme_scores_is_refused_and_left_untouched_issue_23(pg: str) -> None:
     sql_exec(pg, "CREATE TABLE members (name TEXT)", "INSERT INTO members VALUES ('Anna')")
     code, _out, err = run("new", "Fri", "Anna", "Ben", "--db", pg)
-    assert code == 1 and "is not a romme-score database" in err and "left untouched" in err
+    assert code == 1 and "holds tables of another program" in err and "left untouched" in err  # issue 30
     assert sql(pg, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'") == [
         ("members",)
     ]
@@ -281,7 +281,8 @@ def test_a_change_is_pushed_not_polled_issue_23(pg: str) -> None:
 def test_without_psycopg_one_sentence_says_what_to_install_issue_23(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg", None)
     code, _out, err = run("standings", "--db", "postgresql://club@127.0.0.1/romme")
-    assert code == 2 and "install romme-score[postgres]" in err and len(err.strip().splitlines()) == 1
+    # a refusal since issue 30 item 5, with the line that installs the extra
+    assert code == 1 and "install 'romme-score[postgres]'" in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_postgres_tests_ran_where_ci_runs_them() -> None:

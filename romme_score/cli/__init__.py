@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from romme_score import i18n
-from romme_score.cli.options import InputError, Refused, edge_error, text_params
+from romme_score.cli.options import InputError, Refused, edge_error, group_db_option, text_params
 from romme_score.cli.terminal import showable_streams
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
@@ -449,6 +449,7 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
     callback=_set_lang,
     help=LANG_HELP,
 )
+@group_db_option
 def main() -> None:
     """romme-score: scorekeeper and referee for Rommé played with real cards.
 

@@ -16,7 +16,7 @@ from romme_score.cli.options import (
     referee_rule_options,
 )
 from romme_score.rules import RuleSet
-from romme_score.views.referee import render_verdict, verdict_json
+from romme_score.views.referee import quote_as_one_meld, render_verdict, verdict_json
 
 
 @click.command()
@@ -65,5 +65,7 @@ def check(
     else:
         echo_rules_from(rules_from, out)
         out.echo(render_verdict(verdict, out.profile, out.ascii))
+        if verdict.together is not None:
+            out.echo(quote_as_one_meld(melds))
     if not verdict.valid:
         sys.exit(1)

@@ -22,6 +22,10 @@ from click.shell_completion import CompletionItem
 if TYPE_CHECKING:
     from romme_score.store.names import Names
 
+# options.DB_BEFORE, where a group keeps the --db typed before the command's name (spelt
+# here again: options imports this module, never the other way round)
+DB_BEFORE = "romme_score.cli.db"
+
 Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
 
 
@@ -42,6 +46,8 @@ def _given(ctx: click.Context, name: str) -> object:
     here: click.Context | None = ctx
     while here is not None:
         if here.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
+            if name == "db" and name not in here.params:  # a group's: ``romme --db FILE use <Tab>``
+                return here.meta.get(DB_BEFORE)
             return here.params.get(name)
         here = here.parent
     return None

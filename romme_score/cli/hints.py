@@ -55,12 +55,25 @@ def _game_over(facts: dict[str, Any], command: str | None) -> str | None:
     return _("start a new one with 'romme new'")
 
 
+def _missing_extra(facts: dict[str, Any], command: str | None) -> str:
+    """The command that installs the extra, for the way romme was installed (issue 30 item 5)."""
+    from romme_score.cli.installed import install_line
+
+    return install_line(str(facts.get("extra")))
+
+
+def _not_ours(facts: dict[str, Any], command: str | None) -> str:
+    if facts.get("server"):  # a PostgreSQL database (issue 30 item 11): no file to give
+        return _("give the URL of an empty database or of romme-score's with --db")
+    return _("give another file with --db")
+
+
 WAYS_OUT: dict[str, WayOut] = {
     "no-current-session": N_(
         "start one with 'romme new NAME PLAYER ...' or choose one with 'romme use NAME'"
     ),
     "no-database": _no_database,
-    "not-ours": N_("give another file with --db"),
+    "not-ours": _not_ours,
     "database-path": N_("give another file with --db"),
     "damaged": N_("restore a copy or give another file with --db"),
     "session-exists": _session_exists,
@@ -73,6 +86,7 @@ WAYS_OUT: dict[str, WayOut] = {
     "no-winner": _no_winner,
     "missing-hands": N_("give NAME=CARDS, or NAME=0"),
     "game-over": _game_over,
+    "missing-extra": _missing_extra,
 }
 # what goes before the sentence: the option it was typed for
 PREFIXES = {"assignment": "--rule "}

@@ -27,6 +27,23 @@ from romme_score.i18n import _
 RunLine = Callable[[list[str], bool], int]
 
 
+class ScriptInput(io.StringIO):
+    """Standard input of a line of a ``romme play`` script: the end of input, for standard
+    input is the script itself, which play reads line by line (issue 30 item 6)."""
+
+
+def refuse_script_input(what: str) -> None:
+    """One sentence (exit code 2) where a line of a script would read standard input
+    (``import -``): it is the script itself. Nothing where a person types at a terminal."""
+    if isinstance(sys.stdin, ScriptInput):
+        from romme_score.cli.options import fail_input
+
+        fail_input(
+            _("%(what)s: standard input is the script itself in romme play; give a file instead")
+            % {"what": what}
+        )
+
+
 def leading_options(words: list[str]) -> int:
     """How many of the first words are options of the ``romme`` group itself (``--lang en``,
     ``--lang=en``, ``--help``): the command's name comes after them.
@@ -152,15 +169,19 @@ def run_command(words: list[str], db: str | None, session: str, ask: bool = Fals
     other = [given_db for given_db in given(args, "--db") if not same_file(given_db, db)]
     if other:
         from romme_score.cli.options import InputError
+        from romme_score.store import shown_location
 
         InputError(
             _("--db %(path)s: a line of romme play runs against its database, %(db)s; leave out --db")
-            % {"path": other[0], "db": db if db is not None else _("the default database")}
+            % {
+                "path": shown_location(other[0]),
+                "db": shown_location(db) if db is not None else _("the default database"),
+            }
         ).show()
         return 2
     stdin = sys.stdin
     if not ask:
-        sys.stdin = io.StringIO("")
+        sys.stdin = ScriptInput("")
     try:
         result = main.main(args, prog_name="romme", standalone_mode=False)
     except click.ClickException as exc:

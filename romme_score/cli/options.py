@@ -464,13 +464,51 @@ def _no_such_file(location: str) -> bool:
     return False
 
 
+DB_HELP = N_("Database file (default: romme-score/romme.sqlite3 in the user data directory; env ROMME_DB).")
+
+# Where a group keeps the ``--db`` typed before the command's name (``romme --db FILE new
+# ...``, ``romme tournament --db FILE draw``) for the command that opens the database:
+# ``ctx.meta`` is shared by every context of one run, and of that run only.
+DB_BEFORE = "romme_score.cli.db"
+
+
+def _keep_db(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[DB_BEFORE] = value
+
+
+def group_db_option(func: F) -> F:
+    """``--db FILE`` of a group (``romme``, ``romme tournament``): anywhere on the line, as
+    ``--lang`` is (issue 30 item 3); the command after it opens that database."""
+    return click.option(  # no FilePath: made at import, before Click's words are ours
+        "--db",
+        metavar="FILE",
+        expose_value=False,
+        callback=_keep_db,
+        help=DB_HELP,
+    )(func)
+
+
+def _db_typed_before(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A command's ``--db``: as typed after its name, else as typed before it (a group's
+    ``--db``, :func:`group_db_option`, read as this one reads it), else ``ROMME_DB``."""
+    from click.core import ParameterSource
+
+    if ctx.get_parameter_source(param.name or "db") is not ParameterSource.COMMANDLINE:
+        before = ctx.meta.get(DB_BEFORE)
+        if before is not None:
+            return cast("str", param.type.convert(before, param, ctx))
+    return value
+
+
 def db_option(func: F) -> F:
     """``--db FILE``: the database (default: the user data directory; env ROMME_DB)."""
     return click.option(
         "--db",
         type=FilePath(dir_okay=False, path_type=str),
         envvar="ROMME_DB",
-        help="Database file (default: romme-score/romme.sqlite3 in the user data directory; env ROMME_DB).",
+        callback=_db_typed_before,
+        help=DB_HELP,
     )(func)
 
 

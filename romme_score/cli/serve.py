@@ -14,6 +14,7 @@ from romme_score import i18n
 from romme_score.cards import Profile
 from romme_score.cli.options import Refused, complete_with, db_option, fail_input
 from romme_score.cli.service import open_service
+from romme_score.errors import MissingExtra
 from romme_score.i18n import _, os_reason
 
 
@@ -107,10 +108,7 @@ def serve(
         from romme_score.web.server import Signals, bind
         from romme_score.web.server import serve as run_server
     except ImportError as exc:
-        raise Refused(
-            _("romme serve needs the extra 'serve' (%(missing)s is missing): install romme-score[serve]")
-            % {"missing": exc.name}
-        ) from None
+        raise MissingExtra(_("romme serve needs the extra 'serve'"), "serve", exc.name) from None
     from romme_score.views import web as views
     from romme_score.web.context import ServeConfig
 

@@ -516,6 +516,10 @@ def import_(
       romme import friday.json --name Friday-copy
       romme import friday.json --replace --use
     """
+    if str(file) == "-":
+        from romme_score.cli.inside import refuse_script_input
+
+        refuse_script_input("import -")
     try:
         data_bytes = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
         text = data_bytes.decode("utf-8")

@@ -21,6 +21,7 @@ from romme_score.cli.options import (
     complete_with,
     db_option,
     fail_input,
+    group_db_option,
     plain_output_options,
     raw_rule_options,
     read_rules_file,
@@ -50,6 +51,7 @@ def opened(db: str | None, create: bool = False) -> Iterator[TournamentService]:
 
 
 @click.group(cls=TranslatedGroup)
+@group_db_option
 def tournament() -> None:
     """A tournament or club evening over several tables: the draw, series, ranking,
     sheets and prize money (docs/rules.md §10).
@@ -169,6 +171,10 @@ def _entrants(players: tuple[str, ...], players_file: Path | None) -> list[Entra
     if players_file is None:
         entrants = [read_entrant(p) for p in players]
     else:
+        if str(players_file) == "-":
+            from romme_score.cli.inside import refuse_script_input
+
+            refuse_script_input("--players-file -")
         try:
             text = sys.stdin.read() if str(players_file) == "-" else players_file.read_text(encoding="utf-8")
         except OSError as exc:

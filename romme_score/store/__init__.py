@@ -61,6 +61,20 @@ def location_path(location: str | Path) -> Path | None:
     return Path(location)
 
 
+def shown_location(location: str | Path) -> str:
+    """A location as said to a person: a file's path as given, a server's URL without its
+    password (:func:`romme_score.store.postgres.shown`).
+
+    >>> shown_location("postgresql://club:pa/ss@server/romme"), shown_location("/tmp/x.sqlite3")
+    ('postgresql://club@server/romme', '/tmp/x.sqlite3')
+    """
+    if location_path(location) is not None:
+        return str(location)
+    from romme_score.store.postgres import shown  # no driver: psycopg is imported on connecting
+
+    return shown(str(location))
+
+
 def open_store(location: str | Path | None = None, *, create: bool = True, read_only: bool = False) -> Store:
     """The store at ``location`` (default: :func:`~romme_score.paths.default_location`): an
     SQLite file for a path, PostgreSQL for ``postgresql://...``; ``create`` makes the
@@ -90,4 +104,5 @@ __all__ = [
     "default_location",
     "location_path",
     "open_store",
+    "shown_location",
 ]

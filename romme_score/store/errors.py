@@ -60,8 +60,10 @@ class NotOurs(StoreError):
     """A file that is not romme-score's: not an SQLite file, or another program's database.
     It was left untouched."""
 
-    def __init__(self, location: object, sqlite: bool) -> None:
-        if sqlite:
+    def __init__(self, location: object, sqlite: bool, server: bool = False) -> None:
+        if server:  # a PostgreSQL database holding tables of another program
+            message = _("%(path)s holds tables of another program, not of romme-score; it was left untouched")
+        elif sqlite:
             message = _(
                 "%(path)s is an SQLite database of another program, not of romme-score; it was left untouched"
             )
@@ -70,6 +72,7 @@ class NotOurs(StoreError):
         super().__init__(message % {"path": location})
         self.location = location
         self.sqlite = sqlite
+        self.server = server
 
 
 class Damaged(StoreError):
@@ -116,6 +119,25 @@ class WriteFailed(StoreError):
         self.location = location
         self.reason = reason
         self.read_only = read_only
+
+
+class UnescapedInURL(InputProblem):
+    """A PostgreSQL URL whose user or password holds ``/``, ``?``, ``#`` or ``@`` unescaped: the
+    driver would read the rest of the password as the address. Nothing was sent."""
+
+    def __init__(self, location: object, character: str) -> None:
+        super().__init__(
+            _(
+                "%(path)s: the user or password holds %(character)s, which a URL holds only "
+                "written as %(escaped)s; nothing was sent"
+            )
+            % {"path": location, "character": f"'{character}'", "escaped": ESCAPED[character]}
+        )
+        self.location = location
+        self.character = character
+
+
+ESCAPED = {"/": "%2F", "?": "%3F", "#": "%23", "@": "%40"}
 
 
 class DatabasePathError(InputProblem):

@@ -24,14 +24,15 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from romme_score.errors import MissingExtra
 from romme_score.i18n import _
 from romme_score.store.errors import (
-    DatabasePathError,
     NewerSchema,
     NoDatabase,
     NotOurs,
     StoreBusy,
     StoreError,
+    UnescapedInURL,
     Unreachable,
 )
 from romme_score.store.sql import schema as tables
@@ -84,6 +85,17 @@ MIGRATIONS: list[list[str]] = [
     tables.spoken(TYPES, tables.LEAGUES),  # 5: a club's season (docs/rules.md §11)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+# Tables (and views, foreign tables) in any schema of the database but PostgreSQL's own,
+# whoever owns them: pg_class lists them all, information_schema only those the role may
+# use (issue 30 item 11). A database without romme_schema that holds one is another
+# program's, refused and left untouched.
+FOREIGN_TABLES = (
+    "SELECT count(*) FROM pg_catalog.pg_class c "
+    "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+    "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') "
+    "AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%'"  # pg_: PostgreSQL's
+)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -148,28 +160,55 @@ class _Cursor:
 
 
 def shown(url: str) -> str:
-    """The URL as said to a person: without its password (``postgresql://club@host/romme``).
+    """The URL as said to a person: the user, host, port and database, never a password,
+    whatever characters it holds (issue 30 item 11). The credentials end at the last ``@``
+    (one typed into a password unescaped is before it); what follows up to the first
+    ``/`` is the host, then the database; a query (``?password=...``) is never shown.
 
     >>> shown("postgresql://club:secret@db.example:5433/romme?sslmode=require")
     'postgresql://club@db.example:5433/romme'
     >>> shown("postgresql://club@db.example/romme")
     'postgresql://club@db.example/romme'
+    >>> shown("postgresql://romme:pa/Sekr3t@127.0.0.1:5432/db")
+    'postgresql://romme@127.0.0.1:5432/db'
+    >>> shown("postgresql://romme:p@ss?w#rd@127.0.0.1/db")
+    'postgresql://romme@127.0.0.1/db'
     """
     scheme, _sep, rest = url.partition("://")
-    where, _slash, path = rest.partition("/")
-    user_part, at, host = where.rpartition("@")
-    user = user_part.partition(":")[0]
-    database = path.partition("?")[0]
-    return f"{scheme}://{user}{at if user else ''}{host}/{database}"
+    credentials, at, where = rest.rpartition("@")
+    user = credentials.partition(":")[0] if at else ""
+    where = where.split("?", 1)[0].split("#", 1)[0]
+    if not at:  # no credentials: a query or fragment may still hold a password
+        where = rest.split("?", 1)[0].split("#", 1)[0]
+    host, _slash, database = where.partition("/")
+    return f"{scheme}://{user}{'@' if user else ''}{host}/{database}"
+
+
+def unescaped_in_credentials(url: str) -> str | None:
+    """The character (``/``, ``?``, ``#`` or ``@``) typed unescaped before the URL's last
+    ``@``, or None: libpq ends the user and password at the first of them and would read
+    the rest of the password as host, port or database (and might say it in an error).
+
+    >>> unescaped_in_credentials("postgresql://romme:pa/Sekr3t@127.0.0.1:5432/db")
+    '/'
+    >>> unescaped_in_credentials("postgresql://romme:p@ss@127.0.0.1/db")
+    '@'
+    >>> unescaped_in_credentials("postgresql://romme:pa%2FSekr3t@127.0.0.1/db?sslmode=disable") is None
+    True
+    """
+    rest = url.partition("://")[2]
+    credentials = rest.rpartition("@")[0]
+    found = [(credentials.index(c), c) for c in "/?#@" if c in credentials]
+    return min(found)[1] if found else None
 
 
 def _psycopg() -> Any:
     """psycopg, or one sentence saying what to install."""
     try:
         import psycopg
-    except ImportError:
-        raise DatabasePathError(
-            _("a PostgreSQL database needs psycopg: install romme-score[postgres]"), "postgresql"
+    except ImportError as exc:
+        raise MissingExtra(
+            _("a PostgreSQL database needs the extra 'postgres'"), "postgres", exc.name
         ) from None
     return psycopg
 
@@ -181,6 +220,9 @@ class PostgresConnection:
     def __init__(self, url: str, *, create: bool = True, read_only: bool = False) -> None:
         self.url = url
         self.location = shown(url)
+        unescaped = unescaped_in_credentials(url)
+        if unescaped is not None:  # refused before libpq reads the password as an address
+            raise UnescapedInURL(self.location, unescaped)
         self._pg = _psycopg()
         self._listener: psycopg.Connection[Any] | None = None
         self.read_only = read_only
@@ -308,17 +350,14 @@ class PostgresConnection:
         meta = self._meta()
         if meta is not None:
             if meta.get("application") != APPLICATION:
-                raise NotOurs(self.location, sqlite=False)
+                raise NotOurs(self.location, sqlite=False, server=True)
             version = int(meta.get("version", "0"))
             if version > SCHEMA_VERSION:
                 raise NewerSchema(self.location, version, SCHEMA_VERSION)
             if version == SCHEMA_VERSION or read_only:
                 return
-        elif self.query(
-            "SELECT count(*) FROM information_schema.tables "
-            "WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
-        )[0][0]:
-            raise NotOurs(self.location, sqlite=False)
+        elif self.query(FOREIGN_TABLES)[0][0]:
+            raise NotOurs(self.location, sqlite=False, server=True)
         if not create and meta is None:
             raise NoDatabase(self.location)
 

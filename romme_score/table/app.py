@@ -40,6 +40,7 @@ from romme_score.store import StoreError
 from romme_score.table.commands import NOT_INSIDE, LineError, split_line
 from romme_score.table.entry import STALEMATE_WORDS, RoundEntry, Step
 from romme_score.table.front import (
+    CHANGED,
     KeptRound,
     PromptAsker,
     TakenElsewhere,
@@ -47,6 +48,7 @@ from romme_score.table.front import (
     drive,
     make_line_completer,
     terminal_width,
+    watching,
 )
 from romme_score.table.handlers import Place
 from romme_score.table.words import Word, find, names, offered_words, suggestions
@@ -54,9 +56,7 @@ from romme_score.views import play as views
 from romme_score.views.output import Output
 
 RunLine = Callable[[list[str], bool], int]  # a line's words, a person at the terminal -> exit code
-CHANGED = "\x00changed"  # what the main prompt returns when the session changed elsewhere
 WORDS = names()  # every word and alias typed at the prompt (the registry: table/words.py)
-POLL_SECONDS = 0.5
 
 
 class Table:
@@ -109,10 +109,36 @@ class Table:
         """Read the session again and print the panel, and below it the round in progress
         (the phones', ``romme serve``, or one begun here), if any."""
         click.echo(self.out.text(views.render_panel(self.refresh(), terminal_width())))
-        pending, missing = self.snap.pending, self.snap.missing
-        if not pending.empty:
-            lines = views.pending_lines(self.info.players, pending, missing, self.out.cards, self.info.rules)
-            click.echo(self.out.text(lines))
+        if not self.snap.pending.empty:
+            self._pending_lines()
+
+    def show_change(self) -> None:
+        """What changed elsewhere while the window waited: where only the round in progress
+        did (a phone sent a hand), a line for each hand as it came (issue 30 item 7); where
+        it began, what it holds; else the standings redrawn, saying so."""
+        before, name = self.snap, self.info.name
+        self.refresh()
+        after, width = self.snap, terminal_width()
+        if after.pending.empty or before.standings != after.standings or self.info.name != name:
+            self.say(views.changed_elsewhere(self.info.name))
+            click.echo(self.out.text(views.render_panel(self.current, width)))
+            if not after.pending.empty:
+                self._pending_lines()
+            return
+        if before.pending.empty:  # a round begins on the phones
+            self._pending_lines()
+            return
+        news = views.phone_news(
+            self.info.players, before.pending, after.pending, self.out.cards, self.info.rules
+        )
+        if news:
+            click.echo(self.out.text(views.fit("\n".join(news), width, indent="  ")))
+
+    def _pending_lines(self) -> None:
+        lines = views.pending_lines(
+            self.info.players, self.snap.pending, self.snap.missing, self.out.cards, self.info.rules
+        )
+        click.echo(self.out.text(views.fit(lines, terminal_width(), indent="  ")))
 
     def changed_elsewhere(self) -> bool:
         """Whether the session changed since the standings were last drawn (asked of the
@@ -140,8 +166,7 @@ class Table:
             except EOFError:
                 break
             if line == CHANGED:
-                self.say(views.changed_elsewhere(self.info.name))
-                self.redraw()
+                self.show_change()
                 continue
             if not self.dispatch(line):
                 break
@@ -185,20 +210,7 @@ class Table:
     def _watch(self) -> None:
         """While the main prompt waits, poll the database; leave the prompt (to redraw)
         when another process changed the session and nothing is typed yet."""
-        import asyncio
-
-        from prompt_toolkit.application import get_app
-
-        app = get_app()
-
-        async def watch() -> None:
-            while True:
-                await asyncio.sleep(POLL_SECONDS)
-                if not app.current_buffer.text and self.changed_elsewhere():
-                    app.exit(result=CHANGED)
-                    return
-
-        app.create_background_task(watch())
+        watching(self.changed_elsewhere)()
 
     def dispatch(self, line: str) -> bool:
         """Run one line typed at the main prompt; False to leave."""
@@ -343,19 +355,19 @@ class Table:
                         raise TakenElsewhere() from None
                     pending = self.service.pending(self.info)
                     number = self.number
-                    click.echo(views.pending_changed())
+                    click.echo(views.fit(views.pending_changed(), terminal_width()))
                     entry.load(pending.to_input())
                     kept.reset(pending)
                     continue
                 number = self.number  # another process saved a round meanwhile: show it again
-                click.echo(views.changed_before_save(self.info.name, number))
+                click.echo(views.fit(views.changed_before_save(self.info.name, number), terminal_width()))
                 entry.recheck()
         except TakenElsewhere:
-            click.echo(views.taken_elsewhere(number))
+            click.echo(views.fit(views.taken_elsewhere(number), terminal_width()))
             self.redraw()
         except (KeyboardInterrupt, EOFError):
             gone = kept.discard()
-            click.echo(views.discarded(number))
+            click.echo(views.fit(views.discarded(number), terminal_width()))
             if gone or kept.began_empty and self.service.pending(self.info).empty:
                 self.seen = self.service.version(self.info)  # its own writes are no news here
             else:
@@ -497,15 +509,21 @@ def start_game(run_line: RunLine) -> bool:
         try:
             if not name:
                 name = asked.prompt(views.game_name_prompt()).strip()
-                said = find(name)
+                said = find(name.split(maxsplit=1)[0]) if name else None
                 if said is not None and said.leaves:
                     return False
                 if said is not None and said.name == "help":
                     click.echo(views.fit(views.start_help(), width, indent="  "))
                     name = ""
+                elif said is not None and said.name in FIRST_WORDS:  # new NAME PLAYER ..., use NAME
+                    name, started = _first_word(said, name, run_line, width)
+                    if started:
+                        return True
                 elif said is not None:  # a word of the table mode is no game's name
+                    shown = name.split(maxsplit=1)[0]
                     click.echo(
-                        views.fit(views.error_line(views.not_a_game_name(name)), width, indent="  "), err=True
+                        views.fit(views.error_line(views.not_a_game_name(shown)), width, indent="  "),
+                        err=True,
                     )
                     name = ""
                 continue  # the players next, or the name again
@@ -525,3 +543,30 @@ def start_game(run_line: RunLine) -> bool:
             continue
         if players and run_fitted(functools.partial(run_line, ["new", name, *players], True)) == 0:
             return True
+
+
+# The words that the question for a new game's name takes as they are typed in the window
+# (issue 30 item 9): ``new Abend Anna Ben`` starts that game, ``use Friday`` plays one of a
+# database that has no current session; ``help`` and ``quit`` are taken there too.
+FIRST_WORDS = ("new", "use")
+
+
+def _first_word(said: Word, typed: str, run_line: RunLine, width: int) -> tuple[str, bool]:
+    """A line typed at the question for a game's name that begins with ``new`` or ``use``:
+    (the game's name to ask the players for, whether a game is chosen now). ``new NAME``
+    alone asks for the players; a refused line asks for the name again."""
+    import functools
+
+    try:
+        words = split_line(typed)
+    except LineError as exc:
+        click.echo(views.fit(views.error_line(str(exc)), width, indent="  "), err=True)
+        return "", False
+    rest = words[1:]
+    if said.name == "new" and len(rest) == 1 and not rest[0].startswith("-"):
+        return rest[0], False
+    if not rest:
+        click.echo(views.fit(views.start_help(), width, indent="  "))
+        return "", False
+    code = run_fitted(functools.partial(run_line, [said.name, *rest], True))
+    return "", code == 0 and "--help" not in rest and "-h" not in rest  # help starts no game

@@ -30,6 +30,10 @@ DE_SUITS, DE_RANKS = "HKPT", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
 EN_SUITS, EN_RANKS = "CSHD", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
+CHANGED = "\x00changed"  # what a prompt returns when the session changed elsewhere
+POLL_SECONDS = 0.5  # how often a waiting prompt asks whether it did
+
+
 def terminal_width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
@@ -37,7 +41,10 @@ def terminal_width() -> int:
 class Asker(Protocol):
     """How a front asks a line (raising KeyboardInterrupt or EOFError) and says a text."""
 
-    def ask(self, entry: RoundEntry, prompt: str) -> str: ...
+    def ask(self, entry: RoundEntry, prompt: str, watch: Callable[[], bool] | None = None) -> str:
+        """The answer typed; :data:`CHANGED` where ``watch`` says the round changed elsewhere
+        while nothing was typed yet (a front that cannot wait so never returns it)."""
+        ...
 
     def say(self, text: str, error: bool = False) -> None: ...
 
@@ -67,8 +74,26 @@ class KeptRound:
 
     def reset(self, pending: PendingRound) -> None:
         """Take the round in progress as it stands as what this entry has seen."""
+        self.seen = pending
         self.revision = pending.revision
         self.sent = _state_of(pending.to_input())
+
+    def changed(self) -> bool:
+        """Whether the round in progress changed since this entry last saw it (a phone sent
+        a hand): asked twice a second while a prompt of the entry waits."""
+        return self.service.pending(self.info).revision != self.revision
+
+    def catch_up(self, entry: RoundEntry, cards: views.CardsText) -> list[str]:
+        """The round in progress as it is now loaded into the entry, and what changed of it,
+        a line each (``Dora (phone): ♦7 ♦8 = 15``, issue 30 item 7); the step asked stays the
+        hand still missing. :class:`TakenElsewhere` where it was saved or discarded."""
+        fresh = self.service.pending(self.info)
+        if fresh.empty and not _empty(self.sent):
+            raise TakenElsewhere()
+        news = views.phone_news(entry.players, self.seen, fresh, cards, entry.rules)
+        entry.load(fresh.to_input())
+        self.reset(fresh)
+        return news
 
     def follow(self, entry: RoundEntry) -> None:
         """Send what the last answer changed (nothing while the winner is being asked again)."""
@@ -105,7 +130,7 @@ class KeptRound:
         except (PendingChanged, InputProblem):  # changed meanwhile (and perhaps ruled out by it)
             self.merge(entry, send)
             return
-        self.revision, self.sent = pending.revision, now
+        self.seen, self.revision, self.sent = pending, pending.revision, now
 
     def merge(self, entry: RoundEntry, send: Callable[[int], PendingRound]) -> None:
         """A phone (or another window) wrote meanwhile: this answer on top of theirs, and
@@ -194,7 +219,13 @@ def drive(
         elif entry.step is Step.WINNER and not shown_question:
             asker.say(views.winner_question(entry.players))
             shown_question = True
-        entry.answer(asker.ask(entry, prompt_for(entry, session, number)))
+        answer = asker.ask(entry, prompt_for(entry, session, number), kept.changed if kept else None)
+        if answer == CHANGED and kept is not None:  # a phone sent a hand: into this entry
+            news = kept.catch_up(entry, out.cards)
+            if news:
+                asker.say("\n".join(news))
+            continue
+        entry.answer(answer)
         if kept is not None:
             kept.follow(entry)
     return entry.round_input()
@@ -244,6 +275,29 @@ def make_line_completer(offers: Callable[[str], Iterable[str]]) -> object:
                     yield Completion(w, start_position=-len(word))
 
     return _Line()
+
+
+def watching(changed: Callable[[], bool]) -> Callable[[], None]:
+    """A prompt's ``pre_run``: while it waits, ask ``changed`` every :data:`POLL_SECONDS`
+    and leave the prompt with :data:`CHANGED` when it says so and nothing is typed yet."""
+
+    def pre_run() -> None:
+        import asyncio
+
+        from prompt_toolkit.application import get_app
+
+        app = get_app()
+
+        async def watch() -> None:
+            while True:
+                await asyncio.sleep(POLL_SECONDS)
+                if not app.current_buffer.text and changed():
+                    app.exit(result=CHANGED)
+                    return
+
+        app.create_background_task(watch())
+
+    return pre_run
 
 
 def _typing() -> bool:
@@ -304,7 +358,8 @@ class PromptAsker:
 
         return text
 
-    def ask(self, entry: RoundEntry, prompt: str) -> str:
+    def ask(self, entry: RoundEntry, prompt: str, watch: Callable[[], bool] | None = None) -> str:
+        pre_run = watching(watch) if watch is not None else None
         if entry.step is Step.HAND:
             return self.hands.prompt(
                 prompt,
@@ -312,12 +367,14 @@ class PromptAsker:
                 completer=make_completer(lambda w: card_words(self.profile, w)),  # type: ignore[arg-type]
                 bottom_toolbar=self.bottom(lambda: views.hand_toolbar(_typing())),
                 key_bindings=self.ctrl_c,
+                pre_run=pre_run,
             )
         if entry.step is Step.SUMMARY:
             return self.keys.prompt(
                 prompt,
                 bottom_toolbar=self.bottom(views.summary_keys(entry.players, entry.winner)),
                 key_bindings=self.ctrl_c,
+                pre_run=pre_run,
             )
         players = list(entry.players)
         return self.main.prompt(
@@ -326,6 +383,7 @@ class PromptAsker:
             completer=make_completer(lambda w: players),  # type: ignore[arg-type]
             bottom_toolbar=self.bottom(views.winner_toolbar(players)),
             key_bindings=self.ctrl_c,
+            pre_run=pre_run,
         )
 
     def say(self, text: str, error: bool = False) -> None:
@@ -335,7 +393,7 @@ class PromptAsker:
 class LineAsker:
     """Plain lines from standard input (no terminal): errors on stderr, as before."""
 
-    def ask(self, entry: RoundEntry, prompt: str) -> str:
+    def ask(self, entry: RoundEntry, prompt: str, watch: Callable[[], bool] | None = None) -> str:
         try:
             line: str = click.prompt(prompt.rstrip("> "), default="", show_default=False)
         except click.Abort:

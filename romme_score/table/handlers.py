@@ -219,6 +219,10 @@ def check(place: Place, args: list[str]) -> Outcome:
     )
     _rules_line(place)
     click.echo(place.out.text(render_verdict(verdict, place.out.profile, place.out.ascii)))
+    if verdict.together is not None:  # a script's line, read as the shell reads it: as romme check says it
+        from romme_score.views.referee import quote_as_one_meld
+
+        click.echo(place.out.text(quote_as_one_meld(melds)))
     return 0 if verdict.valid else 1
 
 

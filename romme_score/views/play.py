@@ -379,8 +379,22 @@ def failed_line(number: int, line: str, code: int) -> str:
     return _("line %(number)d failed (exit code %(code)d): %(line)s") % {
         "number": number,
         "code": code,
-        "line": shown(line, quote=False, whole=LINE_SHOWN),
+        "line": shown(without_passwords(line), quote=False, whole=LINE_SHOWN),
     }
+
+
+def without_passwords(line: str) -> str:
+    """A line as shown again, a database URL in it without its password (issue 30 item 11):
+    the password runs from the user's ``:`` to the last ``@`` before a space.
+
+    >>> without_passwords("standings --db postgresql://club:pa/Sekr3t@host:5432/db --all")
+    'standings --db postgresql://club@host:5432/db --all'
+    """
+    if "://" not in line:
+        return line
+    import re
+
+    return re.sub(r"([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*):\S*@", r"\1@", line)
 
 
 BYE = N_("Bye.")  # shown through _()
@@ -425,15 +439,7 @@ def pending_lines(
 ) -> str:
     """Below the panel while phones send a round: who went out, each hand that is in (its
     cards and points), who is still awaited, and the word that takes it over."""
-    if pending.stalemate:
-        first = _("Stalemate.")
-    elif pending.winner is not None:
-        first = (
-            _("%(player)s went out (Hand-Rommé).") if pending.hand_romme else _("%(player)s went out.")
-        ) % {"player": pending.winner}
-    else:
-        first = _("Nobody has gone out yet.")
-    lines = [_("From the phones: %(state)s") % {"state": first}]
+    lines = [_("From the phones: %(state)s") % {"state": _pending_state(pending)}]
     for player in players:
         stored = pending.hands.get(player)
         if stored is None:
@@ -445,6 +451,40 @@ def pending_lines(
         lines.append("  " + _("waiting for %(players)s") % {"players": ", ".join(missing)})
     lines.append(_("'phones' takes this round over: Enter saves it."))
     return "\n".join(lines)
+
+
+def _pending_state(pending: PendingRound) -> str:
+    if pending.stalemate:
+        return _("Stalemate.")
+    if pending.winner is not None:
+        return (
+            _("%(player)s went out (Hand-Rommé).") if pending.hand_romme else _("%(player)s went out.")
+        ) % {"player": pending.winner}
+    return _("Nobody has gone out yet.")
+
+
+def phone_news(
+    players: Sequence[str], before: PendingRound, now: PendingRound, cards: CardsText, rules: RuleSet
+) -> list[str]:
+    """What a phone changed of the round in progress since ``before``, a line each (issue 30
+    item 7): who went out, and each hand sent (``Dora (phone): ♦7 ♦8 = 15``) or taken back."""
+    lines = []
+    if (now.winner, now.stalemate, now.hand_romme) != (before.winner, before.stalemate, before.hand_romme):
+        lines.append(_("From the phones: %(state)s") % {"state": _pending_state(now)})
+    for player in players:
+        old, new = before.hands.get(player), now.hands.get(player)
+        if new == old:
+            continue
+        if new is None:
+            lines.append(_("%(player)s (phone): hand taken back") % {"player": player})
+            continue
+        hand = new.to_hand()
+        shown = cards(hand.cards) if hand.cards is not None else _("counted")
+        lines.append(
+            _("%(player)s (phone): %(hand)s = %(points)s")
+            % {"player": player, "hand": shown, "points": hand_points(hand, rules)}
+        )
+    return lines
 
 
 def no_pending() -> str:
@@ -487,7 +527,8 @@ def start_help() -> str:
     """What to type when ``romme play`` asks for a new game (``help`` at its questions)."""
     return _(
         "To start a game, type its name (Friday), then its players in seating order, "
-        "separated by spaces or by commas (Anna Ben Carl, or Anna Maria, Ben). Ctrl-D leaves."
+        "separated by spaces or by commas (Anna Ben Carl, or Anna Maria, Ben); or all in one "
+        "line: new Friday Anna Ben Carl. 'quit' or Ctrl-D leaves."
     )
 
 

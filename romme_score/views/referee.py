@@ -136,3 +136,15 @@ def _render_onto(
     if o.alternative:
         lines.append(f"   {o.alternative}")
     return "\n".join(lines)
+
+
+def quote_as_one_meld(texts: Sequence[str], command: str = "romme check") -> str:
+    """The way out where one-card melds make one meld together (the referee's
+    ``Verdict.together``): the shell split the words, quotes keep them one argument.
+
+    >>> quote_as_one_meld(["HK", "KK", "PK"])
+    "meant as one meld? quote it: romme check 'HK KK PK'"
+    """
+    import shlex
+
+    return _("meant as one meld? quote it: %(line)s") % {"line": f"{command} {shlex.quote(' '.join(texts))}"}
