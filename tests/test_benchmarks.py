@@ -23,7 +23,18 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
         ("solver.py", {"HANDS": "10", "TABLES": "6", "STRESS": "4"}),
         ("settle.py", {"RUNS": "1"}),
         ("store.py", {"ROUNDS": "30", "RUNS": "1", "WRITES": "2"}),
-        ("serve.py", {"SAVES": "2", "CLIENTS": "2", "ROUNDS": "20", "STREAMS": "3", "FETCHES": "2"}),
+        (
+            "serve.py",
+            {
+                "SAMPLES": "5",
+                "SAVES": "2",
+                "BOARDS": "2",
+                "SIZES": "10,30",
+                "CHANGES": "3",
+                "STREAMS": "3",
+                "IDLE": "0.1",
+            },
+        ),
         ("tournament.py", {"PLAYERS": "13", "SERIES": "1", "GAMES": "2", "RUNS": "1"}),
     ],
 )

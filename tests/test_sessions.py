@@ -409,6 +409,8 @@ def test_migration_to_leaderboard_tenths_recomputes_the_stored_points_rules_7(tm
     con.execute("UPDATE hands SET leaderboard = leaderboard / 10")  # as schema 6 kept them, about
     con.execute("UPDATE hands SET leaderboard = 7 WHERE player = 'B' AND points = 23")
     con.execute("UPDATE totals SET leaderboard = 0")
+    con.execute("DROP TABLE round_totals")  # nor what came after schema 7 (issue 28)
+    con.execute("DROP INDEX rounds_hand_romme")
     con.execute("PRAGMA user_version = 6")
     con.close()
     data = json.loads(ok("standings", "--db", str(path), "--json"))

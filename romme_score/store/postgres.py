@@ -79,6 +79,7 @@ MIGRATIONS: list[list[str]] = [
     tables.spoken(TYPES, tables.PENDING),  # 2: the round in progress and the phones' links
     tables.spoken(TYPES, tables.TOURNAMENTS),  # 3: tournaments (RULES.md §10)
     tables.spoken(TYPES, tables.LEADERBOARD_TENTHS),  # 4: as the SQLite file's version 7
+    tables.spoken(TYPES, tables.ROUND_TOTALS),  # 5: as the SQLite file's version 8 (issue 28)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

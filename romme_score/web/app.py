@@ -27,6 +27,7 @@ from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import using_language
 from romme_score.store.records import Link
 from romme_score.web import board
+from romme_score.web.cache import Tagged
 from romme_score.web.context import (
     BoardCall,
     Call,
@@ -150,6 +151,10 @@ class _Server:
                 *(i for i in request.path_params.items() if i[0] != "token"),
             ]
         )
+        if route.tagged:
+            seen = request.headers.get("if-none-match")
+            tagged = await in_thread(call, _guarded(lambda c: route.handler(c, given, seen)))
+            return _tagged(tagged, route)
         if route.in_thread:
             result = await in_thread(call, _guarded(lambda c: route.handler(c, given)))
         else:
@@ -215,6 +220,18 @@ def _response(result: object, route: Route) -> Response | None:
     if isinstance(result, dict):
         return JSONResponse(result)
     return Response(result, media_type=route.media, headers=route.headers and dict(route.headers))
+
+
+# Kept by the browser, asked again every time with the ETag it has (issue 28).
+REVALIDATE = {"cache-control": "private, no-cache", "vary": "Accept-Language"}
+
+
+def _tagged(tagged: Tagged, route: Route) -> Response:
+    """An answer with its ETag, or 304 Not Modified where the page has it."""
+    headers = {**REVALIDATE, "etag": tagged.etag}
+    if tagged.body is None:
+        return Response(status_code=304, headers=headers)
+    return Response(tagged.body, media_type=route.media, headers=headers)
 
 
 def _method_not_allowed(allowed: str) -> Response:

@@ -18,6 +18,7 @@ from romme_score.cards import Profile
 from romme_score.i18n import LANGUAGES, using_language
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store.records import Link
+from romme_score.web.cache import Built
 from romme_score.web.links import LinkSet
 
 T = TypeVar("T")
@@ -67,10 +68,12 @@ class TournamentConfig:
 
 
 class Services:
-    """A session service per worker thread, on the served database."""
+    """A session service per worker thread, on the served database, and the answers
+    built once per version for every page (:mod:`.cache`)."""
 
     def __init__(self, db: str) -> None:
         self.db = db
+        self.built = Built()
         self._local = threading.local()
         self._lock = threading.Lock()
         self._opened: list[SessionService] = []

@@ -36,6 +36,7 @@ MIGRATIONS: list[list[str]] = [
         tables.PENDING,  # 5: the round in progress and the phones' links
         tables.TOURNAMENTS,  # 6: tournaments (RULES.md §10)
         tables.LEADERBOARD_TENTHS,  # 7: 003's leaderboard points exact, in tenths
+        tables.ROUND_TOTALS,  # 8: each seat's running total after every round (issue 28)
     )
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
