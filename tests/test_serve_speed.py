@@ -7,6 +7,7 @@ that already has it; the chart is drawn from the totals kept per round."""
 from __future__ import annotations
 
 import json
+import queue
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -205,3 +206,25 @@ def test_the_chart_of_a_long_session_is_drawn_from_a_hundred_rounds_issue28(
     assert re.findall(r"<text[^>]*>[^<]*</text>", svg) == re.findall(r"<text[^>]*>[^<]*</text>", short)
     ends = [points.split()[-1] for points in re.findall(r'<polyline class="line" points="([^"]*)"', short)]
     assert [points.split()[-1] for points in lines] == ends
+
+
+def test_a_stream_opened_after_the_first_state_says_the_version_it_has_issue28(
+    http: httpx.Client, served: Served
+) -> None:
+    """The page opens its stream after its one state.json, with ``?since=``: a change in
+    between comes at once, none when nothing changed."""
+    from test_serve_contract import Stream
+
+    seen = http.get(served.board + "/state.json").json()["version"]
+    quiet = Stream(f"{served.board}/events?since={seen}")
+    ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=12", "Dora=P3 P4")
+    now = http.get(served.board + "/state.json").json()["version"]
+    late = Stream(f"{served.board}/events?since={seen}")
+    try:
+        assert late.next() == str(now)
+        assert quiet.next() == str(now)  # the change itself, once
+        with pytest.raises(queue.Empty):
+            quiet.next(timeout=0.5)
+    finally:
+        quiet.close()
+        late.close()
