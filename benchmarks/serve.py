@@ -12,7 +12,8 @@ uvicorn app of the same versions, interleaved in one run, both whole processes o
 
 Every goal ends in one line ``GOAL | figure | measured | baseline | ratio | goal | met``
 (or ``missed``), which docs/speed.md collects. Run: ``python benchmarks/serve.py``;
-SAMPLES, SAVES, BOARDS, SIZES, CHANGES, STREAMS, IDLE make it smaller (the tests run it so).
+SAMPLES, SAVES, BOARDS, SIZES, CHANGES, STREAMS, IDLE make it smaller (the tests run it so);
+PARTS=requests,saves,per_change,idle,page_weight runs some of it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ SIZES = [int(n) for n in os.environ.get("SIZES", "10,1000,10000").split(",")]
 CHANGES = int(os.environ.get("CHANGES", "12"))  # changes per session size (a third are saves)
 STREAMS = int(os.environ.get("STREAMS", "100"))
 IDLE = float(os.environ.get("IDLE", "3"))  # seconds of each idle look (three each)
+PARTS = [p for p in os.environ.get("PARTS", "").split(",") if p]  # some of the parts only, by name
 PLAYERS = ("Anna", "Ben", "Carl", "Dora")
 EVENT = re.compile(rb"data: ?(\d+)\r?\n")
 
@@ -322,9 +324,12 @@ def requests(folder: Path) -> None:
             port = int(base.first["port"])  # type: ignore[call-overload]
             other = Phone(f"http://127.0.0.1:{port}")
             times: dict[str, list[float]] = {k: [] for k in ("state", "state0", "hand", "hand0")}
-            for n in range(SAMPLES):
+            # The fetches of the pages after a change (the first builds the version's state,
+            # every other is answered from it), then a seat's hands, each a change.
+            for _n in range(SAMPLES):
                 times["state"].append(board.timed("GET", "state.json"))
                 times["state0"].append(other.timed("GET", "state.json"))
+            for n in range(SAMPLES):
                 times["hand"].append(seat.timed("POST", "hand", {"points": 5 + n % 20}))
                 times["hand0"].append(other.timed("POST", "hand", {"points": 5 + n % 20}))
             for phone in (board, seat, other):
@@ -501,7 +506,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:  # the databases go with it
         folder = Path(scratch)
         for part in (requests, saves, per_change, idle, page_weight):
-            part(folder)
+            if not PARTS or part.__name__ in PARTS:
+                part(folder)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from starlette.routing import Route as StarletteRoute
 
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import using_language
+from romme_score.store import StoreError
 from romme_score.store.records import Link
 from romme_score.web import board
 from romme_score.web.cache import Tagged
@@ -153,7 +154,10 @@ class _Server:
         )
         if route.tagged:
             seen = request.headers.get("if-none-match")
-            tagged = await in_thread(call, _guarded(lambda c: route.handler(c, given, seen)))
+            tagged = _held(route, call, given, seen)
+            if tagged is None:
+                built: Tagged = await in_thread(call, _guarded(lambda c: route.handler(c, given, seen)))
+                return _tagged(built, route)
             return _tagged(tagged, route)
         if route.in_thread:
             result = await in_thread(call, _guarded(lambda c: route.handler(c, given)))
@@ -224,6 +228,19 @@ def _response(result: object, route: Route) -> Response | None:
 
 # Kept by the browser, asked again every time with the ETag it has (issue 28).
 REVALIDATE = {"cache-control": "private, no-cache", "vary": "Accept-Language"}
+
+
+def _held(route: Route, call: Call | BoardCall, given: Mapping[str, Any], seen: str | None) -> Tagged | None:
+    """The answer built already at the session's version, looked up in the event loop (a
+    version is a lookup, no worker thread needed); None: it is to be built, in a thread."""
+    if route.held is None:
+        return None
+    try:
+        with using_language(call.language):
+            found: Tagged | None = route.held(call, given, seen)
+        return found
+    except (StoreError, InputProblem, Refusal):  # busy, the session gone: the thread says so
+        return None
 
 
 def _tagged(tagged: Tagged, route: Route) -> Response:

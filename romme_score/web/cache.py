@@ -5,7 +5,8 @@ the others wait for it; each answer carries an ETag of what it holds, and a page
 sends it back (``If-None-Match``) gets ``304 Not Modified`` and no body.
 
 Only the latest version of each answer is kept: a session's answers take a few
-kilobytes, whatever its length.
+kilobytes, whatever its length. A page asking for what is built already is answered in
+the event loop, without a worker thread (:func:`held`): the version is a lookup.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import hashlib
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -31,7 +32,7 @@ def etag(prefix: str, body: bytes) -> str:
     """A strong ETag of ``body``: its prefix (the version it was built at) and a digest.
 
     >>> etag("7-de", b"{}")
-    '"7-de-99914b932bd37a50"'
+    '"7-de-01e7b720ff566d53"'
     """
     return f'"{prefix}-{hashlib.blake2b(body, digest_size=8).hexdigest()}"'
 
@@ -42,6 +43,17 @@ def answer(tagged: Tagged, seen: str | None) -> Tagged:
     if seen is not None and (seen.strip() == "*" or tagged.etag in (t.strip() for t in seen.split(","))):
         return Tagged(tagged.etag, None)
     return tagged
+
+
+def held(
+    built: Built, key: Hashable, version: Callable[[], int], pick: Callable[[Any], Tagged | None]
+) -> Tagged | None:
+    """The answer held for ``key`` if it was built at the session's ``version`` (``pick``
+    takes it out of the value held), else None: then it is built in a thread."""
+    found = built.peek(key)
+    if found is None or found[0] != version():
+        return None
+    return pick(found[1])
 
 
 @dataclass
@@ -76,6 +88,12 @@ class Built:
                 if held is None or held.version <= built:
                     self._entries[key] = _Entry(built, value)
             return value
+
+    def peek(self, key: Hashable) -> tuple[int, object] | None:
+        """The version and value held for ``key``, whatever the version (None: nothing yet)."""
+        with self._lock:
+            found = self._entries.get(key)
+        return (found.version, found.value) if found is not None else None
 
     def _held(self, key: Hashable, version: int) -> _Entry[object] | None:
         with self._lock:

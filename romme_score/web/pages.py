@@ -21,7 +21,7 @@ from romme_score.history import chart_from_totals
 from romme_score.i18n import LANGUAGES, language
 from romme_score.views import report as report_views
 from romme_score.views import web as views
-from romme_score.web.cache import Tagged, answer, etag
+from romme_score.web.cache import Tagged, answer, etag, held
 from romme_score.web.context import Call
 from romme_score.web.links import qr_svg
 
@@ -137,6 +137,14 @@ def chart(call: Call, seen: str | None = None) -> Tagged:
 
     built = call.services.built.get(("chart", info.id, call.language), service.version(info), build)
     return answer(built, seen)
+
+
+def cached_chart(call: Call, seen: str | None = None) -> Tagged | None:
+    """In the event loop: the chart as built at the session's version, or None."""
+    info = call.info()
+    key = ("chart", info.id, call.language)
+    found = held(call.services.built, key, lambda: call.service.version(info), lambda chart: chart)
+    return answer(found, seen) if found is not None else None
 
 
 def links_json(call: Call) -> dict[str, object]:

@@ -62,6 +62,7 @@ class Route:
     in_thread: bool = True  # database or CPU work: off the event loop
     headers: Mapping[str, str] | None = None
     tagged: bool = False  # (call, given, If-None-Match) -> web.cache.Tagged: an ETag, 304 when seen
+    held: Handler | None = None  # tagged: the answer as built already, in the event loop (or None)
 
 
 def _page(call: Call, given: Mapping[str, Any]) -> str:
@@ -83,10 +84,15 @@ STATIC: dict[str, Route] = {f"static/{name}": _static(name) for name in pages.ST
 
 ROUTES: dict[str, Route] = {
     "": Route("GET", SESSION_KINDS, _page, HTML),
-    "state.json": Route("GET", SESSION_KINDS, state.read_state, JSON, tagged=True),
+    "state.json": Route("GET", SESSION_KINDS, state.read_state, JSON, tagged=True, held=state.cached_state),
     "events": Route("GET", SESSION_KINDS, _session_version, EVENTS),
     "chart.svg": Route(
-        "GET", SESSION_KINDS, lambda call, given, seen: pages.chart(call, seen), SVG, tagged=True
+        "GET",
+        SESSION_KINDS,
+        lambda call, given, seen: pages.chart(call, seen),
+        SVG,
+        tagged=True,
+        held=lambda call, given, seen: pages.cached_chart(call, seen),
     ),
     "qr.svg": Route("GET", SESSION_KINDS, lambda call, given: pages.qr_of(call, None), SVG),
     **{path: Route("GET", SESSION_KINDS, read, JSON) for path, read in referee.READS.items()},

@@ -29,7 +29,7 @@ from romme_score.store.records import Link
 from romme_score.stream import RawJSON, stream_json
 from romme_score.views import session as session_views
 from romme_score.views import web as views
-from romme_score.web.cache import Tagged, answer, etag
+from romme_score.web.cache import Tagged, answer, etag, held
 from romme_score.web.context import Call
 from romme_score.web.errors import bad_field
 
@@ -81,6 +81,21 @@ def read_state(call: Call, given: Mapping[str, Any], seen: str | None = None) ->
     return answer(built.of(call.link), seen)
 
 
+def cached_state(call: Call, given: Mapping[str, Any], seen: str | None = None) -> Tagged | None:
+    """In the event loop: ``state.json`` of the recent rounds as built at the session's
+    version for this link, or None (then :func:`read_state` runs in a thread)."""
+    if any(given.get(k) is not None for k in ("rounds", "offset", "limit")):
+        return None
+    info = call.info()
+    found = held(
+        call.services.built,
+        ("state", info.id, call.language),
+        lambda: call.service.version(info),
+        lambda built: built.held(call.link),
+    )
+    return answer(found, seen) if found is not None else None
+
+
 class _Built:
     """One version's state: what every link shares, and each link's bytes as asked."""
 
@@ -89,6 +104,9 @@ class _Built:
         self.data = data
         self.finished = finished
         self._links: dict[tuple[str, str | None], Tagged] = {}
+
+    def held(self, link: Link) -> Tagged | None:
+        return self._links.get((link.kind, link.player))
 
     def of(self, link: Link) -> Tagged:
         key = (link.kind, link.player)

@@ -218,7 +218,7 @@ class SQLStore:
         players = tuple(
             r[0] for r in self.query("SELECT name FROM players WHERE session_id = ? ORDER BY seat", (sid,))
         )
-        rules = RuleSet.from_dict(json.loads(rules_json))
+        rules = _rules(rules_json)
         return SessionInfo(int(sid), sname, players, rules, rate, currency, dealer, created)
 
     def session_overview(self) -> list[SessionCount]:
@@ -859,6 +859,13 @@ class SQLStore:
 
     def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
         return tournaments.games(self.conn, tournament)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(text: str) -> RuleSet:
+    """A session's rules as stored (JSON), read once per text: a frozen value, and reading
+    it costs more than the rest of a phone's request (issue 28)."""
+    return RuleSet.from_dict(json.loads(text))
 
 
 def _run(statement: str, cur: Cursor) -> None:
