@@ -208,7 +208,9 @@ async def events(
 
         return JSONResponse(answer.body, status_code=answer.status)
     last = request.headers.get("last-event-id") or request.query_params.get("since")
-    now: int = await in_thread(call, current or _version)
+    # The version as the watcher last saw it (the one every event comes from): no worker
+    # thread, no database connection for a stream opening (100 at once would open 40).
+    now: int = watcher.version if watcher.version >= 0 else await in_thread(call, current or _version)
 
     async def stream() -> AsyncIterator[str]:
         watcher.streams += 1
