@@ -175,8 +175,14 @@ class _Server:
             body = await read_json(request, limit)
         except BodyRefused as refused:
             raise refusal(refused.code, refused.status, limit=limit) from None
+
+        def work(c: Any) -> tuple[Any, int]:
+            # the session's version after the write, read by the thread that wrote
+            return route.handler(c, body), _version_after(c)
+
         try:
-            result = await in_thread(call, _guarded(lambda c: route.handler(c, body)))
+            result, version = await in_thread(call, _guarded(work))
+            site.watcher.publish(version)  # the streams told now, not at the watcher's next look
         finally:
             for watcher in self.watchers:  # this table's, and a tournament board's
                 watcher.poke()
@@ -228,6 +234,15 @@ def _response(result: object, route: Route) -> Response | None:
 
 # Kept by the browser, asked again every time with the ETag it has (issue 28).
 REVALIDATE = {"cache-control": "private, no-cache", "vary": "Accept-Language"}
+
+
+def _version_after(call: Call | BoardCall) -> int:
+    if isinstance(call, BoardCall):
+        return -1  # a tournament's board writes nothing
+    try:
+        return call.service.version(call.info())
+    except StoreError:  # busy, or the session gone: the watcher's next look says
+        return -1
 
 
 def _held(route: Route, call: Call | BoardCall, given: Mapping[str, Any], seen: str | None) -> Tagged | None:

@@ -135,6 +135,12 @@ class Watcher:
     def stopping(self) -> bool:
         return self._stop
 
+    def publish(self, version: int) -> None:
+        """In the event loop: the session is at ``version`` now (a write through this
+        server), told every stream at once; -1, nothing known: the watcher looks."""
+        if version >= 0 and version != self.version and not self._stop:
+            self._publish(version)
+
     def poke(self) -> None:
         """Look now (a write through this server just changed the session)."""
         self._wake.set()
