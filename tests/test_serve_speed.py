@@ -96,6 +96,7 @@ def test_state_json_rounds_all_pages_the_whole_history_issue28(http: httpx.Clien
         ({"rounds": "some"}, "rounds"),
         ({"rounds": "all", "offset": "-1"}, "offset"),
         ({"rounds": "all", "limit": "x"}, "limit"),
+        ({"rounds": "all", "limit": "9" * 30}, "limit"),
         ({"offset": "2"}, "offset"),
     ],
 )

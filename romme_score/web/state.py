@@ -59,7 +59,7 @@ def rounds_asked(given: Mapping[str, Any]) -> Rounds:
         if text is None:
             numbers[field] = None
             continue
-        if which != "all" or not text.isascii() or not text.isdigit():
+        if which != "all" or not text.isascii() or not text.isdigit() or len(text) > 9:
             raise bad_field(field, "count")
         numbers[field] = int(text)
     if which == "recent":
