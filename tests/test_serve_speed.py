@@ -11,6 +11,7 @@ import queue
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -136,16 +137,31 @@ def test_the_chart_is_not_sent_again_for_a_hand_of_the_round_in_progress_issue28
     assert again.status_code == 304
 
 
-def test_every_page_gets_the_state_built_once_per_version_issue28(http: httpx.Client, served: Served) -> None:
-    """The board and a seat share what does not depend on the link: the same rounds, the
-    same view; each gets its own kind and seat."""
-    board = http.get(served.board + "/state.json").json()
-    seat = http.get(served.seats["Ben"] + "/state.json").json()
-    assert board["kind"] == "board" and board["me"] is None and board["shown"]["mine"] is None
-    assert seat["kind"] == "seat" and seat["me"] == "Ben" and isinstance(seat["shown"]["mine"], str)
-    for key in ("rounds", "players", "view", "version", "pending"):
-        assert board[key] == seat[key], key
-    assert http.get(served.board + "/state.json").content == http.get(served.board + "/state.json").content
+def test_every_page_gets_the_state_built_once_per_version_issue28(
+    http: httpx.Client, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six pages fetching after a change cost one read of the session: the board and the
+    seats share what does not depend on the link (each gets its own kind and seat)."""
+    reads: list[int] = []
+    snapshot = SessionService.snapshot
+
+    def counted(self: SessionService, *args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return snapshot(self, *args, **kwargs)
+
+    monkeypatch.setattr(SessionService, "snapshot", counted)
+    with in_process(db) as (served, _server):
+        links = [served.board, served.scorekeeper, *served.seats.values()]
+        states = [http.get(link + "/state.json").json() for link in links]
+        assert len(reads) == 1
+        board, seat = states[0], states[2 + PLAYERS.index("Ben")]
+        assert board["kind"] == "board" and board["me"] is None and board["shown"]["mine"] is None
+        assert seat["kind"] == "seat" and seat["me"] == "Ben" and isinstance(seat["shown"]["mine"], str)
+        for key in ("rounds", "players", "view", "version", "pending"):
+            assert board[key] == seat[key], key
+        ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=12", "Dora=P3 P4")
+        assert all(http.get(link + "/state.json").status_code == 200 for link in links)
+        assert len(reads) == 2
 
 
 def friday_evening() -> None:
