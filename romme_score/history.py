@@ -26,7 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from romme_score.rules import GameEnd, RuleSet
 from romme_score.scoring import game_state
-from romme_score.sessions import SessionInputError, SessionService, Standings, settle_evening
+from romme_score.sessions import SessionInfo, SessionInputError, SessionService, Standings, settle_evening
 from romme_score.settlement import Settlement
 
 TWO_PLACES = Decimal("0.01")
@@ -112,6 +112,42 @@ def chart_of(standings: Standings) -> Chart:
         standings.rules.game_end,
         standings.state.finished,
         standings.state.winner,
+    )
+
+
+MARKED = 10  # the Hand-Rommés a thinned chart marks: the last ones
+
+
+def chart_from_totals(service: SessionService, info: SessionInfo, most: int | None = None) -> Chart:
+    """The running totals of a session as the store keeps them per round (issue 28: no
+    round read again), the same :class:`Chart` as :func:`chart_of` gives. With ``most``,
+    a session of more rounds is drawn thinned: about ``most`` rounds evenly spread, from
+    the first to the last, and the rounds of the last :data:`MARKED` Hand-Rommés (the
+    only ones marked; no bonus listed), so that the chart of a long evening stays small."""
+    store = service.store
+    count = store.round_count(info)
+    totals = store.totals(info)
+    state = game_state(info.players, totals, count, info.rules)
+    if most is None or count <= most:
+        rows = list(store.round_totals(info))
+        hand_rommes = store.hand_rommes(info)
+        bonuses = store.bonuses(info)
+    else:
+        step = (count - 1) / (most - 1)
+        hand_rommes = store.hand_rommes(info, last=MARKED)
+        numbers = {round(1 + i * step) for i in range(most)} | {number for number, _who in hand_rommes}
+        rows = list(store.round_totals(info, sorted(numbers)))
+        bonuses = []
+    return Chart(
+        info.name,
+        info.players,
+        tuple(number for number, _running in rows),
+        {p: tuple(running[p] for _number, running in rows) for p in info.players},
+        tuple(hand_rommes),
+        tuple(bonuses),
+        info.rules.game_end,
+        state.finished,
+        state.winner,
     )
 
 
@@ -238,8 +274,7 @@ class History:
 
     def chart(self, session: str | None = None) -> Chart:
         """The running totals of a session (the current one by default)."""
-        info = self.service.session(session)
-        return chart_of(self.service.standings(info))
+        return chart_from_totals(self.service, self.service.session(session))
 
     def report(self, sessions: Sequence[str], unit: Decimal = Decimal("0.01")) -> Report:
         """The games of an evening (the current session by default) and their settlement."""

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,9 +67,11 @@ MOST_CARDS_IN_HAND = 15
 UNLIKELY_POINTS = 150
 
 
+@functools.lru_cache(maxsize=64)
 def most_points_in_hand(rules: RuleSet) -> int:
     """The most penalty points one hand can hold under ``rules``: its
-    :data:`MOST_CARDS_IN_HAND` highest natural cards of the packs in play, and every joker.
+    :data:`MOST_CARDS_IN_HAND` highest natural cards of the packs in play, and every joker
+    (worked out once per rule set: every hand a phone sends is checked against it).
 
     >>> from romme_score.rules import find_preset
     >>> most_points_in_hand(find_preset("standard"))  # 8 aces, 7 tens or faces, 6 jokers

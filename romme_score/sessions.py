@@ -530,16 +530,22 @@ class SessionService:
     def state(self, info: SessionInfo) -> GameState:
         return game_state(info.players, self.store.totals(info), self.store.round_count(info), info.rules)
 
-    def points_lines(self, info: SessionInfo) -> Iterator[Lines] | None:
-        """Every round of the scoresheet as the store lines them up, in batches (a long
-        session's ``standings --json``; read as consumed: the service must stay open);
-        None where the store cannot: then read :meth:`round_rows`."""
-        return self.store.points_lines(info)
+    def points_lines(
+        self, info: SessionInfo, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[Lines] | None:
+        """Every round of the scoresheet (those numbered after ``after`` up to ``upto``)
+        as the store lines them up, in batches (a long session's ``standings --json``;
+        read as consumed: the service must stay open); None where the store cannot: then
+        read :meth:`round_rows`."""
+        return self.store.points_lines(info, after=after, upto=upto)
 
-    def round_rows(self, info: SessionInfo, last: int | None = None) -> Iterator[RoundRow]:
-        """The scoresheet's rounds (the last ``last``, all when None), read as they are
-        consumed: a long session streams, so the database must stay open until then."""
-        return self.store.round_points(info, last=last)
+    def round_rows(
+        self, info: SessionInfo, last: int | None = None, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[RoundRow]:
+        """The scoresheet's rounds (the last ``last``, all when None; or those numbered
+        after ``after`` up to ``upto``), read as they are consumed: a long session
+        streams, so the database must stay open until then."""
+        return self.store.round_points(info, last=last, after=after, upto=upto)
 
     def standings(self, info: SessionInfo, last: int | None = None) -> Standings:
         """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state."""

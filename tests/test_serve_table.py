@@ -175,10 +175,11 @@ def test_six_rounds_with_three_phones_and_romme_play_on_one_database(browser: An
             table.went_out("Ben")
             table.type_hand("Anna", "HA")  # 11
             table.type_hand("Carl", "KD")  # 10
-            terminal.wait_for("waiting for Dora")
+            terminal.wait_for("Carl (phone): ♦D = 10")  # each hand from a phone as one line
             terminal.type("phones\r", "4 Dora>")  # Dora tells the window
             terminal.type("8\r", "Enter saves>")
-            terminal.type("\r", "Friday · round 6>")
+            terminal.type("\r")
+            terminal.wait_for("Friday · round 6>", count=2)  # the first: round 5 of romme round
             assert table.agree(5) == {"Anna": 55, "Ben": 20, "Carl": 40, "Dora": 10}
             assert http.get(served.board + "/state.json").json()["pending"]["winner"] is None
 

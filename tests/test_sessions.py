@@ -411,6 +411,8 @@ def test_migration_to_leaderboard_tenths_recomputes_the_stored_points_rules_7(tm
     con.execute("UPDATE totals SET leaderboard = 0")
     for later in ("league_aliases", "league_events", "leagues"):  # the tables of later migrations
         con.execute(f"DROP TABLE {later}")
+    con.execute("DROP TABLE round_totals")  # nor what came after schema 7 (issue 28)
+    con.execute("DROP INDEX rounds_hand_romme")
     con.execute("PRAGMA user_version = 6")
     con.close()
     data = json.loads(ok("standings", "--db", str(path), "--json"))

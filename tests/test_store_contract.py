@@ -227,6 +227,52 @@ def test_a_correction_replaces_the_round_and_keeps_the_old_one(store: Store) -> 
         store.replace_rounds(info, 5, [new], scores[:1], {5})
 
 
+def running_totals(store: Store, info: SessionInfo) -> list[tuple[int, dict[str, int]]]:
+    """Each player's total after each active round, added up from the scoresheet."""
+    running = dict.fromkeys(info.players, 0)
+    out = []
+    for row in store.round_points(info):
+        for p in info.players:
+            running[p] += row.points.get(p, 0) - row.bonus.get(p, 0)
+        out.append((row.number, dict(running)))
+    return out
+
+
+def test_the_totals_after_each_round_are_kept_through_undo_correction_and_import_issue28(
+    store: Store,
+) -> None:
+    info = make(store)
+    other = make(store, "Sat")
+    record(store, info, "Anna", Ben=10, Carl=5)
+    record(store, other, "Ben", Anna=40, Carl=2)
+    record(store, info, "Ben", Anna=7, Carl=1)
+    record(store, info, "Carl", Anna=3, Ben=4)
+    assert list(store.round_totals(info)) == running_totals(store, info)
+    assert list(store.round_totals(info))[-1] == (3, store.totals(info))
+    store.undo_last(info)
+    assert (
+        list(store.round_totals(info)) == running_totals(store, info)
+        and len(running_totals(store, info)) == 2
+    )
+    first = store.rounds(info)[0].to_input(info.players)
+    new = RoundInput("Anna", {"Ben": Hand(points=30), "Carl": Hand(points=5)})
+    second = store.rounds(info)[1].to_input(info.players)
+    one = score_round(info.players, {}, new, info.rules)
+    two = score_round(info.players, dict(one.points), second, info.rules)
+    store.replace_rounds(info, 1, [new, second], [one, two], {1})
+    assert first != new and list(store.round_totals(info)) == running_totals(store, info)
+    record(store, info, "Ben", Anna=9, Carl=0)
+    assert list(store.round_totals(info)) == running_totals(store, info)
+    assert list(store.round_totals(info, [1, 3])) == [running_totals(store, info)[i] for i in (0, 2)]
+    assert list(store.round_totals(other)) == running_totals(store, other) == [(1, store.totals(other))]
+    rounds = list(store.all_rounds(info, active=True)) + list(store.all_rounds(info, active=False))
+    store.write_session("Copy", "", PLAYERS, RULES, None, None, 0, rounds, [], [], False)
+    copy = store.session("Copy")
+    assert list(store.round_totals(copy)) == running_totals(store, info)
+    store.delete_session("Copy")
+    assert list(store.round_totals(copy)) == []
+
+
 def test_notes_renames_and_deletion(store: Store) -> None:
     info = make(store)
     record(store, info, "Anna", Ben=10, Carl=5)

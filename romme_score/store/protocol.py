@@ -130,7 +130,27 @@ class Store(Protocol):
 
     def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]: ...
 
-    def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[RoundPoints]: ...
+    def round_points(
+        self, session: SessionInfo, last: int | None = None, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[RoundPoints]:
+        """The scoresheet's active rounds: the last ``last``, or those numbered after
+        ``after`` up to ``upto`` (to the last when None)."""
+        ...
+
+    def round_totals(
+        self, session: SessionInfo, numbers: Sequence[int] | None = None
+    ) -> Iterator[tuple[int, dict[str, int]]]:
+        """Each player's running total after each active round (of ``numbers``, or all),
+        as kept with every write: (number, totals) by number."""
+        ...
+
+    def hand_rommes(self, session: SessionInfo, last: int | None = None) -> list[tuple[int, str]]:
+        """(round, who went out) of the active rounds won by a Hand-Rommé (the last ``last``), by round."""
+        ...
+
+    def bonuses(self, session: SessionInfo) -> list[tuple[int, str, int]]:
+        """(round, player, points struck) of the bonuses struck in active rounds."""
+        ...
 
     def record_round(
         self,
@@ -168,7 +188,9 @@ class Store(Protocol):
         where this store cannot line them up."""
         ...
 
-    def points_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines] | None:
+    def points_lines(
+        self, session: SessionInfo, batch: int = 512, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[Lines] | None:
         """The active rounds' scoresheet lines as batches of
         :func:`~romme_score.store.records.points_line_fields` lines; None where this store
         cannot line them up (then :meth:`round_points` is read)."""

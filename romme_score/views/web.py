@@ -525,6 +525,8 @@ EXPECTED = {
     "player": N_("a player's name or null"),
     "object": N_("an object"),
     "players": N_("a list of players' names"),
+    "count": N_("a whole number, 0 or more (with rounds=all)"),
+    "rounds": N_("'all' or 'recent'"),
 }
 
 

@@ -26,8 +26,10 @@ from starlette.routing import Route as StarletteRoute
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import using_language
 from romme_score.sessions import SessionService
+from romme_score.store import StoreError
 from romme_score.store.records import Link
 from romme_score.web import board, pages
+from romme_score.web.cache import Tagged
 from romme_score.web.context import (
     BoardCall,
     Call,
@@ -205,6 +207,13 @@ class _Server:
                 *(i for i in request.path_params.items() if i[0] != "token"),
             ]
         )
+        if route.tagged:
+            seen = request.headers.get("if-none-match")
+            tagged = _held(route, call, given, seen)
+            if tagged is None:
+                built: Tagged = await in_thread(call, _guarded(lambda c: route.handler(c, given, seen)))
+                return _tagged(built, route)
+            return _tagged(tagged, route)
         if route.in_thread:
             result = await in_thread(call, _guarded(lambda c: route.handler(c, given)))
         else:
@@ -226,8 +235,14 @@ class _Server:
                 answer = refusal(refused.code, refused.status)
                 return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
             raise refusal(refused.code, refused.status, limit=limit) from None
+
+        def work(c: Any) -> tuple[Any, int]:
+            # the session's version after the write, read by the thread that wrote
+            return route.handler(c, body), _version_after(c)
+
         try:
-            result = await in_thread(call, _guarded(lambda c: route.handler(c, body)))
+            result, version = await in_thread(call, _guarded(work))
+            site.watcher.publish(version)  # the streams told now, not at the watcher's next look
         finally:
             for watcher in self.watchers:  # this table's, and a tournament board's
                 watcher.poke()
@@ -288,6 +303,44 @@ def _response(result: object, route: Route) -> Response | None:
     if isinstance(result, dict):
         return JSONResponse(result)
     return Response(result, media_type=route.media, headers=route.headers and dict(route.headers))
+
+
+# Kept by the browser, asked again every time with the ETag it has (issue 28).
+REVALIDATE = {"cache-control": "private, no-cache", "vary": "Accept-Language"}
+
+
+def _version_after(call: Call | BoardCall) -> int:
+    if isinstance(call, BoardCall):
+        return -1  # a tournament's board writes nothing
+    try:
+        return call.service.version(call.info())
+    except StoreError:  # busy, or the session gone: the watcher's next look says
+        return -1
+
+
+def _held(
+    route: Route, call: Call | BoardCall | LeagueCall, given: Mapping[str, Any], seen: str | None
+) -> Tagged | None:
+    """The answer built already at the session's version, looked up in the event loop (a
+    version is a lookup, no worker thread needed); None: it is to be built, in a thread."""
+    if route.held is None:
+        return None
+    try:
+        with using_language(call.language), call.services.lease_idle() as leased:
+            if not leased:
+                return None
+            found: Tagged | None = route.held(call, given, seen)
+        return found
+    except (StoreError, InputProblem, Refusal):  # busy, the session gone: the thread says so
+        return None
+
+
+def _tagged(tagged: Tagged, route: Route) -> Response:
+    """An answer with its ETag, or 304 Not Modified where the page has it."""
+    headers = {**REVALIDATE, "etag": tagged.etag}
+    if tagged.body is None:
+        return Response(status_code=304, headers=headers)
+    return Response(tagged.body, media_type=route.media, headers=headers)
 
 
 def _method_not_allowed(allowed: str) -> Response:

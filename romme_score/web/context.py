@@ -20,6 +20,7 @@ from romme_score.i18n import LANGUAGES, using_language
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store.errors import DatabaseGone, NoDatabase
 from romme_score.store.records import Link
+from romme_score.web.cache import Built
 from romme_score.web.links import LinkSet
 
 T = TypeVar("T")
@@ -87,7 +88,8 @@ class LeagueConfig:
 
 
 class Services:
-    """The session services of the worker threads, on the served database: a small pool.
+    """The session services of the worker threads, on the served database: a small pool;
+    and the answers built once per version for every page (:mod:`.cache`).
 
     A request's work takes a service for as long as it runs (:func:`in_thread`) and gives
     it back; at most ``keep`` idle ones are kept, the others closed, so the open
@@ -100,6 +102,7 @@ class Services:
     def __init__(self, db: str, keep: int = 8) -> None:
         self.db = db
         self.keep = keep
+        self.built = Built()
         self._local = threading.local()
         self._lock = threading.Lock()
         self._idle: list[SessionService] = []
@@ -126,6 +129,29 @@ class Services:
         self._local.service = found
         try:
             yield
+        finally:
+            service, self._local.service = self._local.service, None
+            self._local.leased = False
+            if service is not None:
+                self._give_back(service, self._local.dropped)
+
+    @contextmanager
+    def lease_idle(self) -> Iterator[bool]:
+        """An idle service for a quick look in the event loop (a version), or False: none
+        is idle, and none is opened here (opening a connection may wait for the network;
+        the look is then made in a worker thread)."""
+        with self._lock:
+            found = self._idle.pop() if self._idle else None
+            if found is not None:
+                self._busy.add(found)
+        if found is None:
+            yield False
+            return
+        self._local.leased = True
+        self._local.dropped = False
+        self._local.service = found
+        try:
+            yield True
         finally:
             service, self._local.service = self._local.service, None
             self._local.leased = False

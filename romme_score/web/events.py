@@ -9,7 +9,13 @@ every open stream waits on it. A backend that can push changes (PostgreSQL's
 LISTEN/NOTIFY) plugs into :func:`watch` alone.
 
 A stream reconnecting after the phone slept sends the last version it saw
-(``Last-Event-ID``); where the session changed meanwhile, the new version comes at once.
+(``Last-Event-ID``; a page opening its stream after its first ``state.json`` says it as
+``?since=N``); where the session changed meanwhile, the new version comes at once.
+
+An idle stream costs what a plain Starlette stream costs (issue 28): every stream awaits
+one future of the watcher's, set at each change, at each ping (one timer for all,
+every :data:`PING_SECONDS`) and when the server stops; no stream has a timer or a
+task of its own beyond Starlette's :class:`~starlette.responses.StreamingResponse`.
 """
 
 from __future__ import annotations
@@ -20,10 +26,8 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import anyio
-from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store import StoreError
@@ -97,7 +101,9 @@ class Watcher:
         self.looks = looks or session_version(session_id)
         self.every = every
         self.version = -1
-        self._changed = asyncio.Event()
+        self.pings = 0  # how many pings were asked of the streams
+        self._signal: asyncio.Future[None] | None = None
+        self._ping: asyncio.TimerHandle | None = None
         self._wake = threading.Event()
         self._stop = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -106,21 +112,37 @@ class Watcher:
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self._signal = self._loop.create_future()
+        self._ping = self._loop.call_later(PING_SECONDS, self._pinged)
         with SessionService(self.db, create=False) as service:
             self.version = self.looks(service)(-2, threading.Event(), 0.0)
         self._thread = threading.Thread(target=self._run, name="romme-serve-watcher", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
+        """End every stream and the watch (when the server stops; again: nothing more)."""
         self._stop = True
         self._wake.set()
-        self._publish(self.version)  # wake every stream, so that it sees the stop
+        loop = self._loop
+        if loop is not None and not loop.is_closed():  # wake every stream, so that it sees the stop
+            if _running_loop() is loop:
+                self._publish(self.version)
+                if self._ping is not None:
+                    self._ping.cancel()
+            else:  # from another thread (a test stopping its server)
+                loop.call_soon_threadsafe(self._publish, self.version)
         if self._thread is not None:
             self._thread.join(timeout=2)
 
     @property
     def stopping(self) -> bool:
         return self._stop
+
+    def publish(self, version: int) -> None:
+        """In the event loop: the session is at ``version`` now (a write through this
+        server), told every stream at once; -1, nothing known: the watcher looks."""
+        if version >= 0 and version != self.version and not self._stop:
+            self._publish(version)
 
     def poke(self) -> None:
         """Look now (a write through this server just changed the session)."""
@@ -166,24 +188,41 @@ class Watcher:
 
     def _publish(self, version: int) -> None:
         self.version = version
-        changed, self._changed = self._changed, asyncio.Event()
-        changed.set()
+        self._wake_streams()
 
-    async def changes(self, seen: int, ended: Callable[[], bool]) -> AsyncIterator[int]:
-        """Each new version after ``seen`` as it comes, until the server stops (or ``ended``)."""
-        while not self._stop and not ended():
-            waiting = self._changed
+    def _pinged(self) -> None:
+        self.pings += 1
+        self._wake_streams()
+        if self._loop is not None and not self._stop:
+            self._ping = self._loop.call_later(PING_SECONDS, self._pinged)
+
+    def _wake_streams(self) -> None:
+        signal = self._signal
+        if signal is None or self._loop is None:
+            return
+        self._signal = self._loop.create_future()
+        if not signal.done():
+            signal.set_result(None)
+
+    async def changes(self, seen: int) -> AsyncIterator[int | None]:
+        """Each new version after ``seen`` as it comes (None: a ping is due), until the
+        server stops."""
+        pinged = self.pings
+        while not self._stop:
+            signal = self._signal
             if self.version != seen:
                 seen = self.version
                 yield seen
-                continue
-            try:
-                await asyncio.wait_for(waiting.wait(), timeout=0.25)
-            except TimeoutError:
-                continue
+            elif self.pings != pinged:
+                pinged = self.pings
+                yield None
+            elif signal is not None:
+                await asyncio.wait((signal,))  # shared: a stream that ends never cancels it
+            else:
+                return
 
 
-class _Stream(EventSourceResponse):
+class _Stream(StreamingResponse):
     """An event stream that gives back its place among the watcher's streams when it
     ends, however it ends (the client gone, the server stopping, before its first event)."""
 
@@ -213,31 +252,38 @@ async def events(
         return JSONResponse(answer.body, status_code=answer.status, headers=answer.headers)
     watcher.streams += 1
     try:
-        last = request.headers.get("last-event-id")
+        last = request.headers.get("last-event-id") or request.query_params.get("since")
+        # The version read afresh, in a worker thread: a database gone or away is refused
+        # here as on every other endpoint (503), not answered with a stream that never moves.
         now: int = await in_thread(call, current or _version)
-        shutdown = anyio.Event()  # set by sse-starlette when the server stops: the stream then ends
-
-        async def stream() -> AsyncIterator[ServerSentEvent]:
-            if last is not None and last != str(now):
-                yield _event(now)
-            async for version in watcher.changes(now, shutdown.is_set):
-                yield _event(version)
-
-        return _Stream(
-            watcher,
-            stream(),
-            ping=PING_SECONDS,
-            send_timeout=10,
-            shutdown_event=shutdown,
-            shutdown_grace_period=1.0,
-        )
     except BaseException:
         watcher.streams -= 1
         raise
 
+    async def stream() -> AsyncIterator[str]:
+        if last is not None and last != str(now):
+            yield _event(now)
+        async for version in watcher.changes(now):
+            yield _event(version) if version is not None else PING
 
-def _event(version: int) -> ServerSentEvent:
-    return ServerSentEvent(data=str(version), id=str(version), retry=RETRY_MS)
+    return _Stream(watcher, stream(), media_type=EVENTS, headers=STREAM_HEADERS)
+
+
+EVENTS = "text/event-stream"
+STREAM_HEADERS = {"cache-control": "no-store", "x-accel-buffering": "no"}
+PING = ": ping\r\n\r\n"  # a comment line: no event, but a dead connection is noticed
+
+
+def _event(version: int) -> str:
+    """One server-sent event: the new version, as its data and its id."""
+    return f"id: {version}\r\ndata: {version}\r\nretry: {RETRY_MS}\r\n\r\n"
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _version(call: Call) -> int:

@@ -17,10 +17,11 @@ from importlib import resources
 from string import Template
 
 from romme_score.cards import Profile
-from romme_score.history import chart_of
+from romme_score.history import chart_from_totals
 from romme_score.i18n import LANGUAGES, language
 from romme_score.views import report as report_views
 from romme_score.views import web as views
+from romme_score.web.cache import Tagged, answer, etag, held
 from romme_score.web.context import Call
 from romme_score.web.links import qr_svg
 
@@ -119,11 +120,32 @@ def page(call: Call, session: str, lang_param: str | None) -> str:
     return template("page.html", link.kind).substitute(values)
 
 
-def chart(call: Call) -> bytes:
-    """The chart of the evening, as ``romme report`` draws it."""
-    service = call.service
-    standings = service.standings(call.info())
-    return report_views.svg_chart(chart_of(standings)).encode("utf-8")
+CHART_ROUNDS = 100  # the rounds a page's chart draws at most: a longer session's is thinned
+
+
+def chart(call: Call, seen: str | None = None) -> Tagged:
+    """The chart of the evening, as ``romme report`` draws it, from the totals kept per
+    round (a session of more than :data:`CHART_ROUNDS` rounds thinned, see
+    :func:`~romme_score.history.chart_from_totals`); built once per version of the
+    session and language, its ETag a digest of the picture: unchanged by a hand of the
+    round in progress."""
+    service, info = call.service, call.info()
+
+    def build() -> tuple[int, Tagged]:
+        version = service.version(info)
+        svg = report_views.svg_chart(chart_from_totals(service, info, CHART_ROUNDS)).encode("utf-8")
+        return version, Tagged(etag("chart", svg), svg)
+
+    built = call.services.built.get(("chart", info.id, call.language), service.version(info), build)
+    return answer(built, seen)
+
+
+def cached_chart(call: Call, seen: str | None = None) -> Tagged | None:
+    """In the event loop: the chart as built at the session's version, or None."""
+    info = call.info()
+    key = ("chart", info.id, call.language)
+    found = held(call.services.built, key, lambda: call.service.version(info), lambda chart: chart)
+    return answer(found, seen) if found is not None else None
 
 
 def links_json(call: Call) -> dict[str, object]:

@@ -42,7 +42,7 @@ from typing import Any
 from romme_score.web import board, league, pages, referee, state, writes
 from romme_score.web.context import BoardCall, Call, LeagueCall
 
-Handler = Callable[[Any, Any], Any]  # (call, given) -> answer
+Handler = Callable[..., Any]  # (call, given) -> answer; tagged: (call, given, If-None-Match)
 
 JSON = "application/json"
 HTML = "text/html; charset=utf-8"
@@ -62,6 +62,8 @@ class Route:
     media: str
     in_thread: bool = True  # database or CPU work: off the event loop
     headers: Mapping[str, str] | None = None
+    tagged: bool = False  # (call, given, If-None-Match) -> web.cache.Tagged: an ETag, 304 when seen
+    held: Handler | None = None  # tagged: the answer as built already, in the event loop (or None)
 
 
 def _page(call: Call, given: Mapping[str, Any]) -> str:
@@ -85,9 +87,16 @@ STATIC: dict[str, Route] = {f"static/{name}": _static(name) for name in pages.ST
 
 ROUTES: dict[str, Route] = {
     "": Route("GET", SESSION_KINDS, _page, HTML),
-    "state.json": Route("GET", SESSION_KINDS, lambda call, given: state.read_state(call), JSON),
+    "state.json": Route("GET", SESSION_KINDS, state.read_state, JSON, tagged=True, held=state.cached_state),
     "events": Route("GET", SESSION_KINDS, _session_version, EVENTS),
-    "chart.svg": Route("GET", SESSION_KINDS, lambda call, given: pages.chart(call), SVG),
+    "chart.svg": Route(
+        "GET",
+        SESSION_KINDS,
+        lambda call, given, seen: pages.chart(call, seen),
+        SVG,
+        tagged=True,
+        held=lambda call, given, seen: pages.cached_chart(call, seen),
+    ),
     "qr.svg": Route("GET", SESSION_KINDS, lambda call, given: pages.qr_of(call, None), SVG),
     **{path: Route("GET", SESSION_KINDS, read, JSON) for path, read in referee.READS.items()},
     "links.json": Route("GET", ("scorekeeper",), lambda call, given: pages.links_json(call), JSON),

@@ -2,7 +2,7 @@
 can say which port it took before the first request), until Ctrl-C or SIGTERM.
 
 Both signals end it cleanly with exit code 0 within a few seconds, event streams open or
-not: uvicorn stops accepting, the streams end (sse-starlette sees the shutdown), the
+not: uvicorn stops accepting, the streams end (:class:`StreamsEnding`), the
 connections still open get ``Limits.shutdown`` seconds, and the signal is not raised
 again afterwards. No access log: the tokens are in the paths.
 """
@@ -17,6 +17,7 @@ from types import FrameType
 from typing import Any
 
 import uvicorn
+from starlette.applications import Starlette
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from romme_score.web.app import create_app
@@ -40,6 +41,18 @@ class GuardedH11(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._silent.cancel()
         super().connection_lost(exc)
+
+
+class StreamsEnding(uvicorn.Server):
+    """uvicorn's server, ending the application's event streams as it starts to stop (else
+    each would hold its connection until the graceful shutdown gave up on it)."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        app = self.config.app
+        if isinstance(app, Starlette):
+            for watcher in app.state.watchers:
+                watcher.stop()
+        await super().shutdown(sockets)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -93,7 +106,7 @@ def make_server(config: ServeConfig | TournamentConfig | LeagueConfig) -> uvicor
         server_header=False,
         h11_max_incomplete_event_size=16 * 1024,
     )
-    return uvicorn.Server(settings)
+    return StreamsEnding(settings)
 
 
 class Signals:

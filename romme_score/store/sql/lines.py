@@ -96,24 +96,43 @@ def _side_by_side(
         yield rows if fields is None else Lines(fields, rows)
 
 
+def numbered(after: int, upto: int | None) -> tuple[str, dict[str, Any]]:
+    """SQL condition and parameters for the active rounds numbered after ``after`` up to
+    ``upto`` (to the last when None): a page of the scoresheet."""
+    where, params = "", {}
+    if after:
+        where, params = " AND r.number > :after", {"after": after}
+    if upto is not None:
+        where, params = where + " AND r.number <= :upto", {**params, "upto": upto}
+    return where, params
+
+
 def round_points(
-    conn: Connection, dialect: Dialect, session: SessionInfo, last: int | None = None
+    conn: Connection,
+    dialect: Dialect,
+    session: SessionInfo,
+    last: int | None = None,
+    *,
+    after: int = 0,
+    upto: int | None = None,
 ) -> Iterator[RoundPoints]:
     """The scoresheet only (no cards): per active round its number, winner, marks, points,
     bonus and leaderboard points per player, from one row per round with the seats side
-    by side (twice as fast as a row per hand for a long session's standings)."""
+    by side (twice as fast as a row per hand for a long session's standings); the last
+    ``last`` rounds, or those numbered after ``after`` up to ``upto``."""
     players = session.players
     seats = len(players)
     select = "r.number, r.winner, r.hand_romme, r.stalemate" + "".join(
         f", h{i}.points, h{i}.bonus, h{i}.leaderboard" for i in range(seats)
     )
-    where, params = "r.status = 'active'", {}
+    page, params = numbered(after, upto)
+    where = "r.status = 'active'" + page
     if last is not None:
         where += (
             " AND r.number > (SELECT COALESCE(MAX(number), 0) - :last FROM rounds "
             "WHERE session_id = :sid AND status = 'active')"
         )
-        params = {"last": last}
+        params = {**params, "last": last}
     for rows in _side_by_side(conn, session, select, where, "r.number", params, 512, None):
         for row in rows:
             points = dict(zip(players, row[4::3], strict=True))
@@ -198,10 +217,13 @@ def round_lines(
     )
 
 
-def points_lines(conn: Connection, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
-    """Every active round's scoresheet line, in batches of
-    :func:`~romme_score.store.records.points_line_fields` lines (a long session's
-    ``standings --json``; integer booleans, as :func:`round_lines`)."""
+def points_lines(
+    conn: Connection, session: SessionInfo, batch: int = 512, *, after: int = 0, upto: int | None = None
+) -> Iterator[Lines]:
+    """Every active round's scoresheet line (or those numbered after ``after`` up to
+    ``upto``), in batches of :func:`~romme_score.store.records.points_line_fields` lines
+    (a long session's ``standings --json``; integer booleans, as :func:`round_lines`)."""
+    page, params = numbered(after, upto)
     seats = range(len(session.players))
     flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)", "((r.winner IS NULL) << 2)"]
     for i in seats:
@@ -212,9 +234,9 @@ def points_lines(conn: Connection, session: SessionInfo, batch: int = 512) -> It
         " | ".join(flags)
         + ", r.number, r.winner, r.hand_romme, r.stalemate"
         + "".join(f", h{i}.points, h{i}.bonus" for i in seats),
-        "r.status = 'active'",
+        "r.status = 'active'" + page,
         "r.number",
-        {},
+        params,
         batch,
         points_line_fields(len(seats)),
     )

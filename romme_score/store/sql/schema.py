@@ -215,6 +215,33 @@ LEAGUES = [
 ]
 
 
+# Each seat's running total after every active round, kept with every write (issue 28):
+# the chart of a long session reads the rounds it draws, not every round. Refreshed
+# from a round on after a correction (ROUND_TOTALS_SELECT); a partial index finds the
+# Hand-Rommés the chart marks without walking the rounds. Self-contained, as the
+# tournaments' above.
+ROUND_TOTALS_SELECT = """
+    SELECT session_id, number, seat, running FROM (
+        SELECT r.session_id, r.number, p.seat,
+            SUM(h.points - h.bonus) OVER (PARTITION BY r.session_id, p.seat ORDER BY r.number) AS running
+        FROM rounds r JOIN hands h ON h.round_id = r.id
+        JOIN players p ON p.session_id = r.session_id AND p.name = h.player
+        WHERE r.status = 'active' AND {where}) w
+    WHERE {after}"""
+ROUND_TOTALS = [
+    """CREATE TABLE round_totals (
+        session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        total {big} NOT NULL,
+        PRIMARY KEY (session_id, number, seat)
+    )""",
+    "CREATE INDEX rounds_hand_romme ON rounds(session_id, number) WHERE status = 'active' AND hand_romme",
+    "INSERT INTO round_totals (session_id, number, seat, total) "
+    + ROUND_TOTALS_SELECT.format(where="1 = 1", after="1 = 1"),
+]
+
+
 def spoken(types: Mapping[str, str], statements: Sequence[str]) -> list[str]:
     """The statements with their column types in a dialect's words.
 

@@ -60,7 +60,7 @@ from romme_score.store.records import (
     to_seconds,
 )
 from romme_score.store.sql.dialect import Cursor, Dialect, Params
-from romme_score.store.sql.schema import TOTALS_SELECT
+from romme_score.store.sql.schema import ROUND_TOTALS_SELECT, TOTALS_SELECT
 from romme_score.tournament.options import TournamentOptions
 
 if TYPE_CHECKING:
@@ -221,7 +221,7 @@ class SQLStore:
         players = tuple(
             r[0] for r in self.query("SELECT name FROM players WHERE session_id = ? ORDER BY seat", (sid,))
         )
-        rules = RuleSet.from_dict(json.loads(rules_json))
+        rules = _rules(rules_json)
         return SessionInfo(int(sid), sname, players, rules, rate, currency, dealer, created)
 
     def session_overview(self) -> list[SessionCount]:
@@ -299,7 +299,17 @@ class SQLStore:
             "DELETE FROM hands WHERE round_id IN (SELECT id FROM rounds WHERE session_id = ?)", (sid,)
         )
         cur.execute("UPDATE rounds SET replaced_by = NULL WHERE session_id = ?", (sid,))
-        for table in ("rounds", "players", "totals", "notes", "renames", "pending_hands", "pending", "links"):
+        tables = (
+            "rounds",
+            "players",
+            "totals",
+            "round_totals",
+            "notes",
+            "renames",
+            "pending_hands",
+            "pending",
+        )
+        for table in (*tables, "links"):
             cur.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
         cur.execute("DELETE FROM sessions WHERE id = ?", (sid,))
 
@@ -398,6 +408,7 @@ class SQLStore:
                 [(sid, r.old, r.new, r.at) for r in renames],
             )
             self._refresh_totals(cur, sid)
+            self._refresh_round_totals(cur, sid, 1)
             current = cur.execute(
                 "SELECT 1 FROM state JOIN sessions ON sessions.name = state.value WHERE state.key = 'current'"
             ).fetchone()
@@ -447,6 +458,61 @@ class SQLStore:
             (session_id,),
         )
 
+    @staticmethod
+    def _refresh_round_totals(cur: Cursor, session_id: int, first: int) -> None:
+        """Recompute a session's running totals per round from round ``first`` on."""
+        cur.execute("DELETE FROM round_totals WHERE session_id = ? AND number >= ?", (session_id, first))
+        cur.execute(
+            "INSERT INTO round_totals (session_id, number, seat, total) "
+            + ROUND_TOTALS_SELECT.format(where="r.session_id = ?", after="number >= ?"),
+            (session_id, first),
+        )
+
+    def round_totals(
+        self, session: SessionInfo, numbers: Sequence[int] | None = None
+    ) -> Iterator[tuple[int, dict[str, int]]]:
+        """Each player's running total after each active round (those of ``numbers``, all
+        when None), from the totals kept per round: (number, totals) by number."""
+        players = session.players
+        chosen = "" if numbers is None else f" AND number IN ({', '.join('?' * len(numbers))})"
+        rows = self.query(
+            f"SELECT number, seat, total FROM round_totals WHERE session_id = ?{chosen} "
+            "ORDER BY number, seat",
+            (session.id, *(numbers or ())),
+        )
+        running = dict.fromkeys(players, 0)
+        number = None
+        for at, seat, total in rows:
+            if at != number:
+                if number is not None:
+                    yield number, dict(running)
+                number = at
+            if 0 <= seat < len(players):
+                running[players[seat]] = int(total)
+        if number is not None:
+            yield number, dict(running)
+
+    def hand_rommes(self, session: SessionInfo, last: int | None = None) -> list[tuple[int, str]]:
+        """(round, who went out) of the active rounds won by a Hand-Rommé (the last ``last``)."""
+        rows = self.query(
+            "SELECT number, winner FROM rounds WHERE session_id = ? AND status = 'active' AND hand_romme "
+            "ORDER BY number DESC" + ("" if last is None else f" LIMIT {int(last)}"),
+            (session.id,),
+        )
+        return [(int(number), str(winner)) for number, winner in reversed(rows) if winner is not None]
+
+    def bonuses(self, session: SessionInfo) -> list[tuple[int, str, int]]:
+        """(round, player, points struck) of every bonus struck in an active round, by round and seat."""
+        return [
+            (int(number), str(player), int(bonus))
+            for number, player, bonus in self.query(
+                "SELECT r.number, h.player, h.bonus FROM rounds r JOIN hands h ON h.round_id = r.id "
+                "JOIN players p ON p.session_id = r.session_id AND p.name = h.player "
+                "WHERE r.session_id = ? AND r.status = 'active' AND h.bonus > 0 ORDER BY r.number, p.seat",
+                (session.id,),
+            )
+        ]
+
     def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]:
         """The active rounds in order; ``last`` limits to the most recent ones."""
         limit, params = lines.recent(session, last)
@@ -458,12 +524,23 @@ class SQLStore:
             )
         )
 
-    def round_points(self, session: SessionInfo, last: int | None = None) -> Iterator[RoundPoints]:
-        return lines.round_points(self.conn, self.dialect, session, last)
+    def round_points(
+        self, session: SessionInfo, last: int | None = None, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[RoundPoints]:
+        return lines.round_points(self.conn, self.dialect, session, last, after=after, upto=upto)
 
     def _insert_round(
-        self, cur: Cursor, session: SessionInfo, number: int, rnd: RoundInput, score: RoundScore
+        self,
+        cur: Cursor,
+        session: SessionInfo,
+        number: int,
+        rnd: RoundInput,
+        score: RoundScore,
+        *,
+        running: bool = True,
     ) -> int:
+        """Insert a round and its hands, and add its points to the totals; with
+        ``running``, keep the totals after it as the round's (the last round only)."""
         round_id = self.dialect.insert(
             cur,
             "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, recorded_at) "
@@ -494,6 +571,13 @@ class SQLStore:
                 for _, player, _, _, _, points, bonus, board in rows
             ],
         )
+        if running:
+            cur.execute(
+                "INSERT INTO round_totals (session_id, number, seat, total) "
+                "SELECT p.session_id, ?, p.seat, t.total FROM players p "
+                "JOIN totals t ON t.session_id = p.session_id AND t.player = p.name WHERE p.session_id = ?",
+                (number, session.id),
+            )
         return round_id
 
     def record_round(
@@ -549,6 +633,9 @@ class SQLStore:
                 "UPDATE rounds SET status = 'undone', changed_at = ? WHERE id = ?", (change_time(), row[0])
             )
             self._refresh_totals(cur, session.id)
+            cur.execute(
+                "DELETE FROM round_totals WHERE session_id = ? AND number = ?", (session.id, record.number)
+            )
             self._changed(cur, session.id)
             return record
 
@@ -580,7 +667,7 @@ class SQLStore:
                         "UPDATE rounds SET status = 'replaced', changed_at = ? WHERE id = ?",
                         (change_time(), old[0]),
                     )
-                    new_id = self._insert_round(cur, session, number, rnd, score)
+                    new_id = self._insert_round(cur, session, number, rnd, score, running=False)
                     cur.execute("UPDATE rounds SET replaced_by = ? WHERE id = ?", (new_id, old[0]))
                 else:
                     cur.executemany(
@@ -592,6 +679,7 @@ class SQLStore:
                         ],
                     )
             self._refresh_totals(cur, session.id)
+            self._refresh_round_totals(cur, session.id, first_number)
             self._changed(cur, session.id)
 
         self.write(work)
@@ -615,10 +703,12 @@ class SQLStore:
             return None  # the export writes from all_rounds: the same text, byte for byte
         return lines.round_lines(self.conn, session, active=active, batch=batch)
 
-    def points_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines] | None:
+    def points_lines(
+        self, session: SessionInfo, batch: int = 512, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[Lines] | None:
         if not self.dialect.side_by_side:
             return None  # standings --json writes from round_points
-        return lines.points_lines(self.conn, session, batch)
+        return lines.points_lines(self.conn, session, batch, after=after, upto=upto)
 
     def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
         return lines.scoresheet_lines(self.conn, session, batch=batch)
@@ -795,6 +885,13 @@ class SQLStore:
 
     def league_version(self, league: LeagueInfo) -> int:
         return leagues.version(self.conn, league.id)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(text: str) -> RuleSet:
+    """A session's rules as stored (JSON), read once per text: a frozen value, and reading
+    it costs more than the rest of a phone's request (issue 28)."""
+    return RuleSet.from_dict(json.loads(text))
 
 
 def _run(statement: str, cur: Cursor) -> None:

@@ -40,9 +40,12 @@ export function onOnline(listener) {
   listeners.add(listener);
 }
 
-/** One request: its JSON, or Refused, or Unreachable. */
+/**
+ * One request: its JSON, or Refused, or Unreachable. A read is asked again every time,
+ * with the ETag of what the browser has (the server then answers 304, no body).
+ */
 export async function call(method, path, data, params) {
-  const init = { method, cache: "no-store", headers: { Accept: "application/json" } };
+  const init = { method, cache: method === "GET" ? "no-cache" : "no-store", headers: { Accept: "application/json" } };
   if (method !== "GET") {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(data || {});
@@ -96,7 +99,8 @@ export async function send(path, data, { again = false, waiting = null, ask = nu
 
 /**
  * The page kept up to date: `render(state)` with every new state.json, fetched at the
- * start, on each event of the stream, and when the phone wakes (the page shown again).
+ * start (once: the stream opens after it, saying the version the page has), on each
+ * event of the stream, and when the phone wakes (the page shown again).
  */
 export function live(render) {
   let version = null;
@@ -128,10 +132,10 @@ export function live(render) {
 
   function connect() {
     if (source) source.close();
-    source = new EventSource(url("events"));
+    source = new EventSource(url("events", version === null ? {} : { since: version }));
     source.onopen = () => {
       online(true);
-      refresh();
+      if (version === null) refresh(); // the first state.json did not come: ask again
     };
     source.onmessage = (event) => {
       if (event.data !== String(version)) refresh();
@@ -155,7 +159,6 @@ export function live(render) {
       refresh();
     }
   });
-  refresh();
-  connect();
+  refresh().then(connect);
   return { refresh };
 }

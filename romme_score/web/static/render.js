@@ -172,7 +172,7 @@ async function renderChart(s) {
   if (chartShown === s.version) return;
   chartShown = s.version;
   try {
-    const response = await fetch(url("chart.svg"), { cache: "no-store" });
+    const response = await fetch(url("chart.svg"), { cache: "no-cache" }); // 304 while unchanged
     if (!response.ok) return;
     const parsed = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
     const svg = parsed.documentElement;
