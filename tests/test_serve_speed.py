@@ -219,6 +219,7 @@ def test_the_chart_of_a_long_session_is_drawn_from_a_hundred_rounds_issue28(
     assert all(100 <= len(points.split()) <= 110 for points in lines)
     assert svg.count('class="hand-romme"') == 10
     assert len(svg) < len(short) / 10
+
     # the same axes and the same last point of every line as the chart of every round
     # (the Hand-Rommé marks aside: the long chart marks only the last ten)
     def texts(chart: str) -> list[str]:
