@@ -83,6 +83,7 @@ MIGRATIONS: list[list[str]] = [
     tables.spoken(TYPES, tables.TOURNAMENTS),  # 3: tournaments (docs/rules.md §10)
     tables.spoken(TYPES, tables.LEADERBOARD_TENTHS),  # 4: as the SQLite file's version 7
     tables.spoken(TYPES, tables.LEAGUES),  # 5: a club's season (docs/rules.md §11)
+    tables.spoken(TYPES, tables.WRITE_KEYS),  # 6: as the SQLite file's version 9
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -509,6 +509,7 @@ def refused(code: str) -> str:
             "this server does not answer to that address; open the link it printed "
             "(behind a proxy: romme serve --allow-host NAME)"
         ),
+        "bad-key": N_("refused: the Idempotency-Key header must be up to 100 letters, digits and -_.:"),
     }
     return _(sentences[code])
 

@@ -27,7 +27,7 @@ from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import using_language
 from romme_score.sessions import SessionService
 from romme_score.store.records import Link
-from romme_score.web import board, pages
+from romme_score.web import board, once, pages
 from romme_score.web.context import (
     BoardCall,
     Call,
@@ -226,12 +226,16 @@ class _Server:
                 answer = refusal(refused.code, refused.status)
                 return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
             raise refusal(refused.code, refused.status, limit=limit) from None
+        key = request.headers.get(once.HEADER)  # a phone's write applied once (web/once.py)
+        where = request.url.path
         try:
-            result = await in_thread(call, _guarded(lambda c: route.handler(c, body)))
+            status, text = await in_thread(
+                call, _guarded(lambda c: once.write_once(c, key, where, body, route.handler))
+            )
         finally:
             for watcher in self.watchers:  # this table's, and a tournament board's
                 watcher.poke()
-        return JSONResponse(result)
+        return Response(text, status_code=status, media_type="application/json")
 
     def endpoint(self, path: str) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:

@@ -37,6 +37,7 @@ MIGRATIONS: list[list[str]] = [
         tables.TOURNAMENTS,  # 6: tournaments (docs/rules.md §10)
         tables.LEADERBOARD_TENTHS,  # 7: 003's leaderboard points exact, in tenths
         tables.LEAGUES,  # 8: a club's season (docs/rules.md §11)
+        tables.WRITE_KEYS,  # 9: the idempotency keys of the phones' writes
     )
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
