@@ -29,6 +29,7 @@ STATIC_TYPES = {
     for name in (
         "main.js",  # the entry of every page: picks the page's module by the kind of link
         "net.js",
+        "outbox.js",  # the writes, kept in the phone until answered
         "render.js",
         "seat.js",
         "keeper.js",
@@ -36,6 +37,7 @@ STATIC_TYPES = {
         "tournament.js",
         "league.js",  # the board of romme serve --league
         "app.js",  # the entry of old, kept: it loads main.js
+        "sw.js",  # the service worker: the page, its scripts and styles kept for a reload offline
     )
 }
 STATIC_TYPES.update({"style.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"})
@@ -117,6 +119,24 @@ def page(call: Call, session: str, lang_param: str | None) -> str:
         joker=views.picker_cards(call.notation)[2],
     )
     return template("page.html", link.kind).substitute(values)
+
+
+def manifest(base: str, title: str, lang: str) -> bytes:
+    """The web app manifest of a link (``{link}/manifest.webmanifest``): the phone can put
+    the page on its home screen; scope and start are the link's own path, so that one
+    link's page is never taken for another's."""
+    data = {
+        "name": title,
+        "short_name": "Rommé",
+        "lang": lang,
+        "start_url": base,
+        "scope": base,
+        "display": "standalone",
+        "background_color": "#fbfbfd",
+        "theme_color": "#1848a8",
+        "icons": [{"src": f"{base}/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+    }
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
 
 
 def chart(call: Call) -> bytes:

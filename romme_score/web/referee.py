@@ -19,7 +19,7 @@ from starlette.datastructures import QueryParams
 
 from romme_score import referee
 from romme_score.cards import NotationError, parse_cards
-from romme_score.inputs import read_hand
+from romme_score.inputs import HandInputError, read_hand
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.scoring import RoundError
 from romme_score.sessions import check_hand
@@ -28,7 +28,7 @@ from romme_score.views import best as best_views
 from romme_score.views import referee as referee_views
 from romme_score.views import web as views
 from romme_score.web.context import Call
-from romme_score.web.errors import Answer
+from romme_score.web.errors import Answer, answer_of
 
 MAX_MELDS = 20
 
@@ -40,7 +40,12 @@ def _unreadable(exc: Exception) -> Answer:
 def read(call: Call, params: QueryParams) -> dict[str, Any]:
     info = call.info()
     who = call.link.player or "?"
-    hand = read_hand(who, params.get("cards", ""), call.notation)
+    try:
+        hand = read_hand(who, params.get("cards", ""), call.notation)
+    except HandInputError as exc:  # said under the seat's own hand: without its name before it
+        answer = answer_of(exc)
+        answer.body["error"] = str(answer.body["error"]).removeprefix(f"{who}: ").removeprefix(f"{who}=")
+        raise answer from None
     try:  # as the hand will be checked when sent: the cards the packs hold, the points a hand can
         check_hand(info.rules, who, hand, confirm=True)
     except RoundError as exc:
