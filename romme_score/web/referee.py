@@ -37,19 +37,24 @@ def _unreadable(exc: Exception) -> Answer:
     return Answer(400, {"error": str(exc), "code": "unreadable-cards"})
 
 
+def _without_name(text: str, who: str) -> str:
+    """A seat's reading of its own hand says what is wrong without the seat's name first."""
+    return text.removeprefix(f"{who}: ").removeprefix(f"{who}=")
+
+
 def read(call: Call, params: QueryParams) -> dict[str, Any]:
     info = call.info()
     who = call.link.player or "?"
     try:
         hand = read_hand(who, params.get("cards", ""), call.notation)
+        # as the hand will be checked when sent: the cards the packs hold, the points a hand can
+        check_hand(info.rules, who, hand, confirm=True)
     except HandInputError as exc:  # said under the seat's own hand: without its name before it
         answer = answer_of(exc)
-        answer.body["error"] = str(answer.body["error"]).removeprefix(f"{who}: ").removeprefix(f"{who}=")
+        answer.body["error"] = _without_name(str(answer.body["error"]), who)
         raise answer from None
-    try:  # as the hand will be checked when sent: the cards the packs hold, the points a hand can
-        check_hand(info.rules, who, hand, confirm=True)
     except RoundError as exc:
-        raise Answer(400, {"error": str(exc), "code": "supply"}) from None
+        raise Answer(400, {"error": _without_name(str(exc), who), "code": "supply"}) from None
     reading = views.reading_json(hand, info.rules, call.notation)
     return {**reading, **views.reading_shown(reading, hand)}
 
