@@ -43,6 +43,10 @@ BROWSER_WORDS = (
     "undefined",
     "[object",
 )
+WORKER_READY = """() => Promise.race([
+    navigator.serviceWorker.ready.then((r) => Boolean(r.active)),
+    new Promise((resolve) => setTimeout(() => resolve(false), 10000)),
+])"""
 QUEUED = "sobald der Server wieder da ist"
 ARRIVED = "Angekommen"
 
@@ -129,7 +133,7 @@ def test_writes_made_while_the_server_is_away_arrive_exactly_once_and_say_so_iss
             page.goto(served.seats[name])
             page.wait_for_selector("#players li")
             # the service worker has kept the page (127.0.0.1 is a secure origin)
-            assert page.evaluate("async () => !!(await navigator.serviceWorker.ready).active")
+            assert page.evaluate(WORKER_READY), "no service worker keeps the page"
             pages[name] = page
         scan(pages, "opening")
         version, keys, _pending = applied(db)
