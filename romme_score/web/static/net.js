@@ -115,12 +115,12 @@ export function live(render, T = {}) {
   let shown = false;
   let retry = null;
 
-  function showSaved() {
-    if (shown) return;
+  /** Say that what is shown is the state of an earlier time (showing it first if nothing is). */
+  function showStale() {
     const saved = readBox(LAST_STATE, null);
     if (!saved?.state) return;
+    if (!shown) render(saved.state);
     shown = true;
-    render(saved.state);
     const time = new Date(saved.at).toLocaleTimeString(document.documentElement.lang || undefined, {
       hour: "2-digit",
       minute: "2-digit",
@@ -148,8 +148,8 @@ export function live(render, T = {}) {
         } catch (error) {
           if (error instanceof Refused && !AGAIN.has(error.status)) {
             showTrouble(trouble(error, T));
-          } else if (!shown) {
-            showSaved();
+          } else if (error instanceof Refused || !shown) {
+            showStale(); // the server is busy (503), or away since before this page was loaded
           }
           clearTimeout(retry);
           retry = setTimeout(refresh, 5000); // a probe: back as soon as the server is
