@@ -89,7 +89,9 @@ def test_tapped_and_typed_hands_saved_by_the_scorekeeper_reach_the_board_without
         # Carl types his, with a typo first: the command line's sentence, nothing sent
         carl.fill("#hand-text", "PX")
         carl.wait_for_selector("#reading.error:has-text('X is not a rank')")
-        carl.click("#send-hand")  # refused: said once, under the hand, without his own name (issue 31 item 13)
+        carl.click(
+            "#send-hand"
+        )  # refused: said once, under the hand, without his own name (issue 31 item 13)
         carl.wait_for_function("() => document.querySelector('#myhand-msg').textContent === ''")
         assert carl.inner_text("main").count("cannot read card") == 1
         assert not carl.inner_text("#reading").startswith("Carl")

@@ -40,14 +40,18 @@ def test_another_winner_replaces_the_first_on_its_phone_within_a_second_issue_31
         anna.wait_for_selector("#myhand-msg:has-text('Arrived: you went out.')")
         keeper = open_page(context, served.scorekeeper)
         keeper.click("#pending-hands li[data-player='Ben'] button.toggle")  # the scorekeeper: it was Ben
-        anna.wait_for_selector("#myhand-status:has-text('Ben went out: your cards left, please.')", timeout=SECOND)
+        anna.wait_for_selector(
+            "#myhand-status:has-text('Ben went out: your cards left, please.')", timeout=SECOND
+        )
         assert "You went out" not in anna.inner_text("#myhand")
         assert anna.get_attribute("#went-out", "aria-pressed") == "false"
     finally:
         context.close()
 
 
-def test_a_finished_game_says_who_won_and_takes_no_hand_issue_31_9(browser: Any, isolated_data_dir: Path) -> None:
+def test_a_finished_game_says_who_won_and_takes_no_hand_issue_31_9(
+    browser: Any, isolated_data_dir: Path
+) -> None:
     rules = find_preset("standard").replace(game_end=GameEnd("rounds", 1))
     with SessionService(isolated_data_dir) as service:
         service.create("Short", ["Anna", "Ben"], rules, None, None)
@@ -56,7 +60,9 @@ def test_a_finished_game_says_who_won_and_takes_no_hand_issue_31_9(browser: Any,
         try:
             anna = open_page(context, links.seats["Anna"])
             ok("round", "--winner", "Ben", "Anna=HK")
-            anna.wait_for_selector("#myhand-status:has-text('Die Partie ist zu Ende: Ben gewinnt.')", timeout=SECOND)
+            anna.wait_for_selector(
+                "#myhand-status:has-text('Die Partie ist zu Ende: Ben gewinnt.')", timeout=SECOND
+            )
             text = anna.inner_text("main")
             assert "Meine Karten sind noch nicht gesendet" not in text
             assert anna.is_hidden("#picker") and anna.is_hidden("#went-out") and anna.is_hidden("#send-hand")
@@ -89,7 +95,9 @@ def test_the_scorekeepers_message_goes_when_a_round_is_saved_elsewhere_issue_31_
         context.close()
 
 
-@pytest.mark.parametrize(("status", "words"), [(404, "scan the QR code"), (500, "try again"), (503, "not answering")])
+@pytest.mark.parametrize(
+    ("status", "words"), [(404, "scan the QR code"), (500, "try again"), (503, "not answering")]
+)
 def test_a_failed_read_of_the_state_is_said_in_a_sentence_issue_31_14(
     browser: Any, served: Served, status: int, words: str
 ) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import signal
 import socket
 import time
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -107,15 +106,6 @@ def applied(db: Path) -> tuple[int, int, dict[str, Any]]:
         return service.version(info), int(keys[0][0]), {"winner": pending.winner, "hands": pending.hands}
 
 
-def until(check: Any, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.2)
-    raise AssertionError(what)
-
-
 @pytest.mark.parametrize("cut", ["SIGTERM", "SIGKILL", "offline"])
 def test_writes_made_while_the_server_is_away_arrive_exactly_once_and_say_so_issue_31(
     browser: Any, db: Path, cut: str
@@ -178,14 +168,19 @@ def test_writes_made_while_the_server_is_away_arrive_exactly_once_and_say_so_iss
             page.wait_for_selector("#pending-hands li[data-player='Ben'].in")
             page.wait_for_selector("#pending-hands li[data-player='Carl'].in")
             assert page.is_hidden("#trouble") and page.is_hidden("#offline"), name
-        pages["Dora"].wait_for_selector("#myhand-status:has-text('Anna hat ausgemacht: deine Restkarten, bitte')")
+        pages["Dora"].wait_for_selector(
+            "#myhand-status:has-text('Anna hat ausgemacht: deine Restkarten, bitte')"
+        )
         scan(pages, "catching up")
 
         now, keys, pending = applied(db)
         assert pending["winner"] == "Anna"
         assert pending["hands"]["Ben"].cards is not None and pending["hands"]["Carl"].typed_points == 12
         assert now - version == 3 and keys == 3  # each of the three writes applied once
-        assert httpx.get(served.board + "/state.json", timeout=10).json()["pending"]["hands"]["Carl"]["points"] == 12
+        assert (
+            httpx.get(served.board + "/state.json", timeout=10).json()["pending"]["hands"]["Carl"]["points"]
+            == 12
+        )
         print(f"\n{cut}: {counts.line(keys)}")
         assert len(counts.tries) == 3 and len(counts.failed) == 3
     finally:
