@@ -14,11 +14,12 @@ import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx
 import pytest
 from browser import browser, phone
-from serving import HOST, Served, start_serve
+from serving import HOST, Served, in_process, start_serve
 
 from romme_score.rules import find_preset
 from romme_score.sessions import SessionService
@@ -187,4 +188,49 @@ def test_writes_made_while_the_server_is_away_arrive_exactly_once_and_say_so_iss
         for context in contexts:
             context.close()
         if served is not None and served.process is not None and served.process.poll() is None:
+            served.stop()
+
+
+def test_the_manifest_and_the_service_worker_are_each_links_own_issue_31(db: Path) -> None:
+    """The manifest's scope and start are the link's own path; the service worker may take
+    that scope (``Service-Worker-Allowed``) and is never kept stale by the browser."""
+    with in_process(db) as (served, _server):
+        for url in (served.seats["Ben"], served.scorekeeper, served.board):
+            path = urlparse(url).path
+            manifest = httpx.get(url + "/manifest.webmanifest", timeout=10)
+            assert manifest.headers["content-type"].startswith("application/manifest+json")
+            data = manifest.json()
+            assert data["scope"] == data["start_url"] == path and data["icons"][0]["src"].startswith(
+                path + "/"
+            )
+            worker = httpx.get(url + "/static/sw.js", timeout=10)
+            assert worker.status_code == 200 and worker.headers["service-worker-allowed"] == "/"
+            assert worker.headers["cache-control"] == "no-cache"
+            assert "worker-src 'self'" in worker.headers["content-security-policy"]
+
+
+def test_a_reload_while_the_server_is_away_shows_each_links_own_page_issue_31(browser: Any, db: Path) -> None:
+    """Two seats in one browser (one phone, two links): each reload, the server away,
+    shows that link's page and state, never the other's."""
+    served = start_serve(db)
+    context = phone(browser, locale="de-DE")
+    try:
+        pages = {}
+        for name in ("Ben", "Carl"):
+            page = context.new_page()
+            page.goto(served.seats[name])
+            page.wait_for_selector("#players li")
+            assert page.evaluate(WORKER_READY)
+            pages[name] = page
+        served.stop(signal.SIGKILL)
+        for name, page in pages.items():
+            page.reload()
+            page.wait_for_selector("#players li")
+            assert page.evaluate("() => document.body.dataset.player") == name
+            page.wait_for_selector("#trouble:has-text('Stand von')")
+            assert name in page.inner_text("#distance") and name in page.title()
+        scan(pages, "reloads while the server is away")
+    finally:
+        context.close()
+        if served.process is not None and served.process.poll() is None:
             served.stop()
