@@ -78,15 +78,11 @@ def test_every_page_of_a_session_has_no_axe_violation_issue_31(
         page.context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the 404 page in the request's language is issue 31 item 11 (branch heal): until it is "
-    "merged the 404 is a bare text; once it is, this passes and the marker goes",
-)
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_404_page_has_no_axe_violation_issue_31(browser: Any, served: Served, lang: str) -> None:
     page = axe_page(browser, f"{served.origin}/no-such-link?lang={lang}", lang, ready=None)
     try:
+        assert page.evaluate("() => document.documentElement.lang") == lang
         assert violations(page) == []
     finally:
         page.context.close()
