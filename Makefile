@@ -78,9 +78,10 @@ locales:
 	    >/dev/null) || echo "locales could not be installed: the built locales will skip"; \
 	fi
 
-# The pages' scripts and style sheet are checked by Biome (formatter and linter, one npm
-# package at the exact version of tools/js/package-lock.json), installed by npm ci when
-# tools/js/node_modules is missing or the lock changed; its settings: tools/js/biome.json.
+# The pages' scripts and style sheet are checked by Biome (formatter and linter), and the
+# browser tests inject axe-core (accessibility rules) into every page: npm packages at the
+# exact versions of tools/js/package-lock.json, installed by npm ci when
+# tools/js/node_modules is missing or the lock changed; Biome's settings: tools/js/biome.json.
 JS = tools/js
 $(JS)/node_modules/.installed: $(JS)/package.json $(JS)/package-lock.json
 	npm ci --prefix $(JS) --no-audit --no-fund

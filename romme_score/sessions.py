@@ -57,7 +57,7 @@ from romme_score.scoring import (
 )
 from romme_score.settlement import Settlement
 from romme_score.store import StoreError, open_store
-from romme_score.store.errors import NoRounds, NotFound, PendingChanged
+from romme_score.store.errors import KeyTaken, NoRounds, NotFound, PendingChanged
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     KEEP,
@@ -114,6 +114,19 @@ class AlreadyOut(SessionRefused):
         self.session = session
         self.winner = winner
         self.player = player
+
+
+class KeyReused(SessionRefused):
+    """An idempotency key sent again with another write than the one applied under it
+    (another path or body): nothing is done."""
+
+    code = "key-reused"
+
+    def __init__(self, key: str) -> None:
+        super().__init__(
+            _("the key %(key)s was sent before with another write; nothing was done") % {"key": key}
+        )
+        self.key = key
 
 
 class UnlikelyPoints(SessionRefused):
@@ -861,6 +874,30 @@ class SessionService:
             raise RoundIncomplete(info.name, missing, no_winner=False)
         # its hands were checked, and unlikely points confirmed, as they arrived
         return self.record(info, pending.to_input(), pending=pending.revision, confirm=True)
+
+    # -- writes sent again (a phone that lost its answer) ---------------------------------
+
+    def write_once(self, info: SessionInfo, key: str, what: str, write: Callable[[], str]) -> tuple[int, str]:
+        """``write()`` (a write of this service, answering a text) applied at most once per
+        idempotency ``key`` of the session: the key is kept in the write's own transaction,
+        its answer right after it. A key sent again gets the first answer (status and
+        text) and nothing is applied; with another ``what`` (a digest of the write),
+        :class:`KeyReused`. A write that is refused keeps no key (it was not applied). A
+        key whose write was applied but not yet (or never, the server stopped) answered
+        gets (200, ``""``)."""
+        found = self.store.keyed_write(info, key)
+        if found is None:
+            try:
+                with self.store.keyed(info, key, what):
+                    text = write()
+            except KeyTaken:  # the same write, sent twice at once, applied by the other
+                found = self.store.keyed_write(info, key)
+            else:
+                self.store.answer_key(info, key, 200, text)
+                return 200, text
+        if found is None or found.what != what:
+            raise KeyReused(key)
+        return found.status or 200, found.answer or ""
 
     def _player(self, info: SessionInfo, name: str) -> str:
         if name not in info.players:

@@ -306,7 +306,7 @@ def test_the_pages_show_hand_romme_doubling_before_the_round_is_saved_rules_md_6
     http.post(served.seats["Ben"] + "/out", json={"hand_romme": True})
     http.post(served.seats["Anna"] + "/hand", json={"cards": "HK K10"})
     shown = http.get(served.board + "/state.json").json()["shown"]["pending"]
-    assert shown["Anna"]["text"].endswith("×2 = 40")
+    assert shown["Anna"]["text"].endswith("×2 = 40 · not saved yet")
 
 
 def test_a_tournament_table_that_played_its_games_points_to_the_ranking_not_romme_new(

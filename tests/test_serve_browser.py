@@ -89,8 +89,12 @@ def test_tapped_and_typed_hands_saved_by_the_scorekeeper_reach_the_board_without
         # Carl types his, with a typo first: the command line's sentence, nothing sent
         carl.fill("#hand-text", "PX")
         carl.wait_for_selector("#reading.error:has-text('X is not a rank')")
-        carl.click("#send-hand")
-        carl.wait_for_selector("#myhand-msg.error:has-text('cannot read card')")
+        carl.click(
+            "#send-hand"
+        )  # refused: said once, under the hand, without his own name (issue 31 item 13)
+        carl.wait_for_function("() => document.querySelector('#myhand-msg').textContent === ''")
+        assert carl.inner_text("main").count("cannot read card") == 1
+        assert not carl.inner_text("#reading").startswith("Carl")
         carl.fill("#hand-text", "P3 P4 P5")
         carl.click("#send-hand")
         carl.wait_for_selector("#myhand-status:has-text('12 points')")
@@ -272,13 +276,14 @@ def test_impossible_points_show_the_servers_sentence_once(browser: Any, served: 
         ben = open_page(context, served.seats["Ben"])
         ben.fill("#hand-text", "300")
         ben.click("#send-hand")
-        ben.wait_for_selector("#myhand-msg.error:not(:empty)")
-        said = ben.inner_text("#myhand-msg")
+        ben.wait_for_selector("#reading.error:not(:empty)")
+        said = ben.inner_text("#reading")
         answer = httpx.post(served.seats["Ben"] + "/hand", json={"points": 300}, timeout=10)
         assert answer.status_code == 400
         assert answer.json()["code"] == "unreadable-hand" and answer.json()["problem"] == "too-many"
-        assert said == answer.json()["error"]  # as the server says it, once
-        assert said.count("Ben") <= 1 and current(served)["pending"]["hands"]["Ben"] is None
+        assert said == answer.json()["error"].removeprefix("Ben=")  # as the server says it
+        assert ben.inner_text("main").count(said) == 1  # once (issue 31 item 13)
+        assert "Ben" not in said and current(served)["pending"]["hands"]["Ben"] is None
     finally:
         context.close()
 
@@ -323,8 +328,9 @@ def test_a_hand_sent_while_the_server_is_away_waits_in_the_page_and_is_sent_agai
         ben.route("**/hand", lost_twice)
         ben.fill("#hand-text", "12")
         ben.click("#send-hand")
-        ben.wait_for_selector("#myhand-msg:has-text('Sending')")
+        ben.wait_for_selector("#myhand-msg:has-text('as soon as the server is back')")
         ben.wait_for_selector("#myhand-status:has-text('My hand is in: 12 points')")
+        ben.wait_for_selector("#myhand-msg:has-text('Arrived: my hand, 12 points')")
         assert len(tries) == 3 and current(served)["pending"]["hands"]["Ben"]["points"] == 12
     finally:
         context.close()

@@ -59,7 +59,7 @@ def test_state_json_shows_the_marks_the_hands_and_each_seats_line_ready_to_show(
     assert shown["recent"][0]["marks"] == {"Anna": "0 *", "Ben": "40", "Carl": "12", "Dora": "7"}
     assert shown["recent"][1]["marks"]["Ben"] == "0 *H-20" and shown["recent"][1]["winner"] == "Ben"
     # the winner's bonus as it will be saved
-    assert shown["pending"]["Carl"] == {"text": "went out · −10 bonus", "state": "out"}
+    assert shown["pending"]["Carl"] == {"text": "went out · −10 bonus · not saved yet", "state": "out"}
     assert shown["pending"]["Dora"] == {"text": "9 counted", "state": "in"}
     assert shown["pending"]["Anna"]["state"] == "waiting"
     assert shown["mine"] == "My hand is in: 9 points"
@@ -71,7 +71,7 @@ def test_state_json_shows_the_marks_the_hands_and_each_seats_line_ready_to_show(
     }
     assert shown["leaderboard"] is None and shown["finished"] is False
     anna = http.get(served.seats["Anna"] + "/state.json").json()["shown"]
-    assert anna["mine"] == "Carl went out: my hand is not in yet."
+    assert anna["mine"] == "Carl went out: your cards left, please."
     assert http.get(served.board + "/state.json").json()["shown"]["mine"] is None
 
 
@@ -145,7 +145,7 @@ def test_every_page_extends_the_base_template_and_loads_the_scripts_as_modules(
         assert re.findall(r"<script[^>]*>", page) == [f'<script src="{token}/static/main.js" type="module">']
 
 
-MODULES = ["main.js", "net.js", "render.js", "seat.js", "keeper.js", "board.js", "tournament.js"]
+MODULES = ["main.js", "net.js", "outbox.js", "render.js", "seat.js", "keeper.js", "board.js", "tournament.js"]
 
 
 def test_the_scripts_are_small_modules_sharing_one_network() -> None:

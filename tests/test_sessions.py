@@ -409,7 +409,12 @@ def test_migration_to_leaderboard_tenths_recomputes_the_stored_points_rules_7(tm
     con.execute("UPDATE hands SET leaderboard = leaderboard / 10")  # as schema 6 kept them, about
     con.execute("UPDATE hands SET leaderboard = 7 WHERE player = 'B' AND points = 23")
     con.execute("UPDATE totals SET leaderboard = 0")
-    for later in ("league_aliases", "league_events", "leagues"):  # the tables of later migrations
+    for later in (
+        "league_aliases",
+        "league_events",
+        "leagues",
+        "write_keys",
+    ):  # the tables of later migrations
         con.execute(f"DROP TABLE {later}")
     con.execute("DROP TABLE round_totals")  # nor what came after schema 7 (issue 28)
     con.execute("DROP INDEX rounds_hand_romme")

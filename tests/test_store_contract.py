@@ -27,6 +27,7 @@ from romme_score.store import open_store
 from romme_score.store.errors import (
     EventInLeague,
     EventNotInLeague,
+    KeyTaken,
     LeagueExists,
     NoCurrentSession,
     NoCurrentTournament,
@@ -46,6 +47,7 @@ from romme_score.store.names import Names
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     HandRecord,
+    KeyedWrite,
     LeagueAlias,
     Link,
     Note,
@@ -430,6 +432,47 @@ def test_the_round_in_progress_is_kept_part_by_part_and_counts_as_a_change(
     version = store.version(info)
     store.clear_pending(info)  # nothing there: no change
     assert store.version(info) == version
+
+
+def test_an_idempotency_key_is_kept_with_its_write_in_one_transaction_issue_31(
+    store: Store, connect: Factory
+) -> None:
+    """Issue 31: a write and its key are kept together (a restarted server keeps both),
+    the same key again is refused with nothing written, a refused write keeps no key."""
+    info = make(store)
+    with store.keyed(info, "k-1", "hand Ben"):
+        store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 10)}))
+    store.answer_key(info, "k-1", 200, '{"points": 10}')
+    with connect() as other:  # another connection (a restarted server) sees the key and its answer
+        assert other.keyed_write(other.session("Fri"), "k-1") == KeyedWrite("hand Ben", 200, '{"points": 10}')
+    version = store.version(info)
+    with pytest.raises(KeyTaken), store.keyed(info, "k-1", "hand Ben"):
+        store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 99)}))
+    assert store.pending(info).hands == {"Ben": PendingHand(None, 10)} and store.version(info) == version
+    # a write refused inside the block keeps no key; the next one that commits does
+    with store.keyed(info, "k-2", "out Anna"):
+        with pytest.raises(PendingChanged):
+            store.change_pending(info, PendingChange(winner="Anna"), expected=0)
+        assert store.keyed_write(info, "k-2") is None
+        store.change_pending(info, PendingChange(winner="Anna"))
+    assert store.keyed_write(info, "k-2") == KeyedWrite("out Anna", None, None)
+    store.change_pending(info, PendingChange(hands={"Carl": PendingHand(None, 3)}))  # outside: no key
+    assert store.keyed_write(info, "k-1") is not None and store.keyed_write(info, "k-3") is None
+
+
+def test_idempotency_keys_of_rounds_before_the_last_saved_are_dropped_issue_31(store: Store) -> None:
+    info = make(store)
+    with store.keyed(info, "round-1", "x"):
+        store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 1)}))
+    record(store, info, "Anna", Ben=1, Carl=2)
+    with store.keyed(info, "round-2", "x"):
+        store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 2)}))
+    assert store.keyed_write(info, "round-1") is not None  # the round just saved keeps its keys
+    record(store, info, "Anna", Ben=1, Carl=2)
+    with store.keyed(info, "round-3", "x"):
+        store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 3)}))
+    assert store.keyed_write(info, "round-1") is None
+    assert store.keyed_write(info, "round-2") is not None and store.keyed_write(info, "round-3") is not None
 
 
 def test_a_round_saved_from_the_round_in_progress_clears_it_in_the_same_transaction(store: Store) -> None:

@@ -234,6 +234,20 @@ class PendingChanged(StoreError):
         self.revision = revision
 
 
+class KeyTaken(StoreError):
+    """A write carried an idempotency key another write of the session was applied under
+    (the same write sent again); nothing was written."""
+
+    code = "key-taken"
+
+    def __init__(self, session: str, key: str) -> None:
+        super().__init__(
+            _("the write with key %(key)s was applied already; nothing was written") % {"key": key}
+        )
+        self.session = session
+        self.key = key
+
+
 # --- tournaments ----------------------------------------------------------------------
 
 

@@ -84,6 +84,7 @@ MIGRATIONS: list[list[str]] = [
     tables.spoken(TYPES, tables.LEADERBOARD_TENTHS),  # 4: as the SQLite file's version 7
     tables.spoken(TYPES, tables.LEAGUES),  # 5: a club's season (docs/rules.md §11)
     tables.spoken(TYPES, tables.ROUND_TOTALS),  # 6: as the SQLite file's version 9 (issue 28)
+    tables.spoken(TYPES, tables.WRITE_KEYS),  # 7: as the SQLite file's version 10
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -11,6 +11,7 @@ against every implementation.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from romme_score.league.options import LeagueOptions
@@ -19,6 +20,7 @@ from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.records import (
     Change,
     HeadToHead,
+    KeyedWrite,
     LeagueInfo,
     Lines,
     Link,
@@ -222,6 +224,21 @@ class Store(Protocol):
         ...
 
     # -- links for the phones -------------------------------------------------------------
+
+    def keyed(self, session: SessionInfo, key: str, what: str) -> AbstractContextManager[None]:
+        """The block's first write that commits keeps the idempotency ``key`` (with
+        ``what``, a digest of the write) in its own transaction: the write and its key,
+        or neither; :class:`~romme_score.store.errors.KeyTaken` (nothing written) if the
+        key was kept already. The keys of rounds before the last saved one are dropped."""
+        ...
+
+    def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
+        """The write kept under ``key``, with its first answer once :meth:`answer_key` gave it."""
+        ...
+
+    def answer_key(self, session: SessionInfo, key: str, status: int, answer: str) -> None:
+        """Keep the first answer of the write kept under ``key``."""
+        ...
 
     def links(self, session: SessionInfo) -> list[Link]:
         """The session's links: board, scorekeeper, then the seats in seating order."""

@@ -259,6 +259,17 @@ class Link:
 
 
 @dataclass(frozen=True)
+class KeyedWrite:
+    """A write applied under an idempotency key: what it was (``what``, a digest of its
+    path and body) and its first answer (``status`` and ``answer``, None while the write
+    is being answered, or when the server stopped between applying and answering it)."""
+
+    what: str
+    status: int | None
+    answer: str | None
+
+
+@dataclass(frozen=True)
 class Note:
     """A note written to a session's history, about one round or the whole game."""
 

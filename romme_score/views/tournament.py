@@ -267,6 +267,9 @@ BOARD_TEXTS: dict[str, str] = {
     "withdrawn": N_("(withdrawn)"),
     "join": N_("This board on another screen"),
     "offline": N_("The server cannot be reached. Trying again…"),
+    "link_gone": N_("This link is wrong or no longer valid: scan the QR code on the board again."),
+    "server_error": N_("The server could not do that; please try again."),
+    "stale": N_("The server is not answering: this is the state of {time}."),
 }
 
 

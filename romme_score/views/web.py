@@ -18,7 +18,7 @@ from romme_score.cards import RANKS, SUITS, Card, Profile, Suit, parse_cards
 from romme_score.i18n import N_, _, decimal_text, ngettext, tenths_text
 from romme_score.melds import penalty_value
 from romme_score.rules import RuleSet
-from romme_score.scoring import Hand, RoundScore, hand_points
+from romme_score.scoring import GameState, Hand, RoundScore, hand_points
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
 from romme_score.settlement import Settlement, format_money
 from romme_score.store.records import RoundPoints, RoundRecord
@@ -81,7 +81,14 @@ TEXTS: dict[str, str] = {
     "offline": N_("The server cannot be reached. Trying again…"),
     "confirm_yes": N_("Yes, send it"),
     "confirm_no": N_("No, correct it"),
-    "sending": N_("Sending… (it is sent as soon as the server answers again)"),
+    "sending": N_("Sending…"),
+    "queued": N_("Not sent yet: it will be sent as soon as the server is back."),
+    "arrived": N_("Arrived."),
+    "hand_arrived": N_("Arrived: my hand, {points} points."),
+    "out_arrived": N_("Arrived: you went out."),
+    "server_error": N_("The server could not do that; please try again."),
+    "link_gone": N_("This link is wrong or no longer valid: scan the QR code on the board again."),
+    "stale": N_("The server is not answering: this is the state of {time}."),
 }
 
 
@@ -354,12 +361,13 @@ def pending_shown(pending: Mapping[str, Any], players: Sequence[str]) -> dict[st
             text = _went_out(pending["hand_romme"])
             if score["bonus"].get(player):  # as it will be saved: the winner's bonus struck off
                 text += " · " + _("−%(bonus)d bonus") % {"bonus": score["bonus"][player]}
+                text += " · " + _("not saved yet")
             shown[player] = {"text": text, "state": "out"}
         elif hand:
             text = _hand_text(hand)
             factor, points = score["multiplier"].get(player, 1), score["points"].get(player)
             if factor > 1 and points is not None:  # doubled as it will be saved (Hand-Rommé, joker)
-                text += f" ×{factor} = {points}"
+                text += f" ×{factor} = {points} · " + _("not saved yet")
             shown[player] = {"text": text, "state": "in"}
         elif player in pending["missing"]:
             shown[player] = {"text": _(TEXTS["waiting"]), "state": "waiting"}
@@ -368,18 +376,26 @@ def pending_shown(pending: Mapping[str, Any], players: Sequence[str]) -> dict[st
     return shown
 
 
-def mine_line(pending: Mapping[str, Any], me: str, finished: bool) -> str:
-    """A seat's own line: gone out, its hand in, not yet; or the game is over."""
+def game_over_line(state: GameState) -> str:
+    """What a finished game means for a phone: who won, or who share first place."""
+    if state.winner is not None:
+        return _("The game is over: %(player)s wins.") % {"player": state.winner}
+    return _("The game is over: %(players)s share first place.") % {"players": ", ".join(state.tied)}
+
+
+def mine_line(pending: Mapping[str, Any], me: str, state: GameState) -> str:
+    """A seat's own line: gone out, its hand in, not yet (and who went out); or the game
+    is over, and who won."""
     hand = pending["hands"].get(me)
-    if finished:
-        return _("The game is over: there is no hand to send.")
+    if state.finished:
+        return game_over_line(state)
     if pending["winner"] == me:
         return _(TEXTS["you_went_out"]) + (f" ({_(TEXTS['hand_romme'])})" if pending["hand_romme"] else "")
     if hand:
         line = _(TEXTS["hand_in"]).format(points=hand["points"])
         return line + (" · " + " ".join(hand["cards"]) if hand["cards"] else "")
     if pending["winner"] is not None:
-        return _("%(player)s went out: my hand is not in yet.") % {"player": pending["winner"]}
+        return _("%(player)s went out: your cards left, please.") % {"player": pending["winner"]}
     return _(TEXTS["hand_not_in"])
 
 
@@ -413,7 +429,7 @@ def shown_json(
         "leaderboard": {p: tenths_text(board[p]) for p in players} if board is not None else None,
         "recent": recent_json(list(recent), players),
         "pending": pending_shown(data["pending"], players),
-        "mine": mine_line(data["pending"], me, s.state.finished) if me is not None else None,
+        "mine": mine_line(data["pending"], me, s.state) if me is not None else None,
         "last_round": last_shown(data["last_round"]),
         "finished": s.state.finished,
     }
@@ -509,6 +525,7 @@ def refused(code: str) -> str:
             "this server does not answer to that address; open the link it printed "
             "(behind a proxy: romme serve --allow-host NAME)"
         ),
+        "bad-key": N_("refused: the Idempotency-Key header must be up to 100 letters, digits and -_.:"),
     }
     return _(sentences[code])
 

@@ -28,7 +28,7 @@ from romme_score.i18n import using_language
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
 from romme_score.store.records import Link
-from romme_score.web import board, pages
+from romme_score.web import board, once, pages
 from romme_score.web.cache import Tagged
 from romme_score.web.context import (
     BoardCall,
@@ -235,18 +235,20 @@ class _Server:
                 answer = refusal(refused.code, refused.status)
                 return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
             raise refusal(refused.code, refused.status, limit=limit) from None
+        key = request.headers.get(once.HEADER)  # a phone's write applied once (web/once.py)
+        where = request.url.path
 
-        def work(c: Any) -> tuple[Any, int]:
+        def work(c: Any) -> tuple[tuple[int, str], int]:
             # the session's version after the write, read by the thread that wrote
-            return route.handler(c, body), _version_after(c)
+            return once.write_once(c, key, where, body, route.handler), _version_after(c)
 
         try:
-            result, version = await in_thread(call, _guarded(work))
+            (status, text), version = await in_thread(call, _guarded(work))
             site.watcher.publish(version)  # the streams told now, not at the watcher's next look
         finally:
             for watcher in self.watchers:  # this table's, and a tournament board's
                 watcher.poke()
-        return JSONResponse(result)
+        return Response(text, status_code=status, media_type="application/json")
 
     def endpoint(self, path: str) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:

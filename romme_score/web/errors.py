@@ -54,6 +54,7 @@ ANSWERS: dict[str, tuple[int, str]] = {
     "no-rounds": (409, "no-rounds"),
     "already-out": (409, "already-out"),
     "unlikely_points": (409, "unlikely_points"),
+    "key-reused": (422, "key-reused"),
     "game-over": (400, "game-over"),
     "unreadable-hand": (400, "unreadable-hand"),
     "unknown-player": (400, "unknown-player"),

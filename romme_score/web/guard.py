@@ -45,7 +45,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    "worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 HEADERS = [
     (b"content-security-policy", CSP.encode()),

@@ -30,6 +30,7 @@ STATIC_TYPES = {
     for name in (
         "main.js",  # the entry of every page: picks the page's module by the kind of link
         "net.js",
+        "outbox.js",  # the writes, kept in the phone until answered
         "render.js",
         "seat.js",
         "keeper.js",
@@ -37,6 +38,7 @@ STATIC_TYPES = {
         "tournament.js",
         "league.js",  # the board of romme serve --league
         "app.js",  # the entry of old, kept: it loads main.js
+        "sw.js",  # the service worker: the page, its scripts and styles kept for a reload offline
     )
 }
 STATIC_TYPES.update({"style.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"})
@@ -146,6 +148,24 @@ def cached_chart(call: Call, seen: str | None = None) -> Tagged | None:
     key = ("chart", info.id, call.language)
     found = held(call.services.built, key, lambda: call.service.version(info), lambda chart: chart)
     return answer(found, seen) if found is not None else None
+
+
+def manifest(base: str, title: str, lang: str) -> bytes:
+    """The web app manifest of a link (``{link}/manifest.webmanifest``): the phone can put
+    the page on its home screen; scope and start are the link's own path, so that one
+    link's page is never taken for another's."""
+    data = {
+        "name": title,
+        "short_name": "Rommé",
+        "lang": lang,
+        "start_url": base,
+        "scope": base,
+        "display": "standalone",
+        "background_color": "#fbfbfd",
+        "theme_color": "#1848a8",
+        "icons": [{"src": f"{base}/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+    }
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
 
 
 def links_json(call: Call) -> dict[str, object]:

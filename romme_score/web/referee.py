@@ -19,7 +19,7 @@ from starlette.datastructures import QueryParams
 
 from romme_score import referee
 from romme_score.cards import NotationError, parse_cards
-from romme_score.inputs import read_hand
+from romme_score.inputs import HandInputError, read_hand
 from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.scoring import RoundError
 from romme_score.sessions import check_hand
@@ -28,7 +28,7 @@ from romme_score.views import best as best_views
 from romme_score.views import referee as referee_views
 from romme_score.views import web as views
 from romme_score.web.context import Call
-from romme_score.web.errors import Answer
+from romme_score.web.errors import Answer, answer_of
 
 MAX_MELDS = 20
 
@@ -37,14 +37,24 @@ def _unreadable(exc: Exception) -> Answer:
     return Answer(400, {"error": str(exc), "code": "unreadable-cards"})
 
 
+def _without_name(text: str, who: str) -> str:
+    """A seat's reading of its own hand says what is wrong without the seat's name first."""
+    return text.removeprefix(f"{who}: ").removeprefix(f"{who}=")
+
+
 def read(call: Call, params: QueryParams) -> dict[str, Any]:
     info = call.info()
     who = call.link.player or "?"
-    hand = read_hand(who, params.get("cards", ""), call.notation)
-    try:  # as the hand will be checked when sent: the cards the packs hold, the points a hand can
+    try:
+        hand = read_hand(who, params.get("cards", ""), call.notation)
+        # as the hand will be checked when sent: the cards the packs hold, the points a hand can
         check_hand(info.rules, who, hand, confirm=True)
+    except HandInputError as exc:  # said under the seat's own hand: without its name before it
+        answer = answer_of(exc)
+        answer.body["error"] = _without_name(str(answer.body["error"]), who)
+        raise answer from None
     except RoundError as exc:
-        raise Answer(400, {"error": str(exc), "code": "supply"}) from None
+        raise Answer(400, {"error": _without_name(str(exc), who), "code": "supply"}) from None
     reading = views.reading_json(hand, info.rules, call.notation)
     return {**reading, **views.reading_shown(reading, hand)}
 

@@ -24,7 +24,9 @@ path                      method   what
 ``links.json``,           GET      the scorekeeper's: the links and their QR codes
 ``qr/board.svg``,
 ``qr/seat-N.svg``
-``static/NAME``           GET      the scripts, the style sheet, the icon
+``manifest.webmanifest``  GET      the web app manifest of the link
+``static/NAME``           GET      the scripts, the style sheet, the icon, the
+                                   service worker (``sw.js``)
 ========================  =======  ===============================================
 
 A tournament's board (``romme serve --tournament``) has a table of its own
@@ -39,6 +41,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from romme_score.views import tournament as tournament_views
+from romme_score.views import web as web_views
 from romme_score.web import board, league, pages, referee, state, writes
 from romme_score.web.context import BoardCall, Call, LeagueCall
 
@@ -50,6 +54,10 @@ SVG = "image/svg+xml"
 EVENTS = "text/event-stream"
 SESSION_KINDS = ("board", "scorekeeper", "seat")
 STATIC_CACHE = {"cache-control": "private, max-age=600"}
+MANIFEST = "application/manifest+json"
+# The service worker is served under the link's static files; its scope is the link's
+# page and everything under it (the page registers it so), never another link's.
+WORKER_HEADERS = {"cache-control": "no-cache", "service-worker-allowed": "/"}
 
 
 @dataclass(frozen=True)
@@ -78,9 +86,21 @@ def _static(name: str) -> Route:
     def read(call: Any, given: Mapping[str, Any]) -> bytes:
         return pages.static_file(name)
 
+    headers = WORKER_HEADERS if name == "sw.js" else STATIC_CACHE
     return Route(
-        "GET", (*SESSION_KINDS, board.KIND, league.KIND), read, pages.STATIC_TYPES[name], False, STATIC_CACHE
+        "GET", (*SESSION_KINDS, board.KIND, league.KIND), read, pages.STATIC_TYPES[name], False, headers
     )
+
+
+def _manifest(call: Call, given: Mapping[str, Any]) -> bytes:
+    link = call.link
+    title = web_views.page_title(link.kind, call.info().name, link.player)
+    return pages.manifest("/" + link.token, title, call.language)
+
+
+def _board_manifest(call: BoardCall, given: Mapping[str, Any]) -> bytes:
+    title = tournament_views.board_title(call.config.tournament)
+    return pages.manifest("/" + call.link.token, title, call.language)
 
 
 STATIC: dict[str, Route] = {f"static/{name}": _static(name) for name in pages.STATIC_TYPES}
@@ -98,6 +118,7 @@ ROUTES: dict[str, Route] = {
         held=lambda call, given, seen: pages.cached_chart(call, seen),
     ),
     "qr.svg": Route("GET", SESSION_KINDS, lambda call, given: pages.qr_of(call, None), SVG),
+    "manifest.webmanifest": Route("GET", SESSION_KINDS, _manifest, MANIFEST),
     **{path: Route("GET", SESSION_KINDS, read, JSON) for path, read in referee.READS.items()},
     "links.json": Route("GET", ("scorekeeper",), lambda call, given: pages.links_json(call), JSON),
     "qr/{which}.svg": Route(
@@ -119,6 +140,7 @@ TOURNAMENT_ROUTES: dict[str, Route] = {
     "state.json": Route("GET", TOURNAMENT, lambda call, given: board.read_state(call), JSON),
     "events": Route("GET", TOURNAMENT, lambda call, given: board.version(call), EVENTS),
     "qr.svg": Route("GET", TOURNAMENT, lambda call, given: board.qr(call), SVG),
+    "manifest.webmanifest": Route("GET", TOURNAMENT, _board_manifest, MANIFEST),
     **STATIC,
 }
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from romme_score.i18n import language
+from romme_score.scoring import GameState
 from romme_score.sessions import Snapshot
 from romme_score.store.records import Link
 from romme_score.stream import RawJSON, stream_json
@@ -99,10 +100,10 @@ def cached_state(call: Call, given: Mapping[str, Any], seen: str | None = None) 
 class _Built:
     """One version's state: what every link shares, and each link's bytes as asked."""
 
-    def __init__(self, version: int, data: dict[str, Any], finished: bool) -> None:
+    def __init__(self, version: int, data: dict[str, Any], game: GameState) -> None:
         self.version = version
         self.data = data
-        self.finished = finished
+        self.game = game
         self._links: dict[tuple[str, str | None], Tagged] = {}
 
     def held(self, link: Link) -> Tagged | None:
@@ -114,7 +115,7 @@ class _Built:
         if found is None:  # one thread at a time may add the same bytes: a dict keeps either
             data = dict(self.data)
             data["kind"], data["me"] = link.kind, link.player
-            mine = views.mine_line(data["pending"], link.player, self.finished) if link.player else None
+            mine = views.mine_line(data["pending"], link.player, self.game) if link.player else None
             data["shown"] = {**data["shown"], "mine": mine}
             body = "".join(stream_json(data)).encode("utf-8")
             found = self._links[key] = Tagged(etag(f"{self.version}-{language()}", body), body)
@@ -123,16 +124,14 @@ class _Built:
 
 def _build(call: Call) -> tuple[int, _Built]:
     snap, data = _snapshot(call, Rounds())
-    return snap.version, _Built(snap.version, data, snap.standings.state.finished)
+    return snap.version, _Built(snap.version, data, snap.standings.state)
 
 
 def _read(call: Call, asked: Rounds) -> tuple[int, bytes]:
     snap, data = _snapshot(call, asked)
     data["kind"], data["me"] = call.link.kind, call.link.player
     me = call.link.player
-    data["shown"]["mine"] = (
-        views.mine_line(data["pending"], me, snap.standings.state.finished) if me else None
-    )
+    data["shown"]["mine"] = views.mine_line(data["pending"], me, snap.standings.state) if me else None
     return snap.version, "".join(stream_json(data)).encode("utf-8")
 
 

@@ -177,6 +177,23 @@ LEADERBOARD_TENTHS = [
         WHERE r.session_id = totals.session_id AND r.status = 'active' AND h.player = totals.player), 0)""",
 ]
 
+# The idempotency keys of the phones' writes (the ``Idempotency-Key`` header): a write
+# sent again with its key is answered as the first time and applied once. ``era``: the
+# rounds played when it was applied; the keys of rounds before the last one are dropped.
+# Self-contained, as the tournaments' above.
+WRITE_KEYS = [
+    """CREATE TABLE write_keys (
+        session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        what TEXT NOT NULL,
+        era INTEGER NOT NULL,
+        status INTEGER,
+        answer TEXT,
+        at TEXT NOT NULL,
+        PRIMARY KEY (session_id, key)
+    )""",
+]
+
 
 # A club's season (docs/rules.md §11), self-contained as the tournaments' above: a league with
 # its options and the token of its board, its events (each a session or a tournament, in

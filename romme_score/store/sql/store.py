@@ -15,8 +15,10 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
+import romme_score.store.sql.keys as keys
 import romme_score.store.sql.leagues as leagues
 import romme_score.store.sql.lines as lines
 import romme_score.store.sql.phones as phones
@@ -37,6 +39,7 @@ from romme_score.store.records import (
     Change,
     HandRecord,
     HeadToHead,
+    KeyedWrite,
     LeagueInfo,
     Lines,
     Link,
@@ -91,6 +94,7 @@ class SQLStore:
         self.dialect = dialect
         self.location = conn.location
         self._versions: dict[int, int] = {}
+        self._claim: tuple[SessionInfo, str, str] | None = None
 
     def close(self) -> None:
         self.conn.close()
@@ -106,10 +110,39 @@ class SQLStore:
 
     def write(self, work: Callable[[Cursor], T]) -> T:
         """``work(cursor)`` as one transaction; this connection's answers of
-        :meth:`version` are read again after it."""
+        :meth:`version` are read again after it. Inside :meth:`keyed`, the first write
+        that commits keeps the key with it."""
+        claim = self._claim
+        if claim is not None:
+            plain = work
+
+            def work(cur: Cursor) -> T:
+                done = plain(cur)
+                keys.claim(cur, *claim)
+                return done
+
         result = self.conn.transact(work)
+        self._claim = None  # the key is kept (a write refused keeps it for the next try)
         self._versions.clear()
         return result
+
+    # -- idempotency keys (romme_score/store/sql/keys.py) ----------------------------------
+
+    @contextmanager
+    def keyed(self, session: SessionInfo, key: str, what: str) -> Iterator[None]:
+        """The block's write keeps ``key`` (and ``what``, a digest of it) in its own
+        transaction; :class:`~romme_score.store.errors.KeyTaken` if the key was kept already."""
+        self._claim = (session, key, what)
+        try:
+            yield
+        finally:
+            self._claim = None
+
+    def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
+        return keys.find(self.conn, session, key)
+
+    def answer_key(self, session: SessionInfo, key: str, status: int, answer: str) -> None:
+        self.conn.transact(lambda cur: keys.answer(cur, session, key, status, answer))
 
     # -- changes ----------------------------------------------------------------------
 

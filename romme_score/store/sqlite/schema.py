@@ -38,6 +38,7 @@ MIGRATIONS: list[list[str]] = [
         tables.LEADERBOARD_TENTHS,  # 7: 003's leaderboard points exact, in tenths
         tables.LEAGUES,  # 8: a club's season (docs/rules.md §11)
         tables.ROUND_TOTALS,  # 9: each seat's running total after every round (issue 28)
+        tables.WRITE_KEYS,  # 10: the idempotency keys of the phones' writes
     )
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,24 +1,52 @@
 // The scorekeeper: the round in progress as rows to set (who went out, each hand), a
 // stalemate, a Hand-Rommé, save, discard, undo; and the links for the phones.
-import { base, call, live, send } from "./net.js";
+import { base, call, live, Refused } from "./net.js";
+import { writes } from "./outbox.js";
 import { $, ask, clear, el, failure, fill, renderSession, say, T } from "./render.js";
 
 const rows = new Map();
 let state = null;
 let undoArmed = null;
+let post = null;
+let heldRounds = null; // the rounds played the message under the buttons is about
 
-/** A write of the scorekeeper's; `again` for those that set a value (sent again while the server is away). */
-async function keep(path, data, { again = false, done = null } = {}) {
-  try {
-    const answer = await send(path, data, { again, ask, waiting: () => say("keeper-msg", T.sending) });
-    say("keeper-msg", answer?.message || "");
-    if (answer !== null && done) done(answer);
-  } catch (error) {
-    say("keeper-msg", failure(error), true);
-  }
+/** The message under the buttons, while the rounds played are still `rounds`. */
+function tell(text, error = false, rounds = state?.rounds_played ?? null) {
+  heldRounds = text ? rounds : null;
+  say("keeper-msg", text, error);
 }
 
-const pending = (data, done) => keep("pending", data, { again: true, done });
+const handlers = {
+  sending: () => tell(T.sending),
+  queued: () => tell(T.queued),
+  arrived(entry, answer) {
+    if (entry.path === "save") {
+      cleanRows();
+      tell(answer.message || T.arrived, false, answer.round?.number ?? null);
+    } else if (entry.path === "undo") {
+      tell(answer.message || T.arrived, false, typeof answer.undone === "number" ? answer.undone - 1 : null);
+    } else if (entry.path === "discard") {
+      cleanRows();
+      tell(answer.message || T.arrived);
+    } else {
+      for (const name of Object.keys(entry.body.hands || {})) {
+        const parts = rows.get(name);
+        if (parts) delete parts.input.dataset.dirty;
+      }
+      tell(entry.tries ? T.arrived : "");
+    }
+  },
+  async refused(entry, error) {
+    if (error instanceof Refused && error.data.code === "unlikely_points" && !entry.body.confirm) {
+      tell("");
+      if (await ask(error.data.question || error.message)) post(entry.path, { ...entry.body, confirm: true });
+      return;
+    }
+    tell(failure(error), true);
+  },
+};
+
+const pending = (data) => post("pending", data);
 
 function buildRows(s) {
   const list = $("pending-hands");
@@ -36,7 +64,7 @@ function buildRows(s) {
     const set = el("button", { type: "button", class: "small", text: T.set_hand });
     const sendRow = () => {
       const text = input.value.trim();
-      pending({ hands: { [name]: text === "" ? null : text } }, () => delete input.dataset.dirty);
+      pending({ hands: { [name]: text === "" ? null : text } });
     };
     input.addEventListener("input", () => {
       input.dataset.dirty = "1";
@@ -78,6 +106,7 @@ function renderKeeper(s) {
 
 function render(s) {
   state = s;
+  if (heldRounds !== null && s.rounds_played !== heldRounds) tell(""); // saved or undone elsewhere since
   renderSession(s, null);
   renderKeeper(s);
 }
@@ -89,8 +118,8 @@ function cleanRows() {
 function buildButtons() {
   $("stalemate").addEventListener("click", () => pending({ stalemate: !state.pending.stalemate }));
   $("keeper-hr").addEventListener("click", () => pending({ hand_romme: !state.pending.hand_romme }));
-  $("save").addEventListener("click", () => keep("save", {}, { done: cleanRows }));
-  $("discard").addEventListener("click", () => keep("discard", {}, { done: cleanRows }));
+  $("save").addEventListener("click", () => post("save", {}));
+  $("discard").addEventListener("click", () => post("discard", {}));
   const undo = $("undo");
   const disarm = () => {
     clearTimeout(undoArmed);
@@ -106,7 +135,7 @@ function buildButtons() {
       return;
     }
     disarm();
-    keep("undo", {});
+    post("undo", {});
   });
 }
 
@@ -131,7 +160,8 @@ async function loadLinks() {
 }
 
 export function start() {
+  post = writes(handlers);
   buildButtons();
   loadLinks();
-  live(render);
+  live(render, T);
 }

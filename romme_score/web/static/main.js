@@ -9,3 +9,12 @@ const roles = {
 
 const role = roles[document.body.dataset.kind];
 if (role) role().then((module) => module.start());
+
+// Where the browser allows a service worker (a secure origin), it keeps this link's page
+// for a reload while the server is away (sw.js); on plain HTTP there is none.
+const link = document.body.dataset.base;
+if ("serviceWorker" in navigator && window.isSecureContext && link) {
+  // no service worker (refused): the page works as before, its writes kept in localStorage
+  const without = (error) => error;
+  navigator.serviceWorker.register(`${link}/static/sw.js`, { scope: link }).catch(without);
+}

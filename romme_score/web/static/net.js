@@ -1,11 +1,13 @@
-// The network of every page: the server's JSON, whether it can be reached, and the
-// event stream that says when something changed (whoever changed it). Nothing here
-// knows the game: a refused request carries the server's own sentence and code.
+// The network of every page: the server's JSON, whether it can be reached, and the event
+// stream that says when something changed (whoever changed it); the writes are
+// outbox.js's. Nothing here knows the game: a refused request carries the server's own
+// sentence and code; the browser's own words are never shown.
 
 const body = document.body;
 export const base = body.dataset.base;
 const langParam = body.dataset.langParam || "";
-const RETRY_MS = [1000, 2000, 3000, 5000]; // then every 5 s, while the server is away
+export const AGAIN = new Set([502, 503, 504]); // the server (or a proxy before it) is away for now
+const LAST_STATE = `romme-state:${base}`;
 
 /** The server answered, but refused: its status and JSON (`error`, `code`, ...). */
 export class Refused extends Error {
@@ -42,12 +44,14 @@ export function onOnline(listener) {
 
 /**
  * One request: its JSON, or Refused, or Unreachable. A read is asked again every time,
- * with the ETag of what the browser has (the server then answers 304, no body).
+ * with the ETag of what the browser has (the server then answers 304, no body); a write
+ * carries its idempotency key, when it has one.
  */
-export async function call(method, path, data, params) {
+export async function call(method, path, data, params, key) {
   const init = { method, cache: method === "GET" ? "no-cache" : "no-store", headers: { Accept: "application/json" } };
   if (method !== "GET") {
     init.headers["Content-Type"] = "application/json";
+    if (key) init.headers["Idempotency-Key"] = key;
     init.body = JSON.stringify(data || {});
   }
   let response;
@@ -67,46 +71,67 @@ export async function call(method, path, data, params) {
   return json;
 }
 
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// --- what the phone keeps (localStorage) ---------------------------------------------
 
-/**
- * A write. With `again`, one that may be sent twice (a hand, "went out", a part of the
- * round: each sets a value): while the server is away it waits in the page and is sent
- * again until answered (`waiting` is told so). With `ask`, a question of the server
- * (409 `unlikely_points`: "Really 160 points?") is put to the player, and the same body
- * sent again with `"confirm": true` if they say yes; no: null.
- */
-export async function send(path, data, { again = false, waiting = null, ask = null } = {}) {
-  let body = data;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const answer = await call("POST", path, body);
-      online(true);
-      return answer;
-    } catch (error) {
-      if (error instanceof Refused && error.data.code === "unlikely_points" && ask && !body.confirm) {
-        if (!(await ask(error.data.question || error.message))) return null;
-        body = { ...body, confirm: true };
-        attempt = -1;
-        continue;
-      }
-      if (!(error instanceof Unreachable) || !again) throw error;
-      if (waiting) waiting();
-      await wait(RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
-    }
+export function readBox(name, fallback) {
+  try {
+    const text = localStorage.getItem(name);
+    return text ? JSON.parse(text) : fallback;
+  } catch {
+    return fallback;
   }
+}
+
+export function writeBox(name, value) {
+  try {
+    localStorage.setItem(name, JSON.stringify(value));
+  } catch {
+    // storage full or refused (a private window): the write still waits in this page
+  }
+}
+
+// --- the state, kept up to date --------------------------------------------------------
+
+/** The words of a failed read of state.json (a sentence of the page's language). */
+function trouble(error, T) {
+  if (error instanceof Refused && error.status === 404) return T.link_gone;
+  return T.server_error;
+}
+
+function showTrouble(text) {
+  const node = document.getElementById("trouble");
+  if (!node) return;
+  node.textContent = text || "";
+  node.hidden = !text;
 }
 
 /**
  * The page kept up to date: `render(state)` with every new state.json, fetched at the
  * start (once: the stream opens after it, saying the version the page has), on each
- * event of the stream, and when the phone wakes (the page shown again).
+ * event of the stream, when the phone wakes (the page shown again) and when the server
+ * is back. While it cannot be read, the last state this phone saw is shown, marked with
+ * its time.
  */
-export function live(render) {
+export function live(render, T = {}) {
   let version = null;
   let fetching = null;
   let fetchAgain = false;
   let source = null;
+  let shown = false;
+  let retry = null;
+
+  /** Say that what is shown is the state of an earlier time (showing it first if nothing is). */
+  function showStale() {
+    const saved = readBox(LAST_STATE, null);
+    if (!saved?.state) return;
+    if (!shown) render(saved.state);
+    shown = true;
+    const time = new Date(saved.at).toLocaleTimeString(document.documentElement.lang || undefined, {
+      hour: "2-digit",
+      minute: "2-digit",
+    });
+    showTrouble((T.stale || "").replace("{time}", time));
+  }
 
   async function refresh() {
     if (fetching) {
@@ -119,10 +144,20 @@ export function live(render) {
         try {
           const state = await call("GET", "state.json");
           online(true);
+          showTrouble("");
+          clearTimeout(retry);
           version = state.version;
+          shown = true;
+          writeBox(LAST_STATE, { at: Date.now(), state });
           render(state);
-        } catch {
-          // Unreachable has said so; a refusal (busy) is tried again at the next event
+        } catch (error) {
+          if (error instanceof Refused && !AGAIN.has(error.status)) {
+            showTrouble(trouble(error, T));
+          } else if (error instanceof Refused || !shown) {
+            showStale(); // the server is busy (503), or away since before this page was loaded
+          }
+          clearTimeout(retry);
+          retry = setTimeout(refresh, 5000); // a probe: back as soon as the server is
         }
       } while (fetchAgain);
       fetching = null;
@@ -134,7 +169,7 @@ export function live(render) {
     if (source) source.close();
     source = new EventSource(url("events", version === null ? {} : { since: version }));
     source.onopen = () => {
-      online(true);
+      online(true); // the writes waiting are sent now (outbox.js listens)
       if (version === null) refresh(); // the first state.json did not come: ask again
     };
     source.onmessage = (event) => {
@@ -147,18 +182,17 @@ export function live(render) {
   }
 
   // After the phone slept: a new stream, and whatever changed meanwhile.
+  const wake = () => {
+    connect();
+    refresh();
+  };
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") {
-      connect();
-      refresh();
-    }
+    if (document.visibilityState === "visible") wake();
   });
   window.addEventListener("pageshow", (event) => {
-    if (event.persisted) {
-      connect();
-      refresh();
-    }
+    if (event.persisted) wake();
   });
-  refresh().then(connect);
+  window.addEventListener("online", wake);
+  refresh().finally(connect);
   return { refresh };
 }

@@ -1,7 +1,7 @@
 // Building the pages from state.json: every text that counts, marks or words a number
 // comes ready from the server (state.json's "shown" and "view", the page's words in
 // data-texts); this only puts it in place. Names are always written as text, never as HTML.
-import { url } from "./net.js";
+import { Refused, url } from "./net.js";
 
 export const T = JSON.parse(document.body.dataset.texts || "{}");
 export const $ = (id) => document.getElementById(id);
@@ -40,9 +40,20 @@ export function say(id, text, error) {
   node.classList.toggle("error", Boolean(error));
 }
 
-/** The words for a failed request: the server's sentence, or that it cannot be reached. */
+/**
+ * The words for a failed request, always a sentence of the page's language: the server's
+ * own (a refusal), that the link is not valid (404), that the server could not do it (an
+ * answer without a sentence of ours, a 500), or that it cannot be reached.
+ */
 export function failure(error) {
-  return error?.data ? error.message : T.offline;
+  if (error instanceof Refused) {
+    if (error.status === 404) return T.link_gone;
+    if (error.status < 500 && typeof error.data.error === "string" && error.data.code !== "internal") {
+      return error.data.error;
+    }
+    return [502, 503, 504].includes(error.status) ? T.queued : T.server_error;
+  }
+  return T.offline;
 }
 
 /** Put the server's question to the player in the page's dialog: true for yes. */

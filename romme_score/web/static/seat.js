@@ -1,7 +1,8 @@
 // A seat: the board, plus this player's hand (tapped or typed, read by the referee as it
 // is typed), "I went out", and the referee on the phone. The cards a button types, how
 // a hand reads and what it counts all come from the server.
-import { call, live, send } from "./net.js";
+import { call, live, Refused } from "./net.js";
+import { waiting, writes } from "./outbox.js";
 import { $, ask, clear, el, failure, fill, renderPending, renderSession, say, T } from "./render.js";
 
 const me = document.body.dataset.player || null;
@@ -9,10 +10,17 @@ let suit = null;
 let readingAsked = 0;
 let readingTimer = null;
 let roundsSeen = null;
-let sent = null; // the points of the hand this page sent, while the message says so
+let said = null; // what the message under the hand says, while it still holds: {path, points}
 let state = null;
+let post = null;
 
 const handInput = () => $("hand-text");
+
+/** The message under the hand: of this phone's last write, until the round says otherwise. */
+function tell(text, error = false, about = null) {
+  said = about;
+  say("myhand-msg", text, error);
+}
 
 function renderMine(s) {
   if (roundsSeen !== null && roundsSeen !== s.rounds_played) {
@@ -20,20 +28,21 @@ function renderMine(s) {
     handInput().value = "";
     clear($("reading"));
     $("hand-romme").checked = false;
-    say("myhand-msg", "");
-    sent = null;
+    if (!waiting("hand") && !waiting("out")) tell("");
   }
   roundsSeen = s.rounds_played;
   const hand = s.pending.hands[me];
-  if (sent !== null && hand?.points !== sent) {
-    say("myhand-msg", ""); // the scorekeeper changed it since: the status line says how
-    sent = null;
-  }
+  if (said?.path === "hand" && hand?.points !== said.points) tell(""); // changed since: the status line says how
+  if (said?.path === "out" && s.pending.winner !== me) tell(""); // another went out, or it was taken back
   $("myhand-status").textContent = s.shown.mine;
-  $("went-out").setAttribute("aria-pressed", String(s.pending.winner === me));
+  const out = s.pending.winner === me;
+  $("went-out").setAttribute("aria-pressed", String(out));
   const over = Boolean(s.shown.finished);
   $("picker").hidden = over;
   $("entry").hidden = over;
+  $("out-entry").hidden = over;
+  if (over && said === null) say("myhand-msg", "");
+  document.body.classList.toggle("seat-out", out);
 }
 
 function render(s) {
@@ -42,6 +51,36 @@ function render(s) {
   renderPending(s);
   renderMine(s);
 }
+
+// --- the writes: kept in the phone until the server has them (net.js) ---------------------
+
+const handlers = {
+  sending: () => tell(T.sending),
+  queued: () => tell(T.queued),
+  arrived(entry, answer) {
+    if (entry.path === "hand") {
+      if (typeof answer.points === "number")
+        tell(fill(T.hand_arrived, { points: answer.points }), false, { path: "hand", points: answer.points });
+      else tell(T.arrived, false, { path: "hand", points: state?.pending.hands[me]?.points });
+    } else {
+      tell(T.out_arrived, false, { path: "out" });
+    }
+  },
+  async refused(entry, error) {
+    if (error instanceof Refused && error.data.code === "unlikely_points" && !entry.body.confirm) {
+      tell("");
+      if (await ask(error.data.question || error.message)) post(entry.path, { ...entry.body, confirm: true });
+      else handInput().focus();
+      return;
+    }
+    if (error instanceof Refused && error.data.code === "unreadable-hand") {
+      tell(""); // the reading under the hand says it already, once
+      readSoon(0);
+      return;
+    }
+    tell(failure(error), true);
+  },
+};
 
 function addCard(token) {
   const input = handInput();
@@ -95,32 +134,14 @@ function showReading(box, reading) {
   box.append(el("p", { class: "sum", text: reading.sum }));
 }
 
-const waiting = () => say("myhand-msg", T.sending);
-
-async function sendHand() {
+function sendHand() {
   if (state?.shown.finished) return;
-  try {
-    const answer = await send("hand", { cards: handInput().value.trim() }, { again: true, waiting, ask });
-    if (answer === null) {
-      say("myhand-msg", "");
-      handInput().focus();
-      return;
-    }
-    sent = answer.points;
-    say("myhand-msg", fill(T.hand_in, { points: answer.points }));
-  } catch (error) {
-    say("myhand-msg", failure(error), true);
-  }
+  post("hand", { cards: handInput().value.trim() });
 }
 
-async function wentOut() {
+function wentOut() {
   if (state?.shown.finished) return;
-  try {
-    await send("out", { hand_romme: $("hand-romme").checked }, { again: true, waiting });
-    say("myhand-msg", ""); // the status line says who went out, as the server holds it
-  } catch (error) {
-    say("myhand-msg", failure(error), true);
-  }
+  post("out", { hand_romme: $("hand-romme").checked });
 }
 
 function buildPicker() {
@@ -186,9 +207,10 @@ async function referee(question) {
 }
 
 export function start() {
+  post = writes(handlers);
   buildPicker();
   $("ref-check").addEventListener("click", () => referee("check"));
   $("ref-value").addEventListener("click", () => referee("value"));
   $("ref-best").addEventListener("click", () => referee("best"));
-  live(render);
+  live(render, T);
 }

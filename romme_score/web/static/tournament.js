@@ -96,5 +96,5 @@ function render(state) {
 
 export function start() {
   online(true);
-  live(render);
+  live(render, T);
 }

@@ -1,0 +1,121 @@
+"""Issue 31 ("The pages follow the round", problems 8, 9, 10 and 14), in Chromium: each
+change made elsewhere is shown on every page within a second, with what it means for
+that phone; a failed read of the state is said in a sentence, never left silent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import browser, open_page, phone
+from clirun import ok
+from serving import Served, in_process
+
+from romme_score.rules import GameEnd, find_preset
+from romme_score.sessions import SessionService
+
+__all__ = ["browser"]  # the module-scoped fixture, used by name
+PLAYERS = ["Anna", "Ben", "Carl", "Dora"]
+SECOND = 1500  # ms: "within a second", and the poll of the server's watcher
+
+
+@pytest.fixture
+def served(isolated_data_dir: Path) -> Iterator[Served]:
+    with SessionService(isolated_data_dir) as service:
+        service.create("Friday", PLAYERS, find_preset("standard"), Decimal("0.01"), "EUR")
+    with in_process(isolated_data_dir) as (links, _server):
+        yield links
+
+
+def test_another_winner_replaces_the_first_on_its_phone_within_a_second_issue_31_8(
+    browser: Any, served: Served
+) -> None:
+    context = phone(browser)
+    try:
+        anna = open_page(context, served.seats["Anna"])
+        anna.click("#went-out")
+        anna.wait_for_selector("#myhand-msg:has-text('Arrived: you went out.')")
+        keeper = open_page(context, served.scorekeeper)
+        keeper.click("#pending-hands li[data-player='Ben'] button.toggle")  # the scorekeeper: it was Ben
+        anna.wait_for_selector(
+            "#myhand-status:has-text('Ben went out: your cards left, please.')", timeout=SECOND
+        )
+        assert "You went out" not in anna.inner_text("#myhand")
+        assert anna.get_attribute("#went-out", "aria-pressed") == "false"
+    finally:
+        context.close()
+
+
+def test_a_finished_game_says_who_won_and_takes_no_hand_issue_31_9(
+    browser: Any, isolated_data_dir: Path
+) -> None:
+    rules = find_preset("standard").replace(game_end=GameEnd("rounds", 1))
+    with SessionService(isolated_data_dir) as service:
+        service.create("Short", ["Anna", "Ben"], rules, None, None)
+    with in_process(isolated_data_dir) as (links, _server):
+        context = phone(browser, locale="de-DE")
+        try:
+            anna = open_page(context, links.seats["Anna"])
+            ok("round", "--winner", "Ben", "Anna=HK")
+            anna.wait_for_selector(
+                "#myhand-status:has-text('Die Partie ist zu Ende: Ben gewinnt.')", timeout=SECOND
+            )
+            text = anna.inner_text("main")
+            assert "Meine Karten sind noch nicht gesendet" not in text
+            assert anna.is_hidden("#picker") and anna.is_hidden("#went-out") and anna.is_hidden("#send-hand")
+        finally:
+            context.close()
+
+
+def test_the_scorekeepers_message_goes_when_a_round_is_saved_elsewhere_issue_31_10(
+    browser: Any, served: Served
+) -> None:
+    context = phone(browser)
+    try:
+        keeper = open_page(context, served.scorekeeper)
+        ok("round", "--winner", "Anna", "Ben=5", "Carl=6", "Dora=7")
+        keeper.wait_for_function("() => document.querySelectorAll('#last-hands li').length > 0")
+        keeper.click("#pending-hands li[data-player='Anna'] button.toggle")
+        for name, points in (("Ben", "3"), ("Carl", "4"), ("Dora", "5")):
+            keeper.fill(f"#pending-hands li[data-player='{name}'] input", points)
+            keeper.press(f"#pending-hands li[data-player='{name}'] input", "Enter")
+        keeper.wait_for_selector("#save:not([disabled])")
+        keeper.click("#save")
+        keeper.wait_for_selector("#keeper-msg:has-text('Round 2 saved.')")
+        ok("round", "--winner", "Ben", "Anna=5", "Carl=6", "Dora=7")  # round 3, saved elsewhere
+        keeper.wait_for_function(
+            "() => document.querySelector('#keeper-msg').textContent === ''", timeout=SECOND
+        )
+        ok("undo", "--yes")  # and undone elsewhere: the page does not claim anything of its own
+        keeper.wait_for_function("() => !document.body.innerText.includes('saved.')", timeout=SECOND)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("status", "words"), [(404, "scan the QR code"), (500, "try again"), (503, "not answering")]
+)
+def test_a_failed_read_of_the_state_is_said_in_a_sentence_issue_31_14(
+    browser: Any, served: Served, status: int, words: str
+) -> None:
+    context = phone(browser)
+    try:
+        ben = open_page(context, served.seats["Ben"])
+        body = '{"error": "internal error", "code": "internal"}' if status == 500 else "Not found\n"
+
+        def answer(route: Any) -> None:
+            route.fulfill(status=status, body=body, content_type="application/json")
+
+        ben.route("**/state.json", answer)
+        ok("round", "--winner", "Anna", "Ben=5", "Carl=6", "Dora=7")  # a change: the page reads again
+        ben.wait_for_selector(f"#trouble:has-text('{words}')", timeout=5000)
+        text = ben.inner_text("body")
+        assert "internal error" not in text and "Not found" not in text
+        ben.unroute("**/state.json")
+        ben.wait_for_selector("#trouble", state="hidden", timeout=10_000)  # and catches up by itself
+        ben.wait_for_function("() => document.querySelectorAll('#last-hands li').length > 0")
+    finally:
+        context.close()
