@@ -221,14 +221,27 @@ class Drawn:
 
 
 @dataclass(frozen=True)
+class Running:
+    """A player's table in a series still played: how far it is, and the points so far
+    (None: the table has not started, which is no result at all, never 0)."""
+
+    series: int
+    table: int
+    games_played: int
+    games: int
+    points: int | None
+
+
+@dataclass(frozen=True)
 class PlayerStanding:
     start: int
     name: str
     team: str | None
-    place: int
-    series: tuple[int | None, ...]  # one result per series (None: not seated)
-    total: int
+    place: int  # by the finished series only
+    series: tuple[int | None, ...]  # one result per finished series (None: not seated)
+    total: int  # of the finished series
     withdrawn: bool
+    current: Running | None = None  # the player's table in the series still played
 
 
 @dataclass(frozen=True)
@@ -243,11 +256,17 @@ class TeamStanding:
 class TournamentStandings:
     tournament: str
     options: TournamentOptions
-    series_played: int  # the series the standings cover
+    series_played: int  # the finished series, which the places and totals count
     series_drawn: int
     players: tuple[PlayerStanding, ...]  # best first
     teams: tuple[TeamStanding, ...]
     missing: tuple[MissingTable, ...]
+    finished: tuple[int, ...] = ()  # the numbers of the finished series, in order
+
+    @property
+    def provisional(self) -> bool:
+        """A series the standings cover is still played: its games do not count yet."""
+        return bool(self.missing)
 
     @property
     def complete(self) -> bool:
@@ -499,21 +518,33 @@ class TournamentService:
         upto: int,
         games: Mapping[int, Sequence[Game]] | None = None,
     ) -> TournamentStandings:
+        """The ranking over series 1 to ``upto``: places and totals count the finished
+        series only (a series is finished when every table of it has played its games);
+        a player's table in a series still played is ``current``, apart from the ranking."""
         options = info.options
         games = self._games(info) if games is None else games
         start_of = {p.name: p.start for p in info.players}
-        results: dict[int, list[int | None]] = {p.start: [None] * upto for p in info.players}
-        missing = []
-        for table in tables:
-            if table.series > upto:
-                continue
+        covered = [t for t in tables if t.series <= upto]
+        missing = [
+            MissingTable(t.series, t.table, t.session, len(played), options.games)
+            for t in covered
+            if len(played := games.get(t.session_id, ())) < options.games
+        ]
+        unfinished = {m.series for m in missing}
+        finished = tuple(n for n in range(1, upto + 1) if n not in unfinished)
+        column = {n: i for i, n in enumerate(finished)}
+        results: dict[int, list[int | None]] = {p.start: [None] * len(finished) for p in info.players}
+        current: dict[int, Running] = {}
+        for table in covered:
             played = games.get(table.session_id, ())
-            for player, result in table_results(table.players, played, options).items():
-                results[start_of[player]][table.series - 1] = result
-            if len(played) < options.games:
-                missing.append(
-                    MissingTable(table.series, table.table, table.session, len(played), options.games)
-                )
+            points = table_results(table.players, played, options)
+            for player in table.players:
+                start = start_of[player]
+                if table.series in column:
+                    results[start][column[table.series]] = points[player]
+                elif start not in current or current[start].series < table.series:
+                    shown = points[player] if played else None
+                    current[start] = Running(table.series, table.table, len(played), options.games, shown)
         ranking = rank([Result(start, tuple(r)) for start, r in results.items()], options)
         by_start = {p.start: p for p in info.players}
         players = tuple(
@@ -525,6 +556,7 @@ class TournamentService:
                 r.series,
                 r.total,
                 by_start[r.start].withdrawn_after is not None,
+                current.get(r.start),
             )
             for r in ranking
         )
@@ -538,5 +570,5 @@ class TournamentService:
             for t in rank_teams(members, totals, options)
         )
         return TournamentStandings(
-            info.name, options, upto, info.series_drawn, players, teams, tuple(missing)
+            info.name, options, len(finished), info.series_drawn, players, teams, tuple(missing), finished
         )
