@@ -508,7 +508,7 @@ class TournamentService:
         """Every table's games, by session id, in one read."""
         games: dict[int, list[Game]] = defaultdict(list)
         for session_id, row in self.store.tournament_games(info):
-            games[session_id].append(Game(row.winner, row.hand_romme, row.points, row.bonus))
+            games[session_id].append(Game(row.winner, row.hand_romme, row.points, row.bonus, row.stalemate))
         return games
 
     def _standings(

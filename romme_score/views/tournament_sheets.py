@@ -13,6 +13,7 @@ from html import escape
 
 from romme_score.i18n import _, language, ngettext
 from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings, table_results
+from romme_score.views.tournament import provisional_note
 
 CSS = """
 * { box-sizing: border-box; }
@@ -57,14 +58,37 @@ def _footer(version: str, day: str) -> str:
     return f"<footer>{escape(made)}</footer>"
 
 
+def mark(game: Game, player: str) -> str:
+    """A player's cell of a game with the terminal's marks (the scoresheet of ``romme
+    standings``): ``0 *`` went out, ``0 *HR`` with a Hand-Rommé, `` -N`` the winner bonus
+    actually struck; a loser's points as recorded.
+
+    >>> mark(Game("Anna", True, {"Anna": 0, "Ben": 40}, {"Anna": 4}), "Anna")
+    '0 *HR -4'
+    """
+    points = game.points.get(player, 0)
+    if game.winner != player:
+        return str(points)
+    text = f"{points} *HR" if game.hand_romme else f"{points} *"
+    struck = game.bonus.get(player, 0)
+    return f"{text} -{struck}" if struck else text
+
+
 def _cell(game: Game | None, player: str) -> str:
     if game is None:
         return "<td></td>"
-    points = game.points.get(player, 0)
-    if game.winner == player:
-        mark = _("HR") if game.hand_romme else "★"
-        return f'<td class="won">{points} {escape(mark)}</td>'
-    return f"<td>{points}</td>"
+    won = ' class="won"' if game.winner == player else ""
+    return f"<td{won}>{escape(mark(game, player))}</td>"
+
+
+def _capped(sheets: Sheets, table: SheetTable) -> bool:
+    """A winner bonus struck short of the rules' (the winner had fewer points before)."""
+    rules = sheets.rules
+    return any(
+        g.winner is not None
+        and g.bonus.get(g.winner, 0) < (rules.winner_bonus_hand_romme if g.hand_romme else rules.winner_bonus)
+        for g in table.games
+    )
 
 
 def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> str:
@@ -124,7 +148,8 @@ def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> s
         game = table.games[number - 1] if number <= len(table.games) else None
         dealer = names[(number - 1) % size]
         cells = "".join(_cell(game, p) for p in names)
-        out.append(f'<tr><td class="game">{number}</td><td class="dealer">{escape(dealer)}</td>{cells}</tr>')
+        label = f"{number} s" if game is not None and game.stalemate else str(number)
+        out.append(f'<tr><td class="game">{label}</td><td class="dealer">{escape(dealer)}</td>{cells}</tr>')
     out.append("</tbody><tfoot>")
     augen = {p: sum(g.points.get(p, 0) - g.bonus.get(p, 0) for g in table.games) for p in names}
     shown = table.games or None
@@ -142,10 +167,17 @@ def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> s
         )
     out.append("</tfoot></table>")
     note = _(
-        "★ went out, HR Hand-Rommé; the points are the Augen as recorded, doubled where the rules "
-        "double them; the Augen total is less the winner bonus (%(bonus)d, %(bonus_hr)d after a Hand-Rommé)."
+        "* went out, HR Hand-Rommé, -N winner bonus struck, s stalemate (the stock ran out, nobody went "
+        "out); the points are the Augen as recorded, doubled where the rules double them; the Augen "
+        "total is the column's points less the bonuses struck (%(bonus)d, %(bonus_hr)d after a Hand-Rommé)."
     ) % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
     out.append(f'<p class="note">{escape(note)}</p>')
+    if _capped(sheets, table):
+        capped = _(
+            "A bonus below %(bonus)d (%(bonus_hr)d) is no slip: the bonus struck is never more than the "
+            "winner's points before the game, so that no total goes below 0."
+        ) % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
+        out.append(f'<p class="note capped">{escape(capped)}</p>')
     out.append('<div class="signatures">')
     out.extend(f"<div>{escape(_('signature of %(player)s') % {'player': name})}</div>" for name in names)
     out.append("</div>")
@@ -169,15 +201,14 @@ def _ranking(standings: TournamentStandings, version: str, day: str) -> str:
         '<section class="sheet ranking">',
         f"<h1>{escape(_('Ranking of %(tournament)s') % {'tournament': standings.tournament})}</h1>",
         f'<p class="meta">{escape(after)}</p>',
+        f'<p class="meta">{escape(provisional_note(standings))}</p>' if standings.provisional else "",
         "<table><thead><tr>",
         f"<th>{escape(_('place'))}</th><th>{escape(_('start number'))}</th>"
         f'<th class="left">{escape(_("name"))}</th>',
     ]
     if has_teams:
         out.append(f'<th class="left">{escape(_("team"))}</th>')
-    out.extend(
-        f"<th>{escape(_('S%(series)d') % {'series': n})}</th>" for n in range(1, standings.series_played + 1)
-    )
+    out.extend(f"<th>{escape(_('S%(series)d') % {'series': n})}</th>" for n in standings.finished)
     out.append(f"<th>{escape(_('total'))}</th></tr></thead><tbody>")
     for p in standings.players:
         name = escape(p.name) + (f" ({escape(_('withdrawn'))})" if p.withdrawn else "")
