@@ -103,6 +103,22 @@ class GameOver(SessionRefused):
         self.tournament = tournament
 
 
+class TournamentMoney(SessionRefused):
+    """A tournament's table is settled: its games carry no money, the tournament's money is
+    its pot (entry fees and lost-game fees, paid out by place)."""
+
+    def __init__(self, session: str, tournament: str) -> None:
+        super().__init__(
+            _(
+                "session '%(session)s' is a table of tournament '%(tournament)s': its games carry no money, "
+                "the money of a tournament is its pot"
+            )
+            % {"session": session, "tournament": tournament}
+        )
+        self.session = session
+        self.tournament = tournament
+
+
 class AlreadyOut(SessionRefused):
     """``player`` said they went out while ``winner``'s claim stands: who went out is one
     fact, and only the scorekeeper changes it."""
@@ -283,6 +299,7 @@ class Snapshot:
     provisional: RoundScore | None
     last: RoundRecord | None
     settled: Settled | None
+    tournament: str | None = None  # a tournament's table: no money (settled stays None)
 
 
 @dataclass(frozen=True)
@@ -592,7 +609,8 @@ class SessionService:
             latest: RoundRecord | None = self.last_round(info)
         except NoRounds:
             latest = None
-        settled = self.settle([info]) if standings.rounds_played else None
+        tournament = self.tournament_of(info)
+        settled = self.settle([info]) if standings.rounds_played and tournament is None else None
         return Snapshot(
             version,
             standings,
@@ -601,6 +619,7 @@ class SessionService:
             self._provisional(info, standings, pending, missing),
             latest,
             settled,
+            tournament,
         )
 
     def provisional(self, info: SessionInfo, pending: PendingRound) -> RoundScore | None:
@@ -1010,7 +1029,8 @@ class SessionService:
         """The settlement of the given sessions together (default: the current one), each
         at ``rate`` or else its own rate, in ``currency`` or else the sessions' own, with
         their 003 leaderboard; what ``romme settle``, the table mode, the report and the
-        phones show."""
+        phones show. A tournament's table is refused (:class:`TournamentMoney`): its games
+        carry no money."""
         found = self.settlement_inputs(names)
         rates = [rate if rate is not None else r for r in found.rates]
         return settle_evening(found.games, rates, unit, currency or found.currency, found.leaderboard)
@@ -1025,6 +1045,9 @@ class SessionService:
         chosen: list[str | SessionInfo | None] = [*names] or [None]
         for name in chosen:
             info = name if isinstance(name, SessionInfo) else self.store.session(_lookup(name))
+            tournament = self.tournament_of(info)
+            if tournament is not None:
+                raise TournamentMoney(info.name, tournament)
             standings = self.standings(info, last=0)
             games.append(dict(standings.totals))
             rates.append(Decimal(info.rate) if info.rate else DEFAULT_RATE)
@@ -1045,6 +1068,7 @@ __all__ = [
     "Edited",
     "ExportError",
     "GameOver",
+    "TournamentMoney",
     "ExportHand",
     "ExportRound",
     "NoSuchRound",

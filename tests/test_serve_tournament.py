@@ -202,3 +202,16 @@ def test_the_board_page_on_a_phone_and_a_projector(
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_tables_pages_carry_no_money_but_name_the_tournaments_pot_issue_29(
+    served: Tournament, http: httpx.Client
+) -> None:
+    table = served.table(1)
+    ok("round", "--session", table["session"], "--winner", "1", "2=3", "3=4", "4=5")
+    for url in (table["scorekeeper"], *table["seats"].values()):
+        settlement = http.get(url + "/state.json").json()["settlement"]
+        assert settlement["transfers"] == [] and settlement["rate"] is None
+        assert settlement["line"] == "No money at this table: the money of tournament 'Cup' is its pot."
+        assert "'romme tournament payout'" in settlement["nobody"]
+        assert settlement["tournament"] == "Cup"

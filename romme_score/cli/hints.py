@@ -73,6 +73,7 @@ WAYS_OUT: dict[str, WayOut] = {
     "no-winner": _no_winner,
     "missing-hands": N_("give NAME=CARDS, or NAME=0"),
     "game-over": _game_over,
+    "tournament-money": N_("'romme tournament payout' shows what each player paid in and receives"),
 }
 # what goes before the sentence: the option it was typed for
 PREFIXES = {"assignment": "--rule "}
