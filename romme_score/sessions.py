@@ -894,6 +894,14 @@ class SessionService:
         made = [Link(kind, player, make_token()) for kind, player in wanted]
         return self.store.add_links(info, made, replace=renew)
 
+    def remember_address(self, address: str) -> None:
+        """Keep the address ``romme serve`` printed its links at (``http://HOST:PORT``)."""
+        self.store.set_served_address(address)
+
+    def served_address(self) -> str | None:
+        """The address ``romme serve`` printed its links at last, or None."""
+        return self.store.served_address()
+
     def undo(self, info: SessionInfo) -> Undone:
         """Take back the last round (it stays in the history)."""
         record = self.store.undo_last(info)

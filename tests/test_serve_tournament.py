@@ -215,3 +215,81 @@ def test_a_tables_pages_carry_no_money_but_name_the_tournaments_pot_issue_29(
         assert settlement["line"] == "No money at this table: the money of tournament 'Cup' is its pot."
         assert "'romme tournament payout'" in settlement["nobody"]
         assert settlement["tournament"] == "Cup"
+
+
+def printed_links(isolated_data_dir: Path, *options: str) -> list[str]:
+    """What ``romme serve --tournament Cup`` prints before it serves (then stopped)."""
+    command = [sys.executable, "-m", "romme_score", "serve", "--db", str(isolated_data_dir)]
+    command += ["--tournament", "Cup", "--host", HOST, "--port", "0", *options]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ)
+    )
+    lines: list[str] = []
+    try:
+        while True:
+            line = _first_line(proc, 30)
+            lines.append(line.rstrip("\n"))
+            if line.startswith("Plain HTTP"):
+                return lines
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+
+
+def qr_codes(lines: list[str]) -> int:
+    """How many QR codes the lines draw (each a block of lines of block characters)."""
+    blocks, inside = 0, False
+    for line in lines:
+        drawn = any(c in line for c in "█▀▄")
+        blocks += drawn and not inside
+        inside = drawn
+    return blocks
+
+
+def test_serve_prints_the_boards_code_and_a_line_per_table_issue_29(
+    drawn: dict[str, Any], isolated_data_dir: Path
+) -> None:
+    lines = printed_links(isolated_data_dir)
+    assert qr_codes(lines) == 1
+    assert lines[0].startswith("Tournament board (read only)") and lines[1].startswith(f"  http://{HOST}:")
+    tables = [line for line in lines if line.startswith("Table ")]
+    assert [t.split(",")[0] for t in tables] == [
+        f"Table {t['table']} ({t['session']})" for t in drawn["tables"]
+    ]
+    assert all(f", scorekeeper: http://{HOST}:" in t for t in tables)
+    assert not any("Seat of" in line for line in lines)
+    assert any('romme tournament sheets "Cup" --links' in line for line in lines)
+    assert len(lines) < 40  # the board's link stays on the screen
+
+
+def test_serve_qr_all_prints_every_code_as_before_issue_29(
+    drawn: dict[str, Any], isolated_data_dir: Path
+) -> None:
+    lines = printed_links(isolated_data_dir, "--qr", "all")
+    seats = sum(len(t["players"]) for t in drawn["tables"])
+    assert qr_codes(lines) == 1 + len(drawn["tables"]) + seats
+    assert sum(1 for line in lines if line.startswith("Seat of")) == seats
+
+
+def test_sheets_links_print_the_tables_codes_at_the_address_serve_printed_issue_29(
+    served: Tournament,
+) -> None:
+    page = ok("tournament", "sheets", "--links")
+    for table in served.links["tables"]:
+        for url in (table["scorekeeper"], *table["seats"].values()):
+            assert f'<span class="url">{url}</span>' in page
+    assert page.count("<svg") == sum(1 + len(t["seats"]) for t in served.links["tables"])
+    other = ok("tournament", "sheets", "--links", "--url-base", "http://192.168.1.20:8765/")
+    token = served.table(1)["scorekeeper"].rsplit("/", 1)[1]
+    assert f"http://192.168.1.20:8765/{token}" in other
+
+
+def test_sheets_links_without_an_address_or_with_a_bad_one_are_refused_issue_29(
+    drawn: dict[str, Any],
+) -> None:
+    code, out, err = run("tournament", "sheets", "--links")
+    assert code == 2 and out == "" and "give --url-base" in err
+    code, out, err = run("tournament", "sheets", "--links", "--url-base", "192.168.1.20")
+    assert code == 2 and out == "" and "is no address like http://" in err
+    code, _, err = run("tournament", "sheets", "--url-base", "http://a:1")
+    assert code == 2 and "--url-base needs --links" in err

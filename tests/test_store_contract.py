@@ -553,6 +553,14 @@ def test_a_withdrawal_is_kept_with_the_series_drawn_then(store: Store) -> None:
     assert [(p.start, p.withdrawn_after) for p in players] == [(1, None), (2, 1), (3, None), (4, None)]
 
 
+def test_the_address_serve_printed_last_is_kept_issue_29(store: Store) -> None:
+    assert store.served_address() is None
+    store.set_served_address("http://192.168.1.20:8765")
+    store.set_served_address("http://192.168.1.21:8765")  # the last one printed counts
+    assert store.served_address() == "http://192.168.1.21:8765"
+    assert store.current_name() is None and store.current_tournament() is None
+
+
 REFUSALS: dict[str, Callable[[Store, SessionInfo], object]] = {
     "create a session of a name taken": lambda s, i: s.create_session("Fri", PLAYERS, RULES, None, None, 0),
     "rename onto a name taken": lambda s, i: s.rename_session("Other", "Fri"),

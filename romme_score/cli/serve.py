@@ -49,6 +49,14 @@ from romme_score.i18n import _, os_reason
     "and each table of the drawn series with its own scorekeeper and seat links.",
 )
 @click.option(
+    "--qr",
+    type=click.Choice(["board", "all"]),
+    default="board",
+    show_default=True,
+    help="With --tournament: board prints the board's QR code and one line per table with its "
+    "scorekeeper link (romme tournament sheets --links prints the rest); all prints every link's code.",
+)
+@click.option(
     "--notation",
     type=click.Choice(["de", "en"]),
     default="de",
@@ -64,6 +72,7 @@ def serve(
     as_json: bool,
     new_links: bool,
     tournament: str | None,
+    qr: str,
     notation: str,
     db: str | None,
 ) -> None:
@@ -81,6 +90,7 @@ def serve(
       romme serve Friday --port 8080
       romme serve --host 127.0.0.1 --port 0 --json
       romme serve --tournament Cup
+      romme serve --tournament Cup --qr all
     """
     try:
         from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
@@ -97,7 +107,7 @@ def serve(
     if tournament is not None:
         if session is not None:
             fail_input(_("give a session or --tournament, not both"))
-        _serve_tournament(tournament, host, port, as_json, new_links, cast(Profile, notation), db)
+        _serve_tournament(tournament, host, port, as_json, new_links, cast(Profile, notation), db, qr)
         return
     with open_service(db, create=False) as service:
         info = service.session(session)
@@ -111,6 +121,7 @@ def serve(
             % {"host": host, "port": port, "reason": os_reason(exc)}
         ) from None
     served = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", tuple(links))
+    _remember(db, served.base)
     config = ServeConfig(location, info.id, served, i18n.language(), cast(Profile, notation))
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
         if as_json:
@@ -139,11 +150,26 @@ def _bound(host: str, port: int) -> socket.socket:
         ) from None
 
 
+def _remember(db: str | None, base: str) -> None:
+    """Keep the address the links are printed at, for ``romme tournament sheets --links``."""
+    with open_service(db, create=False) as service:
+        service.remember_address(base)
+
+
 def _serve_tournament(
-    name: str, host: str, port: int, as_json: bool, new_links: bool, notation: Profile, db: str | None
+    name: str,
+    host: str,
+    port: int,
+    as_json: bool,
+    new_links: bool,
+    notation: Profile,
+    db: str | None,
+    qr: str = "board",
 ) -> None:
     """``romme serve --tournament NAME``: the board of the tournament, and every table of
-    the series drawn last with its links (kept with each table's session)."""
+    the series drawn last with its links (kept with each table's session). Printed: the
+    board's link with its QR code, one line per table with its scorekeeper's link (every
+    link with its code with ``qr="all"``)."""
     from romme_score.store.records import Link
     from romme_score.tournament import NoSeriesDrawn, TournamentService
     from romme_score.views import tournament as tviews
@@ -168,6 +194,7 @@ def _serve_tournament(
         location = tournaments.location
     sock = _bound(host, port)
     base = f"http://{link_host(host)}:{sock.getsockname()[1]}"
+    _remember(db, base)
     language = i18n.language()
     sets = [(t, LinkSet(base, tuple(links))) for t, links in table_links]
     keeper = sets[0][1].of_kind("scorekeeper")[0]
@@ -195,6 +222,10 @@ def _serve_tournament(
             click.echo(f"  {board_url}")
             click.echo(qr_terminal(board_url))
             for t, ls in sets:
+                if qr != "all":
+                    keeper_url = ls.url(ls.of_kind("scorekeeper")[0])
+                    click.echo(tviews.table_keeper_line(t.table, t.session, keeper_url))
+                    continue
                 click.echo(tviews.table_heading(t.table, t.session))
                 for link in ls.links:
                     if link.kind == "board":
@@ -202,6 +233,8 @@ def _serve_tournament(
                     click.echo(views.link_heading(link.kind, link.player))
                     click.echo(f"  {ls.url(link)}")
                     click.echo(qr_terminal(ls.url(link)))
+            if qr != "all":
+                click.echo(tviews.other_links_note(info.name))
             click.echo(views.security_note())
         sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
         click.echo(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -28,7 +28,7 @@ from romme_score.rules import RuleSet
 from romme_score.sessions import SessionInputError, SessionService
 from romme_score.store import StoreError
 from romme_score.store.errors import SessionExists
-from romme_score.store.records import TournamentInfo, TournamentPlayer, TournamentTable
+from romme_score.store.records import Link, TournamentInfo, TournamentPlayer, TournamentTable
 from romme_score.tournament.options import TournamentOptions, tables_rules
 from romme_score.tournament.rules import (
     MAX_SEED,
@@ -503,6 +503,16 @@ class TournamentService:
         )
         standings = self._standings(info, tables, info.series_drawn, games)
         return Sheets(info.name, chosen, info.options, info.rules, sheets, standings)
+
+    def table_links(self, sheets: Sheets, make_token: Callable[[], str]) -> dict[int, list[Link]]:
+        """The scorekeeper's and seats' links of each table of ``sheets``, as kept with its
+        session (those missing are made and kept, as ``romme serve`` would: the printed
+        codes and a later server's links are the same)."""
+        found: dict[int, list[Link]] = {}
+        for table in sheets.tables:
+            links = self.sessions.links(self.sessions.session(table.session), make_token)
+            found[table.table] = [link for link in links if link.kind != "board"]
+        return found
 
     def _games(self, info: TournamentInfo) -> dict[int, list[Game]]:
         """Every table's games, by session id, in one read."""

@@ -424,6 +424,23 @@ def table_heading(table: int, session: str) -> str:
     return _("Table %(table)d (%(session)s)") % {"table": table, "session": session}
 
 
+def table_keeper_line(table: int, session: str, url: str) -> str:
+    """One line per table: ``Table 1 (Cup S1 T1), scorekeeper: URL``."""
+    return _("Table %(table)d (%(session)s), scorekeeper: %(url)s") % {
+        "table": table,
+        "session": session,
+        "url": url,
+    }
+
+
+def other_links_note(tournament: str) -> str:
+    return _(
+        'The seats\' links and every QR code: romme tournament sheets "%(tournament)s" --links '
+        "-o sheets.html (a sheet to lay on each table), "
+        'or romme serve --tournament "%(tournament)s" --qr all.'
+    ) % {"tournament": tournament}
+
+
 def serving_tournament(tournament: str, series: int, tables: int, host: str, port: int) -> str:
     return ngettext(
         "Serving tournament '%(tournament)s', series %(series)d, %(count)d table, "

@@ -9,6 +9,8 @@ inline, no script, every name escaped, in the language of the run.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from romme_score.i18n import _, language, ngettext
@@ -43,6 +45,12 @@ td.left, th.left { text-align: left; }
 .ranking td, .ranking th { padding: 1.2mm 2mm; }
 .ranking .first td { font-weight: 700; }
 footer { color: #666; font-size: 8.5pt; margin-top: 6mm; }
+.links { display: grid; grid-template-columns: repeat(auto-fill, minmax(36mm, 1fr)); gap: 3mm;
+  margin-top: 6mm; break-inside: avoid; }
+.links figure { margin: 0; text-align: center; }
+.links svg { width: 32mm; height: 32mm; display: block; margin: 0 auto; }
+.links figcaption { font-size: 9pt; font-weight: 600; }
+.links .url { display: block; font: 6.5pt ui-monospace, monospace; color: #444; word-break: break-all; }
 @media print {
   @page { size: A4; margin: 0; }
   body { background: none; }
@@ -51,6 +59,29 @@ footer { color: #666; font-size: 8.5pt; margin-top: 6mm; }
   tr { break-inside: avoid; }
 }
 """
+
+
+@dataclass(frozen=True)
+class PrintedLink:
+    """A phone's link printed on a table's sheet: who it is for, the address and its QR
+    code (an SVG element, made by the caller)."""
+
+    kind: str  # scorekeeper or seat
+    player: str | None
+    url: str
+    svg: str
+
+
+def _links(links: Sequence[PrintedLink]) -> str:
+    out = [f"<h2>{escape(_('Links for the phones at this table'))}</h2>", '<div class="links">']
+    for link in links:
+        label = _("Scorekeeper") if link.kind == "scorekeeper" else (link.player or "")
+        out.append(
+            f"<figure>{link.svg}<figcaption>{escape(label)}"
+            f'<span class="url">{escape(link.url)}</span></figcaption></figure>'
+        )
+    out.append("</div>")
+    return "\n".join(out)
 
 
 def _footer(version: str, day: str) -> str:
@@ -91,7 +122,9 @@ def _capped(sheets: Sheets, table: SheetTable) -> bool:
     )
 
 
-def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> str:
+def _table_sheet(
+    sheets: Sheets, table: SheetTable, version: str, day: str, links: Sequence[PrintedLink] = ()
+) -> str:
     options = sheets.options
     names = [name for _start, name in table.seats]
     size = len(names)
@@ -181,6 +214,8 @@ def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> s
     out.append('<div class="signatures">')
     out.extend(f"<div>{escape(_('signature of %(player)s') % {'player': name})}</div>" for name in names)
     out.append("</div>")
+    if links:
+        out.append(_links(links))
     out.append(_footer(version, day))
     out.append("</section>")
     return "\n".join(out)
@@ -244,13 +279,16 @@ def _ranking(standings: TournamentStandings, version: str, day: str) -> str:
     return "\n".join(out)
 
 
-def render_sheets(sheets: Sheets, version: str, day: str) -> str:
-    """The whole page: a sheet per table, then the ranking."""
+def render_sheets(
+    sheets: Sheets, version: str, day: str, links: Mapping[int, Sequence[PrintedLink]] | None = None
+) -> str:
+    """The whole page: a sheet per table (with its phones' links and QR codes where
+    ``links`` has them, by table number), then the ranking."""
     title = _("%(tournament)s · series %(series)d: table sheets and ranking") % {
         "tournament": sheets.tournament,
         "series": sheets.series,
     }
-    body = [_table_sheet(sheets, t, version, day) for t in sheets.tables]
+    body = [_table_sheet(sheets, t, version, day, (links or {}).get(t.table, ())) for t in sheets.tables]
     body.append(_ranking(sheets.standings, version, day))
     return (
         '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'

@@ -722,6 +722,13 @@ class SQLStore:
 
         self.write(work)
 
+    def set_served_address(self, address: str) -> None:
+        self.write(lambda cur: cur.execute(SET_STATE, ("served_address", address)))
+
+    def served_address(self) -> str | None:
+        row = self.query("SELECT value FROM state WHERE key = 'served_address'")
+        return row[0][0] if row else None
+
     def current_tournament(self) -> str | None:
         row = self.query("SELECT value FROM state WHERE key = 'tournament'")
         return row[0][0] if row else None
