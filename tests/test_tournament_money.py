@@ -6,6 +6,8 @@ that the money of a tournament is its pot and name ``romme tournament payout``
 from __future__ import annotations
 
 import json
+from html import unescape
+from pathlib import Path
 
 from clirun import ok, run
 
@@ -49,3 +51,13 @@ def test_a_tables_snapshot_carries_no_settlement_but_its_tournament_issue_29() -
     with open_service(None, create=False) as service:
         snap = service.snapshot(service.session(session))
     assert snap.settled is None and snap.tournament == "Cup"
+
+
+def test_a_report_of_a_table_keeps_its_games_and_carries_no_money_issue_29(tmp_path: Path) -> None:
+    session = drawn_and_played()
+    target = tmp_path / "table.html"
+    ok("report", "--session", session, "-o", str(target))
+    page = unescape(target.read_text(encoding="utf-8"))
+    assert "No money at this table: the money of tournament 'Cup' is its pot." in page
+    assert "'romme tournament payout'" in page and "pays" not in page
+    assert "data-amount" not in page  # no settlement table
