@@ -714,13 +714,9 @@ class SessionService:
             raise GameOver(info.name, state.winner, self.tournament_of(info))
 
     def tournament_of(self, info: SessionInfo) -> str | None:
-        """The tournament whose table the session is, or None (asked when a game ends,
-        so once an evening: every tournament's tables are read)."""
-        for name in self.store.tournament_names():
-            tables = self.store.tournament_tables(self.store.tournament(name))
-            if any(table.session_id == info.id for table in tables):
-                return name
-        return None
+        """The tournament whose table the session is, or None (asked for every snapshot
+        and settlement: one query)."""
+        return self.store.session_tournament(info)
 
     @staticmethod
     def check_hand(info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> Hand:

@@ -217,6 +217,10 @@ class Store(Protocol):
         """The address ``romme serve`` printed its links at last, or None."""
         ...
 
+    def session_tournament(self, session: SessionInfo) -> str | None:
+        """The tournament whose table the session is, or None (one query)."""
+        ...
+
     # -- notes and renames --------------------------------------------------------------
 
     def notes(self, session: SessionInfo) -> list[Note]: ...

@@ -729,6 +729,14 @@ class SQLStore:
         row = self.query("SELECT value FROM state WHERE key = 'served_address'")
         return row[0][0] if row else None
 
+    def session_tournament(self, session: SessionInfo) -> str | None:
+        row = self.query(
+            "SELECT t.name FROM tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "
+            "WHERE tt.session_id = ?",
+            (session.id,),
+        )
+        return row[0][0] if row else None
+
     def current_tournament(self) -> str | None:
         row = self.query("SELECT value FROM state WHERE key = 'tournament'")
         return row[0][0] if row else None
