@@ -189,6 +189,10 @@ def test_a_phone_shows_place_name_and_total_and_a_tap_opens_series_and_team_issu
         assert "S1 " in text and "Team " in text and "S2 so far" in text
         assert first.query_selector("button.who").get_attribute("aria-expanded") == "true"
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        second = page.query_selector_all("#ranks tbody tr")[1]
+        second.query_selector(".total").tap()  # anywhere on the row
+        assert second.query_selector(".more").is_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         png = page.screenshot()
         not_blank_at(png, 360)
         if count == 12:

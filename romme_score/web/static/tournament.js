@@ -86,6 +86,10 @@ function playerRow(state, p, previous) {
   });
   name.append(who, details);
   tr.appendChild(name);
+  // a tap anywhere on the row opens it (the button is there for the keyboard and screen readers)
+  tr.addEventListener("click", (event) => {
+    if (!event.target.closest("button")) who.click();
+  });
   if (teams) tr.appendChild(cell("td", p.team || "", "team opt"));
   for (const v of p.series) tr.appendChild(cell("td", v === null ? "" : v, "num opt"));
   tr.appendChild(cell("td", p.total, "num total"));
