@@ -121,6 +121,11 @@ function placeBefore(state, index) {
   return index > 0 ? state.players[index - 1].place : null;
 }
 
+function turnPage() {
+  page += 1;
+  if (last) renderRanking(last);
+}
+
 /** One column, or as many as the screen takes, or pages of them. */
 function renderRanking(state) {
   const box = $("ranks");
@@ -158,10 +163,7 @@ function renderRanking(state) {
   pages.hidden = count === 1;
   pages.textContent = fill(T.page, { page: page + 1, pages: count });
   if (count > 1 && turning === null) {
-    turning = setInterval(() => {
-      page += 1;
-      if (last) renderRanking(last);
-    }, PAGE_MS);
+    turning = setInterval(turnPage, PAGE_MS);
   } else if (count === 1 && turning !== null) {
     clearInterval(turning);
     turning = null;
@@ -218,13 +220,17 @@ function render(state) {
   renderRanking(state);
 }
 
+function redraw() {
+  if (last) render(last);
+}
+
 export function start() {
   online(true);
   document.documentElement.classList.toggle("screen", screenWanted());
   let waiting = null;
   window.addEventListener("resize", () => {
     clearTimeout(waiting);
-    waiting = setTimeout(() => last && render(last), 150);
+    waiting = setTimeout(redraw, 150);
   });
   live(render);
 }
