@@ -1,5 +1,5 @@
 """Sheets a referee can add up (issue 29 item 5, "Sheets a referee can add up"): every
-game's marks as the terminal's scoresheet shows them (``*`` went out, ``HR`` Hand-Rommé,
+game's marks as the terminal's scoresheet shows them (``*`` went out, ``H`` Hand-Rommé,
 ``s`` stalemate, ``-N`` the winner bonus actually struck), and a footnote that explains a
 bonus capped at the winner's points (RULES.md §7, 002 i: a total never goes below 0)."""
 
@@ -49,10 +49,10 @@ def test_sheets_mark_went_out_hand_romme_stalemate_and_the_bonus_struck_issue_29
     ok("round", "--session", session, "--winner", third, "--hand-romme", f"{first}=3", f"{second}=2")
     html = ok("tournament", "sheets")
     assert games_row(html, 1)[2:] == ["0 *", "4", "30"]
-    assert games_row(html, 2)[2:] == ["12", "0 * -4", "5"]
+    assert games_row(html, 2)[2:] == ["12", "0 *-4", "5"]
     assert games_row(html, 3)[0] == "3 s" and games_row(html, 3)[2:] == ["5", "5", "5"]
     hand_romme = games_row(html, 4)[2:]
-    assert hand_romme[2] == "0 *HR -20"
+    assert hand_romme[2] == "0 *H-20"
     # each column adds up by hand to the Augen total: the points less every -N
     standings = json.loads(ok("standings", "--session", session, "--json"))
     totals = {p["name"]: p["total"] for p in standings["players"]}
@@ -63,7 +63,7 @@ def test_sheets_mark_went_out_hand_romme_stalemate_and_the_bonus_struck_issue_29
         str(totals[p]) for p in (first, second, third)
     ]
     notes = " ".join(unescape(n) for n in re.findall(r'<p class="note[^"]*">(.*?)</p>', html))
-    assert "* went out, HR Hand-Rommé, -N winner bonus struck, s stalemate" in notes
+    assert "* went out, H Hand-Rommé, -N bonus struck, s stalemate; the points" in notes
     assert "never more than the winner's points before the game" in notes
     german = ok("--lang", "de", "tournament", "sheets")
     assert "nie mehr als die Punkte, die der Gewinner vor dem Spiel hatte" in unescape(german)
@@ -91,5 +91,5 @@ def test_no_capped_bonus_no_footnote_about_it_issue_29() -> None:
 
 def test_a_cell_as_the_terminal_marks_it_issue_29() -> None:
     game = Game("Anna", False, {"Anna": 0, "Ben": 12}, {"Anna": 7})
-    assert [mark(game, "Anna"), mark(game, "Ben")] == ["0 * -7", "12"]
+    assert [mark(game, "Anna"), mark(game, "Ben")] == ["0 *-7", "12"]
     assert mark(Game(None, False, {"Anna": 5}, {}, stalemate=True), "Anna") == "5"

@@ -90,19 +90,18 @@ def _footer(version: str, day: str) -> str:
 
 
 def mark(game: Game, player: str) -> str:
-    """A player's cell of a game with the terminal's marks (the scoresheet of ``romme
-    standings``): ``0 *`` went out, ``0 *HR`` with a Hand-Rommé, `` -N`` the winner bonus
+    """A player's cell of a game with the marks of every scoresheet (the terminal's
+    standings): ``0 *`` went out, ``0 *H`` with a Hand-Rommé, ``-N`` the winner bonus
     actually struck; a loser's points as recorded.
 
     >>> mark(Game("Anna", True, {"Anna": 0, "Ben": 40}, {"Anna": 4}), "Anna")
-    '0 *HR -4'
+    '0 *H-4'
     """
     points = game.points.get(player, 0)
     if game.winner != player:
         return str(points)
-    text = f"{points} *HR" if game.hand_romme else f"{points} *"
     struck = game.bonus.get(player, 0)
-    return f"{text} -{struck}" if struck else text
+    return f"{points} *" + ("H" if game.hand_romme else "") + (f"-{struck}" if struck else "")
 
 
 def _cell(game: Game | None, player: str) -> str:
@@ -199,11 +198,16 @@ def _table_sheet(
             + "</tr>"
         )
     out.append("</tfoot></table>")
-    note = _(
-        "* went out, HR Hand-Rommé, -N winner bonus struck, s stalemate (the stock ran out, nobody went "
-        "out); the points are the Augen as recorded, doubled where the rules double them; the Augen "
-        "total is the column's points less the bonuses struck (%(bonus)d, %(bonus_hr)d after a Hand-Rommé)."
-    ) % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
+    note = (
+        _("* went out, H Hand-Rommé, -N bonus struck, s stalemate")
+        + "; "
+        + _(
+            "the points are the Augen as recorded, doubled where the rules double them; the Augen "
+            "total is the column's points less the bonuses struck (%(bonus)d, %(bonus_hr)d after a "
+            "Hand-Rommé)."
+        )
+        % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
+    )
     out.append(f'<p class="note">{escape(note)}</p>')
     if _capped(sheets, table):
         capped = _(
