@@ -257,9 +257,10 @@ class Report:
     """An evening: its games, and their settlement together (as ``romme settle``)."""
 
     games: tuple[GameReport, ...]
-    settlement: Settlement
+    settlement: Settlement | None  # None: a tournament's table is among them (no money)
     currency: str | None
     leaderboard: dict[str, int] | None
+    tournament: str | None = None  # the tournament whose table a game is: its money is the pot
 
 
 # --- the service ------------------------------------------------------------------------
@@ -280,12 +281,16 @@ class History:
         """The games of an evening (the current session by default) and their settlement."""
         names: list[str | None] = [*sessions] or [None]
         games = []
+        tournament = None
         for name in names:
             info = self.service.session(name)
             standings = self.service.standings(info)
             games.append(
                 GameReport(standings, chart_of(standings), info.created_at, info.rate, info.currency)
             )
+            tournament = tournament or self.service.tournament_of(info)
+        if tournament is not None:  # a tournament's table carries no money: the pot is the tournament's
+            return Report(tuple(games), None, None, None, tournament)
         settled = self.service.settle([g.standings.session for g in games], unit=unit)
         return Report(tuple(games), settled.settlement, settled.currency, settled.leaderboard)
 

@@ -103,6 +103,22 @@ class GameOver(SessionRefused):
         self.tournament = tournament
 
 
+class TournamentMoney(SessionRefused):
+    """A tournament's table is settled: its games carry no money, the tournament's money is
+    its pot (entry fees and lost-game fees, paid out by place)."""
+
+    def __init__(self, session: str, tournament: str) -> None:
+        super().__init__(
+            _(
+                "session '%(session)s' is a table of tournament '%(tournament)s': its games carry no money, "
+                "the money of a tournament is its pot"
+            )
+            % {"session": session, "tournament": tournament}
+        )
+        self.session = session
+        self.tournament = tournament
+
+
 class AlreadyOut(SessionRefused):
     """``player`` said they went out while ``winner``'s claim stands: who went out is one
     fact, and only the scorekeeper changes it."""
@@ -296,6 +312,7 @@ class Snapshot:
     provisional: RoundScore | None
     last: RoundRecord | None
     settled: Settled | None
+    tournament: str | None = None  # a tournament's table: no money (settled stays None)
 
 
 @dataclass(frozen=True)
@@ -611,7 +628,8 @@ class SessionService:
             latest: RoundRecord | None = self.last_round(info)
         except NoRounds:
             latest = None
-        settled = self.settle([info]) if standings.rounds_played else None
+        tournament = self.tournament_of(info)
+        settled = self.settle([info]) if standings.rounds_played and tournament is None else None
         return Snapshot(
             version,
             standings,
@@ -620,6 +638,7 @@ class SessionService:
             self._provisional(info, standings, pending, missing),
             latest,
             settled,
+            tournament,
         )
 
     def provisional(self, info: SessionInfo, pending: PendingRound) -> RoundScore | None:
@@ -714,13 +733,9 @@ class SessionService:
             raise GameOver(info.name, state.winner, self.tournament_of(info))
 
     def tournament_of(self, info: SessionInfo) -> str | None:
-        """The tournament whose table the session is, or None (asked when a game ends,
-        so once an evening: every tournament's tables are read)."""
-        for name in self.store.tournament_names():
-            tables = self.store.tournament_tables(self.store.tournament(name))
-            if any(table.session_id == info.id for table in tables):
-                return name
-        return None
+        """The tournament whose table the session is, or None (asked for every snapshot
+        and settlement: one query)."""
+        return self.store.session_tournament(info)
 
     @staticmethod
     def check_hand(info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> Hand:
@@ -918,6 +933,14 @@ class SessionService:
         made = [Link(kind, player, make_token()) for kind, player in wanted]
         return self.store.add_links(info, made, replace=renew)
 
+    def remember_address(self, address: str) -> None:
+        """Keep the address ``romme serve`` printed its links at (``http://HOST:PORT``)."""
+        self.store.set_served_address(address)
+
+    def served_address(self) -> str | None:
+        """The address ``romme serve`` printed its links at last, or None."""
+        return self.store.served_address()
+
     def undo(self, info: SessionInfo) -> Undone:
         """Take back the last round (it stays in the history)."""
         record = self.store.undo_last(info)
@@ -1053,7 +1076,8 @@ class SessionService:
         """The settlement of the given sessions together (default: the current one), each
         at ``rate`` or else its own rate, in ``currency`` or else the sessions' own, with
         their 003 leaderboard; what ``romme settle``, the table mode, the report and the
-        phones show."""
+        phones show. A tournament's table is refused (:class:`TournamentMoney`): its games
+        carry no money."""
         found = self.settlement_inputs(names)
         rates = [rate if rate is not None else r for r in found.rates]
         return settle_evening(found.games, rates, unit, currency or found.currency, found.leaderboard)
@@ -1068,6 +1092,9 @@ class SessionService:
         chosen: list[str | SessionInfo | None] = [*names] or [None]
         for name in chosen:
             info = name if isinstance(name, SessionInfo) else self.store.session(_lookup(name))
+            tournament = self.tournament_of(info)
+            if tournament is not None:
+                raise TournamentMoney(info.name, tournament)
             standings = self.standings(info, last=0)
             games.append(dict(standings.totals))
             rates.append(Decimal(info.rate) if info.rate else DEFAULT_RATE)
@@ -1088,6 +1115,7 @@ __all__ = [
     "Edited",
     "ExportError",
     "GameOver",
+    "TournamentMoney",
     "ExportHand",
     "ExportRound",
     "NoSuchRound",

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,8 +125,10 @@ def test_a_round_saved_through_a_tables_links_changes_the_boards_ranking_and_fir
     assert data["tables"][0]["played"] == 1 and data["tables"][1]["played"] == 0
     standings = json.loads(ok("tournament", "standings", "--json"))
     assert {k: data[k] for k in standings} == standings
-    totals = {p["name"]: p["total"] for p in data["players"]}
-    assert totals[holder] == 12 and totals[winner] == 0
+    # the series is still played: its points so far are shown apart, the totals count none
+    so_far = {p["name"]: p["current"]["points"] for p in data["players"] if p["current"]}
+    assert so_far[holder] == 12 and so_far[winner] == 0
+    assert all(p["total"] == 0 for p in data["players"]) and data["provisional"] is True
     assert data["players"] != first["players"]
 
 
@@ -200,3 +203,100 @@ def test_the_board_page_on_a_phone_and_a_projector(
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_tables_pages_carry_no_money_but_name_the_tournaments_pot_issue_29(
+    served: Tournament, http: httpx.Client
+) -> None:
+    table = served.table(1)
+    ok("round", "--session", table["session"], "--winner", "1", "2=3", "3=4", "4=5")
+    for url in (table["scorekeeper"], *table["seats"].values()):
+        settlement = http.get(url + "/state.json").json()["settlement"]
+        assert settlement["transfers"] == [] and settlement["rate"] is None
+        assert settlement["line"] == "No money at this table: the money of tournament 'Cup' is its pot."
+        assert "'romme tournament payout'" in settlement["nobody"]
+        assert settlement["tournament"] == "Cup"
+
+
+def printed_links(isolated_data_dir: Path, *options: str) -> list[str]:
+    """What ``romme serve --tournament Cup`` prints before it serves (then stopped)."""
+    command = [sys.executable, "-m", "romme_score", "serve", "--db", str(isolated_data_dir)]
+    command += ["--tournament", "Cup", "--host", HOST, "--port", "0", *options]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ)
+    )
+    lines: list[str] = []
+    # readline, not select: the lines come in one write, and select would not see the
+    # ones already in the pipe's buffer; a timer ends a server that prints too little
+    watchdog = threading.Timer(30, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("Plain HTTP"):
+                return lines
+        raise AssertionError(f"romme serve printed no links: {lines}")
+    finally:
+        watchdog.cancel()
+        proc.terminate()
+        proc.wait(timeout=15)
+
+
+def qr_codes(lines: list[str]) -> int:
+    """How many QR codes the lines draw (each a block of lines of block characters)."""
+    blocks, inside = 0, False
+    for line in lines:
+        drawn = any(c in line for c in "█▀▄")
+        blocks += drawn and not inside
+        inside = drawn
+    return blocks
+
+
+def test_serve_prints_the_boards_code_and_a_line_per_table_issue_29(
+    drawn: dict[str, Any], isolated_data_dir: Path
+) -> None:
+    lines = printed_links(isolated_data_dir)
+    assert qr_codes(lines) == 1
+    assert lines[0].startswith("Tournament board (read only)") and lines[1].startswith(f"  http://{HOST}:")
+    tables = [line for line in lines if line.startswith("Table ")]
+    assert [t.split(",")[0] for t in tables] == [
+        f"Table {t['table']} ({t['session']})" for t in drawn["tables"]
+    ]
+    assert all(f", scorekeeper: http://{HOST}:" in t for t in tables)
+    assert not any("Seat of" in line for line in lines)
+    assert any('romme tournament sheets "Cup" --links' in line for line in lines)
+    assert len(lines) < 40  # the board's link stays on the screen
+
+
+def test_serve_qr_all_prints_every_code_as_before_issue_29(
+    drawn: dict[str, Any], isolated_data_dir: Path
+) -> None:
+    lines = printed_links(isolated_data_dir, "--qr", "all")
+    seats = sum(len(t["players"]) for t in drawn["tables"])
+    assert qr_codes(lines) == 1 + len(drawn["tables"]) + seats
+    assert sum(1 for line in lines if line.startswith("Seat of")) == seats
+
+
+def test_sheets_links_print_the_tables_codes_at_the_address_serve_printed_issue_29(
+    served: Tournament,
+) -> None:
+    page = ok("tournament", "sheets", "--links")
+    for table in served.links["tables"]:
+        for url in (table["scorekeeper"], *table["seats"].values()):
+            assert f'<span class="url">{url}</span>' in page
+    assert page.count("<svg") == sum(1 + len(t["seats"]) for t in served.links["tables"])
+    other = ok("tournament", "sheets", "--links", "--url-base", "http://192.168.1.20:8765/")
+    token = served.table(1)["scorekeeper"].rsplit("/", 1)[1]
+    assert f"http://192.168.1.20:8765/{token}" in other
+
+
+def test_sheets_links_without_an_address_or_with_a_bad_one_are_refused_issue_29(
+    drawn: dict[str, Any],
+) -> None:
+    code, out, err = run("tournament", "sheets", "--links")
+    assert code == 2 and out == "" and "give --url-base" in err
+    code, out, err = run("tournament", "sheets", "--links", "--url-base", "192.168.1.20")
+    assert code == 2 and out == "" and "is no address like http://" in err
+    code, _, err = run("tournament", "sheets", "--url-base", "http://a:1")
+    assert code == 2 and "--url-base needs --links" in err

@@ -649,6 +649,22 @@ def test_a_withdrawal_is_kept_with_the_series_drawn_then(store: Store) -> None:
     assert [(p.start, p.withdrawn_after) for p in players] == [(1, None), (2, 1), (3, None), (4, None)]
 
 
+def test_a_sessions_tournament_is_found_in_one_look_issue_29(store: Store) -> None:
+    cup = make_tournament(store)
+    store.draw_series(cup, 1, [("Cup S1 T1", ("Anna", "Ben", "Carl"))], RULES, None)
+    other = make(store, "Friday")
+    assert store.session_tournament(store.session("Cup S1 T1")) == "Cup"
+    assert store.session_tournament(other) is None
+
+
+def test_the_address_serve_printed_last_is_kept_issue_29(store: Store) -> None:
+    assert store.served_address() is None
+    store.set_served_address("http://192.168.1.20:8765")
+    store.set_served_address("http://192.168.1.21:8765")  # the last one printed counts
+    assert store.served_address() == "http://192.168.1.21:8765"
+    assert store.current_name() is None and store.current_tournament() is None
+
+
 REFUSALS: dict[str, Callable[[Store, SessionInfo], object]] = {
     "create a session of a name taken": lambda s, i: s.create_session("Fri", PLAYERS, RULES, None, None, 0),
     "rename onto a name taken": lambda s, i: s.rename_session("Other", "Fri"),

@@ -87,6 +87,7 @@ WAYS_OUT: dict[str, WayOut] = {
     "missing-hands": N_("give NAME=CARDS, or NAME=0"),
     "game-over": _game_over,
     "missing-extra": _missing_extra,
+    "tournament-money": N_("'romme tournament payout' shows what each player paid in and receives"),
 }
 # what goes before the sentence: the option it was typed for
 PREFIXES = {"assignment": "--rule "}

@@ -57,6 +57,14 @@ from romme_score.i18n import _, os_reason
     "a phone), live as its events are recorded.",
 )
 @click.option(
+    "--qr",
+    type=click.Choice(["board", "all"]),
+    default="board",
+    show_default=True,
+    help="With --tournament: board prints the board's QR code and one line per table with its "
+    "scorekeeper link (romme tournament sheets --links prints the rest); all prints every link's code.",
+)
+@click.option(
     "--notation",
     type=click.Choice(["de", "en"]),
     default="de",
@@ -82,6 +90,7 @@ def serve(
     new_links: bool,
     tournament: str | None,
     league: str | None,
+    qr: str,
     notation: str,
     allow_hosts: tuple[str, ...],
     db: str | None,
@@ -102,6 +111,7 @@ def serve(
       romme serve --tournament Cup
       romme serve --league Club
       romme serve --allow-host romme.club.example
+      romme serve --tournament Cup --qr all
     """
     try:
         from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
@@ -121,7 +131,7 @@ def serve(
         if session is not None:
             fail_input(_("give a session or --tournament, not both"))
         _serve_tournament(
-            tournament, host, port, as_json, new_links, cast(Profile, notation), db, allow_hosts
+            tournament, host, port, as_json, new_links, cast(Profile, notation), db, allow_hosts, qr
         )
         return
     with open_service(db, create=False) as service:
@@ -136,6 +146,7 @@ def serve(
             % {"host": host, "port": port, "reason": os_reason(exc)}
         ) from None
     served = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", tuple(links))
+    _remember(db, served.base)
     config = ServeConfig(
         location,
         info.id,
@@ -172,6 +183,12 @@ def _bound(host: str, port: int) -> socket.socket:
         ) from None
 
 
+def _remember(db: str | None, base: str) -> None:
+    """Keep the address the links are printed at, for ``romme tournament sheets --links``."""
+    with open_service(db, create=False) as service:
+        service.remember_address(base)
+
+
 def _serve_tournament(
     name: str,
     host: str,
@@ -181,9 +198,12 @@ def _serve_tournament(
     notation: Profile,
     db: str | None,
     allow_hosts: tuple[str, ...] = (),
+    qr: str = "board",
 ) -> None:
     """``romme serve --tournament NAME``: the board of the tournament, and every table of
-    the series drawn last with its links (kept with each table's session)."""
+    the series drawn last with its links (kept with each table's session). Printed: the
+    board's link with its QR code, one line per table with its scorekeeper's link (every
+    link with its code with ``qr="all"``)."""
     from romme_score.store.records import Link
     from romme_score.tournament import NoSeriesDrawn, TournamentService
     from romme_score.views import tournament as tviews
@@ -208,6 +228,7 @@ def _serve_tournament(
         location = tournaments.location
     sock = _bound(host, port)
     base = f"http://{link_host(host)}:{sock.getsockname()[1]}"
+    _remember(db, base)
     language = i18n.language()
     sets = [(t, LinkSet(base, tuple(links))) for t, links in table_links]
     keeper = sets[0][1].of_kind("scorekeeper")[0]
@@ -237,6 +258,10 @@ def _serve_tournament(
             click.echo(f"  {board_url}")
             click.echo(qr_terminal(board_url))
             for t, ls in sets:
+                if qr != "all":
+                    keeper_url = ls.url(ls.of_kind("scorekeeper")[0])
+                    click.echo(tviews.table_keeper_line(t.table, t.session, keeper_url))
+                    continue
                 click.echo(tviews.table_heading(t.table, t.session))
                 for link in ls.links:
                     if link.kind == "board":
@@ -244,6 +269,8 @@ def _serve_tournament(
                     click.echo(views.link_heading(link.kind, link.player))
                     click.echo(f"  {ls.url(link)}")
                     click.echo(qr_terminal(ls.url(link)))
+            if qr != "all":
+                click.echo(tviews.other_links_note(info.name))
             click.echo(views.security_note())
         sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
         click.echo(

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -41,6 +42,10 @@ from romme_score.tournament import (
     read_players_file,
 )
 from romme_score.views import tournament as views
+
+if TYPE_CHECKING:
+    from romme_score.tournament import Sheets
+    from romme_score.views.tournament_sheets import PrintedLink
 
 
 @contextmanager
@@ -163,6 +168,52 @@ def new(
         out.dump(views.created_json(info))
     else:
         out.echo(views.render_created(info))
+
+
+def _url_base(text: str) -> str:
+    """``http://HOST:PORT`` as typed, without a trailing slash."""
+    typed = text.strip().rstrip("/")
+    scheme, sep, rest = typed.partition("://")
+    if not sep or scheme.lower() not in ("http", "https") or not rest or "/" in rest or " " in rest:
+        fail_input(_("--url-base: '%(url)s' is no address like http://192.168.1.20:8765") % {"url": text})
+    return typed
+
+
+def _printed_links(
+    service: TournamentService, data: Sheets, base: str | None
+) -> dict[int, list[PrintedLink]]:
+    """Each table's scorekeeper and seat links with their QR codes (the extra 'serve' draws them)."""
+    from romme_score.cli.options import Refused
+    from romme_score.views.tournament_sheets import PrintedLink
+
+    try:
+        from romme_score.web.links import make_token, qr_svg
+    except ImportError as exc:  # pragma: no cover - the extra is installed in the tests
+        raise Refused(
+            _("--links needs the extra 'serve' (%(missing)s is missing): install romme-score[serve]")
+            % {"missing": exc.name}
+        ) from None
+    address = base or service.sessions.served_address()
+    if address is None:
+        fail_input(
+            _(
+                "--links: no address known yet: give --url-base http://ADDRESS:PORT, or start "
+                "romme serve --tournament once"
+            )
+        )
+    found = service.table_links(data, make_token)
+    return {
+        table: [
+            PrintedLink(
+                link.kind,
+                link.player,
+                f"{address}/{link.token}",
+                qr_svg(f"{address}/{link.token}", "QR", scalable=True).decode("utf-8"),
+            )
+            for link in links
+        ]
+        for table, links in found.items()
+    }
 
 
 def _entrants(players: tuple[str, ...], players_file: Path | None) -> list[Entrant]:
@@ -298,29 +349,56 @@ def payout(name: str | None, db: str | None, out: Output) -> None:
 @click.argument("name", required=False, shell_complete=complete_with("tournaments"))
 @click.option("--series", type=int, metavar="K", help="The tables of series K (default: the last drawn).")
 @click.option(
+    "--links",
+    is_flag=True,
+    help="Print on each table's sheet the QR codes of its scorekeeper's and seats' links "
+    "(kept with its session, as romme serve --tournament serves them).",
+)
+@click.option(
+    "--url-base",
+    metavar="URL",
+    help="With --links: the address the links name, e.g. http://192.168.1.20:8765 "
+    "(default: the one romme serve printed last).",
+)
+@click.option(
     "-o",
     "--output",
     type=FilePath(dir_okay=False, path_type=Path),
     help="Write the page to this file (default: standard output).",
 )
 @db_option
-def sheets(name: str | None, series: int | None, output: Path | None, db: str | None) -> None:
+def sheets(
+    name: str | None,
+    series: int | None,
+    links: bool,
+    url_base: str | None,
+    output: Path | None,
+    db: str | None,
+) -> None:
     """Printable sheets: one A4 page per table of a series (start numbers, names,
-    seats, who deals, a row per game, totals, signatures) and the ranking for the
-    wall, as one HTML page.
+    seats, who deals, a row per game with its marks, totals, signatures; with
+    --links the QR codes of the table's phones) and the ranking for the wall, as
+    one HTML page.
 
     \b
     Examples:
       romme tournament sheets -o series1.html
       romme tournament sheets Cup --series 2 -o series2.html
+      romme tournament sheets --links --url-base http://10.0.0.5:8765 -o s.html
     """
     from romme_score import __version__
     from romme_score.views import tournament_sheets
     from romme_score.views.local import day_text
 
+    if url_base is not None and not links:
+        fail_input(_("--url-base needs --links"))
+    base = _url_base(url_base) if url_base is not None else None
+    printed = None
     with opened(db) as service:
         data = service.sheets(name, series)
-    page = tournament_sheets.render_sheets(data, __version__, day_text(date.today()))
+        if links:
+            printed = _printed_links(service, data, base)
+    page = tournament_sheets.render_sheets(data, __version__, day_text(date.today()), printed)
     if output is None:
         click.echo(page, nl=False)
         return

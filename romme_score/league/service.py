@@ -231,8 +231,8 @@ class LeagueService:
 
         tournaments = TournamentService(self.sessions)
         standings = tournaments.standings(event.name)
-        info = tournaments.tournament(event.name)
-        begun = any(t.games for t in tournaments.tables(info))  # before its first game: no places yet
+        # places as the ranking stands: the finished series only (docs/rules.md §10); none before
+        begun = standings.series_played > 0
         places = tuple((p.name, p.place) for p in standings.players) if begun else ()
         return Event(event.name, "tournament", day, standings.complete, places, event.position)
 

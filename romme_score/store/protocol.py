@@ -249,6 +249,19 @@ class Store(Protocol):
         ``replace``, these links instead of all the old ones; returns the links kept."""
         ...
 
+    def set_served_address(self, address: str) -> None:
+        """Keep the address ``romme serve`` printed its links at last (``http://HOST:PORT``),
+        so that printed sheets can carry the links' QR codes later."""
+        ...
+
+    def served_address(self) -> str | None:
+        """The address ``romme serve`` printed its links at last, or None."""
+        ...
+
+    def session_tournament(self, session: SessionInfo) -> str | None:
+        """The tournament whose table the session is, or None (one query)."""
+        ...
+
     # -- notes and renames --------------------------------------------------------------
 
     def notes(self, session: SessionInfo) -> list[Note]: ...

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from romme_score.tournament.service import Drawn as Drawn
     from romme_score.tournament.service import MissingTable as MissingTable
     from romme_score.tournament.service import NoSeriesDrawn as NoSeriesDrawn
+    from romme_score.tournament.service import Running as Running
     from romme_score.tournament.service import SeriesIncomplete as SeriesIncomplete
     from romme_score.tournament.service import Sheets as Sheets
     from romme_score.tournament.service import SheetTable as SheetTable
@@ -64,6 +65,7 @@ EXPORTS = {
         "Drawn",
         "MissingTable",
         "NoSeriesDrawn",
+        "Running",
         "SeriesIncomplete",
         "Sheets",
         "SheetTable",

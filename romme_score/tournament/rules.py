@@ -206,6 +206,7 @@ class Game:
     hand_romme: bool
     points: Mapping[str, int]
     bonus: Mapping[str, int] = field(default_factory=dict)
+    stalemate: bool = False  # the stock ran out: nobody went out
 
 
 def game_wertung(points: int, won: bool, hand_romme: bool, options: TournamentOptions) -> int:

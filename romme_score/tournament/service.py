@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -28,7 +28,7 @@ from romme_score.rules import RuleSet
 from romme_score.sessions import SessionInputError, SessionService
 from romme_score.store import StoreError
 from romme_score.store.errors import SessionExists
-from romme_score.store.records import TournamentInfo, TournamentPlayer, TournamentTable
+from romme_score.store.records import Link, TournamentInfo, TournamentPlayer, TournamentTable
 from romme_score.tournament.options import TournamentOptions, tables_rules
 from romme_score.tournament.rules import (
     MAX_SEED,
@@ -221,14 +221,27 @@ class Drawn:
 
 
 @dataclass(frozen=True)
+class Running:
+    """A player's table in a series still played: how far it is, and the points so far
+    (None: the table has not started, which is no result at all, never 0)."""
+
+    series: int
+    table: int
+    games_played: int
+    games: int
+    points: int | None
+
+
+@dataclass(frozen=True)
 class PlayerStanding:
     start: int
     name: str
     team: str | None
-    place: int
-    series: tuple[int | None, ...]  # one result per series (None: not seated)
-    total: int
+    place: int  # by the finished series only
+    series: tuple[int | None, ...]  # one result per finished series (None: not seated)
+    total: int  # of the finished series
     withdrawn: bool
+    current: Running | None = None  # the player's table in the series still played
 
 
 @dataclass(frozen=True)
@@ -243,11 +256,17 @@ class TeamStanding:
 class TournamentStandings:
     tournament: str
     options: TournamentOptions
-    series_played: int  # the series the standings cover
+    series_played: int  # the finished series, which the places and totals count
     series_drawn: int
     players: tuple[PlayerStanding, ...]  # best first
     teams: tuple[TeamStanding, ...]
     missing: tuple[MissingTable, ...]
+    finished: tuple[int, ...] = ()  # the numbers of the finished series, in order
+
+    @property
+    def provisional(self) -> bool:
+        """A series the standings cover is still played: its games do not count yet."""
+        return bool(self.missing)
 
     @property
     def complete(self) -> bool:
@@ -485,11 +504,21 @@ class TournamentService:
         standings = self._standings(info, tables, info.series_drawn, games)
         return Sheets(info.name, chosen, info.options, info.rules, sheets, standings)
 
+    def table_links(self, sheets: Sheets, make_token: Callable[[], str]) -> dict[int, list[Link]]:
+        """The scorekeeper's and seats' links of each table of ``sheets``, as kept with its
+        session (those missing are made and kept, as ``romme serve`` would: the printed
+        codes and a later server's links are the same)."""
+        found: dict[int, list[Link]] = {}
+        for table in sheets.tables:
+            links = self.sessions.links(self.sessions.session(table.session), make_token)
+            found[table.table] = [link for link in links if link.kind != "board"]
+        return found
+
     def _games(self, info: TournamentInfo) -> dict[int, list[Game]]:
         """Every table's games, by session id, in one read."""
         games: dict[int, list[Game]] = defaultdict(list)
         for session_id, row in self.store.tournament_games(info):
-            games[session_id].append(Game(row.winner, row.hand_romme, row.points, row.bonus))
+            games[session_id].append(Game(row.winner, row.hand_romme, row.points, row.bonus, row.stalemate))
         return games
 
     def _standings(
@@ -499,21 +528,33 @@ class TournamentService:
         upto: int,
         games: Mapping[int, Sequence[Game]] | None = None,
     ) -> TournamentStandings:
+        """The ranking over series 1 to ``upto``: places and totals count the finished
+        series only (a series is finished when every table of it has played its games);
+        a player's table in a series still played is ``current``, apart from the ranking."""
         options = info.options
         games = self._games(info) if games is None else games
         start_of = {p.name: p.start for p in info.players}
-        results: dict[int, list[int | None]] = {p.start: [None] * upto for p in info.players}
-        missing = []
-        for table in tables:
-            if table.series > upto:
-                continue
+        covered = [t for t in tables if t.series <= upto]
+        missing = [
+            MissingTable(t.series, t.table, t.session, len(played), options.games)
+            for t in covered
+            if len(played := games.get(t.session_id, ())) < options.games
+        ]
+        unfinished = {m.series for m in missing}
+        finished = tuple(n for n in range(1, upto + 1) if n not in unfinished)
+        column = {n: i for i, n in enumerate(finished)}
+        results: dict[int, list[int | None]] = {p.start: [None] * len(finished) for p in info.players}
+        current: dict[int, Running] = {}
+        for table in covered:
             played = games.get(table.session_id, ())
-            for player, result in table_results(table.players, played, options).items():
-                results[start_of[player]][table.series - 1] = result
-            if len(played) < options.games:
-                missing.append(
-                    MissingTable(table.series, table.table, table.session, len(played), options.games)
-                )
+            points = table_results(table.players, played, options)
+            for player in table.players:
+                start = start_of[player]
+                if table.series in column:
+                    results[start][column[table.series]] = points[player]
+                elif start not in current or current[start].series < table.series:
+                    shown = points[player] if played else None
+                    current[start] = Running(table.series, table.table, len(played), options.games, shown)
         ranking = rank([Result(start, tuple(r)) for start, r in results.items()], options)
         by_start = {p.start: p for p in info.players}
         players = tuple(
@@ -525,6 +566,7 @@ class TournamentService:
                 r.series,
                 r.total,
                 by_start[r.start].withdrawn_after is not None,
+                current.get(r.start),
             )
             for r in ranking
         )
@@ -538,5 +580,5 @@ class TournamentService:
             for t in rank_teams(members, totals, options)
         )
         return TournamentStandings(
-            info.name, options, upto, info.series_drawn, players, teams, tuple(missing)
+            info.name, options, len(finished), info.series_drawn, players, teams, tuple(missing), finished
         )

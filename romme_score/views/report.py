@@ -428,8 +428,19 @@ def _meta(game: GameReport) -> str:
     )
 
 
+def _no_money(tournament: str) -> str:
+    return (
+        _("No money at this table: the money of tournament '%(tournament)s' is its pot.")
+        % {"tournament": tournament}
+        + " "
+        + _("'romme tournament payout' shows what each player paid in and receives.")
+    )
+
+
 def _settlement(report: Report) -> str:
     s = report.settlement
+    if s is None:
+        return f'<section class="settlement"><p>{escape(_no_money(report.tournament or ""))}</p></section>'
     currency = report.currency
 
     def amount_text(amount: Decimal) -> str:
@@ -488,6 +499,8 @@ def _settlement(report: Report) -> str:
 def _pay_summary(report: Report) -> str:
     """Who pays whom, once more at the top: what the table asks first."""
     s = report.settlement
+    if s is None:
+        return f'<p class="pay">{escape(_no_money(report.tournament or ""))}</p>'
     if not s.transfers:
         return f'<p class="pay">{escape(_(NOBODY_PAYS))}</p>'
     items = "; ".join(

@@ -17,6 +17,7 @@ from romme_score.store.records import TournamentInfo
 from romme_score.tournament import (
     Drawn,
     MissingTable,
+    Running,
     TournamentOptions,
     TournamentPayout,
     TournamentStandings,
@@ -141,11 +142,22 @@ def _missing_json(missing: Sequence[MissingTable]) -> list[dict[str, Any]]:
     ]
 
 
+def _current_json(r: Running | None) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {"series": r.series, "table": r.table, "games_played": r.games_played, "points": r.points}
+
+
 def standings_json(s: TournamentStandings) -> dict[str, Any]:
+    """``place``, ``total`` and ``series`` count the finished series only; ``current`` is
+    a player's table in a series still played (``points`` null before its first game)."""
     return {
         "tournament": s.tournament,
         "scoring": s.options.scoring,
         "series_played": s.series_played,
+        "series_drawn": s.series_drawn,
+        "series_finished": s.series_played,
+        "provisional": s.provisional,
         "players": [
             {
                 "start": p.start,
@@ -155,6 +167,7 @@ def standings_json(s: TournamentStandings) -> dict[str, Any]:
                 "series": list(p.series),
                 "total": p.total,
                 "withdrawn": p.withdrawn,
+                "current": _current_json(p.current),
             }
             for p in s.players
         ],
@@ -173,27 +186,82 @@ def _series_cell(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
+NOT_STARTED = "–"  # a table that has not played: no result, never 0
+
+
+def running_series(s: TournamentStandings) -> int | None:
+    """The series still played (the last one, where several are), or None."""
+    return max((m.series for m in s.missing), default=None)
+
+
 def standings_heading(s: TournamentStandings) -> str:
-    if s.series_played == 0:
-        return _("Tournament '%(tournament)s': no series drawn yet · %(scoring)s") % {
-            "tournament": s.tournament,
-            "scoring": scoring_text(s.options),
-        }
+    values = {"tournament": s.tournament, "scoring": scoring_text(s.options), "of": s.options.series}
+    if s.series_drawn == 0:
+        return _("Tournament '%(tournament)s': no series drawn yet · %(scoring)s") % values
+    running = running_series(s)
+    if running is not None:
+        return _(
+            "Tournament '%(tournament)s', provisional: series %(series)d of %(of)d is being played "
+            "· %(scoring)s"
+        ) % {**values, "series": running}
     return _("Tournament '%(tournament)s' after series %(series)d of %(of)d · %(scoring)s") % {
-        "tournament": s.tournament,
+        **values,
         "series": s.series_played,
-        "of": s.options.series,
-        "scoring": scoring_text(s.options),
     }
+
+
+def provisional_note(s: TournamentStandings) -> str:
+    """What a provisional ranking counts (empty when it is not provisional)."""
+    if not s.provisional:
+        return ""
+    if not s.finished:
+        return _("Provisional ranking: no series is finished yet, so nobody is placed by points.")
+    return _(
+        "Provisional ranking: place and total count the finished series only (%(finished)s); "
+        "the series being played is shown apart."
+    ) % {"finished": ", ".join(series_heading(n) for n in s.finished)}
+
+
+def current_heading(series: int) -> str:
+    """The heading of the running series' column: ``S2 so far``."""
+    return _("S%(series)d so far") % {"series": series}
+
+
+def current_points(r: Running | None) -> str:
+    """The points so far at the table of the running series; ``–`` before its first game."""
+    if r is None:
+        return ""
+    return NOT_STARTED if r.points is None else str(r.points)
+
+
+def current_progress(r: Running | None) -> str:
+    """``T3 11/16``: the table and its games played."""
+    if r is None:
+        return ""
+    return _("T%(table)d %(played)d/%(games)d") % {
+        "table": r.table,
+        "played": r.games_played,
+        "games": r.games,
+    }
+
+
+def current_cell(r: Running | None) -> str:
+    """``34 (T3 11/16)`` or ``– (T3 0/16)``."""
+    if r is None:
+        return ""
+    return f"{current_points(r)} ({current_progress(r)})"
 
 
 def render_standings(s: TournamentStandings) -> str:
     heading = standings_heading(s)
     has_teams = any(p.team for p in s.players)
+    running = running_series(s)
     headers = [_("place"), _("start"), _("name")]
     if has_teams:
         headers.append(_("team"))
-    headers += [series_heading(n) for n in range(1, s.series_played + 1)] + [_("total")]
+    headers += [series_heading(n) for n in s.finished] + [_("total")]
+    if running is not None:
+        headers.append(current_heading(running))
     rows = []
     previous = None
     for p in s.players:
@@ -203,9 +271,16 @@ def render_standings(s: TournamentStandings) -> str:
         if has_teams:
             row.append(p.team or "")
         row += [_series_cell(v) for v in p.series] + [p.total]
+        if running is not None:
+            row.append(current_cell(p.current))
         rows.append(row)
-    align = ["right", "right", "left"] + (["left"] if has_teams else []) + ["right"] * (s.series_played + 1)
-    lines = [heading, tabulate(rows, headers=headers, colalign=align)]
+    align = ["right", "right", "left"] + (["left"] if has_teams else []) + ["right"] * (len(s.finished) + 1)
+    if running is not None:
+        align.append("right")
+    lines = [heading]
+    if s.provisional:
+        lines.append(provisional_note(s))
+    lines.append(tabulate(rows, headers=headers, colalign=align, disable_numparse=True))
     if s.teams:
         lines += [
             "",
@@ -232,7 +307,7 @@ def standings_csv(s: TournamentStandings) -> str:
             "start",
             "name",
             "team",
-            *[f"series_{n}" for n in range(1, s.series_played + 1)],
+            *[f"series_{n}" for n in s.finished],
             "total",
             "withdrawn",
         ]
@@ -270,6 +345,8 @@ BOARD_TEXTS: dict[str, str] = {
     "link_gone": N_("This link is wrong or no longer valid: scan the QR code on the board again."),
     "server_error": N_("The server could not do that; please try again."),
     "stale": N_("The server is not answering: this is the state of {time}."),
+    "page": N_("Page {page} of {pages}"),
+    "more": N_("Tap a row for its series and team."),
 }
 
 
@@ -282,14 +359,16 @@ def board_title(tournament: str) -> str:
 
 
 def table_line(table: int, played: int, games: int) -> str:
-    """``Table 3: 4 of 6 games played`` or ``Table 3: complete``."""
+    """``Table 3: game 11 of 16`` (games played), ``Table 3: not started`` or ``Table 3: complete``."""
     if played >= games:
         return _("Table %(table)d: complete (%(games)d games)") % {"table": table, "games": games}
-    return ngettext(
-        "Table %(table)d: %(played)d of %(games)d game played",
-        "Table %(table)d: %(played)d of %(games)d games played",
-        games,
-    ) % {"table": table, "played": played, "games": games}
+    if played == 0:
+        return _("Table %(table)d: not started") % {"table": table}
+    return _("Table %(table)d: game %(played)d of %(games)d") % {
+        "table": table,
+        "played": played,
+        "games": games,
+    }
 
 
 def board_json(
@@ -322,10 +401,20 @@ def board_json(
         ) % {"series": series, "count": playing}
     else:
         status = _("Series %(series)d: every table is complete.") % {"series": series}
+    running = running_series(s)
     data["view"] = {
         "heading": standings_heading(s),
         "status": status,
-        "series": [series_heading(n) for n in range(1, s.series_played + 1)],
+        "provisional": provisional_note(s),
+        "series": [series_heading(n) for n in s.finished],
+        # the running series, apart from the ranking: its heading, and per start number
+        # the points so far ("–" before the table's first game) and the table's progress
+        "current": None if running is None else current_heading(running),
+        "players": {
+            str(p.start): {"points": current_points(p.current), "progress": current_progress(p.current)}
+            for p in s.players
+            if p.current is not None
+        },
     }
     return data
 
@@ -336,6 +425,23 @@ def board_link_heading() -> str:
 
 def table_heading(table: int, session: str) -> str:
     return _("Table %(table)d (%(session)s)") % {"table": table, "session": session}
+
+
+def table_keeper_line(table: int, session: str, url: str) -> str:
+    """One line per table: ``Table 1 (Cup S1 T1), scorekeeper: URL``."""
+    return _("Table %(table)d (%(session)s), scorekeeper: %(url)s") % {
+        "table": table,
+        "session": session,
+        "url": url,
+    }
+
+
+def other_links_note(tournament: str) -> str:
+    return _(
+        'The seats\' links and every QR code: romme tournament sheets "%(tournament)s" --links '
+        "-o sheets.html (a sheet to lay on each table), "
+        'or romme serve --tournament "%(tournament)s" --qr all.'
+    ) % {"tournament": tournament}
 
 
 def serving_tournament(tournament: str, series: int, tables: int, host: str, port: int) -> str:

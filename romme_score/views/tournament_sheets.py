@@ -9,11 +9,14 @@ inline, no script, every name escaped, in the language of the run.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from romme_score.i18n import _, language, ngettext
 from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings, table_results
 from romme_score.views import marks
+from romme_score.views.tournament import provisional_note
 
 CSS = """
 * { box-sizing: border-box; }
@@ -43,6 +46,12 @@ td.left, th.left { text-align: left; }
 .ranking td, .ranking th { padding: 1.2mm 2mm; }
 .ranking .first td { font-weight: 700; }
 footer { color: #666; font-size: 8.5pt; margin-top: 6mm; }
+.links { display: grid; grid-template-columns: repeat(auto-fill, minmax(36mm, 1fr)); gap: 3mm;
+  margin-top: 6mm; break-inside: avoid; }
+.links figure { margin: 0; text-align: center; }
+.links svg { width: 32mm; height: 32mm; display: block; margin: 0 auto; }
+.links figcaption { font-size: 9pt; font-weight: 600; }
+.links .url { display: block; font: 6.5pt ui-monospace, monospace; color: #444; word-break: break-all; }
 @media print {
   @page { size: A4; margin: 0; }
   body { background: none; }
@@ -53,21 +62,69 @@ footer { color: #666; font-size: 8.5pt; margin-top: 6mm; }
 """
 
 
+@dataclass(frozen=True)
+class PrintedLink:
+    """A phone's link printed on a table's sheet: who it is for, the address and its QR
+    code (an SVG element, made by the caller)."""
+
+    kind: str  # scorekeeper or seat
+    player: str | None
+    url: str
+    svg: str
+
+
+def _links(links: Sequence[PrintedLink]) -> str:
+    out = [f"<h2>{escape(_('Links for the phones at this table'))}</h2>", '<div class="links">']
+    for link in links:
+        label = _("Scorekeeper") if link.kind == "scorekeeper" else (link.player or "")
+        out.append(
+            f"<figure>{link.svg}<figcaption>{escape(label)}"
+            f'<span class="url">{escape(link.url)}</span></figcaption></figure>'
+        )
+    out.append("</div>")
+    return "\n".join(out)
+
+
 def _footer(version: str, day: str) -> str:
     made = _("Made with romme-score %(version)s on %(day)s.") % {"version": version, "day": day}
     return f"<footer>{escape(made)}</footer>"
 
 
+def mark(game: Game, player: str) -> str:
+    """A player's cell of a game with the marks of every scoresheet (the terminal's
+    standings): ``0 *`` went out, ``0 *H`` with a Hand-Rommé, ``-N`` the winner bonus
+    actually struck; a loser's points as recorded.
+
+    >>> mark(Game("Anna", True, {"Anna": 0, "Ben": 40}, {"Anna": 4}), "Anna")
+    '0 *H-4'
+    """
+    points = game.points.get(player, 0)
+    if game.winner != player:
+        return str(points)
+    struck = game.bonus.get(player, 0)
+    return f"{points} " + marks.winner_mark(game.hand_romme) + (f"-{struck}" if struck else "")
+
+
 def _cell(game: Game | None, player: str) -> str:
     if game is None:
         return "<td></td>"
-    points = game.points.get(player, 0)
-    if game.winner == player:
-        return f'<td class="won">{points} {escape(marks.winner_mark(game.hand_romme))}</td>'
-    return f"<td>{points}</td>"
+    won = ' class="won"' if game.winner == player else ""
+    return f"<td{won}>{escape(mark(game, player))}</td>"
 
 
-def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> str:
+def _capped(sheets: Sheets, table: SheetTable) -> bool:
+    """A winner bonus struck short of the rules' (the winner had fewer points before)."""
+    rules = sheets.rules
+    return any(
+        g.winner is not None
+        and g.bonus.get(g.winner, 0) < (rules.winner_bonus_hand_romme if g.hand_romme else rules.winner_bonus)
+        for g in table.games
+    )
+
+
+def _table_sheet(
+    sheets: Sheets, table: SheetTable, version: str, day: str, links: Sequence[PrintedLink] = ()
+) -> str:
     options = sheets.options
     names = [name for _start, name in table.seats]
     size = len(names)
@@ -124,7 +181,8 @@ def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> s
         game = table.games[number - 1] if number <= len(table.games) else None
         dealer = names[(number - 1) % size]
         cells = "".join(_cell(game, p) for p in names)
-        out.append(f'<tr><td class="game">{number}</td><td class="dealer">{escape(dealer)}</td>{cells}</tr>')
+        label = f"{number} s" if game is not None and game.stalemate else str(number)
+        out.append(f'<tr><td class="game">{label}</td><td class="dealer">{escape(dealer)}</td>{cells}</tr>')
     out.append("</tbody><tfoot>")
     augen = {p: sum(g.points.get(p, 0) - g.bonus.get(p, 0) for g in table.games) for p in names}
     shown = table.games or None
@@ -142,18 +200,27 @@ def _table_sheet(sheets: Sheets, table: SheetTable, version: str, day: str) -> s
         )
     out.append("</tfoot></table>")
     note = (
-        marks.legend(marks.WENT_OUT, marks.HAND_ROMME)
+        marks.legend()
         + "; "
         + _(
             "the points are the Augen as recorded, doubled where the rules double them; the Augen "
-            "total is less the winner bonus (%(bonus)d, %(bonus_hr)d after a Hand-Rommé)."
+            "total is the column's points less the bonuses struck (%(bonus)d, %(bonus_hr)d after a "
+            "Hand-Rommé)."
         )
         % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
     )
     out.append(f'<p class="note">{escape(note)}</p>')
+    if _capped(sheets, table):
+        capped = _(
+            "A bonus below %(bonus)d (%(bonus_hr)d) is no slip: the bonus struck is never more than the "
+            "winner's points before the game, so that no total goes below 0."
+        ) % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
+        out.append(f'<p class="note capped">{escape(capped)}</p>')
     out.append('<div class="signatures">')
     out.extend(f"<div>{escape(_('signature of %(player)s') % {'player': name})}</div>" for name in names)
     out.append("</div>")
+    if links:
+        out.append(_links(links))
     out.append(_footer(version, day))
     out.append("</section>")
     return "\n".join(out)
@@ -174,15 +241,14 @@ def _ranking(standings: TournamentStandings, version: str, day: str) -> str:
         '<section class="sheet ranking">',
         f"<h1>{escape(_('Ranking of %(tournament)s') % {'tournament': standings.tournament})}</h1>",
         f'<p class="meta">{escape(after)}</p>',
+        f'<p class="meta">{escape(provisional_note(standings))}</p>' if standings.provisional else "",
         "<table><thead><tr>",
         f"<th>{escape(_('place'))}</th><th>{escape(_('start number'))}</th>"
         f'<th class="left">{escape(_("name"))}</th>',
     ]
     if has_teams:
         out.append(f'<th class="left">{escape(_("team"))}</th>')
-    out.extend(
-        f"<th>{escape(_('S%(series)d') % {'series': n})}</th>" for n in range(1, standings.series_played + 1)
-    )
+    out.extend(f"<th>{escape(_('S%(series)d') % {'series': n})}</th>" for n in standings.finished)
     out.append(f"<th>{escape(_('total'))}</th></tr></thead><tbody>")
     for p in standings.players:
         name = escape(p.name) + (f" ({escape(_('withdrawn'))})" if p.withdrawn else "")
@@ -218,13 +284,16 @@ def _ranking(standings: TournamentStandings, version: str, day: str) -> str:
     return "\n".join(out)
 
 
-def render_sheets(sheets: Sheets, version: str, day: str) -> str:
-    """The whole page: a sheet per table, then the ranking."""
+def render_sheets(
+    sheets: Sheets, version: str, day: str, links: Mapping[int, Sequence[PrintedLink]] | None = None
+) -> str:
+    """The whole page: a sheet per table (with its phones' links and QR codes where
+    ``links`` has them, by table number), then the ranking."""
     title = _("%(tournament)s · series %(series)d: table sheets and ranking") % {
         "tournament": sheets.tournament,
         "series": sheets.series,
     }
-    body = [_table_sheet(sheets, t, version, day) for t in sheets.tables]
+    body = [_table_sheet(sheets, t, version, day, (links or {}).get(t.table, ())) for t in sheets.tables]
     body.append(_ranking(sheets.standings, version, day))
     return (
         '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'

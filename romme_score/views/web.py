@@ -242,6 +242,21 @@ def settlement_json(
     }
 
 
+def tournament_money_json(tournament: str) -> dict[str, Any]:
+    """In place of a settlement at a tournament's table: its games carry no money."""
+    return {
+        "rate": None,
+        "unit": None,
+        "currency": None,
+        "players": [],
+        "transfers": [],
+        "line": _("No money at this table: the money of tournament '%(tournament)s' is its pot.")
+        % {"tournament": tournament},
+        "nobody": _("'romme tournament payout' shows what each player paid in and receives."),
+        "tournament": tournament,
+    }
+
+
 def heading(s: Standings) -> str:
     """``Friday · round 5`` (the round being played), or the game's end."""
     if s.state.finished:

@@ -87,12 +87,15 @@ class LinkSet:
         }
 
 
-def qr_svg(url: str, title: str) -> bytes:
-    """A QR code of ``url`` as an SVG image (black on white, a quiet zone of 4)."""
+def qr_svg(url: str, title: str, scalable: bool = False) -> bytes:
+    """A QR code of ``url`` as an SVG image (black on white, a quiet zone of 4); ``scalable``:
+    a viewBox and no size, for a page that gives the size (a printed sheet)."""
     import segno
 
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=6, border=4, xmldecl=False, title=title)
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=6, border=4, xmldecl=False, title=title, omitsize=scalable
+    )
     return out.getvalue()
 
 

@@ -174,13 +174,14 @@ def _state(call: Call, snap: Snapshot, asked: Rounds) -> dict[str, Any]:
     data["rounds_played"] = played
     data["last_round"] = views.last_round_json(snap.last, info, call.notation)
     data["places"] = views.places_json(standings.totals)
-    data["settlement"] = (
-        views.settlement_json(
+    if snap.tournament is not None:  # a tournament's table: no money, the pot is the tournament's
+        data["settlement"] = views.tournament_money_json(snap.tournament)
+    elif snap.settled is not None:
+        data["settlement"] = views.settlement_json(
             snap.settled.settlement, snap.settled.currency, language(), snap.settled.leaderboard
         )
-        if snap.settled is not None
-        else None
-    )
+    else:
+        data["settlement"] = None
     data["view"] = views.view_json(standings, info, snap.pending, snap.missing, snap.last)
     data["kind"] = call.link.kind
     data["me"] = call.link.player

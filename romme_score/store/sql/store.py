@@ -848,6 +848,21 @@ class SQLStore:
 
         self.write(work)
 
+    def set_served_address(self, address: str) -> None:
+        self.write(lambda cur: cur.execute(SET_STATE, ("served_address", address)))
+
+    def served_address(self) -> str | None:
+        row = self.query("SELECT value FROM state WHERE key = 'served_address'")
+        return row[0][0] if row else None
+
+    def session_tournament(self, session: SessionInfo) -> str | None:
+        row = self.query(
+            "SELECT t.name FROM tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "
+            "WHERE tt.session_id = ?",
+            (session.id,),
+        )
+        return row[0][0] if row else None
+
     def current_tournament(self) -> str | None:
         row = self.query("SELECT value FROM state WHERE key = 'tournament'")
         return row[0][0] if row else None

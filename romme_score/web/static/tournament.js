@@ -1,7 +1,24 @@
-// The board of `romme serve --tournament`: the ranking across all tables, for a
-// projector, kept up to date by the network of every page (net.js).
+// The board of `romme serve --tournament`: the ranking across all tables, kept up to
+// date by the network of every page (net.js). Every number and sentence comes from the
+// server (state.json and its "view"); this only lays it out:
+// - a projector (`?view=screen`, or a wide landscape window): the whole ranking on one
+//   screen, in columns side by side, or in pages that turn every 10 s where it cannot fit;
+// - a phone: place, name and total; a tap on a row opens its series and team.
 import { live, online } from "./net.js";
-import { $, T } from "./render.js";
+import { $, fill, T } from "./render.js";
+
+const PAGE_MS = 10_000;
+const MAX_COLUMNS = 3;
+let last = null;
+let page = 0;
+let turning = null;
+
+function screenWanted() {
+  const asked = new URLSearchParams(window.location.search).get("view");
+  if (asked === "screen") return true;
+  if (asked === "list") return false;
+  return window.innerWidth >= 1024 && window.innerWidth >= 1.3 * window.innerHeight;
+}
 
 function cell(tag, text, cls) {
   const node = document.createElement(tag);
@@ -16,36 +33,140 @@ function row(cells, head) {
   return tr;
 }
 
-function renderRanking(state) {
+function headRow(state) {
   const view = state.view || {};
   const teams = state.players.some((p) => p.team);
   const head = [
     [T.place, "num"],
-    [T.start, "num"],
+    [T.start, "num opt start"],
     [T.name, "name"],
   ];
-  if (teams) head.push([T.team, "team"]);
-  for (const s of view.series || []) head.push([s, "num"]);
+  if (teams) head.push([T.team, "team opt"]);
+  for (const s of view.series || []) head.push([s, "num opt"]);
   head.push([T.total, "num total"]);
-  $("ranks").tHead.replaceChildren(row(head, true));
-  const tbody = $("ranks").tBodies[0];
-  tbody.replaceChildren();
-  let previous = null;
-  for (const p of state.players) {
-    const name = p.withdrawn ? `${p.name} ${T.withdrawn}` : p.name;
-    const cells = [
-      [p.place === previous ? "" : p.place, "num"],
-      [p.start, "num"],
-      [name, "name"],
-    ];
+  if (view.current) head.push([view.current, "num opt current"]);
+  return row(head, true);
+}
+
+/** The series, team and start number of a row, shown under the name after a tap. */
+function more(state, p) {
+  const view = state.view || {};
+  const parts = [];
+  (view.series || []).forEach((s, i) => {
+    const v = p.series[i];
+    parts.push(`${s} ${v === null ? "–" : v}`);
+  });
+  const now = view.players?.[String(p.start)];
+  if (now) parts.push(`${view.current} ${now.points} (${now.progress})`);
+  if (p.team) parts.push(`${T.team} ${p.team}`);
+  parts.push(`${T.start} ${p.start}`);
+  const div = cell("div", parts.join(" · "), "more");
+  div.hidden = true;
+  return div;
+}
+
+function playerRow(state, p, previous) {
+  const view = state.view || {};
+  const teams = state.players.some((q) => q.team);
+  const tr = document.createElement("tr");
+  tr.dataset.player = p.name;
+  if (p.withdrawn) tr.classList.add("withdrawn");
+  tr.appendChild(cell("td", p.place === previous ? "" : p.place, "num place"));
+  tr.appendChild(cell("td", p.start, "num opt start"));
+  const name = cell("td", null, "name");
+  const who = cell("button", p.withdrawn ? `${p.name} ${T.withdrawn}` : p.name, "who");
+  who.type = "button";
+  who.setAttribute("aria-expanded", "false");
+  const details = more(state, p);
+  who.addEventListener("click", () => {
+    const open = details.hidden;
+    details.hidden = !open;
+    who.setAttribute("aria-expanded", String(open));
+    tr.classList.toggle("open", open);
+  });
+  name.append(who, details);
+  tr.appendChild(name);
+  // a tap anywhere on the row opens it (the button is there for the keyboard and screen readers)
+  tr.addEventListener("click", (event) => {
+    if (!event.target.closest("button")) who.click();
+  });
+  if (teams) tr.appendChild(cell("td", p.team || "", "team opt"));
+  for (const v of p.series) tr.appendChild(cell("td", v === null ? "" : v, "num opt"));
+  tr.appendChild(cell("td", p.total, "num total"));
+  if (view.current) {
+    const now = view.players?.[String(p.start)];
+    const td = cell("td", null, "num opt current");
+    if (now) {
+      td.append(cell("span", now.points, "points"), cell("span", now.progress, "progress"));
+    }
+    tr.appendChild(td);
+  }
+  return tr;
+}
+
+function table(state, players, first) {
+  const t = document.createElement("table");
+  t.className = "rank-table";
+  t.createTHead().appendChild(headRow(state));
+  const body = t.createTBody();
+  let previous = first;
+  for (const p of players) {
+    body.appendChild(playerRow(state, p, previous));
     previous = p.place;
-    if (teams) cells.push([p.team || "", "team"]);
-    for (const v of p.series) cells.push([v === null ? "" : v, "num"]);
-    cells.push([p.total, "num total"]);
-    const tr = row(cells, false);
-    tr.dataset.player = p.name;
-    if (p.withdrawn) tr.classList.add("withdrawn");
-    tbody.appendChild(tr);
+  }
+  return t;
+}
+
+function placeBefore(state, index) {
+  return index > 0 ? state.players[index - 1].place : null;
+}
+
+function turnPage() {
+  page += 1;
+  if (last) renderRanking(last);
+}
+
+/** One column, or as many as the screen takes, or pages of them. */
+function renderRanking(state) {
+  const box = $("ranks");
+  const players = state.players;
+  const pages = $("pages");
+  if (!document.documentElement.classList.contains("screen")) {
+    box.replaceChildren(table(state, players, null));
+    pages.hidden = true;
+    return;
+  }
+  // measure a row and a column as the screen draws them
+  box.replaceChildren(table(state, players.slice(0, 1), null));
+  const probe = box.firstChild;
+  probe.classList.add("probe");
+  const headHeight = probe.tHead.getBoundingClientRect().height;
+  const rowHeight = probe.tBodies[0].rows[0]?.getBoundingClientRect().height || 1;
+  const columnWidth = probe.getBoundingClientRect().width;
+  const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+  const height = box.clientHeight;
+  const perColumn = Math.max(1, Math.floor((height - headHeight) / rowHeight));
+  const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.floor((box.clientWidth + gap) / (columnWidth + gap))));
+  const perPage = perColumn * columns;
+  const count = Math.max(1, Math.ceil(players.length / perPage));
+  page %= count;
+  const shown = players.slice(page * perPage, (page + 1) * perPage);
+  const used = Math.max(1, Math.ceil(shown.length / perColumn));
+  const each = Math.ceil(shown.length / used);
+  const parts = [];
+  for (let i = 0; i < shown.length; i += each) {
+    const at = page * perPage + i;
+    parts.push(table(state, shown.slice(i, i + each), placeBefore(state, at)));
+  }
+  box.replaceChildren(...parts);
+  box.style.setProperty("--columns", String(used));
+  pages.hidden = count === 1;
+  pages.textContent = fill(T.page, { page: page + 1, pages: count });
+  if (count > 1 && turning === null) {
+    turning = setInterval(turnPage, PAGE_MS);
+  } else if (count === 1 && turning !== null) {
+    clearInterval(turning);
+    turning = null;
   }
 }
 
@@ -80,11 +201,14 @@ function renderTeams(state) {
 }
 
 function render(state) {
+  last = state;
   const view = state.view || {};
+  document.documentElement.classList.toggle("screen", screenWanted());
   $("heading").textContent = view.heading || state.tournament;
   $("status").textContent = view.status || "";
-  renderRanking(state);
-  renderTeams(state);
+  const provisional = $("provisional");
+  provisional.textContent = view.provisional || "";
+  provisional.hidden = !view.provisional;
   const list = $("table-list");
   list.replaceChildren();
   for (const t of state.tables) {
@@ -92,9 +216,21 @@ function render(state) {
     li.dataset.table = String(t.table);
     list.appendChild(li);
   }
+  renderTeams(state);
+  renderRanking(state);
+}
+
+function redraw() {
+  if (last) render(last);
 }
 
 export function start() {
   online(true);
+  document.documentElement.classList.toggle("screen", screenWanted());
+  let waiting = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(waiting);
+    waiting = setTimeout(redraw, 150);
+  });
   live(render, T);
 }
