@@ -16,12 +16,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from romme_score import export as export_format
 from romme_score import settlement as money
 from romme_score.cards import Card, Profile
 from romme_score.errors import InputProblem
-from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
 from romme_score.i18n import _, shown
 from romme_score.inputs import (
     MAX_NOTE,
@@ -76,6 +75,24 @@ from romme_score.store.records import (
     StoredRound,
     canonical,
 )
+
+# The export (JSON and CSV of a whole session) is imported by export and import only, not
+# by every command that opens the service (issue 28 item 3); its names stay importable
+# from here.
+if TYPE_CHECKING:
+    from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
+
+_EXPORT_NAMES = ("ExportError", "ExportHand", "ExportRound", "SessionExport")
+
+if not TYPE_CHECKING:  # type checkers read the import above
+
+    def __getattr__(name: str) -> Any:
+        if name not in _EXPORT_NAMES:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from romme_score import export as export_format
+
+        return getattr(export_format, name)
+
 
 DEFAULT_RATE = Decimal("0.01")  # money per point when neither the session nor a rate given says
 DEFAULT_UNIT = Decimal("0.01")  # the smallest amount paid, unless a settlement is given another
@@ -926,6 +943,8 @@ class SessionService:
     def export(self, info: SessionInfo) -> SessionExport:
         """Everything the database knows of a session, as :mod:`romme_score.export` reads it;
         rounds and history stream, read when consumed (the service must stay open until then)."""
+        from romme_score import export as export_format
+
         return export_format.from_store(self.store, info)
 
     def import_(
@@ -934,6 +953,8 @@ class SessionService:
         """Write an exported session exactly as it was. The current session stays current
         unless ``use`` (or none is current: then the imported one is). The rounds are
         scored again under its rules: points that do not match are refused, not recomputed."""
+        from romme_score.export import ExportError, check_points
+
         rounds = list(export.rounds)
         history = list(export.history)
         scores = replay(export.players, export.rules, [r.to_input() for r in rounds])
@@ -948,7 +969,7 @@ class SessionService:
                     )
                     % {"number": rnd.number, "previous": rnd.number - 1, "game_end": export.rules.game_end}
                 )
-            export_format.check_points(rnd, score, export.players)
+            check_points(rnd, score, export.players)
             for p in export.players:
                 running[p] += score.points[p] - score.bonus.get(p, 0)
             stored.append(

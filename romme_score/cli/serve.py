@@ -4,17 +4,20 @@ offline (issue 19). Starts :mod:`romme_score.web`, which only this command impor
 from __future__ import annotations
 
 import json
-import socket
 import sys
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from romme_score import i18n
 from romme_score.cards import Profile
 from romme_score.cli.options import Refused, complete_with, db_option, fail_input
-from romme_score.cli.service import open_service
 from romme_score.i18n import _, os_reason
+
+# The session service (SQLite, the store) and the web stack are imported when the
+# server starts, not by ``romme serve --help`` (issue 28 item 3).
+if TYPE_CHECKING:
+    import socket
 
 
 @click.command()
@@ -99,6 +102,8 @@ def serve(
             fail_input(_("give a session or --tournament, not both"))
         _serve_tournament(tournament, host, port, as_json, new_links, cast(Profile, notation), db)
         return
+    from romme_score.cli.service import open_service
+
     with open_service(db, create=False) as service:
         info = service.session(session)
         links = service.links(info, make_token, renew=new_links)
@@ -144,6 +149,7 @@ def _serve_tournament(
 ) -> None:
     """``romme serve --tournament NAME``: the board of the tournament, and every table of
     the series drawn last with its links (kept with each table's session)."""
+    from romme_score.cli.service import open_service
     from romme_score.store.records import Link
     from romme_score.tournament import NoSeriesDrawn, TournamentService
     from romme_score.views import tournament as tviews

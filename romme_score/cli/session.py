@@ -11,7 +11,6 @@ from pathlib import Path
 
 import click
 
-from romme_score import export as export_format
 from romme_score.cli import TranslatedGroup
 from romme_score.cli.files import write_output
 from romme_score.cli.options import (
@@ -29,7 +28,6 @@ from romme_score.cli.options import (
     session_option,
 )
 from romme_score.cli.service import creating_service, open_service
-from romme_score.export import ExportError, SessionExport
 from romme_score.i18n import N_, _, grouped, os_reason
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
@@ -484,6 +482,8 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
       romme export -o friday.json
       romme export --format csv --session Friday -o friday.csv
     """
+    from romme_score import export as export_format
+
     with open_service(db) as service:
         data = service.export(service.session(session))
         chunks = export_format.json_chunks(data) if fmt == "json" else export_format.csv_chunks(data)
@@ -516,6 +516,8 @@ def import_(
       romme import friday.json --name Friday-copy
       romme import friday.json --replace --use
     """
+    from romme_score.export import ExportError, SessionExport
+
     try:
         data_bytes = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
         text = data_bytes.decode("utf-8")

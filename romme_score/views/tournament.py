@@ -10,8 +10,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from tabulate import tabulate
-
 from romme_score.i18n import N_, _, ngettext
 from romme_score.store.records import TournamentInfo
 from romme_score.tournament import (
@@ -24,6 +22,7 @@ from romme_score.tournament import (
     missing_text,
 )
 from romme_score.views.local import money
+from romme_score.views.table import simple_table
 
 
 def scoring_text(options: TournamentOptions) -> str:
@@ -78,7 +77,7 @@ def render_created(info: TournamentInfo) -> str:
     ]
     rows = [[p.start, p.name, p.team or ""] for p in info.players]
     lines.append(
-        tabulate(rows, headers=[_("start"), _("name"), _("team")], colalign=("right", "left", "left"))
+        simple_table(rows, headers=[_("start"), _("name"), _("team")], colalign=("right", "left", "left"))
     )
     return "\n".join(lines)
 
@@ -205,12 +204,12 @@ def render_standings(s: TournamentStandings) -> str:
         row += [_series_cell(v) for v in p.series] + [p.total]
         rows.append(row)
     align = ["right", "right", "left"] + (["left"] if has_teams else []) + ["right"] * (s.series_played + 1)
-    lines = [heading, tabulate(rows, headers=headers, colalign=align)]
+    lines = [heading, simple_table(rows, headers=headers, colalign=align)]
     if s.teams:
         lines += [
             "",
             _("Teams"),
-            tabulate(
+            simple_table(
                 [[t.place, t.team, t.total, ", ".join(t.players)] for t in s.teams],
                 headers=[_("place"), _("team"), _("total"), _("players")],
                 colalign=("right", "left", "right", "left"),
@@ -407,7 +406,7 @@ def render_payout(p: TournamentPayout, ascii: bool = False) -> str:
         for m in p.players
     ]
     lines.append(
-        tabulate(
+        simple_table(
             rows,
             headers=[_("place"), _("start"), _("name"), _("paid"), _("receives")],
             colalign=("right", "right", "left", "right", "right"),
