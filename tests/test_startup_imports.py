@@ -112,3 +112,10 @@ def test_the_summaries_of_romme_help_are_what_the_commands_say() -> None:
     from romme_score.cli.summaries import SUMMARIES
 
     assert SUMMARIES == tool.summaries(), "the commands' summaries are stale: python tools/summaries.py"
+
+
+def test_the_quick_look_knows_the_stores_application_id() -> None:
+    from romme_score.store import peek
+    from romme_score.store.sqlite.schema import APPLICATION_ID
+
+    assert peek.APPLICATION_ID == APPLICATION_ID
