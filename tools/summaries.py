@@ -9,6 +9,7 @@ the commands say now.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -19,7 +20,6 @@ HEADER = '''# ruff: noqa: E501
 """The first paragraph of each command's help, in each language, as ``romme --help``
 lists the commands (Click shortens it to the line) without importing their modules.
 Written by tools/summaries.py (run by tools/messages.py); do not edit by hand."""
-
 '''
 
 
@@ -48,9 +48,9 @@ def summaries() -> dict[str, dict[str, str]]:
 def text() -> str:
     lines = [HEADER, "SUMMARIES: dict[str, dict[str, str]] = {"]
     for lang, shown in summaries().items():
-        lines.append(f"    {lang!r}: {{")
-        for name, summary in shown.items():
-            lines.append(f"        {name!r}: {summary!r},")
+        lines.append(f"    {json.dumps(lang)}: {{")
+        for name, summary in shown.items():  # as ruff formats them: double quotes, UTF-8
+            lines.append(f"        {json.dumps(name)}: {json.dumps(summary, ensure_ascii=False)},")
         lines.append("    },")
     lines.append("}")
     return "\n".join(lines) + "\n"
