@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
+from romme_score.frozen import field, record
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import Hand as Hand  # read by the input layer; imported from here too
 from romme_score.inputs import HandInputError, HandProblem, unknown_player
@@ -131,7 +131,7 @@ def hand_points(hand: Hand, rules: RuleSet) -> int:
     return hand.points or 0
 
 
-@dataclass(frozen=True)
+@record
 class RoundInput:
     """A round as the table reports it."""
 
@@ -141,7 +141,7 @@ class RoundInput:
     stalemate: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class RoundScore:
     """A round's result: penalty added per player, bonus struck from the winner."""
 
@@ -306,7 +306,7 @@ def score_round(
     return RoundScore(points, base, multiplier, bonus, board)
 
 
-@dataclass(frozen=True)
+@record
 class GameState:
     finished: bool
     winner: str | None

@@ -11,9 +11,7 @@ Errors are raised, never printed, and carry facts, never a front end's way out:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from romme_score import settlement as money
 from romme_score.cards import Card, Profile
 from romme_score.errors import InputProblem
+from romme_score.frozen import record
 from romme_score.i18n import _, shown
 from romme_score.inputs import (
     MAX_NOTE,
@@ -207,7 +206,7 @@ class NoSuchRound(SessionInputError):
 # --- standings ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Correction:
     """A round changed after it was recorded: ``edited`` or ``undone``, and when."""
 
@@ -216,7 +215,7 @@ class Correction:
     at: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Standings:
     """The scoresheet of a session: recent rounds, totals, state of the game."""
 
@@ -234,7 +233,7 @@ class Standings:
     renames: Sequence[Rename] = ()
 
 
-@dataclass(frozen=True)
+@record
 class SessionSummary:
     """A line of the session list."""
 
@@ -244,7 +243,7 @@ class SessionSummary:
     current: bool
 
 
-@dataclass(frozen=True)
+@record
 class Recorded:
     """A round as saved: its number, its score and the standings after it."""
 
@@ -256,7 +255,7 @@ class Recorded:
     next_in_progress: bool = False  # a round in progress elsewhere (phones) now counts as the next
 
 
-@dataclass(frozen=True)
+@record
 class Undone:
     """The round taken back and the totals after it."""
 
@@ -264,7 +263,7 @@ class Undone:
     totals: Mapping[str, int]
 
 
-@dataclass(frozen=True)
+@record
 class Edited:
     """A corrected round: its new input, its new score and the totals after it."""
 
@@ -274,7 +273,7 @@ class Edited:
     totals: Mapping[str, int]
 
 
-@dataclass(frozen=True)
+@record
 class SettlementInputs:
     """What the settlement needs of the chosen sessions: one game per session."""
 
@@ -284,7 +283,7 @@ class SettlementInputs:
     leaderboard: dict[str, int] | None
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot:
     """A session as every door shows it at one version: the standings, the round in
     progress with who is still missing and its score as it would be saved now
@@ -302,7 +301,7 @@ class Snapshot:
     settled: Settled | None
 
 
-@dataclass(frozen=True)
+@record
 class Settled:
     """An evening settled: who pays whom, in which currency, with the 003 leaderboard
     (in tenths, None unless the rules keep one) beside it."""
@@ -405,7 +404,7 @@ def _unlikely(rules: RuleSet, player: str, hand: Hand) -> UnlikelyPoints | None:
     return UnlikelyPoints(player, hand.points or 0, min(UNLIKELY_POINTS, most_points_in_hand(rules)))
 
 
-@dataclass(frozen=True)
+@record
 class ReadHands:
     """The hands of a round given as ``NAME=CARDS`` words, by player, and the unlikely
     points among them (kept: a door that asks nobody warns instead)."""
@@ -953,6 +952,8 @@ class SessionService:
         """Write an exported session exactly as it was. The current session stays current
         unless ``use`` (or none is current: then the imported one is). The rounds are
         scored again under its rules: points that do not match are refused, not recomputed."""
+        from dataclasses import replace as export_replace  # the export's records are dataclasses
+
         from romme_score.export import ExportError, check_points
 
         rounds = list(export.rounds)
@@ -973,7 +974,7 @@ class SessionService:
             for p in export.players:
                 running[p] += score.points[p] - score.bonus.get(p, 0)
             stored.append(
-                dataclasses.replace(
+                export_replace(
                     rnd,
                     points=dict(score.points),
                     bonus={p: b for p, b in score.bonus.items() if b},
