@@ -177,13 +177,17 @@ class PostgresConnection:
         self._pg = _psycopg()
         self._listener: psycopg.Connection[Any] | None = None
         try:
-            self.db: psycopg.Connection[Any] = self._pg.connect(url, autocommit=False, connect_timeout=10)
+            # autocommit: a read of one statement is its own transaction, one round trip to
+            # the server (BEGIN, the read and COMMIT were three; issue 28 item 4); every
+            # write and every long read is a transaction of its own (transaction() below).
+            self.db: psycopg.Connection[Any] = self._pg.connect(url, autocommit=True, connect_timeout=10)
         except self._pg.Error as exc:
             raise self.translate(exc) from None
         try:
             self._migrate(create and not read_only, read_only)
-            if read_only:
+            if read_only:  # every statement, also the reads outside a transaction block
                 self.db.read_only = True
+                self.db.execute("SET default_transaction_read_only = on")
         except BaseException:
             self.db.close()
             raise
@@ -236,7 +240,7 @@ class PostgresConnection:
 
     def query(self, sql: str, params: Params = ()) -> list[Any]:
         try:
-            with self.db.transaction(), self.db.cursor() as cur:
+            with self.db.cursor() as cur:  # one statement: a transaction of its own
                 cur.execute(placeholders(sql), params)
                 return list(cur.fetchall())
         except self._pg.Error as exc:
