@@ -11,7 +11,12 @@ the standings. Each figure is the median of RUNS runs, in ms:
   standings (one read of the tables, one of all their rounds, then the ranking), the
   payout, and drawing the next series (the standings, the seating and 50 new sessions
   in one transaction; each run undone by deleting its rows again);
-- ``romme tournament standings --json`` as a whole process.
+- ``romme tournament standings --json`` as a whole process;
+- the goal of issue 28: ``romme tournament draw``, the results of a game at a table
+  (``romme round --session "Bench S4 T1" ...``) and ``romme tournament standings``, each a
+  whole process against its work done in this process (the service call and the view),
+  beside ``python -c 'import click'``, by turns: the start-up (the whole less the work) at
+  most 1.5x ``import click``. Both are reported.
 """
 
 from __future__ import annotations
@@ -32,6 +37,11 @@ from romme_score.scoring import Hand, RoundInput, score_round
 from romme_score.sessions import SessionService
 from romme_score.tournament import Prize, TournamentOptions, TournamentService
 from romme_score.tournament.rules import Entrant, Game, Result, rank, seat_series, table_results
+from romme_score.views import session as session_views
+from romme_score.views import tournament as tournament_views
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from goal_line import print_goal  # noqa: E402  (benchmarks/goal_line.py)
 
 PLAYERS = int(os.environ.get("PLAYERS", "200"))
 SERIES = int(os.environ.get("SERIES", "3"))
@@ -156,6 +166,7 @@ def main() -> None:
                 )
             )
         env = {**os.environ, "ROMME_DB": str(db)}
+        goals = startup_goals(db, env)
         command = [sys.executable, "-m", "romme_score", "tournament", "standings", "--json"]
         rows.append(
             (
@@ -171,6 +182,121 @@ def main() -> None:
     print()
     games = SERIES * -(-PLAYERS // 4) * GAMES
     print(f"(setting up: {SERIES} series drawn and {games} games recorded in {built:.1f} s)")
+    print()
+    print(f"whole processes against their work in this process, by turns, median of {RUNS} runs, ms")
+    print(f"{'command':34} {'whole':>8} {'work':>8} {'start-up':>9} {'import click':>13} {'ratio':>6}")
+    for label, whole, work, click in goals:
+        ratio = (whole - work) / click
+        print(f"{label:34} {whole:8.1f} {work:8.1f} {whole - work:9.1f} {click:13.1f} {ratio:6.2f}")
+    for label, whole, work, click in goals:
+        ratio = (whole - work) / click
+        print_goal(
+            f"tournament of {PLAYERS} players: {label}, start-up (the whole less the work)",
+            f"{whole - work:.1f} ms + work {work:.1f} ms",
+            f"{click:.1f} ms (import click)",
+            ratio,
+            "start-up <= 1.5x import click, plus the work",
+            ratio <= 1.5,
+        )
+
+
+def timed(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return (time.perf_counter() - start) * 1000
+
+
+def startup_goals(db: Path, env: dict[str, str]) -> list[tuple[str, float, float, float]]:
+    """(label, whole process ms, its work in this process ms, import click ms) of draw, a
+    game's result and the standings, each the median of RUNS runs taken by turns."""
+    py = sys.executable
+    click = [py, "-c", "import click"]
+
+    def process(args: list[str]) -> Callable[[], object]:
+        return lambda: subprocess.run(
+            [py, "-m", "romme_score", *args], env=env, stdout=subprocess.DEVNULL, check=True
+        )
+
+    found: list[tuple[str, float, float, float]] = []
+    with SessionService(db) as sessions:
+        service = TournamentService(sessions)
+        conn = sessions.store.conn  # type: ignore[attr-defined]
+
+        def undraw() -> None:
+            with conn.write() as sql:
+                ids = [
+                    r[0]
+                    for r in sql.execute(
+                        "SELECT session_id FROM tournament_tables WHERE series = ?", (SERIES + 1,)
+                    ).fetchall()
+                ]
+                sql.execute("DELETE FROM tournament_series WHERE number = ?", (SERIES + 1,))
+                for sid in ids:
+                    for table in ("players", "totals"):
+                        sql.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
+                    sql.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+
+        def draw_work() -> None:
+            tournament_views.render_drawn(service.draw("Bench"))
+
+        found.append(
+            (
+                "romme tournament draw",
+                *_by_turns(process(["tournament", "draw", "Bench"]), draw_work, click, undraw),
+            )
+        )
+        drawn = service.draw("Bench")
+        table = drawn.tables[0]
+        winner, *others = table.players
+        hands = {p: Hand(points=5 + i) for i, p in enumerate(others)}
+        line = [
+            "round",
+            "--session",
+            table.session,
+            "--winner",
+            winner,
+            *(f"{p}={h.points}" for p, h in hands.items()),
+        ]
+
+        def result_work() -> None:
+            info = sessions.session(table.session)
+            recorded = sessions.record(info, RoundInput(winner, hands))
+            session_views.render_recorded(recorded, lambda cards: " ".join(str(c) for c in cards))
+
+        def undo() -> None:
+            sessions.undo(sessions.session(table.session))
+
+        found.append(("romme round at a table", *_by_turns(process(line), result_work, click, undo)))
+
+        def standings_work() -> None:
+            tournament_views.render_standings(service.standings("Bench"))
+
+        found.append(
+            (
+                "romme tournament standings",
+                *_by_turns(process(["tournament", "standings", "Bench"]), standings_work, click),
+            )
+        )
+        undraw()
+    return found
+
+
+def _by_turns(
+    whole: Callable[[], object],
+    work: Callable[[], object],
+    click: list[str],
+    after: Callable[[], object] | None = None,
+) -> tuple[float, float, float]:
+    wholes, works, clicks = [], [], []
+    for _ in range(RUNS):
+        clicks.append(timed(lambda: subprocess.run(click, check=True)))
+        wholes.append(timed(whole))
+        if after is not None:
+            after()
+        works.append(timed(work))
+        if after is not None:
+            after()
+    return statistics.median(wholes), statistics.median(works), statistics.median(clicks)
 
 
 if __name__ == "__main__":
