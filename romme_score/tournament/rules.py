@@ -15,13 +15,12 @@ number of §10) are in :mod:`romme_score.tournament.options`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
 from romme_score.errors import InputProblem, Refusal
+from romme_score.frozen import field, record
 from romme_score.i18n import _
 from romme_score.inputs import InputValueError, clean_name, clean_names
 from romme_score.tournament.options import Prize, TournamentOptions
@@ -72,7 +71,7 @@ class PrizesAbovePot(Refusal):
 # --- players ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Entrant:
     """A player as entered: a name and a team (None: no team)."""
 
@@ -155,6 +154,8 @@ def draw_order(starts: Iterable[int], seed: int, series: int) -> list[int]:
     True
     """
     order = sorted(starts)
+    import random  # only a draw by lot needs it (issue 28 item 3: every command's start-up)
+
     random.Random(f"{seed}:{series}").shuffle(order)
     return order
 
@@ -197,7 +198,7 @@ def seat_series(
 # --- results --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Game:
     """One game at a table (a round of its session): who went out, and each player's
     points as recorded (after any doubling) and winner bonus struck."""
@@ -248,7 +249,7 @@ def lost_games(players: Sequence[str], games: Sequence[Game]) -> dict[str, int]:
 # --- ranking --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Result:
     """A player's results, one per series (None: not seated in it)."""
 
@@ -264,7 +265,7 @@ class Result:
         return sum(1 for r in self.series if r is not None)
 
 
-@dataclass(frozen=True)
+@record
 class Ranked:
     start: int
     place: int
@@ -309,7 +310,7 @@ def rank(results: Iterable[Result], options: TournamentOptions) -> list[Ranked]:
     return ranked
 
 
-@dataclass(frozen=True)
+@record
 class TeamRanked:
     team: str
     place: int
@@ -341,7 +342,7 @@ def rank_teams(
 # --- money ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class PlayerMoney:
     start: int
     place: int
@@ -349,7 +350,7 @@ class PlayerMoney:
     receives: Decimal
 
 
-@dataclass(frozen=True)
+@record
 class Payout:
     pot: Decimal
     kept: Decimal  # what the prizes leave of the pot (the organiser's)

@@ -16,12 +16,11 @@ refused as asked (the series before is not complete, all series are drawn...),
 
 from __future__ import annotations
 
-import secrets
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 
+from romme_score.frozen import record
 from romme_score.i18n import _
 from romme_score.inputs import ascii_digits, choose_player, clean_name
 from romme_score.rules import RuleSet
@@ -55,7 +54,7 @@ class TournamentRefused(StoreError):
     """A tournament action refused as asked."""
 
 
-@dataclass(frozen=True)
+@record
 class MissingTable:
     """A table that has not played all its games yet."""
 
@@ -202,7 +201,7 @@ class NameTooLong(SessionInputError):
 # --- what the service hands out -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class DrawnTable:
     table: int
     session: str
@@ -210,7 +209,7 @@ class DrawnTable:
     starts: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Drawn:
     tournament: str
     series: int
@@ -220,7 +219,7 @@ class Drawn:
     missing: tuple[MissingTable, ...]  # tables of earlier series still short of games (--force)
 
 
-@dataclass(frozen=True)
+@record
 class PlayerStanding:
     start: int
     name: str
@@ -231,7 +230,7 @@ class PlayerStanding:
     withdrawn: bool
 
 
-@dataclass(frozen=True)
+@record
 class TeamStanding:
     team: str
     place: int
@@ -239,7 +238,7 @@ class TeamStanding:
     players: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class TournamentStandings:
     tournament: str
     options: TournamentOptions
@@ -255,7 +254,7 @@ class TournamentStandings:
         return not self.missing and self.series_played == self.options.series
 
 
-@dataclass(frozen=True)
+@record
 class PlayerPayout:
     start: int
     name: str
@@ -264,7 +263,7 @@ class PlayerPayout:
     receives: Decimal
 
 
-@dataclass(frozen=True)
+@record
 class TournamentPayout:
     tournament: str
     options: TournamentOptions
@@ -275,7 +274,7 @@ class TournamentPayout:
     missing: tuple[MissingTable, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Withdrawn:
     tournament: str
     start: int
@@ -283,7 +282,7 @@ class Withdrawn:
     after_series: int
 
 
-@dataclass(frozen=True)
+@record
 class SheetTable:
     """A table's sheet: who sits where (start numbers), and the games recorded so far."""
 
@@ -293,7 +292,7 @@ class SheetTable:
     games: tuple[Game, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Sheets:
     tournament: str
     series: int
@@ -349,6 +348,8 @@ class TournamentService:
         longest = f"{name} S{options.series} T{len(sizes)}"
         if len(longest) > MAX_NAME:
             raise NameTooLong(longest)
+        import secrets  # only a new tournament draws its seed
+
         chosen = secrets.randbelow(10**6) if seed is None else seed
         if not 0 <= chosen <= MAX_SEED:
             raise SessionInputError(_("the seed must be 0 to %(max)d") % {"max": MAX_SEED})

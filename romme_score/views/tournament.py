@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -223,6 +221,9 @@ def render_standings(s: TournamentStandings) -> str:
 def standings_csv(s: TournamentStandings) -> str:
     """The standings for a spreadsheet: one row per player, the series side by side (the
     column names stay English, as the JSON keys do)."""
+    import csv  # only --format csv writes it
+    import io
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
