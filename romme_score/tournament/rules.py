@@ -17,13 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from romme_score.errors import InputProblem, Refusal
 from romme_score.frozen import field, record
 from romme_score.i18n import _
 from romme_score.inputs import InputValueError, clean_name, clean_names
 from romme_score.tournament.options import Prize, TournamentOptions
+
+if TYPE_CHECKING:  # the prize money's exact shares; imported by the payout alone
+    from fractions import Fraction
 
 MIN_PLAYERS = 3  # the issue's "3 to 500 players" (and never fewer than min_table)
 MAX_PLAYERS = 500
@@ -374,6 +377,8 @@ def prize_shares(ranking: Sequence[Ranked], prizes: Sequence[Prize], pot: Decima
     >>> prize_shares(ranking, prizes, Decimal(100))
     {1: Fraction(50, 1), 2: Fraction(20, 1), 3: Fraction(20, 1)}
     """
+    from fractions import Fraction
+
     exact = [Fraction(pot) * Fraction(p.value) / 100 if p.percent else Fraction(p.value) for p in prizes]
     sharing: dict[int, list[int]] = {}
     for r in ranking:
@@ -394,9 +399,12 @@ def largest_remainder(exact: Sequence[Fraction], unit: Decimal) -> list[Decimal]
     :func:`romme_score.settlement.round_to_unit`, it takes exact fractions: a prize split
     three ways has no exact decimal.
 
+    >>> from fractions import Fraction
     >>> [str(x) for x in largest_remainder([Fraction(10, 3)] * 3, Decimal("0.01"))]
     ['3.34', '3.33', '3.33']
     """
+    from fractions import Fraction
+
     step = Fraction(unit)
     units = [x / step for x in exact]
     floors = [u.numerator // u.denominator for u in units]
@@ -421,6 +429,8 @@ def payout(ranking: Sequence[Ranked], paid: Mapping[int, Decimal], options: Tour
     >>> str(result.pot), str(result.kept), [(m.start, str(m.receives)) for m in result.players]
     ('30.00', '0.00', [(2, '18.00'), (1, '6.00'), (3, '6.00')])
     """
+    from fractions import Fraction
+
     pot = sum(paid.values(), Decimal(0)).quantize(options.unit)
     shares = prize_shares(ranking, options.prizes, pot)
     prizes = sum(shares.values(), Fraction(0))
