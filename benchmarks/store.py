@@ -97,6 +97,7 @@ def round_trips(*args: str) -> tuple[int, int, int]:
         done = subprocess.run(
             [sys.executable, "-c", TRACED, str(Path(folder) / "trace"), *args],
             check=True,
+            env=CACHED,
             capture_output=True,
             text=True,
         )
@@ -109,17 +110,25 @@ def import_ms(module: str) -> float:
 
     def once(code: str) -> float:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True)
+        subprocess.run([sys.executable, "-c", code], check=True, env=CACHED)
         return (time.perf_counter() - start) * 1000
 
     runs = max(RUNS, 5)
     return statistics.median(once(f"import {module}") - once("pass") for _ in range(runs))
 
 
+# Every process with its bytecode cached, as an installed romme has it (else each would
+# compile romme_score anew where PYTHONDONTWRITEBYTECODE is set).
+CACHED = {
+    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "romme-bench-pycache"),
+}
+
+
 def romme(*args: str) -> float:
     """Wall time of one `romme` process (ms)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "romme_score", *args], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "romme_score", *args], check=True, capture_output=True, env=CACHED)
     return (time.perf_counter() - start) * 1000
 
 
@@ -135,7 +144,9 @@ def four_writers(db: str) -> float:
     assert name is not None
     start = time.perf_counter()
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, db, name, str(WRITES)], stdout=subprocess.DEVNULL)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, db, name, str(WRITES)], stdout=subprocess.DEVNULL, env=CACHED
+        )
         for _ in range(4)
     ]
     for proc in procs:
