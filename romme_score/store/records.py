@@ -11,13 +11,17 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from romme_score.cards import Card, parse_cards
 from romme_score.frozen import TupleRecord, field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput
-from romme_score.tournament.options import TournamentOptions
+
+# The tournament's options are read by the tournaments' store alone: the session commands
+# do not import them (issue 28 item 3).
+if TYPE_CHECKING:
+    from romme_score.tournament.options import TournamentOptions
 
 
 def now() -> str:
