@@ -16,7 +16,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from romme_score import settlement as money
 from romme_score.cards import Card, Profile
 from romme_score.errors import InputProblem
 from romme_score.frozen import record
@@ -53,7 +52,6 @@ from romme_score.scoring import (
     score_round,
     unlikely_points,
 )
-from romme_score.settlement import Settlement
 from romme_score.store import StoreError, open_store
 from romme_score.store.errors import NoRounds, NotFound, PendingChanged
 from romme_score.store.protocol import Store
@@ -80,6 +78,7 @@ from romme_score.store.records import (
 # from here.
 if TYPE_CHECKING:
     from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
+    from romme_score.settlement import Settlement  # imported by settle_evening alone
 
 _EXPORT_NAMES = ("ExportError", "ExportHand", "ExportRound", "SessionExport")
 
@@ -320,6 +319,8 @@ def settle_evening(
 ) -> Settled:
     """The one settlement of every door (002 section 6): each game pairwise among its
     players at its rate, rounded to ``unit``; totals from a paper scoresheet as one game."""
+    from romme_score import settlement as money
+
     return Settled(money.settle_games(games, rates, unit), currency, leaderboard)
 
 

@@ -119,3 +119,18 @@ def test_the_quick_look_knows_the_stores_application_id() -> None:
     from romme_score.store.sqlite.schema import APPLICATION_ID
 
     assert peek.APPLICATION_ID == APPLICATION_ID
+
+
+@pytest.mark.parametrize("columns", [None, "", "0", "-3", "abc", "1", "132"])
+def test_the_terminals_width_is_what_shutil_says(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from romme_score.cli.terminal import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns

@@ -4,7 +4,6 @@ export, import. Each parses its arguments, calls the session service and prints 
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ from romme_score.cli.options import (
     session_option,
 )
 from romme_score.cli.service import creating_service, open_service
+from romme_score.cli.terminal import terminal_columns
 from romme_score.i18n import N_, _, grouped, os_reason
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
@@ -316,7 +316,7 @@ def standings(show_all: bool, session: str | None, db: str | None, out: Output) 
             out.dump(views.standings_with_corrections_json(service.standings(info, last=0), rounds))
             return
         result = service.standings(info, last=None if show_all else SHOWN_ROUNDS)
-    out.echo(views.render_standings(result, shutil.get_terminal_size().columns))
+    out.echo(views.render_standings(result, terminal_columns()))
 
 
 @click.group(cls=TranslatedGroup, invoke_without_command=True)
@@ -343,7 +343,7 @@ def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
     if out.json:
         out.dump(views.sessions_json(rows))
     else:
-        out.echo(views.render_sessions(rows, shutil.get_terminal_size().columns))
+        out.echo(views.render_sessions(rows, terminal_columns()))
 
 
 # What Python's json module says of a file it cannot read, in the language in use; any
