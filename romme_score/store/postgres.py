@@ -296,14 +296,17 @@ class PostgresConnection:
         self.transact(migrate)
 
     def _meta(self) -> dict[str, str] | None:
-        """What romme_schema says (application, version), or None where there is none."""
-
-        def read(cur: Cursor) -> dict[str, str] | None:
-            if not cur.execute("SELECT to_regclass('romme_schema') IS NOT NULL").fetchone()[0]:
-                return None
-            return dict(cur.execute("SELECT key, value FROM romme_schema").fetchall())
-
-        return self.transact(read)  # one transaction, as every opening reads it
+        """What romme_schema says (application, version), or None where there is none: one
+        statement, one round trip (autocommit: a table that is not there fails the statement
+        alone), as every opening reads it."""
+        try:
+            with self.db.cursor() as cur:
+                cur.execute("SELECT key, value FROM romme_schema")
+                return dict(cur.fetchall())
+        except self._pg.errors.UndefinedTable:
+            return None
+        except self._pg.Error as exc:
+            raise self.translate(exc) from None
 
     # -- changes -----------------------------------------------------------------------
 
