@@ -101,18 +101,25 @@ test: $(BIN)/.installed $(JS)/node_modules/.installed browser postgres locales
 fuzz: $(BIN)/.installed
 	ROMME_FUZZ_EXAMPLES=$${ROMME_FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_hostile.py
 
+# Every benchmark prints its figures, and for each goal of issue 28 one GOAL line; each runs
+# through tools/speed_doc.py, which keeps the output in BENCH_LOG, and at the end writes
+# every GOAL line of the run into docs/speed.md (a table, with the machine and the date).
+BENCH_LOG ?= .bench.log
+BENCH = $(BIN)/python tools/speed_doc.py run $(BENCH_LOG) --
 bench: $(BIN)/.installed
 	$(BIN)/python -m pip install -q -e '.[bench]'
-	$(BIN)/python benchmarks/solver.py
-	$(BIN)/python benchmarks/startup.py
-	$(BIN)/python benchmarks/sessions.py
-	$(BIN)/python benchmarks/stats.py
-	$(BIN)/python benchmarks/play.py
-	$(BIN)/python benchmarks/settle.py
-	$(BIN)/python benchmarks/tournament.py
-	$(BIN)/python tools/with_postgres.py $(BIN)/python benchmarks/store.py
-	$(BIN)/python benchmarks/serve.py
-	$(BIN)/python benchmarks/serve_heal.py
+	rm -f $(BENCH_LOG)
+	$(BENCH) $(BIN)/python benchmarks/solver.py
+	$(BENCH) $(BIN)/python benchmarks/startup.py
+	$(BENCH) $(BIN)/python benchmarks/sessions.py
+	$(BENCH) $(BIN)/python benchmarks/stats.py
+	$(BENCH) $(BIN)/python benchmarks/play.py
+	$(BENCH) $(BIN)/python benchmarks/settle.py
+	$(BENCH) $(BIN)/python benchmarks/tournament.py
+	$(BENCH) $(BIN)/python tools/with_postgres.py $(BIN)/python benchmarks/store.py
+	$(BENCH) $(BIN)/python benchmarks/serve.py
+	$(BENCH) $(BIN)/python benchmarks/serve_heal.py
+	$(BIN)/python tools/speed_doc.py write $(BENCH_LOG)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(JS)/node_modules

@@ -8,6 +8,13 @@ Each figure is the median of RUNS runs; the ratios (PostgreSQL / SQLite) are wha
 a shared machine. The PostgreSQL server is the one in ROMME_TEST_POSTGRES, which
 `make bench` starts with tools/with_postgres.py; without it only SQLite is measured.
 Run: `python tools/with_postgres.py python benchmarks/store.py` (ROUNDS, RUNS to change).
+
+The goals of issue 28 item 4, as GOAL lines: every command within 1.3x the SQLite one,
+psycopg's own import aside (the median of `python -c 'import psycopg'` less `python -c
+pass`, reported apart and taken off the PostgreSQL figure); `romme round` one transaction
+of at most 5 round trips to the server. The round trips are counted from libpq's trace of
+the process's connections (one ReadyForQuery from the server per round trip, after the
+connection is made); a transaction is a BEGIN ... COMMIT block or a statement outside one.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from romme_score.sessions import scored_rows
 from romme_score.store import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from goal_line import print_goal  # noqa: E402  (benchmarks/goal_line.py)
 from sessions import PLAYERS, make_rounds  # noqa: E402  (benchmarks/sessions.py: the same rounds)
 
 ROUNDS = int(os.environ.get("ROUNDS", "100000"))
@@ -43,10 +51,84 @@ for i in range(count):
 """
 
 
+# A romme command whose psycopg connections are traced by libpq into the file argv[1]; the
+# counts are written to stderr as "TRIPS n TRANSACTIONS n STATEMENTS n".
+TRACED = r"""
+import sys
+import psycopg
+trace = open(sys.argv[1], "w")
+plain = psycopg.Connection.connect.__func__
+
+def connect(cls, *args, **kwargs):
+    conn = plain(cls, *args, **kwargs)
+    conn.pgconn.trace(trace.fileno())
+    return conn
+
+psycopg.Connection.connect = classmethod(connect)
+psycopg.connect = psycopg.Connection.connect
+from romme_score.cli import main
+try:
+    main(sys.argv[2:], standalone_mode=False)
+finally:
+    trace.flush()
+    lines = [line.split("\t") for line in open(sys.argv[1], encoding="utf-8", errors="replace")]
+    trips = sum(1 for f in lines if len(f) > 3 and f[1] == "B" and f[3] == "ReadyForQuery")
+    # a transaction: a BEGIN ... COMMIT block, or a statement outside one (autocommit)
+    transactions = sent = 0
+    inside = False
+    for f in lines:
+        if len(f) > 4 and f[1] == "F" and f[3] in ("Query", "Parse"):
+            text = f[4]
+            if '"BEGIN' in text:
+                inside = True
+                transactions += 1
+            elif '"COMMIT"' in text or '"ROLLBACK"' in text:
+                inside = False
+            else:
+                sent += 1
+                transactions += 0 if inside else 1
+    print(f"TRIPS {trips} TRANSACTIONS {transactions} STATEMENTS {sent}", file=sys.stderr)
+"""
+
+
+def round_trips(*args: str) -> tuple[int, int, int]:
+    """(round trips, transactions, statements) of one traced `romme` process."""
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(
+            [sys.executable, "-c", TRACED, str(Path(folder) / "trace"), *args],
+            check=True,
+            env=CACHED,
+            capture_output=True,
+            text=True,
+        )
+    counted = done.stderr.strip().splitlines()[-1].split()
+    return int(counted[1]), int(counted[3]), int(counted[5])
+
+
+def import_ms(module: str) -> float:
+    """Median wall time of importing ``module`` in a fresh Python, less a bare start (ms)."""
+
+    def once(code: str) -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, env=CACHED)
+        return (time.perf_counter() - start) * 1000
+
+    runs = max(RUNS, 5)
+    return statistics.median(once(f"import {module}") - once("pass") for _ in range(runs))
+
+
+# Every process with its bytecode cached, as an installed romme has it (else each would
+# compile romme_score anew where PYTHONDONTWRITEBYTECODE is set).
+CACHED = {
+    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "romme-bench-pycache"),
+}
+
+
 def romme(*args: str) -> float:
     """Wall time of one `romme` process (ms)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "romme_score", *args], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "romme_score", *args], check=True, capture_output=True, env=CACHED)
     return (time.perf_counter() - start) * 1000
 
 
@@ -62,7 +144,9 @@ def four_writers(db: str) -> float:
     assert name is not None
     start = time.perf_counter()
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, db, name, str(WRITES)], stdout=subprocess.DEVNULL)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, db, name, str(WRITES)], stdout=subprocess.DEVNULL, env=CACHED
+        )
         for _ in range(4)
     ]
     for proc in procs:
@@ -98,6 +182,27 @@ def measure(db: str) -> dict[str, float]:
             "export": median(lambda: romme("export", "--db", db, "--session", "Long", "-o", out)),
             "writers": statistics.median(four_writers(db) for _ in range(3)),
         }
+        if "://" in db:
+            line = (
+                "round",
+                "--db",
+                db,
+                "--session",
+                "Table",
+                "--winner",
+                "Anna",
+                "Ben=HK K10",
+                "Carl=5",
+                "Dora=0",
+            )
+            trips, transactions, statements = round_trips(*line)
+            figures |= {
+                "round trips": trips,
+                "round transactions": transactions,
+                "round statements": statements,
+            }
+            trips, transactions, statements = round_trips("standings", "--db", db, "--session", "Table")
+            figures |= {"standings trips": trips, "standings transactions": transactions}
     finally:
         Path(out).unlink(missing_ok=True)
     return figures
@@ -137,6 +242,42 @@ def main() -> None:
         print(
             "no PostgreSQL server (ROMME_TEST_POSTGRES): run it as make bench does (tools/with_postgres.py)"
         )
+        return
+    psycopg_ms = import_ms("psycopg")
+    print(f"psycopg's own import: {psycopg_ms:.1f} ms (a fresh Python importing it, less a bare start)")
+    print(
+        f"romme round on PostgreSQL: {postgres['round trips']:.0f} round trips, "
+        f"{postgres['round transactions']:.0f} transactions, {postgres['round statements']:.0f} statements; "
+        f"romme standings: {postgres['standings trips']:.0f} round trips, "
+        f"{postgres['standings transactions']:.0f} transactions"
+    )
+    for label, key in rows[:3]:
+        pg = postgres[key] - psycopg_ms
+        ratio = pg / sqlite[key]
+        print_goal(
+            f"PostgreSQL: {label.removesuffix(' (ms)')}, psycopg's import aside",
+            f"{pg:.1f} ms (+ {psycopg_ms:.1f} ms psycopg's import)",
+            f"{sqlite[key]:.1f} ms (SQLite)",
+            ratio,
+            "<= 1.3x SQLite",
+            ratio <= 1.3,
+        )
+    print_goal(
+        "PostgreSQL: romme round, round trips to the server",
+        f"{postgres['round trips']:.0f} round trips",
+        "-",
+        None,
+        "<= 5",
+        postgres["round trips"] <= 5,
+    )
+    print_goal(
+        "PostgreSQL: romme round, transactions",
+        f"{postgres['round transactions']:.0f} transactions",
+        "-",
+        None,
+        "1",
+        postgres["round transactions"] == 1,
+    )
 
 
 if __name__ == "__main__":

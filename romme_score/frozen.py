@@ -56,21 +56,35 @@ class Field:
     """One field of a record: what :func:`dataclasses.field` describes (name, type as
     written in the class body, default, metadata)."""
 
-    __slots__ = ("name", "type", "default", "metadata")
+    __slots__ = ("name", "type", "default", "default_factory", "metadata")
 
-    def __init__(self, default: Any = MISSING, metadata: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        default: Any = MISSING,
+        metadata: Mapping[str, Any] | None = None,
+        default_factory: Callable[[], Any] | Any = MISSING,
+    ) -> None:
         self.name = ""
         self.type: Any = None
         self.default = default
+        self.default_factory = default_factory  # called for each instance, as dataclasses does
         self.metadata: Mapping[str, Any] = dict(metadata or {})
 
     def __repr__(self) -> str:
         return f"Field(name={self.name!r}, type={self.type!r}, default={self.default!r})"
 
 
-def field(*, default: Any = MISSING, metadata: Mapping[str, Any] | None = None) -> Any:
-    """A field with metadata, as :func:`dataclasses.field` (``default`` and ``metadata``)."""
-    return Field(default, metadata)
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Callable[[], Any] | Any = MISSING,
+    metadata: Mapping[str, Any] | None = None,
+) -> Any:
+    """A field with metadata, as :func:`dataclasses.field` (``default``, ``default_factory``
+    and ``metadata``)."""
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, metadata, default_factory)
 
 
 def fields(record_or_class: Any) -> tuple[Field, ...]:
@@ -86,6 +100,10 @@ def replace(obj: T, **changes: Any) -> T:
     return type(obj)(**values)
 
 
+def _required(item: Field) -> bool:
+    return item.default is MISSING and item.default_factory is MISSING
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def record(cls: type[T]) -> type[T]:
     """``@dataclass(frozen=True)`` for ``cls``'s annotated fields (string annotations, as
@@ -95,7 +113,7 @@ def record(cls: type[T]) -> type[T]:
         value = cls.__dict__.get(name, MISSING)
         item = value if isinstance(value, Field) else Field(value)
         item.name, item.type = name, annotation
-        if item.default is MISSING and found and found[-1].default is not MISSING:
+        if _required(item) and found and not _required(found[-1]):
             raise TypeError(f"non-default argument {name!r} follows default argument")
         if item.default is MISSING:
             if name in cls.__dict__:
@@ -110,7 +128,7 @@ def record(cls: type[T]) -> type[T]:
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(names):
             most = len(names) + 1  # self too, as Python counts
-            least = sum(f.default is MISSING for f in record_fields) + 1
+            least = sum(_required(f) for f in record_fields) + 1
             takes = f"{most} positional argument{'s' if most > 1 else ''}"
             takes = takes if least == most else f"from {least} to {takes}"
             raise TypeError(
@@ -133,6 +151,8 @@ def record(cls: type[T]) -> type[T]:
                 values[f.name] = given[f.name]
             elif f.default is not MISSING:
                 values[f.name] = f.default
+            elif f.default_factory is not MISSING:
+                values[f.name] = f.default_factory()
             else:
                 raise TypeError(
                     f"{type(self).__qualname__}.__init__() missing 1 required positional argument: {f.name!r}"

@@ -11,17 +11,14 @@ Errors are raised, never printed, and carry facts, never a front end's way out:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from romme_score import export as export_format
-from romme_score import settlement as money
 from romme_score.cards import Card, Profile
 from romme_score.errors import InputProblem
-from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
+from romme_score.frozen import record
 from romme_score.i18n import _, shown
 from romme_score.inputs import (
     MAX_NOTE,
@@ -55,7 +52,6 @@ from romme_score.scoring import (
     score_round,
     unlikely_points,
 )
-from romme_score.settlement import Settlement
 from romme_score.store import StoreError, open_store
 from romme_score.store.errors import KeyTaken, NoRounds, NotFound, PendingChanged
 from romme_score.store.protocol import Store
@@ -76,6 +72,25 @@ from romme_score.store.records import (
     StoredRound,
     canonical,
 )
+
+# The export (JSON and CSV of a whole session) is imported by export and import only, not
+# by every command that opens the service (issue 28 item 3); its names stay importable
+# from here.
+if TYPE_CHECKING:
+    from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
+    from romme_score.settlement import Settlement  # imported by settle_evening alone
+
+_EXPORT_NAMES = ("ExportError", "ExportHand", "ExportRound", "SessionExport")
+
+if not TYPE_CHECKING:  # type checkers read the import above
+
+    def __getattr__(name: str) -> Any:
+        if name not in _EXPORT_NAMES:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from romme_score import export as export_format
+
+        return getattr(export_format, name)
+
 
 DEFAULT_RATE = Decimal("0.01")  # money per point when neither the session nor a rate given says
 DEFAULT_UNIT = Decimal("0.01")  # the smallest amount paid, unless a settlement is given another
@@ -219,7 +234,7 @@ class NoSuchRound(SessionInputError):
 # --- standings ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Correction:
     """A round changed after it was recorded: ``edited`` or ``undone``, and when."""
 
@@ -228,7 +243,7 @@ class Correction:
     at: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Standings:
     """The scoresheet of a session: recent rounds, totals, state of the game."""
 
@@ -246,7 +261,7 @@ class Standings:
     renames: Sequence[Rename] = ()
 
 
-@dataclass(frozen=True)
+@record
 class SessionSummary:
     """A line of the session list."""
 
@@ -256,7 +271,7 @@ class SessionSummary:
     current: bool
 
 
-@dataclass(frozen=True)
+@record
 class Recorded:
     """A round as saved: its number, its score and the standings after it."""
 
@@ -268,7 +283,7 @@ class Recorded:
     next_in_progress: bool = False  # a round in progress elsewhere (phones) now counts as the next
 
 
-@dataclass(frozen=True)
+@record
 class Undone:
     """The round taken back and the totals after it."""
 
@@ -276,7 +291,7 @@ class Undone:
     totals: Mapping[str, int]
 
 
-@dataclass(frozen=True)
+@record
 class Edited:
     """A corrected round: its new input, its new score and the totals after it."""
 
@@ -286,7 +301,7 @@ class Edited:
     totals: Mapping[str, int]
 
 
-@dataclass(frozen=True)
+@record
 class SettlementInputs:
     """What the settlement needs of the chosen sessions: one game per session."""
 
@@ -296,7 +311,7 @@ class SettlementInputs:
     leaderboard: dict[str, int] | None
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot:
     """A session as every door shows it at one version: the standings, the round in
     progress with who is still missing and its score as it would be saved now
@@ -315,7 +330,7 @@ class Snapshot:
     tournament: str | None = None  # a tournament's table: no money (settled stays None)
 
 
-@dataclass(frozen=True)
+@record
 class Settled:
     """An evening settled: who pays whom, in which currency, with the 003 leaderboard
     (in tenths, None unless the rules keep one) beside it."""
@@ -334,6 +349,8 @@ def settle_evening(
 ) -> Settled:
     """The one settlement of every door (002 section 6): each game pairwise among its
     players at its rate, rounded to ``unit``; totals from a paper scoresheet as one game."""
+    from romme_score import settlement as money
+
     return Settled(money.settle_games(games, rates, unit), currency, leaderboard)
 
 
@@ -418,7 +435,7 @@ def _unlikely(rules: RuleSet, player: str, hand: Hand) -> UnlikelyPoints | None:
     return UnlikelyPoints(player, hand.points or 0, min(UNLIKELY_POINTS, most_points_in_hand(rules)))
 
 
-@dataclass(frozen=True)
+@record
 class ReadHands:
     """The hands of a round given as ``NAME=CARDS`` words, by player, and the unlikely
     points among them (kept: a door that asks nobody warns instead)."""
@@ -992,6 +1009,8 @@ class SessionService:
     def export(self, info: SessionInfo) -> SessionExport:
         """Everything the database knows of a session, as :mod:`romme_score.export` reads it;
         rounds and history stream, read when consumed (the service must stay open until then)."""
+        from romme_score import export as export_format
+
         return export_format.from_store(self.store, info)
 
     def import_(
@@ -1000,6 +1019,10 @@ class SessionService:
         """Write an exported session exactly as it was. The current session stays current
         unless ``use`` (or none is current: then the imported one is). The rounds are
         scored again under its rules: points that do not match are refused, not recomputed."""
+        from dataclasses import replace as export_replace  # the export's records are dataclasses
+
+        from romme_score.export import ExportError, check_points
+
         rounds = list(export.rounds)
         history = list(export.history)
         scores = replay(export.players, export.rules, [r.to_input() for r in rounds])
@@ -1014,11 +1037,11 @@ class SessionService:
                     )
                     % {"number": rnd.number, "previous": rnd.number - 1, "game_end": export.rules.game_end}
                 )
-            export_format.check_points(rnd, score, export.players)
+            check_points(rnd, score, export.players)
             for p in export.players:
                 running[p] += score.points[p] - score.bonus.get(p, 0)
             stored.append(
-                dataclasses.replace(
+                export_replace(
                     rnd,
                     points=dict(score.points),
                     bonus={p: b for p, b in score.bonus.items() if b},

@@ -17,11 +17,11 @@ import bisect
 import heapq
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 from typing import Literal
 
 from romme_score.errors import InputProblem
+from romme_score.frozen import record
 from romme_score.i18n import _
 
 
@@ -29,7 +29,7 @@ class SettlementError(InputProblem):
     """Totals or a rate that cannot be settled."""
 
 
-@dataclass(frozen=True)
+@record
 class PlayerResult:
     name: str
     total: int
@@ -38,21 +38,21 @@ class PlayerResult:
     place: int
 
 
-@dataclass(frozen=True)
+@record
 class Pair:
     winner: str  # fewer points: receives
     loser: str
     points: int
 
 
-@dataclass(frozen=True)
+@record
 class Transfer:
     payer: str
     payee: str
     amount: Decimal
 
 
-@dataclass(frozen=True)
+@record
 class Settlement:
     players: tuple[PlayerResult, ...]
     pairs: tuple[Pair, ...]
@@ -124,7 +124,7 @@ SEARCH_BUDGET = 20_000
 """Pairs the heuristic's search for zero-sum groups of three and four may look at."""
 
 
-@dataclass(frozen=True)
+@record
 class TransferPlan:
     """Who pays whom (amounts in whole units), and whether that is proven the fewest."""
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+GOALS = ("startup.py", "tournament.py", "store.py")  # the scripts that print GOAL lines
 
 
 @pytest.mark.parametrize(
@@ -19,7 +20,7 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
         ("sessions.py", {"ROUNDS": "30", "RUNS": "1"}),
         ("stats.py", {"SESSIONS": "12", "ROUNDS": "5", "RUNS": "1"}),
         ("play.py", {"ROUNDS": "20", "SAMPLES": "3", "SCRIPT_ROUNDS": "30", "SCRIPT_LINES": "3"}),
-        ("startup.py", {"RUNS": "1"}),
+        ("startup.py", {"RUNS": "1", "ONLY": "--version"}),
         ("solver.py", {"HANDS": "10", "TABLES": "6", "STRESS": "4"}),
         ("settle.py", {"RUNS": "1"}),
         ("store.py", {"ROUNDS": "30", "RUNS": "1", "WRITES": "2"}),
@@ -35,7 +36,7 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
                 "IDLE": "0.1",
             },
         ),
-        ("tournament.py", {"PLAYERS": "13", "SERIES": "1", "GAMES": "2", "RUNS": "1"}),
+        ("tournament.py", {"PLAYERS": "13", "SERIES": "1", "GAMES": "2", "RUNS": "1", "COUNT": "0"}),
         ("serve_heal.py", {"BURSTS": "1", "CLIENTS": "2", "IDLE": "0"}),
     ],
 )
@@ -49,3 +50,11 @@ def test_benchmark_script_runs_at_a_tiny_size(script: str, env: dict[str, str]) 
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip()
+    if script in GOALS and (
+        script != "store.py" or os.environ.get("ROMME_TEST_POSTGRES")
+    ):  # every goal of issue 28 it measures has its GOAL line (tools/speed_doc.py)
+        lines = [line for line in result.stdout.splitlines() if line.startswith("GOAL |")]
+        assert lines, result.stdout[-2000:]
+        for line in lines:
+            parts = [p.strip() for p in line.split("|")]
+            assert len(parts) == 7 and parts[-1] in ("met", "missed"), line

@@ -259,3 +259,20 @@ def test_enum_of_makes_the_usual_enum_where_python_lacks_the_fast_way(
     assert type(Colour) is enum.EnumType and issubclass(Colour, enum.StrEnum)
     assert [c.loud for c in Colour] == ["RED", "BLUE"] and Colour("red") is Colour.RED
     assert isinstance(Colour.RED, str) and Colour.RED.value == "red" and Colour.__doc__ == "Two colours."
+
+
+def test_a_default_factory_gives_each_record_its_own_value_as_dataclasses_does() -> None:
+    @frozen.record
+    class Ours:
+        name: str
+        hands: dict[str, int] = frozen.field(default_factory=dict)
+
+    @dataclasses.dataclass(frozen=True)
+    class Theirs:
+        name: str
+        hands: dict[str, int] = dataclasses.field(default_factory=dict)
+
+    for kind in (Ours, Theirs):
+        first, second = kind("a"), kind("b")
+        assert first.hands == {} and first.hands is not second.hands
+        assert kind("c", {"x": 1}).hands == {"x": 1}

@@ -106,7 +106,11 @@ def main() -> int:
             f"{po_path.relative_to(ROOT)}: {len([m for m in cat if m.id])} messages, "
             f"{len(empty)} untranslated"
         )
-    return 0
+    # romme --help lists the commands from their summaries in each language (tools/summaries.py)
+    sys.path.insert(0, str(ROOT / "tools"))
+    import summaries
+
+    return summaries.main()
 
 
 if __name__ == "__main__":

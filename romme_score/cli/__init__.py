@@ -362,6 +362,32 @@ class LazyGroup(click.Group):
             return translate_command(text_params(command))
         return super().get_command(ctx, cmd_name)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands of ``romme --help``, as Click writes it, from the summaries
+        kept in :mod:`romme_score.cli.summaries` (the first paragraph of each command's
+        help in each language): Click's own list imports every command's module to read
+        its help (issue 28 item 3). Click shortens each summary to the line, as it
+        shortens a command's help."""
+        from romme_score.cli.summaries import SUMMARIES
+
+        shown = SUMMARIES.get(i18n.language(), SUMMARIES["en"])
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in self.lazy_subcommands and name in shown:
+                summary = click.Command(name, help=shown[name]).get_short_help_str(limit)
+            else:  # a command added to the group itself, or one the summaries miss
+                command = self.get_command(ctx, name)
+                if command is None or command.hidden:
+                    continue
+                summary = command.get_short_help_str(limit)
+            rows.append((name, summary))
+        with formatter.section(i18n.click_gettext("Commands")):
+            formatter.write_dl(rows)
+
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -46,6 +45,8 @@ def write_output(path: Path, chunks: Iterable[str]) -> None:
         raise cannot_write(path, _("it is not a regular file"))
     folder = path.parent
     try:
+        import tempfile  # only a command that writes a file pays for it (issue 28 item 3)
+
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".romme-", suffix=".partial")
     except OSError as exc:
         raise cannot_write(path, os_reason(exc)) from None

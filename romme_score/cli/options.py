@@ -425,6 +425,13 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
     location = db if db is not None else default_location()
     if name is None and "://" not in location and _no_such_file(location):
         return None  # the common case of romme check, decided without importing pathlib
+    if name is None and "://" not in location:
+        from romme_score.store.peek import LookFailed
+
+        try:
+            return _current_rules_quickly(location)
+        except LookFailed:
+            pass  # out of the ordinary: the store opens the file below and says what
     from pathlib import Path
 
     path = Path(location)
@@ -450,6 +457,27 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
     from romme_score.views.rules_from import preset_label
 
     return info.rules, RulesFrom("session", info.name, preset_label(info.rules))
+
+
+def _current_rules_quickly(location: str) -> tuple[RuleSet, RulesFrom] | None:
+    """The current session's rules read with SQLite alone (:mod:`romme_score.store.peek`),
+    None where no session is current; :class:`~romme_score.store.peek.LookFailed` where
+    the quick look found anything out of the ordinary."""
+    import json
+
+    from romme_score.store.peek import LookFailed, current_rules
+
+    current = current_rules(os.path.abspath(location))
+    if current is None:
+        return None
+    name, rules_json = current
+    try:
+        rules = RuleSet.from_dict(json.loads(rules_json))
+    except (ValueError, TypeError) as exc:
+        raise LookFailed(str(exc)) from None
+    from romme_score.views.rules_from import preset_label
+
+    return rules, RulesFrom("session", name, preset_label(rules))
 
 
 def _no_such_file(location: str) -> bool:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
-
 import click
 
 from romme_score.cli.options import Output, complete_with, fail_input, plain_output_options, rule_options
+from romme_score.cli.terminal import terminal_columns
 from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
 from romme_score.tournament import TournamentOptions
 from romme_score.views.rules import (
@@ -46,7 +45,7 @@ def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: Rul
         if out.json:
             out.dump(presets_json(PRESETS))
         else:
-            out.echo(render_presets(PRESETS, verbose, shutil.get_terminal_size().columns))
+            out.echo(render_presets(PRESETS, verbose, terminal_columns()))
         return
     shown = rules
     if preset_name is not None:
@@ -57,7 +56,7 @@ def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: Rul
     if out.json:
         out.dump({**shown.to_dict(), "card_values": card_values_json(shown)})
     else:
-        width = shutil.get_terminal_size().columns
+        width = terminal_columns()
         out.echo(render_card_values(shown, width))
         out.echo()
         out.echo(render_rules(shown, verbose, width))

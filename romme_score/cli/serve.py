@@ -4,18 +4,21 @@ offline (issue 19). Starts :mod:`romme_score.web`, which only this command impor
 from __future__ import annotations
 
 import json
-import socket
 import sys
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from romme_score import i18n
 from romme_score.cards import Profile
 from romme_score.cli.options import Refused, complete_with, db_option, fail_input
-from romme_score.cli.service import open_service
 from romme_score.errors import MissingExtra
 from romme_score.i18n import _, os_reason
+
+# The session service (SQLite, the store) and the web stack are imported when the
+# server starts, not by ``romme serve --help`` (issue 28 item 3).
+if TYPE_CHECKING:
+    import socket
 
 
 @click.command()
@@ -134,6 +137,8 @@ def serve(
             tournament, host, port, as_json, new_links, cast(Profile, notation), db, allow_hosts, qr
         )
         return
+    from romme_score.cli.service import open_service
+
     with open_service(db, create=False) as service:
         info = service.session(session)
         links = service.links(info, make_token, renew=new_links)
@@ -185,6 +190,8 @@ def _bound(host: str, port: int) -> socket.socket:
 
 def _remember(db: str | None, base: str) -> None:
     """Keep the address the links are printed at, for ``romme tournament sheets --links``."""
+    from romme_score.cli.service import open_service
+
     with open_service(db, create=False) as service:
         service.remember_address(base)
 
@@ -204,6 +211,7 @@ def _serve_tournament(
     the series drawn last with its links (kept with each table's session). Printed: the
     board's link with its QR code, one line per table with its scorekeeper's link (every
     link with its code with ``qr="all"``)."""
+    from romme_score.cli.service import open_service
     from romme_score.store.records import Link
     from romme_score.tournament import NoSeriesDrawn, TournamentService
     from romme_score.views import tournament as tviews
@@ -286,6 +294,7 @@ def _serve_league(
 ) -> None:
     """``romme serve --league NAME``: the board of the league alone, read only, behind the
     league's own token (kept with it, so that a restarted server keeps its link)."""
+    from romme_score.cli.service import open_service
     from romme_score.league.service import LeagueService
     from romme_score.store.records import Link
     from romme_score.views import league as lviews

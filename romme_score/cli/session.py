@@ -4,14 +4,12 @@ export, import. Each parses its arguments, calls the session service and prints 
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
-from romme_score import export as export_format
 from romme_score.cli import TranslatedGroup
 from romme_score.cli.files import write_output
 from romme_score.cli.options import (
@@ -29,7 +27,7 @@ from romme_score.cli.options import (
     session_option,
 )
 from romme_score.cli.service import creating_service, open_service
-from romme_score.export import ExportError, SessionExport
+from romme_score.cli.terminal import terminal_columns
 from romme_score.i18n import N_, _, grouped, os_reason
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
@@ -318,7 +316,7 @@ def standings(show_all: bool, session: str | None, db: str | None, out: Output) 
             out.dump(views.standings_with_corrections_json(service.standings(info, last=0), rounds))
             return
         result = service.standings(info, last=None if show_all else SHOWN_ROUNDS)
-    out.echo(views.render_standings(result, shutil.get_terminal_size().columns))
+    out.echo(views.render_standings(result, terminal_columns()))
 
 
 @click.group(cls=TranslatedGroup, invoke_without_command=True)
@@ -345,7 +343,7 @@ def sessions(ctx: click.Context, db: str | None, out: Output) -> None:
     if out.json:
         out.dump(views.sessions_json(rows))
     else:
-        out.echo(views.render_sessions(rows, shutil.get_terminal_size().columns))
+        out.echo(views.render_sessions(rows, terminal_columns()))
 
 
 # What Python's json module says of a file it cannot read, in the language in use; any
@@ -484,6 +482,8 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
       romme export -o friday.json
       romme export --format csv --session Friday -o friday.csv
     """
+    from romme_score import export as export_format
+
     with open_service(db) as service:
         data = service.export(service.session(session))
         chunks = export_format.json_chunks(data) if fmt == "json" else export_format.csv_chunks(data)
@@ -520,6 +520,9 @@ def import_(
         from romme_score.cli.inside import refuse_script_input
 
         refuse_script_input("import -")
+
+    from romme_score.export import ExportError, SessionExport
+
     try:
         data_bytes = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
         text = data_bytes.decode("utf-8")

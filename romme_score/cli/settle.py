@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Sequence
 
 import click
@@ -15,6 +14,7 @@ from romme_score.cli.options import (
     output_options,
 )
 from romme_score.cli.service import open_service
+from romme_score.cli.terminal import terminal_columns
 from romme_score.i18n import _, shown
 from romme_score.inputs import clean_currency, clean_name, parse_rate, parse_total, parse_unit
 from romme_score.sessions import DEFAULT_RATE, settle_evening
@@ -85,7 +85,7 @@ def settle(
     if out.json:
         out.dump(settlement_json(settled.settlement, settled.leaderboard))
     else:
-        width = shutil.get_terminal_size().columns
+        width = terminal_columns()
         out.echo(
             render_settlement(settled.settlement, settled.currency, settled.leaderboard, out.ascii, width)
         )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import os
 import sys
 from typing import IO, Any
 
@@ -124,3 +125,22 @@ def fit_html(text: str) -> str:
     """An HTML page for standard output: what it cannot hold as character references
     (``&#321;``), so the page says every name right whatever the terminal's encoding."""
     return _fit(text, "xmlcharrefreplace")
+
+
+def terminal_columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` gives it (``COLUMNS`` where
+    it is a positive number, else the terminal of standard output, else 80), without
+    importing :mod:`shutil`, which imports the compression modules on every start of a
+    command that prints a table (issue 28 item 3). tests/test_startup_imports.py holds the
+    two alike."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        size = os.get_terminal_size(sys.__stdout__.fileno())  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+    return size.columns or 80

@@ -7,15 +7,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from romme_score.cli import TranslatedGroup
-from romme_score.cli.files import write_output
-from romme_score.cli.hints import with_hint
 from romme_score.cli.options import (
     FilePath,
     Output,
@@ -27,21 +24,14 @@ from romme_score.cli.options import (
     raw_rule_options,
     read_rules_file,
 )
-from romme_score.cli.service import creating_service, open_service
 from romme_score.i18n import _, os_reason
 from romme_score.inputs import parse_int
 from romme_score.rules import RuleError
-from romme_score.tournament import (
-    MAX_SEED,
-    Entrant,
-    TournamentInputError,
-    TournamentOptions,
-    TournamentService,
-    build_tournament,
-    read_entrant,
-    read_players_file,
-)
-from romme_score.views import tournament as views
+
+# The service, the store and the views are imported by the subcommand that runs, not by
+# ``romme tournament --help`` (issue 28 item 3: 651 M instructions, 3.8x import click).
+if TYPE_CHECKING:
+    from romme_score.tournament import Entrant, TournamentService
 
 if TYPE_CHECKING:
     from romme_score.tournament import Sheets
@@ -51,6 +41,9 @@ if TYPE_CHECKING:
 @contextmanager
 def opened(db: str | None, create: bool = False) -> Iterator[TournamentService]:
     """The tournament service; ``create`` only for ``tournament new`` (issue 20 item 23)."""
+    from romme_score.cli.service import creating_service, open_service
+    from romme_score.tournament import TournamentService
+
     with creating_service(db) if create else open_service(db) as service:
         yield TournamentService(service)
 
@@ -147,6 +140,10 @@ def new(
         --prizes "40%,25%,15%" --currency EUR --seed 2026
       romme tournament new Club --rule tie_break=best-series Anna Ben Carl
     """
+    from romme_score.cli.hints import with_hint
+    from romme_score.tournament import MAX_SEED, TournamentOptions, build_tournament
+    from romme_score.views import tournament as views
+
     try:
         rules, options = build_tournament(
             preset, rule_items, read_rules_file(rules_file), rules_file or "rules file"
@@ -217,6 +214,8 @@ def _printed_links(
 
 
 def _entrants(players: tuple[str, ...], players_file: Path | None) -> list[Entrant]:
+    from romme_score.tournament import TournamentInputError, read_entrant, read_players_file
+
     if players and players_file is not None:
         fail_input(_("give the players as arguments or with --players-file, not both"))
     if players_file is None:
@@ -260,6 +259,8 @@ def draw(name: str | None, force: bool, db: str | None, out: Output) -> None:
       romme tournament draw
       romme tournament draw Cup --force
     """
+    from romme_score.views import tournament as views
+
     with opened(db) as service:
         drawn = service.draw(name, force)
     if out.json:
@@ -291,6 +292,8 @@ def standings(name: str | None, series: int | None, fmt: str, db: str | None, ou
       romme tournament standings Cup --series 1
       romme tournament standings --format csv > standings.csv
     """
+    from romme_score.views import tournament as views
+
     with opened(db) as service:
         result = service.standings(name, series)
     if out.json or fmt == "json":
@@ -316,6 +319,8 @@ def withdraw(name: str, player: str, db: str | None, out: Output) -> None:
       romme tournament withdraw Cup Ben
       romme tournament withdraw Cup 7
     """
+    from romme_score.views import tournament as views
+
     with opened(db) as service:
         withdrawn = service.withdraw(name, player)
     if out.json:
@@ -337,6 +342,8 @@ def payout(name: str | None, db: str | None, out: Output) -> None:
       romme tournament payout
       romme tournament payout Cup --json
     """
+    from romme_score.views import tournament as views
+
     with opened(db) as service:
         result = service.payout(name)
     if out.json:
@@ -386,7 +393,10 @@ def sheets(
       romme tournament sheets Cup --series 2 -o series2.html
       romme tournament sheets --links --url-base http://10.0.0.5:8765 -o s.html
     """
+    from datetime import date
+
     from romme_score import __version__
+    from romme_score.cli.files import write_output
     from romme_score.views import tournament_sheets
     from romme_score.views.local import day_text
 

@@ -229,13 +229,17 @@ class PostgresConnection:
         self._listener: psycopg.Connection[Any] | None = None
         self.read_only = read_only
         try:
-            self.db: psycopg.Connection[Any] = self._pg.connect(url, autocommit=False, connect_timeout=10)
+            # autocommit: a read of one statement is its own transaction, one round trip to
+            # the server (BEGIN, the read and COMMIT were three; issue 28 item 4); every
+            # write and every long read is a transaction of its own (transaction() below).
+            self.db: psycopg.Connection[Any] = self._pg.connect(url, autocommit=True, connect_timeout=10)
         except self._pg.Error as exc:
             raise self.translate(exc) from None
         try:
             self._migrate(create and not read_only, read_only)
-            if read_only:
+            if read_only:  # every statement, also the reads outside a transaction block
                 self.db.read_only = True
+                self.db.execute("SET default_transaction_read_only = on")
         except BaseException:
             self.db.close()
             raise
@@ -256,7 +260,7 @@ class PostgresConnection:
         except self._pg.Error:
             pass
         try:
-            self.db = self._pg.connect(self.url, autocommit=False, connect_timeout=RECONNECT_TIMEOUT)
+            self.db = self._pg.connect(self.url, autocommit=True, connect_timeout=RECONNECT_TIMEOUT)
         except self._pg.Error as exc:
             raise self.translate(exc) from None
         if self.read_only:
@@ -322,7 +326,7 @@ class PostgresConnection:
         while True:
             try:
                 db = self._live()
-                with db.transaction(), db.cursor() as cur:
+                with db.cursor() as cur:  # one statement: a transaction of its own
                     cur.execute(placeholders(sql), params)
                     return list(cur.fetchall())
             except self._pg.Error as exc:
@@ -379,14 +383,17 @@ class PostgresConnection:
         self.transact(migrate)
 
     def _meta(self) -> dict[str, str] | None:
-        """What romme_schema says (application, version), or None where there is none."""
-
-        def read(cur: Cursor) -> dict[str, str] | None:
-            if not cur.execute("SELECT to_regclass('romme_schema') IS NOT NULL").fetchone()[0]:
-                return None
-            return dict(cur.execute("SELECT key, value FROM romme_schema").fetchall())
-
-        return self.transact(read)  # one transaction, as every opening reads it
+        """What romme_schema says (application, version), or None where there is none: one
+        statement, one round trip (autocommit: a table that is not there fails the statement
+        alone), as every opening reads it."""
+        try:
+            with self.db.cursor() as cur:
+                cur.execute("SELECT key, value FROM romme_schema")
+                return dict(cur.fetchall())
+        except self._pg.errors.UndefinedTable:
+            return None
+        except self._pg.Error as exc:
+            raise self.translate(exc) from None
 
     # -- changes -----------------------------------------------------------------------
 

@@ -38,10 +38,10 @@ from romme_score.store.records import (
     TournamentPlayer,
     TournamentTable,
 )
-from romme_score.tournament.options import TournamentOptions
 
 if TYPE_CHECKING:
     from romme_score.store.names import Names
+    from romme_score.tournament.options import TournamentOptions
 
 T = TypeVar("T")
 

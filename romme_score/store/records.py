@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from romme_score.cards import Card, parse_cards
-from romme_score.league.options import LeagueOptions
+from romme_score.frozen import TupleRecord, field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput
-from romme_score.tournament.options import TournamentOptions
+
+# The tournament's options are read by the tournaments' store alone: the session commands
+# do not import them (issue 28 item 3).
+if TYPE_CHECKING:
+    from romme_score.league.options import LeagueOptions
+    from romme_score.tournament.options import TournamentOptions
 
 
 def now() -> str:
@@ -41,7 +45,7 @@ def to_seconds(stamp: str | None) -> str | None:
         return stamp
 
 
-@dataclass(frozen=True)
+@record
 class SessionInfo:
     id: int
     name: str
@@ -53,7 +57,7 @@ class SessionInfo:
     created_at: str
 
 
-@dataclass(frozen=True)
+@record
 class TournamentPlayer:
     """A player of a tournament: the start number kept all tournament, the name, the team
     (None: none), and ``withdrawn_after``, the series drawn when the player withdrew (None:
@@ -65,7 +69,7 @@ class TournamentPlayer:
     withdrawn_after: int | None = None
 
 
-@dataclass(frozen=True)
+@record
 class TournamentInfo:
     """A tournament: its tables' house rules, its options, the seed of its draws, its
     players by start number, and how many series are drawn."""
@@ -80,7 +84,7 @@ class TournamentInfo:
     series_drawn: int
 
 
-@dataclass(frozen=True)
+@record
 class TournamentTable:
     """A table of a series: its session (by id, and as it is called now), the players in
     seat order, and the rounds (games) recorded there."""
@@ -93,7 +97,7 @@ class TournamentTable:
     games: int
 
 
-@dataclass(frozen=True)
+@record
 class LeagueEvent:
     """An event of a league: a session or a tournament (by id, and as it is called now),
     when it was created, and its place in the order added."""
@@ -105,7 +109,7 @@ class LeagueEvent:
     created_at: str
 
 
-@dataclass(frozen=True)
+@record
 class LeagueAlias:
     """Another spelling of a person (§11 "People"): ``spelling`` as typed, the person as the
     alias names them."""
@@ -114,7 +118,7 @@ class LeagueAlias:
     person: str
 
 
-@dataclass(frozen=True)
+@record
 class LeagueInfo:
     """A league: its season, options and board token, its events in the order added, its
     aliases in the order given, and its change counter."""
@@ -130,7 +134,7 @@ class LeagueInfo:
     version: int
 
 
-@dataclass(frozen=True)
+@record
 class HandRecord:
     cards: str | None  # canonical notation (de, ASCII)
     typed_points: int | None
@@ -144,7 +148,7 @@ class HandRecord:
         return Hand(cards, self.typed_points, self.never_out)
 
 
-@dataclass(frozen=True)
+@record
 class RoundRecord:
     number: int
     winner: str | None
@@ -162,7 +166,7 @@ class RoundRecord:
         return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
 
 
-@dataclass(frozen=True)
+@record
 class StoredRound:
     """A round row as the database keeps it, active or in the history."""
 
@@ -186,7 +190,7 @@ class StoredRound:
 # --- the round in progress (phones at the table) ---------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class PendingHand:
     """One hand of the round in progress, as it arrived: cards (canonical notation) or
     points counted by hand."""
@@ -199,7 +203,7 @@ class PendingHand:
         return HandRecord(self.cards, self.typed_points, self.never_out, 0, 0, None).to_hand()
 
 
-@dataclass(frozen=True)
+@record
 class PendingRound:
     """The round being played, as far as it is known: who went out (or the stalemate),
     the Hand-Rommé mark and the hands that are in. ``revision`` counts every change of it,
@@ -234,7 +238,7 @@ class Keep(Enum):
 KEEP = Keep.KEEP
 
 
-@dataclass(frozen=True)
+@record
 class PendingChange:
     """What one write changes of the round in progress; what is not given stays. A hand
     given as None is taken out."""
@@ -248,7 +252,7 @@ class PendingChange:
 LINK_KINDS = ("board", "scorekeeper", "seat")
 
 
-@dataclass(frozen=True)
+@record
 class Link:
     """A link to a session for the phones: ``board`` (read only), ``scorekeeper``, or
     ``seat`` (one per ``player``); ``token`` is its secret."""
@@ -258,7 +262,7 @@ class Link:
     token: str
 
 
-@dataclass(frozen=True)
+@record
 class KeyedWrite:
     """A write applied under an idempotency key: what it was (``what``, a digest of its
     path and body) and its first answer (``status`` and ``answer``, None while the write
@@ -269,7 +273,7 @@ class KeyedWrite:
     answer: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Note:
     """A note written to a session's history, about one round or the whole game."""
 
@@ -278,7 +282,7 @@ class Note:
     at: str
 
 
-@dataclass(frozen=True)
+@record
 class Rename:
     old: str
     new: str
@@ -338,7 +342,7 @@ def canonical(cards: Sequence[Card] | None) -> str | None:
     return " ".join(c.format("de", ascii=True) for c in cards)
 
 
-@dataclass(frozen=True)
+@record
 class RoundPoints:
     """One line of the scoresheet: a round's marks and points per player (no cards)."""
 
@@ -351,7 +355,7 @@ class RoundPoints:
     leaderboard: Mapping[str, int | None]
 
 
-class Change(NamedTuple):
+class Change(TupleRecord):
     """A round taken back (``undone``) or corrected (``replaced``), and when."""
 
     number: int
@@ -359,7 +363,7 @@ class Change(NamedTuple):
     at: str | None
 
 
-class SessionCount(NamedTuple):
+class SessionCount(TupleRecord):
     """A session with its rounds played and its players' totals (the session list)."""
 
     info: SessionInfo
@@ -367,7 +371,7 @@ class SessionCount(NamedTuple):
     totals: dict[str, int]
 
 
-class PlayerSessionStats(NamedTuple):
+class PlayerSessionStats(TupleRecord):
     """One player seated in one session, over the session's active rounds (``romme stats``)."""
 
     session_id: int
@@ -386,7 +390,7 @@ class PlayerSessionStats(NamedTuple):
     worst_round: int
 
 
-class HeadToHead(NamedTuple):
+class HeadToHead(TupleRecord):
     """A player (one spelling of the name) against an opponent: rounds both played, rounds
     the player scored fewer penalty points, rounds the opponent did."""
 
@@ -399,7 +403,7 @@ class HeadToHead(NamedTuple):
 HAND_FIELDS = ("cards", "typed_points", "never_out", "points", "bonus", "leaderboard")
 
 
-class Lines(NamedTuple):
+class Lines(TupleRecord):
     """A batch of a long read (the export's lines, the scoresheet's): the rows, and the
     name of each of their fields, so that a reader finds a value by its name, never by a
     position agreed elsewhere; a row is a plain tuple, so that 100,000 of them cost no

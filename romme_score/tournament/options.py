@@ -14,7 +14,6 @@ each documented where it is defined, on the option machinery of the house rules
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -43,7 +42,7 @@ MAX_MONEY = Decimal(10**7)  # a fee or a prize amount
 MONEY_PLACES = 8
 
 
-@dataclass(frozen=True)
+@record
 class Prize:
     """The prize of one place: an amount of money, or a percentage of the pot."""
 

@@ -15,16 +15,18 @@ number of §10) are in :mod:`romme_score.tournament.options`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from romme_score.errors import InputProblem, Refusal
+from romme_score.frozen import field, record
 from romme_score.i18n import _
 from romme_score.inputs import InputValueError, clean_name, clean_names
 from romme_score.tournament.options import Prize, TournamentOptions
+
+if TYPE_CHECKING:  # the prize money's exact shares; imported by the payout alone
+    from fractions import Fraction
 
 MIN_PLAYERS = 3  # the issue's "3 to 500 players" (and never fewer than min_table)
 MAX_PLAYERS = 500
@@ -72,7 +74,7 @@ class PrizesAbovePot(Refusal):
 # --- players ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Entrant:
     """A player as entered: a name and a team (None: no team)."""
 
@@ -155,6 +157,8 @@ def draw_order(starts: Iterable[int], seed: int, series: int) -> list[int]:
     True
     """
     order = sorted(starts)
+    import random  # only a draw by lot needs it (issue 28 item 3: every command's start-up)
+
     random.Random(f"{seed}:{series}").shuffle(order)
     return order
 
@@ -197,7 +201,7 @@ def seat_series(
 # --- results --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Game:
     """One game at a table (a round of its session): who went out, and each player's
     points as recorded (after any doubling) and winner bonus struck."""
@@ -249,7 +253,7 @@ def lost_games(players: Sequence[str], games: Sequence[Game]) -> dict[str, int]:
 # --- ranking --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Result:
     """A player's results, one per series (None: not seated in it)."""
 
@@ -265,7 +269,7 @@ class Result:
         return sum(1 for r in self.series if r is not None)
 
 
-@dataclass(frozen=True)
+@record
 class Ranked:
     start: int
     place: int
@@ -310,7 +314,7 @@ def rank(results: Iterable[Result], options: TournamentOptions) -> list[Ranked]:
     return ranked
 
 
-@dataclass(frozen=True)
+@record
 class TeamRanked:
     team: str
     place: int
@@ -342,7 +346,7 @@ def rank_teams(
 # --- money ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class PlayerMoney:
     start: int
     place: int
@@ -350,7 +354,7 @@ class PlayerMoney:
     receives: Decimal
 
 
-@dataclass(frozen=True)
+@record
 class Payout:
     pot: Decimal
     kept: Decimal  # what the prizes leave of the pot (the organiser's)
@@ -374,6 +378,8 @@ def prize_shares(ranking: Sequence[Ranked], prizes: Sequence[Prize], pot: Decima
     >>> prize_shares(ranking, prizes, Decimal(100))
     {1: Fraction(50, 1), 2: Fraction(20, 1), 3: Fraction(20, 1)}
     """
+    from fractions import Fraction
+
     exact = [Fraction(pot) * Fraction(p.value) / 100 if p.percent else Fraction(p.value) for p in prizes]
     sharing: dict[int, list[int]] = {}
     for r in ranking:
@@ -394,9 +400,12 @@ def largest_remainder(exact: Sequence[Fraction], unit: Decimal) -> list[Decimal]
     :func:`romme_score.settlement.round_to_unit`, it takes exact fractions: a prize split
     three ways has no exact decimal.
 
+    >>> from fractions import Fraction
     >>> [str(x) for x in largest_remainder([Fraction(10, 3)] * 3, Decimal("0.01"))]
     ['3.34', '3.33', '3.33']
     """
+    from fractions import Fraction
+
     step = Fraction(unit)
     units = [x / step for x in exact]
     floors = [u.numerator // u.denominator for u in units]
@@ -421,6 +430,8 @@ def payout(ranking: Sequence[Ranked], paid: Mapping[int, Decimal], options: Tour
     >>> str(result.pot), str(result.kept), [(m.start, str(m.receives)) for m in result.players]
     ('30.00', '0.00', [(2, '18.00'), (1, '6.00'), (3, '6.00')])
     """
+    from fractions import Fraction
+
     pot = sum(paid.values(), Decimal(0)).quantize(options.unit)
     shares = prize_shares(ranking, options.prizes, pot)
     prizes = sum(shares.values(), Fraction(0))

@@ -16,12 +16,11 @@ refused as asked (the series before is not complete, all series are drawn...),
 
 from __future__ import annotations
 
-import secrets
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 
+from romme_score.frozen import record
 from romme_score.i18n import _
 from romme_score.inputs import ascii_digits, choose_player, clean_name
 from romme_score.rules import RuleSet
@@ -55,7 +54,7 @@ class TournamentRefused(StoreError):
     """A tournament action refused as asked."""
 
 
-@dataclass(frozen=True)
+@record
 class MissingTable:
     """A table that has not played all its games yet."""
 
@@ -202,7 +201,7 @@ class NameTooLong(SessionInputError):
 # --- what the service hands out -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class DrawnTable:
     table: int
     session: str
@@ -210,7 +209,7 @@ class DrawnTable:
     starts: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Drawn:
     tournament: str
     series: int
@@ -220,7 +219,7 @@ class Drawn:
     missing: tuple[MissingTable, ...]  # tables of earlier series still short of games (--force)
 
 
-@dataclass(frozen=True)
+@record
 class Running:
     """A player's table in a series still played: how far it is, and the points so far
     (None: the table has not started, which is no result at all, never 0)."""
@@ -232,7 +231,7 @@ class Running:
     points: int | None
 
 
-@dataclass(frozen=True)
+@record
 class PlayerStanding:
     start: int
     name: str
@@ -244,7 +243,7 @@ class PlayerStanding:
     current: Running | None = None  # the player's table in the series still played
 
 
-@dataclass(frozen=True)
+@record
 class TeamStanding:
     team: str
     place: int
@@ -252,7 +251,7 @@ class TeamStanding:
     players: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class TournamentStandings:
     tournament: str
     options: TournamentOptions
@@ -274,7 +273,7 @@ class TournamentStandings:
         return not self.missing and self.series_played == self.options.series
 
 
-@dataclass(frozen=True)
+@record
 class PlayerPayout:
     start: int
     name: str
@@ -283,7 +282,7 @@ class PlayerPayout:
     receives: Decimal
 
 
-@dataclass(frozen=True)
+@record
 class TournamentPayout:
     tournament: str
     options: TournamentOptions
@@ -294,7 +293,7 @@ class TournamentPayout:
     missing: tuple[MissingTable, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Withdrawn:
     tournament: str
     start: int
@@ -302,7 +301,7 @@ class Withdrawn:
     after_series: int
 
 
-@dataclass(frozen=True)
+@record
 class SheetTable:
     """A table's sheet: who sits where (start numbers), and the games recorded so far."""
 
@@ -312,7 +311,7 @@ class SheetTable:
     games: tuple[Game, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Sheets:
     tournament: str
     series: int
@@ -368,6 +367,8 @@ class TournamentService:
         longest = f"{name} S{options.series} T{len(sizes)}"
         if len(longest) > MAX_NAME:
             raise NameTooLong(longest)
+        import secrets  # only a new tournament draws its seed
+
         chosen = secrets.randbelow(10**6) if seed is None else seed
         if not 0 <= chosen <= MAX_SEED:
             raise SessionInputError(_("the seed must be 0 to %(max)d") % {"max": MAX_SEED})

@@ -4,10 +4,9 @@ is :mod:`romme_score.views.league_report`."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
-
-from tabulate import tabulate
 
 from romme_score.i18n import N_, _, ngettext
 from romme_score.league.options import LeagueOptions
@@ -15,6 +14,7 @@ from romme_score.league.rules import Event
 from romme_score.league.service import Added, LeagueStandings, LeagueSummary
 from romme_score.store.records import LeagueInfo
 from romme_score.views.local import day_text
+from romme_score.views.table import simple_table
 
 
 def kind_text(kind: str) -> str:
@@ -98,12 +98,16 @@ def list_json(leagues: Sequence[LeagueSummary]) -> dict[str, Any]:
 def render_list(leagues: Sequence[LeagueSummary]) -> str:
     if not leagues:
         return _("No league yet: start one with romme league new NAME.")
-    rows = [[s.info.name, s.info.season or "", s.events, options_text(s.info.options)] for s in leagues]
-    return tabulate(
+    rows: list[list[object]] = []
+    for summary in leagues:  # the options wrap, each line a row of its own: the list fits 80 columns
+        first, *more = textwrap.wrap(options_text(summary.info.options), 44) or [""]
+        rows.append([summary.info.name, summary.info.season or "", summary.events, first])
+        rows += [["", "", "", line] for line in more]
+    return simple_table(
         rows,
         headers=[_("league"), _("season"), _("events"), _("options")],
-        disable_numparse=True,
-        maxcolwidths=[None, None, None, 44],  # the options wrap: the list fits 80 columns
+        colalign=["left", "left", "right", "left"],
+        numparse=False,
     )
 
 
@@ -182,7 +186,7 @@ def render_standings(s: LeagueStandings) -> str:
         *[str(n) for n in range(1, len(s.events) + 1)],
     ]
     align = ["right", "left", "right", "right", *(["right"] * len(s.events))]
-    lines += ["", tabulate(rows, headers=headers, colalign=align)]
+    lines += ["", simple_table(rows, headers=headers, colalign=align)]
     if any(not r.counted for p in s.players for r in p.results):
         lines.append(dropped_note(s.options.best))
     if not s.finished:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tabulate import tabulate
-
 from romme_score.cards import Card, Rank, Suit
 from romme_score.i18n import N_, _
 from romme_score.melds import card_value, penalty_value
@@ -22,6 +20,7 @@ from romme_score.rules import (
 from romme_score.tournament.options import TOURNAMENT_OPTION_NAMES, TournamentOptions, allowed_text
 from romme_score.tournament.options import option_doc as tournament_option_doc
 from romme_score.views.game_end import typed
+from romme_score.views.table import simple_table
 from romme_score.views.width import fits, wrap
 
 CARD_VALUES = N_("What each card counts:")
@@ -89,7 +88,8 @@ def render_card_values(rules: RuleSet, width: int | None = None) -> str:
     rows.append([_(ACE), _(ACE_IN_A_MELD) % {"high": ace["meld"], "low": ace["low_run"]}, str(ace["hand"])])
     if rules.jokers:  # basic rummy plays without: no row for a card not in the game
         rows.append([_(JOKER), _(JOKER_IN_A_MELD), str(values["joker"]["hand"])])
-    table = tabulate(rows, headers=[_(h) for h in CARD_HEADERS], tablefmt="plain")
+    lines = simple_table(rows, headers=[_(h) for h in CARD_HEADERS]).split("\n")
+    table = "\n".join(lines[:1] + lines[2:])  # tabulate's "plain": no line under the headings
     if width is not None and not fits(table, width):
         _card, in_meld, in_hand = (_(h) for h in CARD_HEADERS)
         table = "\n".join(
@@ -117,9 +117,9 @@ def render_presets(presets: Mapping[str, RuleSet], verbose: bool = False, width:
     Where the table is wider than ``width`` columns, a wrapped line each."""
     if verbose:
         rows = [[name, _(PRESET_SOURCES[name]), PRESET_FILES[name]] for name in presets]
-        table = tabulate(rows, headers=[_("preset"), _("what it is"), _("source")])
+        table = simple_table(rows, headers=[_("preset"), _("what it is"), _("source")])
     else:
-        table = tabulate(
+        table = simple_table(
             [[name, _(PRESET_SOURCES[name])] for name in presets],
             headers=[_("preset"), _("what it is")],
         )
@@ -137,12 +137,12 @@ def _options(rows: list[list[str]], width: int | None, sources: list[str] | None
     is allowed and what it means (and the source), indented and wrapped."""
     headers = [_("option"), _("value"), _("allowed"), _("meaning")]
     if sources is not None:
-        table = tabulate(
+        table = simple_table(
             [[*row, source] for row, source in zip(rows, sources, strict=True)],
             headers=[*headers, _("source")],
         )
     else:
-        table = tabulate(rows, headers=headers)
+        table = simple_table(rows, headers=headers)
     if width is None or fits(table, width):
         return table
     blocks = []

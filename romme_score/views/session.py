@@ -9,8 +9,6 @@ from json.encoder import encode_basestring as json_text
 from operator import itemgetter
 from typing import Any
 
-from tabulate import tabulate
-
 from romme_score.cards import Card
 from romme_score.i18n import N_, _, ngettext, tenths_text
 from romme_score.rules import RuleSet
@@ -30,6 +28,7 @@ from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
 from romme_score.views.output import leaderboard_json
+from romme_score.views.table import simple_table
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -236,7 +235,7 @@ def render_scoresheet(s: Standings, width: int | None = None) -> str:
     if s.leaderboard is not None:
         table.append([_("leaderboard")] + [tenths_text(s.leaderboard[p]) for p in s.players])
     align = ("left",) + ("right",) * len(s.players)
-    sheet = tabulate(table, headers=headers, tablefmt="simple", colalign=align)
+    sheet = simple_table(table, headers=headers, colalign=align)
     if width is not None and not columns.fits(sheet, width):
         lines.append(_narrow_scoresheet(s, width))
         lines.append(columns.wrap(marks.legend(), width))
@@ -320,7 +319,7 @@ def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore, c
         elif score.multiplier.get(p, 1) > 1:
             note = f"{score.base[p]} x {score.multiplier[p]}"
         rows.append([p, shown, score.points[p], note])
-    return tabulate(rows, headers=[_("player"), _("cards left"), _("points"), ""], tablefmt="simple")
+    return simple_table(rows, headers=[_("player"), _("cards left"), _("points"), ""])
 
 
 def recorded_json(r: Recorded) -> dict[str, Any]:
@@ -479,7 +478,7 @@ def render_sessions(rows: Sequence[SessionSummary], width: int | None = None) ->
         for r in rows
     ]
     headers = [_("session"), _("players"), _("rounds"), _("date"), _("finished")]
-    table = tabulate(cells, headers=headers)
+    table = simple_table(cells, headers=headers)
     if width is None or columns.fits(table, width):
         return table
     lines = []

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tabulate import tabulate
-
 from romme_score.i18n import _, decimal_text, ngettext, tenths_text
 from romme_score.settlement import Settlement
 from romme_score.views import width as columns
 from romme_score.views.local import money as money_text
 from romme_score.views.output import leaderboard_json
+from romme_score.views.table import simple_table
 
 
 def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -74,10 +73,9 @@ def render_settlement(
         table.append(
             [_("leaderboard")] + [tenths_text(leaderboard[n]) if n in leaderboard else "" for n in names]
         )
-    pairs = tabulate(
+    pairs = simple_table(
         table,
         headers=[_("player"), *names],
-        tablefmt="simple",
         colalign=("left",) + ("right",) * len(names),
     )
     if width is None or columns.fits(pairs, width):
@@ -93,7 +91,7 @@ def render_settlement(
             headers.append(_("leaderboard"))
             for row, name in zip(each, names, strict=True):
                 row.append(tenths_text(leaderboard[name]) if name in leaderboard else "")
-        lines.append(tabulate(each, headers=headers, tablefmt="simple", colalign=("left",) + ("right",) * 5))
+        lines.append(simple_table(each, headers=headers, colalign=("left",) + ("right",) * 5))
         lines.append("")
         lines.append(
             _("The table of each against each is left out: it needs %(needed)d columns.")

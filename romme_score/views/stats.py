@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabulate import tabulate
-
 from romme_score.history import HeadToHead, PlayerStats, Stats
 from romme_score.i18n import N_, _, decimal_text, ngettext, shown
 from romme_score.views.local import day_text, money
+from romme_score.views.table import simple_table
 
 # msgids, shown through _()
 HEADERS = [
@@ -149,11 +148,10 @@ def render_stats(s: Stats, ascii: bool = False) -> str:
         _(SINCE).format(since=day_text(s.since), count=s.sessions)
         if s.since
         else _(ALL).format(count=s.sessions),
-        tabulate(
+        simple_table(
             rows,
             headers=[_(h) for h in HEADERS],
-            tablefmt="simple",
-            disable_numparse=True,
+            numparse=False,
             colalign=("left",) + ("right",) * (len(HEADERS) - 1),
         ),
     ]

@@ -4,13 +4,9 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
-
-from tabulate import tabulate
 
 from romme_score.i18n import N_, _, ngettext
 from romme_score.store.records import TournamentInfo
@@ -25,6 +21,7 @@ from romme_score.tournament import (
     missing_text,
 )
 from romme_score.views.local import money
+from romme_score.views.table import simple_table
 
 
 def scoring_text(options: TournamentOptions) -> str:
@@ -79,7 +76,7 @@ def render_created(info: TournamentInfo) -> str:
     ]
     rows = [[p.start, p.name, p.team or ""] for p in info.players]
     lines.append(
-        tabulate(rows, headers=[_("start"), _("name"), _("team")], colalign=("right", "left", "left"))
+        simple_table(rows, headers=[_("start"), _("name"), _("team")], colalign=("right", "left", "left"))
     )
     return "\n".join(lines)
 
@@ -280,12 +277,12 @@ def render_standings(s: TournamentStandings) -> str:
     lines = [heading]
     if s.provisional:
         lines.append(provisional_note(s))
-    lines.append(tabulate(rows, headers=headers, colalign=align, disable_numparse=True))
+    lines.append(simple_table(rows, headers=headers, colalign=align))
     if s.teams:
         lines += [
             "",
             _("Teams"),
-            tabulate(
+            simple_table(
                 [[t.place, t.team, t.total, ", ".join(t.players)] for t in s.teams],
                 headers=[_("place"), _("team"), _("total"), _("players")],
                 colalign=("right", "left", "right", "left"),
@@ -299,6 +296,9 @@ def render_standings(s: TournamentStandings) -> str:
 def standings_csv(s: TournamentStandings) -> str:
     """The standings for a spreadsheet: one row per player, the series side by side (the
     column names stay English, as the JSON keys do)."""
+    import csv  # only --format csv writes it
+    import io
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
@@ -516,7 +516,7 @@ def render_payout(p: TournamentPayout, ascii: bool = False) -> str:
         for m in p.players
     ]
     lines.append(
-        tabulate(
+        simple_table(
             rows,
             headers=[_("place"), _("start"), _("name"), _("paid"), _("receives")],
             colalign=("right", "right", "left", "right", "right"),

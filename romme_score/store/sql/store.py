@@ -64,11 +64,11 @@ from romme_score.store.records import (
 )
 from romme_score.store.sql.dialect import Cursor, Dialect, Params
 from romme_score.store.sql.schema import ROUND_TOTALS_SELECT, TOTALS_SELECT
-from romme_score.tournament.options import TournamentOptions
 
 if TYPE_CHECKING:
     from romme_score.store.names import Names
     from romme_score.store.sql.connection import Connection
+    from romme_score.tournament.options import TournamentOptions
 
 T = TypeVar("T")
 SESSION_COLUMNS = "SELECT id, name, rules, rate, currency, first_dealer, created_at FROM sessions"

@@ -18,10 +18,10 @@ from romme_score.store.errors import (
 )
 from romme_score.store.records import RoundPoints, TournamentInfo, TournamentPlayer, TournamentTable, now
 from romme_score.store.sql.dialect import Cursor, Dialect
-from romme_score.tournament.options import TournamentOptions
 
 if TYPE_CHECKING:
     from romme_score.store.sql.connection import Connection
+    from romme_score.tournament.options import TournamentOptions
 
 
 def create(
@@ -95,7 +95,7 @@ def info(
         tname,
         created,
         RuleSet.from_dict(json.loads(rules)),
-        TournamentOptions.from_dict(json.loads(options)),
+        _options(json.loads(options)),
         int(seed),
         players,
         int(drawn[0][0]),
@@ -152,3 +152,9 @@ def refuse_if_a_table(cur: Cursor, session_id: int, session: str) -> None:
     ).fetchone()
     if row is not None:
         raise SessionInTournament(session, row[0])
+
+
+def _options(given: dict[str, object]) -> TournamentOptions:
+    from romme_score.tournament.options import TournamentOptions
+
+    return TournamentOptions.from_dict(given)
