@@ -4,6 +4,7 @@ that phone; a failed read of the state is said in a sentence, never left silent.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -119,3 +120,30 @@ def test_a_failed_read_of_the_state_is_said_in_a_sentence_issue_31_14(
         ben.wait_for_function("() => document.querySelectorAll('#last-hands li').length > 0")
     finally:
         context.close()
+
+
+def test_a_page_without_crypto_random_uuid_still_sends_each_write_once_issue_31(
+    browser: Any, served: Served, isolated_data_dir: Path
+) -> None:
+    """On plain HTTP on the local network (no secure origin) browsers give a page no
+    ``crypto.randomUUID``: the outbox makes its keys from ``crypto.getRandomValues``, and
+    the write still arrives once, with a key of the UUID's form."""
+    context = phone(browser)
+    try:
+        context.add_init_script("delete Crypto.prototype.randomUUID")
+        keys: list[str] = []
+        context.on(
+            "request",
+            lambda r: keys.append(r.headers.get("idempotency-key", "")) if r.method == "POST" else None,
+        )
+        anna = open_page(context, served.seats["Anna"])
+        assert anna.evaluate("typeof crypto.randomUUID") == "undefined"
+        anna.click("#went-out")
+        anna.wait_for_selector("#myhand-msg:has-text('Arrived: you went out.')")
+    finally:
+        context.close()
+    assert keys and all(
+        re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", k) for k in keys
+    ), keys
+    with SessionService(isolated_data_dir) as service:
+        assert service.snapshot(service.session("Friday")).pending.winner == "Anna"
