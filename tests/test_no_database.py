@@ -43,9 +43,15 @@ NOT_CREATING: dict[str, list[list[str]]] = {
     "tournament withdraw": [["tournament", "withdraw", "Cup", "Anna"]],
     "tournament payout": [["tournament", "payout"]],
     "tournament sheets": [["tournament", "sheets"]],
+    "league add": [["league", "add", "Club", "--session", "Friday"]],
+    "league remove": [["league", "remove", "Club", "--session", "Friday"]],
+    "league alias": [["league", "alias", "Club", "Hansi", "Hans"]],
+    "league list": [["league", "list"], ["league", "list", "--json"]],
+    "league standings": [["league", "standings", "Club"], ["league", "standings", "Club", "--json"]],
+    "league report": [["league", "report", "Club"]],
 }
 # The commands that start something, and so create the database where there is none.
-CREATING = {"new", "import", "tournament new"}
+CREATING = {"new", "import", "tournament new", "league new"}
 
 
 def every_command() -> set[str]:
@@ -55,7 +61,7 @@ def every_command() -> set[str]:
         command = main.get_command(ctx, name)
         if isinstance(command, click.Group):
             names |= {f"{name} {sub}" for sub in command.list_commands(ctx)}
-            if name != "tournament":  # `romme sessions` alone lists
+            if name not in ("tournament", "league"):  # `romme sessions` alone lists
                 names.add(name)
         else:
             names.add(name)

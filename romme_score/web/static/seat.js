@@ -101,13 +101,19 @@ function readSoon(delay) {
 
 async function readHand() {
   const text = handInput().value.trim();
-  const box = clear($("reading"));
-  box.classList.remove("error");
-  if (!text) return;
+  const box = $("reading");
   const asked = ++readingAsked;
+  if (!text) {
+    clear(box);
+    box.classList.remove("error");
+    return;
+  }
   try {
+    // the last reading stays until the new one is there: no blank between the two
     const reading = await call("GET", "read", null, { cards: text });
-    if (asked === readingAsked) showReading(box, reading);
+    if (asked !== readingAsked) return;
+    box.classList.remove("error");
+    showReading(box, reading);
   } catch (error) {
     if (asked !== readingAsked) return;
     box.classList.add("error");
