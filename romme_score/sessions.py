@@ -77,6 +77,8 @@ from romme_score.store.records import (
 # by every command that opens the service (issue 28 item 3); its names stay importable
 # from here.
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
     from romme_score.settlement import Settlement  # imported by settle_evening alone
 
@@ -554,6 +556,12 @@ class SessionService:
     def session(self, name: str | None = None) -> SessionInfo:
         """A session by name, or the current one."""
         return self.store.session(_lookup(name))
+
+    def held(self) -> AbstractContextManager[None]:
+        """The block as one transaction of the store's (a session looked up in it is locked
+        for the write to come): a command that reads a session and writes it once, never
+        waiting for a person inside it (issue 28: ``romme round`` on PostgreSQL)."""
+        return self.store.held()
 
     def current_name(self) -> str | None:
         return self.store.current_name()

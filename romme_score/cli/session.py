@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -179,9 +180,11 @@ def round_(
       romme round --stalemate Anna=12 Ben=30 Carl="HK" Dora=5
       romme round                     (on a terminal: asks step by step)
     """
-    with open_service(db) as service:
+    ask = interactive or (not hands and winner is None and not stalemate and sys.stdin.isatty())
+    with open_service(db) as service, nullcontext() if ask else service.held():
+        # not asking: the lookup, the checks and the write one transaction (issue 28); a
+        # round asked step by step holds nothing while a person types
         info = service.session(session)
-        ask = interactive or (not hands and winner is None and not stalemate and sys.stdin.isatty())
         revision: int | None = None  # the round in progress it was asked as, cleared with it
         if ask:
             asked = _ask_round(service, info, out, yes)
