@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirun import ok
@@ -140,3 +141,31 @@ def test_a_round_refused_inside_the_one_transaction_writes_nothing_issue_28(pg: 
     assert not any(s.startswith(("INSERT", "UPDATE", "DELETE")) for s in sent), sent
     assert ok("export", "--db", pg, "--session", "Table") == before
     ok("undo", "--yes", "--db", pg)  # another write of the session is not kept waiting
+
+
+def test_a_held_round_that_meets_a_deadlock_runs_again_and_is_written_once_issue_28(pg: str) -> None:
+    """A deadlock (SQLSTATE 40P01, as the server reports one) inside the one transaction
+    rolls all of it back and runs it again, as every write on PostgreSQL is retried, never
+    shown (issue 23): the round is written once."""
+    from romme_score.inputs import read_hand
+    from romme_score.scoring import RoundInput
+    from romme_score.sessions import SessionService
+
+    ok("new", "Table", "Anna", "Ben", "--until", "open", "--db", pg)
+    runs = []
+    with SessionService(pg) as service:
+
+        def work() -> int:
+            info = service.session("Table")
+            hands = {"Ben": service.check_hand(info, "Ben", read_hand("Ben", "7"))}
+            recorded = service.record(info, RoundInput("Anna", hands), confirm=True)
+            runs.append(recorded.number)
+            if len(runs) == 1:  # the first run meets another writer after its write
+                store: Any = service.store  # the SQL store's own
+                store.query("DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '40P01'; END $$")
+            return recorded.number
+
+        assert service.one_transaction(work) == 1
+    assert runs == [1, 1]
+    stored = json.loads(ok("standings", "--db", pg, "--session", "Table", "--json"))
+    assert len(stored["rounds"]) == 1 and [p["total"] for p in stored["players"]] == [0, 7]

@@ -31,6 +31,7 @@ from romme_score.store.errors import (
     NewerSchema,
     NoDatabase,
     NotOurs,
+    Raced,
     StoreBusy,
     StoreError,
     UnescapedInURL,
@@ -335,6 +336,8 @@ class PostgresConnection:
             text = text.replace(password, "***")
         if isinstance(exc, self._pg.errors.LockNotAvailable | self._pg.errors.QueryCanceled):
             return StoreBusy()
+        if isinstance(exc, self._pg.errors.SerializationFailure | self._pg.errors.DeadlockDetected):
+            return Raced()  # inside held(): the whole block is run again
         if isinstance(exc, self._pg.OperationalError):
             return Unreachable(self.location, text)
         return StoreError(
