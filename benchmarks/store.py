@@ -13,8 +13,11 @@ The goals of issue 28 item 4, as GOAL lines: every command within 1.3x the SQLit
 psycopg's own import aside (the median of `python -c 'import psycopg'` less `python -c
 pass`, reported apart and taken off the PostgreSQL figure); `romme round` one transaction
 of at most 5 round trips to the server. The round trips are counted from libpq's trace of
-the process's connections (one ReadyForQuery from the server per round trip, after the
-connection is made); a transaction is a BEGIN ... COMMIT block or a statement outside one.
+the process's connections after the connection is made: each time the client waits for the
+server (a run of the server's messages after the client's), which in psycopg's pipeline is
+also a flush without a ReadyForQuery (those are reported beside); a transaction is a
+BEGIN ... COMMIT block or a statement outside one, the opening's check of the schema (one
+statement, read before the command says what it will do) apart.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ for i in range(count):
 
 
 # A romme command whose psycopg connections are traced by libpq into the file argv[1]; the
-# counts are written to stderr as "TRIPS n TRANSACTIONS n STATEMENTS n".
+# counts are written to stderr as "TRIPS n TRANSACTIONS n STATEMENTS n READY n".
 TRACED = r"""
 import sys
 import psycopg
@@ -72,13 +75,24 @@ try:
 finally:
     trace.flush()
     lines = [line.split("\t") for line in open(sys.argv[1], encoding="utf-8", errors="replace")]
-    trips = sum(1 for f in lines if len(f) > 3 and f[1] == "B" and f[3] == "ReadyForQuery")
-    # a transaction: a BEGIN ... COMMIT block, or a statement outside one (autocommit)
+    ready = sum(1 for f in lines if len(f) > 3 and f[1] == "B" and f[3] == "ReadyForQuery")
+    # a round trip: the client waits for the server, each run of the server's messages after
+    # the client's (a Sync as a plain query's; in a pipeline also a flush, without ReadyForQuery)
+    trips = 0
+    last = ""
+    for f in lines:
+        if len(f) > 3 and f[1] in ("F", "B"):
+            trips += f[1] == "B" and last == "F"
+            last = f[1]
+    # a transaction: a BEGIN ... COMMIT block, or a statement outside one (autocommit); the
+    # opening's check of the schema (one statement) is not the command's
     transactions = sent = 0
     inside = False
     for f in lines:
         if len(f) > 4 and f[1] == "F" and f[3] in ("Query", "Parse"):
             text = f[4]
+            if '"SELECT key, value FROM romme_schema"' in text:
+                continue
             if '"BEGIN' in text:
                 inside = True
                 transactions += 1
@@ -87,12 +101,12 @@ finally:
             else:
                 sent += 1
                 transactions += 0 if inside else 1
-    print(f"TRIPS {trips} TRANSACTIONS {transactions} STATEMENTS {sent}", file=sys.stderr)
+    print(f"TRIPS {trips} TRANSACTIONS {transactions} STATEMENTS {sent} READY {ready}", file=sys.stderr)
 """
 
 
-def round_trips(*args: str) -> tuple[int, int, int]:
-    """(round trips, transactions, statements) of one traced `romme` process."""
+def round_trips(*args: str) -> tuple[int, int, int, int]:
+    """(round trips, transactions, statements, ReadyForQuery) of one traced `romme` process."""
     with tempfile.TemporaryDirectory() as folder:
         done = subprocess.run(
             [sys.executable, "-c", TRACED, str(Path(folder) / "trace"), *args],
@@ -102,7 +116,7 @@ def round_trips(*args: str) -> tuple[int, int, int]:
             text=True,
         )
     counted = done.stderr.strip().splitlines()[-1].split()
-    return int(counted[1]), int(counted[3]), int(counted[5])
+    return int(counted[1]), int(counted[3]), int(counted[5]), int(counted[7])
 
 
 def import_ms(module: str) -> float:
@@ -195,13 +209,14 @@ def measure(db: str) -> dict[str, float]:
                 "Carl=5",
                 "Dora=0",
             )
-            trips, transactions, statements = round_trips(*line)
+            trips, transactions, statements, ready = round_trips(*line)
             figures |= {
                 "round trips": trips,
                 "round transactions": transactions,
                 "round statements": statements,
+                "round ready": ready,
             }
-            trips, transactions, statements = round_trips("standings", "--db", db, "--session", "Table")
+            trips, transactions, _sent, _ready = round_trips("standings", "--db", db, "--session", "Table")
             figures |= {"standings trips": trips, "standings transactions": transactions}
     finally:
         Path(out).unlink(missing_ok=True)
@@ -246,7 +261,8 @@ def main() -> None:
     psycopg_ms = import_ms("psycopg")
     print(f"psycopg's own import: {psycopg_ms:.1f} ms (a fresh Python importing it, less a bare start)")
     print(
-        f"romme round on PostgreSQL: {postgres['round trips']:.0f} round trips, "
+        f"romme round on PostgreSQL: {postgres['round trips']:.0f} round trips "
+        f"({postgres['round ready']:.0f} ReadyForQuery), "
         f"{postgres['round transactions']:.0f} transactions, {postgres['round statements']:.0f} statements; "
         f"romme standings: {postgres['standings trips']:.0f} round trips, "
         f"{postgres['standings transactions']:.0f} transactions"

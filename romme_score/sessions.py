@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from romme_score.cards import Card, Profile
 from romme_score.errors import InputProblem
@@ -53,7 +53,7 @@ from romme_score.scoring import (
     unlikely_points,
 )
 from romme_score.store import StoreError, open_store
-from romme_score.store.errors import KeyTaken, NoRounds, NotFound, PendingChanged
+from romme_score.store.errors import KeyTaken, NoRounds, NotFound, PendingChanged, Raced, StoreBusy
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     KEEP,
@@ -79,6 +79,9 @@ from romme_score.store.records import (
 if TYPE_CHECKING:
     from romme_score.export import ExportError, ExportHand, ExportRound, SessionExport
     from romme_score.settlement import Settlement  # imported by settle_evening alone
+
+T = TypeVar("T")
+HELD_RETRIES = 20  # runs of one_transaction() that met another writer, before it is busy
 
 _EXPORT_NAMES = ("ExportError", "ExportHand", "ExportRound", "SessionExport")
 
@@ -554,6 +557,20 @@ class SessionService:
     def session(self, name: str | None = None) -> SessionInfo:
         """A session by name, or the current one."""
         return self.store.session(_lookup(name))
+
+    def one_transaction(self, work: Callable[[], T]) -> T:
+        """``work()`` as one transaction of the store's (:meth:`Store.held`: a session
+        looked up in it is locked for the write to come): a command that reads a session
+        and writes it once, never waiting for a person inside it (issue 28: ``romme round``
+        on PostgreSQL). Where it met another writer (:class:`Raced`: nothing of it was
+        written) it runs again, up to :data:`HELD_RETRIES` times, then the store is busy."""
+        for _attempt in range(HELD_RETRIES):
+            try:
+                with self.store.held():
+                    return work()
+            except Raced:
+                continue
+        raise StoreBusy()
 
     def current_name(self) -> str | None:
         return self.store.current_name()

@@ -32,7 +32,7 @@ from romme_score.i18n import N_, _, grouped, os_reason
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
-from romme_score.sessions import SessionInfo, SessionService, read_hands
+from romme_score.sessions import Recorded, SessionInfo, SessionService, read_hands
 from romme_score.store.errors import NoDatabase
 from romme_score.views import session as views
 
@@ -179,22 +179,28 @@ def round_(
       romme round --stalemate Anna=12 Ben=30 Carl="HK" Dora=5
       romme round                     (on a terminal: asks step by step)
     """
+    ask = interactive or (not hands and winner is None and not stalemate and sys.stdin.isatty())
     with open_service(db) as service:
-        info = service.session(session)
-        ask = interactive or (not hands and winner is None and not stalemate and sys.stdin.isatty())
-        revision: int | None = None  # the round in progress it was asked as, cleared with it
-        if ask:
+        if ask:  # asked step by step: nothing is held while a person types
+            info = service.session(session)
             asked = _ask_round(service, info, out, yes)
             if asked is None:  # discarded or the input ended: a refused action (exit code 1)
                 out.echo(_(views.NOT_SAVED))
                 click.get_current_context().exit(1)
-            rnd, revision = asked
+            rnd, revision = asked  # the round in progress it was asked as, cleared with it
+            recorded = service.record(info, rnd, pending=revision, confirm=True)
         else:
-            service.check_open(info)  # a finished game takes no hand, whatever is typed
-            parsed = parse_hands(hands, info, never_out, out)
-            found = chosen(winner, info.players, "--winner") if winner is not None else None
-            rnd = RoundInput(found, parsed, hand_romme, stalemate)
-        recorded = service.record(info, rnd, pending=revision, confirm=True)  # warned above, or asked
+
+            def typed() -> Recorded:
+                info = service.session(session)
+                service.check_open(info)  # a finished game takes no hand, whatever is typed
+                parsed = parse_hands(hands, info, never_out, out)
+                found = chosen(winner, info.players, "--winner") if winner is not None else None
+                rnd = RoundInput(found, parsed, hand_romme, stalemate)
+                return service.record(info, rnd, confirm=True)  # warned while parsed
+
+            # the lookup, the checks and the write one transaction (issue 28)
+            recorded = service.one_transaction(typed)
     if recorded.next_in_progress:
         click.echo(views.in_progress_moves_on(recorded.number + 1), err=True)
     if out.json:

@@ -28,6 +28,12 @@ class StoreBusy(StoreError):
         super().__init__(_("the database is busy (another romme is writing to it); try again"))
 
 
+class Raced(StoreBusy):
+    """A transaction held across a command (:meth:`Store.held`) met another writer (a
+    deadlock, a serialization failure): nothing of it was written, and the whole of it may
+    run again (:meth:`SessionService.one_transaction` does)."""
+
+
 class Unreachable(StoreError):
     """The database server cannot be reached (down, restarting, the network gone): the
     connection is dropped, and the next use opens a new one."""

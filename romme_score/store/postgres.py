@@ -21,7 +21,8 @@ from __future__ import annotations
 import functools
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from romme_score.errors import MissingExtra
@@ -30,6 +31,7 @@ from romme_score.store.errors import (
     NewerSchema,
     NoDatabase,
     NotOurs,
+    Raced,
     StoreBusy,
     StoreError,
     UnescapedInURL,
@@ -124,8 +126,11 @@ class PostgresDialect(Dialect):
     def insert(self, cur: Cursor, sql: str, params: Params) -> int:
         return int(cur.execute(sql + " RETURNING id", params).fetchone()[0])
 
+    def reserving(self, table: str) -> str:
+        return f"SELECT nextval('{table}_id_seq') FROM generate_series(1, ?)"
+
     def reserve_ids(self, cur: Cursor, table: str, count: int) -> list[int]:
-        rows = cur.execute(f"SELECT nextval('{table}_id_seq') FROM generate_series(1, ?)", (count,))
+        rows = cur.execute(self.reserving(table), (count,))
         return [int(row[0]) for row in rows.fetchall()]
 
     def lock_names(self, cur: Cursor, table: str) -> None:
@@ -139,6 +144,58 @@ class PostgresDialect(Dialect):
 
 
 POSTGRES = PostgresDialect()
+
+
+def _key(sql: str, params: Params) -> tuple[str, tuple[Any, ...]]:
+    """A read as the held transaction's answers are kept: its SQL and its values."""
+    if isinstance(params, dict):
+        return sql, tuple(sorted(params.items()))
+    return sql, tuple(params)
+
+
+class _Rows:
+    """A read answered from what the held transaction read already (as a cursor answers)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[Any]) -> None:
+        self.rows = rows
+
+    def fetchone(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+    def fetchall(self) -> list[Any]:
+        return list(self.rows)
+
+
+class _HeldCursor:
+    """The cursor of a write inside :meth:`PostgresConnection.held`: every statement goes
+    into the pipeline on a cursor of its own (a write's answer is not waited for unless it
+    is fetched); a read the transaction made already since its last write is answered
+    from that, and every other statement makes those answers stale."""
+
+    __slots__ = ("conn", "done")
+
+    def __init__(self, conn: PostgresConnection) -> None:
+        self.conn = conn
+        self.done = 0
+
+    def execute(self, sql: str, params: Params = ()) -> Any:
+        known = self.conn._answers.get(_key(sql, params))
+        if known is not None:
+            return _Rows(known)
+        self.conn._answers.clear()  # a write, or a read that may follow one
+        cur = self.conn.db.cursor()
+        cur.execute(placeholders(sql), params)
+        self.done += 1
+        return cur
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        self.conn._answers.clear()
+        cur = self.conn.db.cursor()
+        cur.executemany(placeholders(sql), rows)
+        self.done += 1
+        return cur
 
 
 class _Cursor:
@@ -228,6 +285,8 @@ class PostgresConnection:
         self._pg = _psycopg()
         self._listener: psycopg.Connection[Any] | None = None
         self.read_only = read_only
+        self._held = False  # inside held(): one transaction, its statements pipelined
+        self._answers: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}  # held reads, by SQL
         try:
             # autocommit: a read of one statement is its own transaction, one round trip to
             # the server (BEGIN, the read and COMMIT were three; issue 28 item 4); every
@@ -277,6 +336,8 @@ class PostgresConnection:
             text = text.replace(password, "***")
         if isinstance(exc, self._pg.errors.LockNotAvailable | self._pg.errors.QueryCanceled):
             return StoreBusy()
+        if isinstance(exc, self._pg.errors.SerializationFailure | self._pg.errors.DeadlockDetected):
+            return Raced()  # inside held(): the whole block is run again
         if isinstance(exc, self._pg.OperationalError):
             return Unreachable(self.location, text)
         return StoreError(
@@ -290,9 +351,73 @@ class PostgresConnection:
         except Exception:  # a URL libpq cannot read: nothing in it to hide beyond it
             return None
 
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Every statement of the block in one transaction, sent in psycopg's pipeline
+        (``conn.pipeline()``): the client waits for the server only where it needs an
+        answer, and :meth:`prefetch` asks several reads in one round trip (issue 28:
+        ``romme round`` in at most 5). A write inside it is part of that transaction (not
+        retried on its own: a serialization failure or a deadlock is the block's error, and
+        nothing of it is written); it commits when the block ends, and an error rolls
+        everything back."""
+        if self._held:
+            yield
+            return
+        db = self._live()
+        try:
+            # BEGIN and COMMIT said in the pipeline, without waiting for their answers
+            # (psycopg's transaction() waits at both ends: two round trips more)
+            with db.pipeline():
+                db.execute("BEGIN")
+                self._held = True
+                try:
+                    yield
+                finally:
+                    self._held = False
+                    self._answers.clear()
+                db.execute("COMMIT")
+        except BaseException as exc:
+            self._roll_back(db)
+            if isinstance(exc, self._pg.Error):
+                raise self.translate(exc) from None
+            raise
+
+    def _roll_back(self, db: psycopg.Connection[Any]) -> None:
+        """End a held transaction that failed: nothing of it is written."""
+        try:
+            if not db.closed and db.info.transaction_status != self._pg.pq.TransactionStatus.IDLE:
+                db.execute("ROLLBACK")
+        except self._pg.Error:
+            pass  # the connection broke: the server rolled it back itself
+
+    def prefetch(self, reads: Sequence[tuple[str, Params]]) -> None:
+        """Inside :meth:`held`: ask the server for ``reads`` (SQL and values) at once, one
+        round trip, so that :meth:`query` answers them without asking again until the
+        next write; outside it, nothing."""
+        if not self._held:
+            return
+        try:
+            asked = []
+            for sql, params in reads:
+                cur = self.db.cursor()
+                cur.execute(placeholders(sql), params)
+                asked.append((_key(sql, params), cur))
+            for key, cur in asked:
+                self._answers[key] = list(cur.fetchall())
+        except self._pg.Error as exc:
+            raise self.translate(exc) from None
+
     def transact(self, work: Callable[[Cursor], T]) -> T:
         """``work(cursor)`` as one transaction; a serialization failure or a deadlock
-        (two writers at once) is tried again, up to :data:`RETRIES` times."""
+        (two writers at once) is tried again, up to :data:`RETRIES` times. Inside
+        :meth:`held`, part of that transaction."""
+        if self._held:
+            try:
+                return work(_HeldCursor(self))
+            except StoreError:
+                raise
+            except self._pg.Error as exc:
+                raise self.translate(exc) from None
         retry = (self._pg.errors.SerializationFailure, self._pg.errors.DeadlockDetected)
         attempt = 0
         fresh = False
@@ -322,6 +447,17 @@ class PostgresConnection:
         return not fresh and isinstance(exc, self._pg.OperationalError) and self.db.broken
 
     def query(self, sql: str, params: Params = ()) -> list[Any]:
+        if self._held:
+            key = _key(sql, params)
+            known = self._answers.get(key)
+            if known is None:
+                try:
+                    with self.db.cursor() as cur:
+                        cur.execute(placeholders(sql), params)
+                        known = self._answers[key] = list(cur.fetchall())
+                except self._pg.Error as exc:
+                    raise self.translate(exc) from None
+            return list(known)
         fresh = False
         while True:
             try:
@@ -336,7 +472,13 @@ class PostgresConnection:
                 raise self.translate(exc) from None
 
     def batches(self, sql: str, params: Params, size: int) -> Iterator[list[Any]]:
-        """The rows of a long read from a server-side cursor, so that memory stays flat."""
+        """The rows of a long read from a server-side cursor, so that memory stays flat
+        (inside :meth:`held`: read at once, in its transaction)."""
+        if self._held:
+            rows = self.query(sql, params)
+            for start in range(0, len(rows), size):
+                yield rows[start : start + size]
+            return
         try:
             db = self._live()
             with db.transaction():

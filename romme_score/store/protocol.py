@@ -57,6 +57,11 @@ class Store(Protocol):
 
     def __exit__(self, *exc: object) -> None: ...
 
+    def held(self) -> AbstractContextManager[None]:
+        """The block as one transaction, a session looked up in it locked for the write to
+        come, where the backend gains by it (PostgreSQL: few round trips); else nothing."""
+        ...
+
     # -- changes -------------------------------------------------------------------
 
     def version(self, session: SessionInfo) -> int:

@@ -58,6 +58,11 @@ class Dialect:
         those that point at them go in with ``executemany``."""
         raise NotImplementedError
 
+    def reserving(self, table: str) -> str | None:
+        """The SQL (one ``?``: how many) by which :meth:`reserve_ids` takes ids of
+        ``table`` where it is a read that can be asked ahead with others, or None."""
+        return None
+
     def lock_names(self, cur: Cursor, table: str) -> None:
         """Writers that add or change a name of ``table`` one after the other (nothing
         where a write locks the whole database)."""

@@ -120,6 +120,8 @@ def round_points(
     bonus and leaderboard points per player, from one row per round with the seats side
     by side (twice as fast as a row per hand for a long session's standings); the last
     ``last`` rounds, or those numbered after ``after`` up to ``upto``."""
+    if last is not None and last <= 0:  # none of them: nothing to ask the database
+        return
     players = session.players
     seats = len(players)
     select = "r.number, r.winner, r.hand_romme, r.stalemate" + "".join(

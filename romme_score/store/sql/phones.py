@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from romme_score.store.sql.connection import Connection
 
 
+PENDING = "SELECT revision, winner, hand_romme, stalemate FROM pending WHERE session_id = ?"
+PENDING_HANDS = "SELECT player, cards, typed_points, never_out FROM pending_hands WHERE session_id = ?"
+
+
 def revision(cur: Cursor, session_id: int) -> int:
     """The round in progress's revision (0 where there has been none)."""
     row = cur.execute("SELECT revision FROM pending WHERE session_id = ?", (session_id,)).fetchone()
@@ -30,18 +34,13 @@ def revision(cur: Cursor, session_id: int) -> int:
 
 
 def pending(conn: Connection, session: SessionInfo) -> PendingRound:
-    row = conn.query(
-        "SELECT revision, winner, hand_romme, stalemate FROM pending WHERE session_id = ?", (session.id,)
-    )
+    row = conn.query(PENDING, (session.id,))
     if not row:
         return PendingRound()
     number, winner, hand_romme, stalemate = row[0]
     seats = {p: i for i, p in enumerate(session.players)}
     hands = sorted(
-        conn.query(
-            "SELECT player, cards, typed_points, never_out FROM pending_hands WHERE session_id = ?",
-            (session.id,),
-        ),
+        conn.query(PENDING_HANDS, (session.id,)),
         key=lambda r: seats.get(r[0], len(seats)),
     )
     return PendingRound(

@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from romme_score.tournament.options import TournamentOptions
 
 T = TypeVar("T")
+TOTALS = "SELECT player, %s FROM totals WHERE session_id = ?"
 SESSION_COLUMNS = "SELECT id, name, rules, rate, currency, first_dealer, created_at FROM sessions"
 ROUND_COLUMNS = (
     "SELECT r.number, r.winner, r.hand_romme, r.stalemate, r.recorded_at, h.player, "
@@ -81,6 +82,15 @@ INSERT_HANDS = (
     "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, bonus, "
     "leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
+PLAYERS = "SELECT name FROM players WHERE session_id = ? ORDER BY seat"
+ROUND_COUNT = "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'"
+HISTORY = (
+    "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
+    "status IN ('undone', 'replaced') ORDER BY changed_at, id"
+)
+NOTES = "SELECT round, text, at FROM notes WHERE session_id = ? ORDER BY id"
+RENAMES = "SELECT old_name, new_name, at FROM renames WHERE session_id = ? ORDER BY id"
+CURRENT = "(SELECT value FROM state WHERE key = 'current')"
 SET_STATE = (
     "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
@@ -95,6 +105,53 @@ class SQLStore:
         self.location = conn.location
         self._versions: dict[int, int] = {}
         self._claim: tuple[SessionInfo, str, str] | None = None
+        self._held = False  # inside held(): one transaction for the whole block
+        self._locked: set[int] = set()  # the sessions whose row the held transaction locked
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """The block as one transaction where the backend can hold one across a command's
+        reads and its write (PostgreSQL: in a pipeline, issue 28): a session looked up in
+        it is locked for writing at once and its reads asked in one round trip, so that
+        ``romme round`` is one transaction of few round trips. Elsewhere (SQLite, whose
+        reads cost no round trip) nothing changes."""
+        hold = getattr(self.conn, "held", None)
+        if hold is None or self._held:
+            yield
+            return
+        with hold():
+            self._held = True
+            try:
+                yield
+            finally:
+                self._held = False
+                self._locked.clear()
+
+    def _ask_ahead(self, reads: list[tuple[str, Params]]) -> None:
+        """Inside :meth:`held`, the backend's connection asks ``reads`` at once (one round
+        trip) and answers them from that until the next write."""
+        prefetch = getattr(self.conn, "prefetch", None)
+        if prefetch is not None:
+            prefetch(reads)
+
+    def _reads(self, sid: int, *, writing: bool) -> list[tuple[str, Params]]:
+        """What a command of a session reads of it, asked at once inside :meth:`held`
+        (``writing``: with the id of the round it may add)."""
+        reads: list[tuple[str, Params]] = [
+            (PLAYERS, (sid,)),
+            (ROUND_COUNT, (sid,)),
+            (TOTALS % "total", (sid,)),
+            (TOTALS % "leaderboard", (sid,)),
+            (phones.PENDING, (sid,)),
+            (phones.PENDING_HANDS, (sid,)),
+            (HISTORY, (sid,)),
+            (NOTES, (sid,)),
+            (RENAMES, (sid,)),
+        ]
+        reserving = self.dialect.reserving("rounds") if writing else None
+        if reserving is not None:
+            reads.append((reserving, (1,)))
+        return reads
 
     def close(self) -> None:
         self.conn.close()
@@ -167,7 +224,10 @@ class SQLStore:
         self.dialect.notify(cur, session_id)
 
     def _lock(self, cur: Cursor, session: SessionInfo) -> None:
-        """Writers of one session one after the other: they wait on its row."""
+        """Writers of one session one after the other: they wait on its row (locked
+        already where the held transaction looked the session up)."""
+        if session.id in self._locked:
+            return
         row = cur.execute(f"SELECT id FROM sessions WHERE id = ?{self.dialect.for_update}", (session.id,))
         if row.fetchone() is None:
             raise NoSuchSession(session.name, [])
@@ -233,6 +293,15 @@ class SQLStore:
 
     def session(self, name: str | None = None) -> SessionInfo:
         """A session by name, or the current one."""
+        if self._held:  # locked for the write to come, its reads asked at once
+            if name is None:
+                rows = self.query(f"{SESSION_COLUMNS} WHERE name = {CURRENT}{self.dialect.for_update}")
+            else:
+                rows = self.query(f"{SESSION_COLUMNS} WHERE name = ?{self.dialect.for_update}", (name,))
+            if rows:
+                self._locked.add(int(rows[0][0]))
+                self._ask_ahead(self._reads(int(rows[0][0]), writing=True))
+                return self._info(rows[0])
         if name is None:
             name = self.current_name()
             if name is None:
@@ -251,9 +320,7 @@ class SQLStore:
 
     def _info(self, row: Sequence[Any]) -> SessionInfo:
         sid, sname, rules_json, rate, currency, dealer, created = row
-        players = tuple(
-            r[0] for r in self.query("SELECT name FROM players WHERE session_id = ? ORDER BY seat", (sid,))
-        )
+        players = tuple(r[0] for r in self.query(PLAYERS, (sid,)))
         rules = _rules(rules_json)
         return SessionInfo(int(sid), sname, players, rules, rate, currency, dealer, created)
 
@@ -457,10 +524,7 @@ class SQLStore:
 
     def round_count(self, session: SessionInfo) -> int:
         # Active rounds are numbered 1..n without gaps, so the highest number is the count.
-        row = self.query(
-            "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'",
-            (session.id,),
-        )
+        row = self.query(ROUND_COUNT, (session.id,))
         return int(row[0][0])
 
     def totals(self, session: SessionInfo) -> dict[str, int]:
@@ -475,9 +539,7 @@ class SQLStore:
         query: Callable[[str, Params], list[Any]], session: SessionInfo, column: str
     ) -> dict[str, int]:
         totals = dict.fromkeys(session.players, 0)
-        for player, total in query(
-            f"SELECT player, {column} FROM totals WHERE session_id = ?", (session.id,)
-        ):
+        for player, total in query(TOTALS % column, (session.id,)):
             totals[player] = int(total)
         return totals
 
@@ -574,12 +636,22 @@ class SQLStore:
     ) -> int:
         """Insert a round and its hands, and add its points to the totals; with
         ``running``, keep the totals after it as the round's (the last round only)."""
-        round_id = self.dialect.insert(
-            cur,
-            "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, recorded_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (session.id, number, rnd.winner, bool(rnd.hand_romme), bool(rnd.stalemate), now()),
-        )
+        values = (session.id, number, rnd.winner, bool(rnd.hand_romme), bool(rnd.stalemate), now())
+        if self._held and self.dialect.reserving("rounds") is not None:
+            # the id asked with the session's reads: no round trip for the insert's answer
+            (round_id,) = self.dialect.reserve_ids(cur, "rounds", 1)
+            cur.execute(
+                "INSERT INTO rounds (id, session_id, number, winner, hand_romme, stalemate, recorded_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (round_id, *values),
+            )
+        else:
+            round_id = self.dialect.insert(
+                cur,
+                "INSERT INTO rounds (session_id, number, winner, hand_romme, stalemate, recorded_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                values,
+            )
         rows = []
         for player in session.players:
             hand = rnd.hands.get(player)
@@ -633,14 +705,13 @@ class SQLStore:
                 if now_at != pending:
                     raise PendingChanged(session.name, now_at)
                 phones.clear(cur, session.id)
-            count = cur.execute(
-                "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'",
-                (session.id,),
-            ).fetchone()[0]
+            count = cur.execute(ROUND_COUNT, (session.id,)).fetchone()[0]
             before = self._totals(lambda sql, params: cur.execute(sql, params).fetchall(), session, "total")
             result = compute(before, int(count))
             self._insert_round(cur, session, count + 1, rnd, score_of(result))
             self._changed(cur, session.id)
+            if self._held:  # what the command shows after it, asked with the write
+                self._ask_ahead(self._reads(session.id, writing=False))
             return int(count) + 1, result
 
         return self.write(work)
@@ -719,14 +790,7 @@ class SQLStore:
 
     def history(self, session: SessionInfo) -> list[Change]:
         """Corrections: (round number, status, when) of undone and replaced rounds."""
-        return [
-            Change(r[0], r[1], to_seconds(r[2]))
-            for r in self.query(
-                "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
-                "status IN ('undone', 'replaced') ORDER BY changed_at, id",
-                (session.id,),
-            )
-        ]
+        return [Change(r[0], r[1], to_seconds(r[2])) for r in self.query(HISTORY, (session.id,))]
 
     def all_rounds(self, session: SessionInfo, *, active: bool) -> Iterator[StoredRound]:
         return lines.all_rounds(self.conn, self.dialect, session, active=active)
@@ -795,20 +859,10 @@ class SQLStore:
     # -- notes and renames ---------------------------------------------------------------
 
     def notes(self, session: SessionInfo) -> list[Note]:
-        return [
-            Note(r[0], r[1], r[2])
-            for r in self.query(
-                "SELECT round, text, at FROM notes WHERE session_id = ? ORDER BY id", (session.id,)
-            )
-        ]
+        return [Note(r[0], r[1], r[2]) for r in self.query(NOTES, (session.id,))]
 
     def renames(self, session: SessionInfo) -> list[Rename]:
-        return [
-            Rename(r[0], r[1], r[2])
-            for r in self.query(
-                "SELECT old_name, new_name, at FROM renames WHERE session_id = ? ORDER BY id", (session.id,)
-            )
-        ]
+        return [Rename(r[0], r[1], r[2]) for r in self.query(RENAMES, (session.id,))]
 
     def add_note(self, session: SessionInfo, round_number: int | None, text: str) -> Note:
         at = now()
