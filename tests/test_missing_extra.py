@@ -6,6 +6,7 @@ missing import is simulated: the module is set to None in ``sys.modules``."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -27,6 +28,7 @@ def as_pipx(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     venv.mkdir(parents=True)
     (venv / "pipx_metadata.json").write_text("{}", encoding="utf-8")
     monkeypatch.setattr(sys, "prefix", str(venv))
+    monkeypatch.setattr("romme_score.cli.installed.source", lambda: "romme-score")  # from an index
 
 
 def as_venv(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -105,3 +107,27 @@ def test_pipx_is_told_by_its_metadata_or_by_its_home_issue30_item5(tmp_path: Pat
     assert in_pipx(str(home / "venvs" / "romme-score"), {"PIPX_HOME": str(home)})
     assert not in_pipx(str(home / "venvs" / "romme-score"), {})
     assert not in_pipx(str(tmp_path), {"PIPX_HOME": str(home)})
+
+
+def test_pipx_installed_from_a_folder_reinstalls_from_that_folder_issue30_item5(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """romme-score is installed from its folder (the README's `pipx install .`), not from a
+    package index: the line names the folder, where `pipx install --force` finds it again."""
+    from romme_score.cli import installed
+
+    source = installed.source
+    as_pipx(monkeypatch, tmp_path)
+    monkeypatch.setattr(installed, "source", source)
+    folder = tmp_path / "romme score"  # a space: the line quotes it
+    folder.mkdir()
+
+    class Installed:
+        def read_text(self, name: str) -> str:
+            assert name == "direct_url.json"  # PEP 610: where pip (and pipx) installed it from
+            return json.dumps({"url": folder.as_uri(), "dir_info": {}})
+
+    monkeypatch.setattr("importlib.metadata.distribution", lambda name: Installed())
+    code, err = serve_without_its_extra(monkeypatch)
+    assert code == 1
+    assert err.strip().endswith(f"pipx install --force '{folder}[postgres,serve]'"), err  # psycopg is here

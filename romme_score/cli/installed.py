@@ -12,11 +12,13 @@ Read only when an extra is missing, never on a command's way to its answer.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shlex
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 # each extra, and a module only it brings
 EXTRA_MODULES = {"postgres": "psycopg", "serve": "uvicorn"}
@@ -45,6 +47,27 @@ def _installed(extra: str) -> bool:
         return False
 
 
+def source() -> str:
+    """What pipx reinstalls from: the folder romme-score was installed from (a clone or an
+    unpacked download, as the README installs it; PEP 610's ``direct_url.json``), else its
+    name on a package index."""
+    try:
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        text = distribution("romme-score").read_text("direct_url.json")
+    except (ImportError, PackageNotFoundError, OSError):
+        return "romme-score"
+    try:
+        url = str(json.loads(text or "{}").get("url", ""))
+    except (ValueError, AttributeError):
+        return "romme-score"
+    if url.startswith("file://"):
+        folder = unquote(urlparse(url).path)
+        if Path(folder).is_dir():
+            return folder
+    return "romme-score"
+
+
 def install_line(extra: str, prefix: str | None = None, environ: Mapping[str, str] | None = None) -> str:
     """The command that adds ``extra`` to this installation of romme-score.
 
@@ -53,5 +76,5 @@ def install_line(extra: str, prefix: str | None = None, environ: Mapping[str, st
     """
     if in_pipx(prefix, environ):
         extras = sorted({extra} | {other for other in EXTRA_MODULES if other != extra and _installed(other)})
-        return f"pipx install --force {shlex.quote('romme-score[' + ','.join(extras) + ']')}"
+        return f"pipx install --force {shlex.quote(source() + '[' + ','.join(extras) + ']')}"
     return f"{shlex.quote(sys.executable)} -m pip install {shlex.quote(f'romme-score[{extra}]')}"
