@@ -248,3 +248,21 @@ def test_events_by_the_local_date_they_were_created_then_the_order_added_rules_1
         ("Same day", "2026-03-06"),  # the same date: in the order added
         ("Late", "2026-03-06"),
     ]
+
+
+def test_a_tournaments_table_is_no_game_of_its_own_in_a_league_rules_11(isolated_data_dir: Path) -> None:
+    """A table's games count in the tournament's places (§11 "Place in an event"): added
+    as a game of its own it would count them twice (a new user's trial: Dora 6 -> 16)."""
+    play_cup()
+    ok("league", "new", "Club")
+    ok("league", "add", "Club", "--tournament", "Cup")
+    before = _database(isolated_data_dir)
+    for league in ("Club", "Other"):
+        if league == "Other":
+            ok("league", "new", "Other")
+            before = _database(isolated_data_dir)
+        status, out, err = run("league", "add", league, "--session", "Cup S1 T1")
+        assert status == 1, (out, err)
+        assert "'Cup S1 T1' is a table of tournament 'Cup'" in err and "--tournament 'Cup'" in err, err
+        assert len(err.strip().splitlines()) == 1
+        assert _database(isolated_data_dir) == before

@@ -24,7 +24,7 @@ from romme_score.league.options import LeagueOptions
 from romme_score.league.rules import Event, Standing, ordered, person_key, rank_league
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
-from romme_score.store.errors import EventInLeague
+from romme_score.store.errors import EventInLeague, TableInLeague
 from romme_score.store.records import LeagueEvent, LeagueInfo, SessionInfo
 
 TOKEN_BYTES = 12  # as the phones' links
@@ -156,6 +156,9 @@ class LeagueService:
             extra.append(LeagueEvent(position, "tournament", t.id, t.name, t.created_at))
         for sname in sessions:
             s = self.sessions.session(sname)
+            table_of = self.sessions.tournament_of(s)
+            if table_of is not None:  # its games are the tournament's: they would count twice
+                raise TableInLeague(info.name, s.name, table_of)
             found.append(("session", s.id, s.name))
             position += 1
             extra.append(LeagueEvent(position, "session", s.id, s.name, s.created_at))

@@ -358,6 +358,25 @@ class EventInLeague(StoreError):
         self.event = event
 
 
+class TableInLeague(StoreError):
+    """A session that is a table of a tournament, added to a league as a game of its own:
+    its games count in the tournament's places, and would count twice (docs/rules.md §11);
+    nothing was written."""
+
+    def __init__(self, league: str, event: str, tournament: str) -> None:
+        super().__init__(
+            _(
+                "session '%(event)s' is a table of tournament '%(tournament)s': its games count "
+                "in the tournament's places; add the tournament to league '%(league)s' instead "
+                "(--tournament '%(tournament)s'); nothing was added"
+            )
+            % {"event": event, "tournament": tournament, "league": league}
+        )
+        self.league = league
+        self.event = event
+        self.tournament = tournament
+
+
 class EventNotInLeague(NotFound):
     """The event to remove is not in the league."""
 
