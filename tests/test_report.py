@@ -362,11 +362,14 @@ def test_report_marks_a_stalemate_as_the_terminal_does(friday: None) -> None:
     html = report()
     row = re.search(r'<tr data-round="4"[^>]*>(.*?)</tr>', html)
     assert row is not None and 'data-stalemate="true"' in row.group(0)
-    assert row.group(1).startswith('<td>4<span class="stalemate">(stalemate)</span></td>')
+    # the one mark of a stalemate, as every scoresheet has it (issue 30 item 10), and the legend says it
+    assert row.group(1).startswith('<td>4 <span class="stalemate">s</span></td>')
     assert "Round 4: stalemate, the stock ran out and nobody went out" in html
-    assert "(stalemate)" in ok("standings")  # the terminal's word for it, the same
+    assert "s stalemate" in html
+    standings = ok("standings")  # the terminal's mark for it, the same
+    assert re.search(r"^4 s ", standings, re.M) and "s stalemate" in standings
     german = ok("--lang", "de", "report")
-    assert '<span class="stalemate">(Patt)</span>' in german
+    assert '<span class="stalemate">s</span>' in german and "s Patt" in german
 
 
 PHONE_TABLES = {  # session: players; four fit a phone, six long names cannot

@@ -50,3 +50,12 @@ def legend(*marks: str, sep: str = ", ") -> str:
     '* went out  H Hand-Rommé'
     """
     return sep.join(f"{mark} {_(MEANINGS[mark])}" for mark in marks or MEANINGS)
+
+
+def shown_marks(stalemate: bool) -> str:
+    """The legend of a scoresheet: every mark, the stalemate's where one is shown.
+
+    >>> shown_marks(False)
+    '* went out, H Hand-Rommé, -N bonus struck'
+    """
+    return legend(WENT_OUT, HAND_ROMME, BONUS, *([STALEMATE] if stalemate else []))

@@ -44,7 +44,6 @@ SCORESHEET = N_("Round by round")
 RUNNING_NOTE = N_("the small number is the running total.")
 MARKS = N_("Hand-Rommés, bonuses and stalemates")
 NO_MARKS = N_("No Hand-Rommé, no bonus and no stalemate in this game.")
-STALEMATE = N_("(stalemate)")
 STALEMATE_LINE = N_("Round {round}: stalemate, the stock ran out and nobody went out")
 SWIPE = N_("Wider than the screen: swipe the table sideways for every column.")
 HAND_ROMME_LINE = N_("Round {round}: {player} went out with a Hand-Rommé (everyone else's points ×{times})")
@@ -336,7 +335,7 @@ def _scoresheet(game: GameReport) -> str:
             cells.append(f'<td>{text}<span class="run">{running}</span></td>')
         label = str(row.number)
         if row.stalemate:  # as the terminal's scoresheet says it: a round without a winner
-            label += f'<span class="stalemate">{escape(_(STALEMATE))}</span>'
+            label += f' <span class="stalemate">{escape(marks.STALEMATE)}</span>'
         stalemate = ' data-stalemate="true"' if row.stalemate else ""
         rows.append(f'<tr data-round="{row.number}"{stalemate}><td>{label}</td>{"".join(cells)}</tr>')
     foot = "".join(f'<td class="total" data-player="{escape(p)}">{s.totals[p]}</td>' for p in s.players)
@@ -345,13 +344,13 @@ def _scoresheet(game: GameReport) -> str:
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody><tfoot><tr>"
         f"<td>{escape(_(TOTAL))}</td>{foot}</tr></tfoot></table></div>"
         + (f'<p class="note swipe">{escape(_(SWIPE))}</p>' if _wider_than_a_phone(game) else "")
-        + f'<p class="note">{escape(scoresheet_note())}</p>'
+        + f'<p class="note">{escape(scoresheet_note(any(r.stalemate for r in s.rounds)))}</p>'
     )
 
 
-def scoresheet_note() -> str:
+def scoresheet_note(stalemate: bool = False) -> str:
     """The legend under the round-by-round table: the marks it uses, then the running total."""
-    return marks.legend(marks.WENT_OUT, marks.HAND_ROMME, marks.BONUS) + "; " + _(RUNNING_NOTE)
+    return marks.shown_marks(stalemate) + "; " + _(RUNNING_NOTE)
 
 
 PHONE_PX = 336  # what a phone held upright (360 px) leaves for a table
@@ -364,7 +363,7 @@ def _wider_than_a_phone(game: GameReport) -> bool:
     line under it says so there."""
     s = game.standings
     running = game.chart.totals
-    widths = [max(len(_(ROUND)), len(_(TOTAL)), len(_(STALEMATE)) * 0.65)]  # its small print
+    widths = [max(len(_(ROUND)), len(_(TOTAL)))]
     for p in s.players:
         cells = [max((len(w) for w in p.split()), default=1), len(str(s.totals[p]))]
         for index, row in enumerate(s.rounds):

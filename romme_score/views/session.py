@@ -223,7 +223,7 @@ def render_scoresheet(s: Standings, width: int | None = None) -> str:
         for p in s.players:
             running[p] -= row.points.get(p, 0) - row.bonus.get(p, 0)
     for row in rounds:
-        label = str(row.number) + (" " + _("(stalemate)") if row.stalemate else "")
+        label = str(row.number) + (" " + marks.STALEMATE if row.stalemate else "")
         table.append([label] + [f"{_cell(row, p)}  = {after[row.number][p]}" for p in s.players])
     lines = []
     shown_from = rounds[0].number if rounds else None
@@ -242,7 +242,7 @@ def render_scoresheet(s: Standings, width: int | None = None) -> str:
     else:
         lines.append(sheet)
         legend = (
-            marks.legend(marks.WENT_OUT, marks.HAND_ROMME, marks.BONUS)
+            marks.shown_marks(any(r.stalemate for r in rounds))  # one legend everywhere (issue 30 item 10)
             + "; "
             + _("'= N' is the running total")
         )
