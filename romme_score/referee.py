@@ -64,9 +64,12 @@ def judge_question(
     check_question(onto=onto is not None, first=first, not_out=not_out)
     if onto is not None:
         table = read(onto, "--onto: ")
-        added = [c for i, m in enumerate(melds, 1) for c in read(m, f"argument {i}: ")]
+        added = [c for i, m in enumerate(melds, 1) for c in read(m, _("argument %(n)d: ") % {"n": i})]
         return judge_onto(table, added, rules, came_out=not not_out)
-    parsed = [read(m, f"meld {i} ('{m}'): " if len(melds) > 1 else "") for i, m in enumerate(melds, 1)]
+    parsed = [
+        read(m, _("meld %(n)d ('%(text)s'): ") % {"n": i, "text": m} if len(melds) > 1 else "")
+        for i, m in enumerate(melds, 1)
+    ]
     return judge_melds(list(melds), parsed, rules, first=first)
 
 
