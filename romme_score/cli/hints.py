@@ -10,6 +10,7 @@ adds what to type instead, in the command line's own terms (``--db``, ``--winner
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -62,6 +63,13 @@ def _missing_extra(facts: dict[str, Any], command: str | None) -> str:
     return install_line(str(facts.get("extra")))
 
 
+def _table_in_league(facts: dict[str, Any], command: str | None) -> str:
+    return _("add the tournament instead: romme league add %(league)s --tournament %(tournament)s") % {
+        "league": shlex.quote(str(facts.get("league"))),
+        "tournament": shlex.quote(str(facts.get("tournament"))),
+    }
+
+
 def _not_ours(facts: dict[str, Any], command: str | None) -> str:
     if facts.get("server"):  # a PostgreSQL database (issue 30 item 11): no file to give
         return _("give the URL of an empty database or of romme-score's with --db")
@@ -87,6 +95,7 @@ WAYS_OUT: dict[str, WayOut] = {
     "missing-hands": N_("give NAME=CARDS, or NAME=0"),
     "game-over": _game_over,
     "missing-extra": _missing_extra,
+    "table-in-league": _table_in_league,
     "tournament-money": N_("'romme tournament payout' shows what each player paid in and receives"),
 }
 # what goes before the sentence: the option it was typed for

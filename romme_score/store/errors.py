@@ -367,8 +367,8 @@ class TableInLeague(StoreError):
         super().__init__(
             _(
                 "session '%(event)s' is a table of tournament '%(tournament)s': its games count "
-                "in the tournament's places; add the tournament to league '%(league)s' instead "
-                "(--tournament '%(tournament)s'); nothing was added"
+                "in the tournament's places, in league '%(league)s' with the tournament; nothing "
+                "was added"
             )
             % {"event": event, "tournament": tournament, "league": league}
         )
