@@ -212,9 +212,9 @@ def test_connections_and_threads_stay_a_fixed_number_over_bursts_issue_31_item_6
 
     monkeypatch.setattr(anyio_asyncio.WorkerThread, "MAX_IDLE_TIME", 0.2)
     fixed_files = 3 * (8 + 1 + 1)  # db, -wal, -shm of the pool's 8 kept, the watcher's, one in use
-    # anyio's worker threads at most (its limiter: 40), the server's own (uvicorn's, the
-    # watcher's, asyncio's executor for a name lookup) and the test's, over what was there
-    fixed_threads = threading.active_count() + 40 + 12
+    # over what was there: the test's own 40 clients, anyio's worker threads at most (its
+    # limiter: 40) and the server's own (uvicorn's, the watcher's, asyncio's executor)
+    fixed_threads = threading.active_count() + 40 + 40 + 12
     counts = []
     with in_process(db, limits=QUICK) as (served, _server), httpx.Client(timeout=20) as http:
         url = served.board + "/state.json"
