@@ -460,6 +460,7 @@ def test_six_players_with_an_emoji_fit_the_toolbar_by_its_columns(
     term = Evening(["play"], isolated_data_dir, *size)
     try:
         term.wait_for(term.prompt(1, "Samstag"))
+        term.wait_for("│")  # the toolbar is drawn a moment after the prompt
         toolbar = [line for line in term.text.splitlines() if "│" in line]
         assert toolbar and all(width(line) <= term.cols for line in toolbar), term.text
         # the dealer's words whole: the toolbar is measured in columns, not characters
