@@ -112,11 +112,11 @@ def test_a_failed_read_of_the_state_is_said_in_a_sentence_issue_31_14(
 
         ben.route("**/state.json", answer)
         ok("round", "--winner", "Anna", "Ben=5", "Carl=6", "Dora=7")  # a change: the page reads again
-        ben.wait_for_selector(f"#trouble:has-text('{words}')", timeout=5000)
+        ben.wait_for_selector(f"#trouble:has-text('{words}')", timeout=15_000)
         text = ben.inner_text("body")
         assert "internal error" not in text and "Not found" not in text
         ben.unroute("**/state.json")
-        ben.wait_for_selector("#trouble", state="hidden", timeout=10_000)  # and catches up by itself
+        ben.wait_for_selector("#trouble", state="hidden", timeout=20_000)  # and catches up by itself
         ben.wait_for_function("() => document.querySelectorAll('#last-hands li').length > 0")
     finally:
         context.close()
