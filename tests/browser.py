@@ -34,9 +34,18 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
-def phone(browser: Any, locale: str = "en-GB") -> Any:
-    """A browser context the size of a phone held upright."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale=locale, has_touch=True)
+def phone(browser: Any, locale: str = "en-GB", service_workers: str = "allow") -> Any:
+    """A browser context the size of a phone held upright. ``service_workers="block"`` for a
+    test that answers requests itself (``page.route``): Playwright does not see the requests
+    of a page its service worker controls, so whether the route applied would depend on
+    whether the worker had taken the page yet."""
+    context = browser.new_context(
+        viewport=PHONE,
+        device_scale_factor=1,
+        locale=locale,
+        has_touch=True,
+        service_workers=service_workers,
+    )
     context.set_default_timeout(TIMEOUT_MS)
     return context
 

@@ -316,7 +316,7 @@ def current(served: Served) -> dict[str, Any]:
 def test_a_hand_sent_while_the_server_is_away_waits_in_the_page_and_is_sent_again(
     browser: Any, served: Served
 ) -> None:
-    context = phone(browser)
+    context = phone(browser, service_workers="block")  # the route answers the hand
     try:
         ben = open_page(context, served.seats["Ben"])
         tries: list[int] = []

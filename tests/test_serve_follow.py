@@ -102,7 +102,7 @@ def test_the_scorekeepers_message_goes_when_a_round_is_saved_elsewhere_issue_31_
 def test_a_failed_read_of_the_state_is_said_in_a_sentence_issue_31_14(
     browser: Any, served: Served, status: int, words: str
 ) -> None:
-    context = phone(browser)
+    context = phone(browser, service_workers="block")  # the route answers state.json
     try:
         ben = open_page(context, served.seats["Ben"])
         body = '{"error": "internal error", "code": "internal"}' if status == 500 else "Not found\n"
