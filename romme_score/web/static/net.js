@@ -167,10 +167,14 @@ export function live(render, T = {}) {
 
   function connect() {
     if (source) source.close();
-    source = new EventSource(url("events", version === null ? {} : { since: version }));
+    const since = version;
+    source = new EventSource(url("events", since === null ? {} : { since }));
     source.onopen = () => {
       online(true); // the writes waiting are sent now (outbox.js listens)
-      if (version === null) refresh(); // the first state.json did not come: ask again
+      // A stream that says no version (opened before the first state.json came) is told
+      // nothing on opening, nor on the browser's reconnections of it, which keep its
+      // address: what changed meanwhile is asked for here, each time it opens.
+      if (since === null) refresh();
     };
     source.onmessage = (event) => {
       if (event.data !== String(version)) refresh();
