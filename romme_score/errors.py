@@ -64,6 +64,20 @@ def _json_value(value: object) -> tuple[bool, Any]:
     return False, None
 
 
+class _CodeOfName:
+    """The ``code`` of an error class that names none: its name's (:func:`code_of`), worked
+    out when it is first asked for and then kept on the class, not for each of the seventy
+    error classes at every start of romme (issue 28)."""
+
+    def __get__(self, obj: object, owner: type) -> str:
+        code = code_of(owner.__name__)
+        setattr(owner, "code", code)  # noqa: B010  (the class's own, replacing this)
+        return code
+
+
+_CODE_OF_NAME = _CodeOfName()
+
+
 class RommeError(ValueError):
     """Base of every error romme-score raises on purpose."""
 
@@ -74,7 +88,7 @@ class RommeError(ValueError):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "code" not in cls.__dict__:
-            cls.code = code_of(cls.__name__)
+            cls.code = _CODE_OF_NAME  # type: ignore[assignment]  # its name's, when asked
 
     def facts(self) -> dict[str, Any]:
         """The error's facts as JSON can carry them (names, numbers, players, the problem)."""

@@ -18,7 +18,6 @@ from romme_score.frozen import field, record
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import Hand as Hand  # read by the input layer; imported from here too
 from romme_score.inputs import HandInputError, HandProblem, unknown_player
-from romme_score.melds import IllegalMeldError, check_supply, penalty_value
 from romme_score.rules import RuleSet
 
 
@@ -56,6 +55,8 @@ class MissingHands(RoundError):
 
 def hand_penalty(cards: Sequence[Card], rules: RuleSet) -> int:
     """Penalty value of the cards left in a hand (§3)."""
+    from romme_score.melds import penalty_value  # the referee: loaded once a card is counted
+
     return sum(penalty_value(card, rules) for card in cards)
 
 
@@ -78,6 +79,7 @@ def most_points_in_hand(rules: RuleSet) -> int:
     278
     """
     from romme_score.cards import SUITS, Rank
+    from romme_score.melds import penalty_value
 
     naturals = sorted(
         (
@@ -175,6 +177,8 @@ def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> N
     if missing:
         raise MissingHands(missing)
     cards = [c for hand in rnd.hands.values() if hand.cards for c in hand.cards]
+    from romme_score.melds import IllegalMeldError, check_supply
+
     try:
         check_supply(cards, rules)
     except IllegalMeldError as exc:

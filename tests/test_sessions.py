@@ -433,7 +433,7 @@ def test_migration_to_leaderboard_tenths_recomputes_the_stored_points_rules_7(tm
 def test_migration_from_schema_1_keeps_data(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     con = sqlite3.connect(path, isolation_level=None)
-    for statement in store_module.MIGRATIONS[0]:
+    for statement in store_module.migrations()[0]:
         con.execute(statement)
     con.execute(f"PRAGMA application_id = {store_module.APPLICATION_ID}")
     con.execute("PRAGMA user_version = 1")

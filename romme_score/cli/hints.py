@@ -10,7 +10,6 @@ adds what to type instead, in the command line's own terms (``--db``, ``--winner
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +63,8 @@ def _missing_extra(facts: dict[str, Any], command: str | None) -> str:
 
 
 def _table_in_league(facts: dict[str, Any], command: str | None) -> str:
+    import shlex  # this hint only: not loaded at every start
+
     return _("add the tournament instead: romme league add %(league)s --tournament %(tournament)s") % {
         "league": shlex.quote(str(facts.get("league"))),
         "tournament": shlex.quote(str(facts.get("tournament"))),

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from romme_score.league.options import LeagueOptions
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.records import (
@@ -40,6 +39,7 @@ from romme_score.store.records import (
 )
 
 if TYPE_CHECKING:
+    from romme_score.league.options import LeagueOptions
     from romme_score.store.names import Names
     from romme_score.tournament.options import TournamentOptions
 

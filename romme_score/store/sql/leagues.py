@@ -10,12 +10,12 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from romme_score.league.options import LeagueOptions
 from romme_score.store.errors import EventInLeague, EventNotInLeague, LeagueExists, NoSuchLeague
 from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, now
 from romme_score.store.sql.dialect import Cursor, Dialect
 
 if TYPE_CHECKING:
+    from romme_score.league.options import LeagueOptions
     from romme_score.store.sql.connection import Connection
 
 COLUMN = {"session": "session_id", "tournament": "tournament_id"}
@@ -65,6 +65,8 @@ def info(conn: Connection, name: str) -> LeagueInfo:
             "SELECT typed, person FROM league_aliases WHERE league_id = ? ORDER BY position", (lid,)
         )
     )
+    from romme_score.league.options import LeagueOptions  # a league's command only, not every start
+
     return LeagueInfo(
         int(lid),
         lname,

@@ -23,7 +23,6 @@ import romme_score.store.sql.leagues as leagues
 import romme_score.store.sql.lines as lines
 import romme_score.store.sql.phones as phones
 import romme_score.store.sql.tournaments as tournaments
-from romme_score.league.options import LeagueOptions
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.errors import (
@@ -66,6 +65,7 @@ from romme_score.store.sql.dialect import Cursor, Dialect, Params
 from romme_score.store.sql.schema import ROUND_TOTALS_SELECT, TOTALS_SELECT
 
 if TYPE_CHECKING:
+    from romme_score.league.options import LeagueOptions
     from romme_score.store.names import Names
     from romme_score.store.sql.connection import Connection
     from romme_score.tournament.options import TournamentOptions

@@ -35,7 +35,7 @@ from romme_score.store.errors import (
     StoreError,
     WriteFailed,
 )
-from romme_score.store.sqlite.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from romme_score.store.sqlite.schema import APPLICATION_ID, SCHEMA_VERSION, migrations
 
 T = TypeVar("T")
 
@@ -237,7 +237,7 @@ class Connection:
                 if current >= number:  # another process migrated meanwhile
                     self.db.execute("COMMIT")
                     continue
-                for statement in MIGRATIONS[number - 1]:
+                for statement in migrations()[number - 1]:
                     self.db.execute(statement)
                 self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 self.db.execute(f"PRAGMA user_version = {number}")

@@ -7,6 +7,8 @@ file is marked with ``PRAGMA application_id``: a file that is not ours is never 
 
 from __future__ import annotations
 
+import functools
+
 from romme_score.store.sql import schema as tables
 
 APPLICATION_ID = 0x526F6D6D  # "Romm"
@@ -20,25 +22,31 @@ TYPES = {
 }
 TOTALS_SELECT = tables.TOTALS_SELECT
 
-MIGRATIONS: list[list[str]] = [
-    tables.spoken(TYPES, statements)
-    for statements in (
-        # 1: sessions, players, rounds with history, hands
-        [tables.SESSIONS, tables.PLAYERS, tables.ROUNDS, tables.ROUNDS_ACTIVE, tables.HANDS, tables.STATE],
-        # 2: running totals kept with every write, so a long session stays fast
-        [
-            tables.TOTALS,
-            tables.ROUNDS_BY_SESSION,
-            "INSERT INTO totals (session_id, player, total, leaderboard) " + TOTALS_SELECT.format(where="1"),
-        ],
-        [tables.NOTES, tables.RENAMES],  # 3: notes and renames
-        [tables.VERSION],  # 4: a change counter per session
-        tables.PENDING,  # 5: the round in progress and the phones' links
-        tables.TOURNAMENTS,  # 6: tournaments (docs/rules.md §10)
-        tables.LEADERBOARD_TENTHS,  # 7: 003's leaderboard points exact, in tenths
-        tables.LEAGUES,  # 8: a club's season (docs/rules.md §11)
-        tables.ROUND_TOTALS,  # 9: each seat's running total after every round (issue 28)
-        tables.WRITE_KEYS,  # 10: the idempotency keys of the phones' writes
-    )
-]
-SCHEMA_VERSION = len(MIGRATIONS)
+# Each migration's statements, as written for every dialect: spoken in SQLite's words only
+# when a file is created or migrated (:func:`migrations`), not at every start.
+STATEMENTS: tuple[list[str], ...] = (
+    # 1: sessions, players, rounds with history, hands
+    [tables.SESSIONS, tables.PLAYERS, tables.ROUNDS, tables.ROUNDS_ACTIVE, tables.HANDS, tables.STATE],
+    # 2: running totals kept with every write, so a long session stays fast
+    [
+        tables.TOTALS,
+        tables.ROUNDS_BY_SESSION,
+        "INSERT INTO totals (session_id, player, total, leaderboard) " + TOTALS_SELECT.format(where="1"),
+    ],
+    [tables.NOTES, tables.RENAMES],  # 3: notes and renames
+    [tables.VERSION],  # 4: a change counter per session
+    tables.PENDING,  # 5: the round in progress and the phones' links
+    tables.TOURNAMENTS,  # 6: tournaments (docs/rules.md §10)
+    tables.LEADERBOARD_TENTHS,  # 7: 003's leaderboard points exact, in tenths
+    tables.LEAGUES,  # 8: a club's season (docs/rules.md §11)
+    tables.ROUND_TOTALS,  # 9: each seat's running total after every round (issue 28)
+    tables.WRITE_KEYS,  # 10: the idempotency keys of the phones' writes
+)
+SCHEMA_VERSION = len(STATEMENTS)
+
+
+@functools.cache
+def migrations() -> list[list[str]]:
+    """The statements of each migration, in SQLite's words (``migrations()[0]`` creates
+    the tables of schema 1)."""
+    return [tables.spoken(TYPES, statements) for statements in STATEMENTS]
