@@ -53,6 +53,16 @@ def created_json(info: TournamentInfo) -> dict[str, Any]:
     }
 
 
+def seating_text(seating: str) -> str:
+    """How the tables of every series are seated, in words (the option's value stays English
+    in the rules file and the JSON, never in a sentence)."""
+    return {
+        "draw": _("by lot"),
+        "standings": _("by the standings (series 1 by lot)"),
+        "fixed": _("in the order of the start numbers"),
+    }[seating]
+
+
 def render_created(info: TournamentInfo) -> str:
     o = info.options
     lines = [
@@ -72,7 +82,7 @@ def render_created(info: TournamentInfo) -> str:
             "scoring": scoring_text(o),
         },
         _("Seating: %(seating)s; the seed of the draws is %(seed)d.")
-        % {"seating": o.seating, "seed": info.seed},
+        % {"seating": seating_text(o.seating), "seed": info.seed},
     ]
     rows = [[p.start, p.name, p.team or ""] for p in info.players]
     lines.append(
