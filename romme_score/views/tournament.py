@@ -371,7 +371,9 @@ def board_title(tournament: str) -> str:
 def table_line(table: int, played: int, games: int) -> str:
     """``Table 3: game 11 of 16`` (games played), ``Table 3: not started`` or ``Table 3: complete``."""
     if played >= games:
-        return _("Table %(table)d: complete (%(games)d games)") % {"table": table, "games": games}
+        return ngettext(
+            "Table %(table)d: complete (%(games)d game)", "Table %(table)d: complete (%(games)d games)", games
+        ) % {"table": table, "games": games}
     if played == 0:
         return _("Table %(table)d: not started") % {"table": table}
     return _("Table %(table)d: game %(played)d of %(games)d") % {
