@@ -55,6 +55,27 @@ class AliasChain(StoreError):
         self.person = person
 
 
+class EventGivenTwice(InputProblem):
+    """The same event named twice in one ``add`` (an event counts once in a league); nothing
+    was added. Not "in the league already": it was not, before this add."""
+
+    def __init__(self, league: str, kind: str, event: str) -> None:
+        if kind == "tournament":
+            message = _(
+                "tournament '%(event)s' was given twice; an event counts once in league '%(league)s', "
+                "so nothing was added"
+            )
+        else:
+            message = _(
+                "session '%(event)s' was given twice; an event counts once in league '%(league)s', "
+                "so nothing was added"
+            )
+        super().__init__(message % {"event": event, "league": league})
+        self.league = league
+        self.kind = kind
+        self.event = event
+
+
 class NoEventGiven(InputProblem):
     def __init__(self) -> None:
         super().__init__(_("no event was given"))
@@ -166,7 +187,11 @@ class LeagueService:
         for kind, event_id, event_name in found:  # said before the people are read
             if (kind, event_id) in known:
                 raise EventInLeague(info.name, kind, event_name)
-            known.add((kind, event_id))
+        given: set[tuple[str, int]] = set()
+        for kind, event_id, event_name in found:
+            if (kind, event_id) in given:
+                raise EventGivenTwice(info.name, kind, event_name)
+            given.add((kind, event_id))
         self._ranked(info, (*info.events, *extra), self._aliases(info))  # a conflict is refused here
         self.store.add_league_events(info, found)
         return Added(info.name, tuple((kind, n) for kind, _id, n in found))

@@ -441,9 +441,9 @@ class EventInLeague(StoreError):
 
     def __init__(self, league: str, kind: str, event: str) -> None:
         if kind == "tournament":
-            message = _("tournament '%(event)s' is in league '%(league)s' already; nothing was added")
+            message = _("tournament '%(event)s' counts in league '%(league)s' already; nothing was added")
         else:
-            message = _("session '%(event)s' is in league '%(league)s' already; nothing was added")
+            message = _("session '%(event)s' counts in league '%(league)s' already; nothing was added")
         super().__init__(message % {"event": event, "league": league})
         self.league = league
         self.kind = kind
