@@ -241,6 +241,40 @@ def test_the_same_session_given_twice_in_one_add_is_said_as_given_twice_not_in_t
     assert [e["name"] for e in events] == ["Abend 1"]
 
 
+def test_an_alias_for_a_spelling_nobody_played_is_refused_naming_the_likely_one_trial(
+    isolated_data_dir: Path,
+) -> None:
+    """A new user's trial (issue 29): ``league alias Club Hansy Hans`` was accepted although
+    nobody played as Hansy (a typo of Hansi). An alias maps a spelling played in the
+    league's events: any other is one sentence naming it and the nearest spelling played
+    (not the person it was to count as), exit 2, nothing written. Case does not matter."""
+    play_evenings()
+    ok("league", "new", "Club")
+    status, _out, err = run("league", "alias", "Club", "Hansi", "Hans")
+    assert (
+        status == 2
+        and err.strip() == "Error: nobody played as 'Hansi' in league 'Club': it holds no event yet"
+    )
+    ok("league", "add", "Club", "--session", "Abend 1", "--session", "Abend 2")
+    before = _database(isolated_data_dir)
+    status, out, err = run("league", "alias", "Club", "Hansy", "Hans")
+    assert (status, out) == (2, "") and _database(isolated_data_dir) == before
+    assert err.strip() == (
+        "Error: nobody played as 'Hansy' in league 'Club'; did you mean 'Hansi'? "
+        "(players: Anna, Hansi, Carl, Dora, Ben, Jan, Hans)"
+    )
+    status, _out, err = run("--lang", "de", "league", "alias", "Club", "Hansy", "Hans")
+    assert status == 2 and err.strip().startswith(
+        "Fehler: in der Liga 'Club' hat niemand als 'Hansy' gespielt; war 'Hansi' gemeint? (Spieler: Anna,"
+    )
+    status, _out, err = run("league", "alias", "Club", "Zorro", "Hans")
+    assert status == 2 and "nobody played as 'Zorro' in league 'Club' (players: " in err
+    assert _database(isolated_data_dir) == before
+    ok("league", "alias", "Club", "HANSI", "Hans")  # a spelling played, in any case
+    names = [p["name"] for p in json.loads(ok("league", "standings", "Club", "--json"))["players"]]
+    assert "Hans" in names and "Hansi" not in names
+
+
 def test_the_refusals_speak_german_issue_29() -> None:
     play_evenings()
     ok("league", "new", "Club")
