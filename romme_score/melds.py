@@ -525,7 +525,11 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
     if jokers > rules.jokers:
         raise IllegalMeldError(
             Reason.NO_JOKERS_IN_PLAY,
-            _("%(jokers)d jokers, but only %(max)d are in play (jokers=%(max)d)")
+            ngettext(
+                "%(jokers)d joker, but only %(max)d in play (jokers=%(max)d)",
+                "%(jokers)d jokers, but only %(max)d in play (jokers=%(max)d)",
+                jokers,
+            )
             % {"jokers": jokers, "max": rules.jokers},
         )
     for card, count in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):

@@ -45,3 +45,39 @@ def default_location() -> str:
         if base == os.path.normpath(base) != ".":  # then pathlib writes it as it is
             return os.path.join(base, APP, DATABASE_FILE)
     return str(data_dir() / DATABASE_FILE)
+
+
+HISTORY_FILE = "play-history"
+
+
+def history_location(db: str | None) -> str:
+    """The table mode's command history of the database ``db`` (None: the default one).
+
+    The default database keeps ``play-history`` beside it in the data directory; any other
+    SQLite file keeps ``FILE.play-history`` beside it, so ``--db club.sqlite3`` recalls the
+    club's lines and leaves the data directory alone; a PostgreSQL database, which has no
+    folder, one file per server and database in the data directory.
+
+    >>> history_location("/srv/club/club.sqlite3")
+    '/srv/club/club.sqlite3.play-history'
+    >>> history_location("postgresql://anna:pw@db.example:5433/club").endswith("play-history-db.example-5433-club")
+    True
+    """
+    location = db if db else default_location()
+    if "://" in location:
+        import re
+        from urllib.parse import urlsplit
+
+        try:
+            url = urlsplit(location)
+            where = "-".join(
+                str(p) for p in (url.hostname or "local", url.port or 5432, url.path.lstrip("/"))
+            )
+        except ValueError:  # an unreadable URL: the connection refuses it anyway
+            where = "postgres"
+        return str(data_dir() / f"{HISTORY_FILE}-{re.sub(r'[^A-Za-z0-9._-]', '_', where)}")
+    import os.path
+
+    if os.path.abspath(location) == os.path.abspath(str(data_dir() / DATABASE_FILE)):
+        return str(data_dir() / HISTORY_FILE)
+    return f"{location}.{HISTORY_FILE}"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from romme_score.cards import Card, Profile
 from romme_score.errors import InputProblem
 from romme_score.frozen import record
-from romme_score.i18n import _, shown
+from romme_score.i18n import _, ngettext, shown
 from romme_score.inputs import (
     MAX_NOTE,
     choose_player,
@@ -740,7 +740,11 @@ class SessionService:
         names = clean_names(players)
         if not 2 <= len(names) <= rules.max_players:
             raise SessionInputError(
-                _("%(count)d players, but these rules seat 2 to %(max)d (max_players=%(max)d)")
+                ngettext(
+                    "%(count)d player, but these rules seat 2 to %(max)d (max_players=%(max)d)",
+                    "%(count)d players, but these rules seat 2 to %(max)d (max_players=%(max)d)",
+                    len(names),
+                )
                 % {"count": len(names), "max": rules.max_players}
             )
         first = 0

@@ -5,8 +5,10 @@ its subcommand (``romme tournament --db FILE standings``)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+import pytest
 from clirun import ok, run
 
 
@@ -56,3 +58,32 @@ def test_db_before_a_subcommand_of_sessions_issue30_item3(tmp_path: Path) -> Non
     assert run("--db", str(db), "new", "Freitag", "Anna", "Ben")[0] == 0
     assert run("--db", str(db), "sessions", "rename", "Freitag", "Fr")[0] == 0
     assert json.loads(ok("--db", str(db), "sessions", "--json"))[0]["name"] == "Fr"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_the_table_modes_history_is_the_history_of_the_database_given_by_db_issue30_item3(
+    tmp_path: Path, isolated_data_dir: Path
+) -> None:
+    """A new user's trial (issue 30): ``romme --db club.sqlite3 play`` kept its lines in the
+    data directory's ``play-history`` whatever ``--db`` said; they belong to the club's file,
+    wherever ``--db`` stands on the line, and the data directory is left alone."""
+    from test_play_terminal import UP, Terminal
+
+    from romme_score.paths import data_dir
+
+    club = tmp_path / "club" / "club.sqlite3"
+    assert run("--db", str(club), "new", "Freitag", "Anna", "Ben")[0] == 0
+    first = Terminal(["--db", str(club), "play"], isolated_data_dir)  # ROMME_DB: another file
+    first.wait_for("Freitag · round 1>")
+    first.type("standings --all\r", "Freitag · round 1>")
+    first.type("quit\r")
+    assert first.close() == 0
+    assert "standings --all" in (club.parent / "club.sqlite3.play-history").read_text()
+    assert not (data_dir() / "play-history").exists() and not isolated_data_dir.exists()
+
+    second = Terminal(["play", "--db", str(club)], isolated_data_dir)
+    second.wait_for("Freitag · round 1>")
+    second.type(UP, "Freitag · round 1> quit")
+    second.type(UP, "Freitag · round 1> standings --all")
+    second.child.terminate(force=True)
+    assert not data_dir().exists()

@@ -54,7 +54,7 @@ def league_version(db: Path) -> int:
 
 def test_kill_9_while_writing_a_league_leaves_whole_writes_only_rules_11(isolated_data_dir: Path) -> None:
     db = isolated_data_dir
-    ok("new", "A", "Anna", "Ben", "--db", str(db))
+    ok("new", "A", "Anna", "Hansi", "--db", str(db))  # the alias Hansi->Hans is written while A counts
     ok("new", "B", "Carl", "Dora", "--db", str(db))
     ok("league", "new", "Club", "--db", str(db))
     rng = random.Random(29)

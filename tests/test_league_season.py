@@ -166,8 +166,13 @@ REFUSED: list[tuple[str, list[str], int, str]] = [
         1,
         "no session named",
     ),
-    ("an event added twice", ["add", "Club", "--session", "Abend 2"], 1, "is in league 'Club' already"),
-    ("an event given twice", ["add", "Club", "--session", "Abend 1", "--session", "Abend 1"], 1, "already"),
+    ("an event added twice", ["add", "Club", "--session", "Abend 2"], 1, "counts in league 'Club' already"),
+    (
+        "an event given twice",
+        ["add", "Club", "--session", "Abend 1", "--session", "Abend 1"],
+        2,
+        "given twice",
+    ),
     ("a bad points list", ["new", "X", "--points", "10,8,x"], 2, "points list"),
     ("a rising points list", ["new", "X", "--points", "5,8"], 2, "place 2 would score more"),
     ("--best 0", ["new", "X", "--best", "0"], 2, "--best"),
@@ -197,12 +202,85 @@ def test_every_refusal_is_one_sentence_with_its_exit_code_and_writes_nothing_iss
     assert _database(isolated_data_dir) == before
 
 
+def test_the_same_session_given_twice_in_one_add_is_said_as_given_twice_not_in_the_league_trial(
+    isolated_data_dir: Path,
+) -> None:
+    """A new user's trial (issue 29): ``league add Club --session S --session S`` said "is in
+    league 'Club' already" of a session that was not; it is one input sentence (exit 2), and
+    nothing is added. A session that does count in the league already is named, with the
+    league, whichever of the events given it is; nothing is added either (exit 1, a refused
+    action as docs/league.md lists it)."""
+    play_evenings()
+    ok("league", "new", "Club")
+    before = _database(isolated_data_dir)
+    status, out, err = run("league", "add", "Club", "--session", "Abend 1", "--session", "Abend 1")
+    assert (status, out) == (2, "") and _database(isolated_data_dir) == before
+    assert err.strip() == (
+        "Error: session 'Abend 1' was given twice; an event counts once in league 'Club', so nothing "
+        "was added"
+    )
+    status, _out, err = run(
+        "--lang", "de", "league", "add", "Club", "--session", "Abend 1", "--session", "Abend 1"
+    )
+    assert status == 2 and err.strip() == (
+        "Fehler: die Partie 'Abend 1' wurde zweimal angegeben; eine Veranstaltung zählt in der Liga 'Club' "
+        "nur einmal, darum wurde nichts hinzugefügt"
+    )
+    assert json.loads(ok("league", "standings", "Club", "--json"))["events"] == []
+
+    ok("league", "add", "Club", "--session", "Abend 1")
+    before = _database(isolated_data_dir)
+    status, out, err = run("league", "add", "Club", "--session", "Abend 2", "--session", "Abend 1")
+    assert (status, out) == (1, "") and _database(isolated_data_dir) == before
+    assert err.strip() == "Error: session 'Abend 1' counts in league 'Club' already; nothing was added"
+    status, _out, err = run("--lang", "de", "league", "add", "Club", "--session", "Abend 1")
+    assert status == 1 and err.strip() == (
+        "Fehler: die Partie 'Abend 1' zählt schon in der Liga 'Club'; nichts wurde hinzugefügt"
+    )
+    events = json.loads(ok("league", "standings", "Club", "--json"))["events"]
+    assert [e["name"] for e in events] == ["Abend 1"]
+
+
+def test_an_alias_for_a_spelling_nobody_played_is_refused_naming_the_likely_one_trial(
+    isolated_data_dir: Path,
+) -> None:
+    """A new user's trial (issue 29): ``league alias Club Hansy Hans`` was accepted although
+    nobody played as Hansy (a typo of Hansi). An alias maps a spelling played in the
+    league's events: any other is one sentence naming it and the nearest spelling played
+    (not the person it was to count as), exit 2, nothing written. Case does not matter."""
+    play_evenings()
+    ok("league", "new", "Club")
+    status, _out, err = run("league", "alias", "Club", "Hansi", "Hans")
+    assert (
+        status == 2
+        and err.strip() == "Error: nobody played as 'Hansi' in league 'Club': it holds no event yet"
+    )
+    ok("league", "add", "Club", "--session", "Abend 1", "--session", "Abend 2")
+    before = _database(isolated_data_dir)
+    status, out, err = run("league", "alias", "Club", "Hansy", "Hans")
+    assert (status, out) == (2, "") and _database(isolated_data_dir) == before
+    assert err.strip() == (
+        "Error: nobody played as 'Hansy' in league 'Club'; did you mean 'Hansi'? "
+        "(players: Anna, Hansi, Carl, Dora, Ben, Jan, Hans)"
+    )
+    status, _out, err = run("--lang", "de", "league", "alias", "Club", "Hansy", "Hans")
+    assert status == 2 and err.strip().startswith(
+        "Fehler: in der Liga 'Club' hat niemand als 'Hansy' gespielt; war 'Hansi' gemeint? (Spieler: Anna,"
+    )
+    status, _out, err = run("league", "alias", "Club", "Zorro", "Hans")
+    assert status == 2 and "nobody played as 'Zorro' in league 'Club' (players: " in err
+    assert _database(isolated_data_dir) == before
+    ok("league", "alias", "Club", "HANSI", "Hans")  # a spelling played, in any case
+    names = [p["name"] for p in json.loads(ok("league", "standings", "Club", "--json"))["players"]]
+    assert "Hans" in names and "Hansi" not in names
+
+
 def test_the_refusals_speak_german_issue_29() -> None:
     play_evenings()
     ok("league", "new", "Club")
     ok("league", "add", "Club", "--session", "Abend 2")
     status, _out, err = run("league", "add", "Club", "--session", "Abend 2", "--lang", "de")
-    assert status == 1 and "ist schon in der Liga 'Club'" in err, err
+    assert status == 1 and "zählt schon in der Liga 'Club'" in err, err
     status, _out, err = run("league", "new", "X", "--best", "0", "--lang", "de")
     assert status == 2 and "ganze Zahl" in err, err
     text = ok("league", "standings", "Club", "--lang", "de")

@@ -58,7 +58,7 @@ SAYS = {
         "help_word": "counted by hand",
         "check_short": "a meld needs at least 3 cards, this has 2",
         "did_you_mean_32": "did you mean 32?",
-        "seats": "1 players, but these rules seat 2 to 6 (max_players=6)",
+        "seats": "1 player, but these rules seat 2 to 6 (max_players=6)",
         "deals": "Ann deals",
         "start_help": "then its players in seating order",
         "not_a_name": "'undo' is a command here, not a name for a game",

@@ -118,6 +118,27 @@ def test_new_takes_the_tournament_options_from_the_rules_file(tmp_path: Path) ->
     assert table_rules["wraparound"] is True and table_rules["game_end"] == "rounds:3"
 
 
+@pytest.mark.parametrize(
+    ("seating", "german", "english"),
+    [
+        ("standings", "nach der Rangliste (Serie 1 ausgelost)", "by the standings (series 1 by lot)"),
+        ("draw", "durch das Los", "by lot"),
+        ("fixed", "in der Reihenfolge der Startnummern", "in the order of the start numbers"),
+    ],
+)
+def test_new_words_the_seating_in_the_runs_language_not_the_options_value_trial_issue30(
+    seating: str, german: str, english: str
+) -> None:
+    """A new user's trial: the German line said "Sitzordnung: standings"."""
+    text = ok("--lang", "de", "tournament", "new", "Cup", *SEVEN, "--seating", seating)
+    line = next(line for line in text.splitlines() if line.startswith("Sitzordnung"))
+    assert line.startswith(f"Sitzordnung: {german}; ") and seating not in line, line
+    text = ok("--lang", "en", "tournament", "new", "Cup2", *SEVEN, "--seating", seating)
+    assert f"Seating: {english}; the seed of the draws is " in text
+    data = json.loads(ok("tournament", "new", "Cup3", *SEVEN, "--seating", seating, "--json"))
+    assert data["options"]["seating"] == seating  # the JSON keeps the option's value
+
+
 def test_a_tournament_of_that_name_exists_already() -> None:
     new()
     code, _, err = run("tournament", "new", "Cup", "A", "B", "C")
@@ -357,7 +378,7 @@ def test_withdrawing_twice_or_after_the_last_draw_is_refused() -> None:
     assert code == 1 and "withdrew" in err and "already" in err
     draw()
     code, _, err = run("tournament", "withdraw", "Cup", "Carl")
-    assert code == 1 and "all 1 series" in err
+    assert code == 1 and "has 1 series, and it is drawn" in err
 
 
 def test_too_few_players_left_to_seat_is_refused() -> None:

@@ -78,7 +78,7 @@ def play(session: str | None, db: str | None, out: Output) -> None:
         else:
             from romme_score.table.app import Table
 
-            table = Table(service, info, out, run_line, history_file())
+            table = Table(service, info, out, run_line, history_file(db))
             code = table.run()
     sys.exit(code)
 
@@ -95,14 +95,20 @@ def _has_session(db: str | None) -> bool:
     return True
 
 
-def history_file() -> str | None:
-    """The table mode's command history, next to the database (pgcli keeps its own
-    in the user's directories too)."""
-    from romme_score.paths import data_dir
+def history_file(db: str | None) -> str | None:
+    """The table mode's command history of the database played (``--db`` wherever it was
+    typed, else ``ROMME_DB``, else the default; see :func:`romme_score.paths.history_location`);
+    None where its folder cannot be written (then the history lasts for the window only)."""
+    import os
+    from pathlib import Path
 
-    folder = data_dir()
+    from romme_score.paths import history_location
+
+    path = Path(history_location(db))
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return str(folder / "play-history")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return None
+    return str(path)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
 from romme_score.errors import InputProblem
-from romme_score.i18n import _
+from romme_score.i18n import _, shown
 from romme_score.inputs import clean_name
 from romme_score.league.options import LeagueOptions
 from romme_score.league.rules import Event, Standing, ordered, person_key, rank_league
@@ -42,6 +42,40 @@ class AliasOntoItself(InputProblem):
         self.person = person
 
 
+class UnknownSpelling(InputProblem):
+    """An alias for a spelling under which nobody played in any event of the league (a typo,
+    most likely: ``close`` is the nearest spelling played, ``known`` all of them, first seen
+    first); nothing was written."""
+
+    def __init__(self, league: str, spelling: str, known: Sequence[str], person: str) -> None:
+        import difflib  # only when a spelling is wrong
+
+        keys = {person_key(k): k for k in known if person_key(k) != person_key(person)}
+        close = difflib.get_close_matches(person_key(spelling), list(keys), n=1)
+        if not known:
+            message = _("nobody played as %(spelling)s in league '%(league)s': it holds no event yet")
+        elif close:
+            message = _(
+                "nobody played as %(spelling)s in league '%(league)s'; did you mean %(close)s? "
+                "(players: %(known)s)"
+            )
+        else:
+            message = _("nobody played as %(spelling)s in league '%(league)s' (players: %(known)s)")
+        self.close = keys[close[0]] if close else None
+        super().__init__(
+            message
+            % {
+                "spelling": shown(spelling),
+                "league": league,
+                "close": shown(self.close) if self.close else "",
+                "known": ", ".join(known),
+            }
+        )
+        self.league = league
+        self.spelling = spelling
+        self.known = tuple(known)
+
+
 class AliasChain(StoreError):
     """An alias onto a spelling that is itself an alias, or of a name other aliases point to."""
 
@@ -53,6 +87,27 @@ class AliasChain(StoreError):
         self.league = league
         self.name = name
         self.person = person
+
+
+class EventGivenTwice(InputProblem):
+    """The same event named twice in one ``add`` (an event counts once in a league); nothing
+    was added. Not "in the league already": it was not, before this add."""
+
+    def __init__(self, league: str, kind: str, event: str) -> None:
+        if kind == "tournament":
+            message = _(
+                "tournament '%(event)s' was given twice; an event counts once in league '%(league)s', "
+                "so nothing was added"
+            )
+        else:
+            message = _(
+                "session '%(event)s' was given twice; an event counts once in league '%(league)s', "
+                "so nothing was added"
+            )
+        super().__init__(message % {"event": event, "league": league})
+        self.league = league
+        self.kind = kind
+        self.event = event
 
 
 class NoEventGiven(InputProblem):
@@ -166,7 +221,11 @@ class LeagueService:
         for kind, event_id, event_name in found:  # said before the people are read
             if (kind, event_id) in known:
                 raise EventInLeague(info.name, kind, event_name)
-            known.add((kind, event_id))
+        given: set[tuple[str, int]] = set()
+        for kind, event_id, event_name in found:
+            if (kind, event_id) in given:
+                raise EventGivenTwice(info.name, kind, event_name)
+            given.add((kind, event_id))
         self._ranked(info, (*info.events, *extra), self._aliases(info))  # a conflict is refused here
         self.store.add_league_events(info, found)
         return Added(info.name, tuple((kind, n) for kind, _id, n in found))
@@ -190,6 +249,9 @@ class LeagueService:
         person = clean_name(person, _("a person's name"))
         if person_key(spelling) == person_key(person):
             raise AliasOntoItself(spelling, person)
+        played = self._spellings(info)
+        if person_key(spelling) not in {person_key(p) for p in played}:  # a typo, most likely
+            raise UnknownSpelling(info.name, spelling, played, person)
         aliases = self._aliases(info)
         targets = {person_key(p): p for p in aliases.values()}
         if person_key(spelling) in targets:
@@ -212,6 +274,19 @@ class LeagueService:
         return LeagueStandings(
             info.name, info.season, info.options, tuple(events), tuple(players), tuple(aliases.items())
         )
+
+    def _spellings(self, info: LeagueInfo) -> list[str]:
+        """Every name played under in the league's events (its players as each event keeps
+        them, whether or not it has a place yet), one per person key, first seen first."""
+        seen: dict[str, str] = {}
+        for event in info.events:
+            if event.kind == "tournament":
+                names = [p.name for p in self.store.tournament(event.name).players]
+            else:
+                names = list(self.sessions.session_by_id(event.event_id).players)
+            for n in names:
+                seen.setdefault(person_key(n), n)
+        return list(seen.values())
 
     @staticmethod
     def _aliases(info: LeagueInfo) -> dict[str, str]:

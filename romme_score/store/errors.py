@@ -36,13 +36,105 @@ class Raced(StoreBusy):
 
 class Unreachable(StoreError):
     """The database server cannot be reached (down, restarting, the network gone): the
-    connection is dropped, and the next use opens a new one."""
+    connection is dropped, and the next use opens a new one. ``cause`` names a case the
+    driver's words were read as (the subclasses below), None where they were not."""
 
     code = "unreachable"
+    cause: str | None = None
 
     def __init__(self, location: object, reason: str) -> None:
         super().__init__(
             _("cannot reach the database %(path)s: %(reason)s") % {"path": location, "reason": reason}
+        )
+        self.location = location
+        self.reason = reason
+
+
+class ServerRefused(Unreachable):
+    """No database server answers at the address: the connection was refused (nothing
+    listens on that port) or there is no server's socket. ``host`` and ``port`` are where
+    it was asked (``port`` None: ``host`` is a socket's path); ``reason`` the driver's own
+    words."""
+
+    code = "unreachable"  # to every front end as Unreachable: the web's 503, a retry
+    cause = "refused"
+
+    def __init__(self, location: object, host: str, port: str | None, reason: str) -> None:
+        if port is None:
+            message = _(
+                "cannot reach the database %(path)s: no PostgreSQL server answers at the socket "
+                "%(host)s (is it running?)"
+            )
+        else:
+            message = _(
+                "cannot reach the database %(path)s: no PostgreSQL server answers at %(host)s, port "
+                "%(port)s (is it running?)"
+            )
+        StoreError.__init__(self, message % {"path": location, "host": host, "port": port})
+        self.location = location
+        self.host = host
+        self.port = port
+        self.reason = reason
+
+
+class LoginRefused(Unreachable):
+    """The server would not let the user in. ``why`` is ``password`` (a wrong password),
+    ``no-password`` (the server asks for one and none was given) or ``no-user`` (no such
+    role on the server); ``reason`` the driver's own words."""
+
+    code = "unreachable"  # to every front end as Unreachable: the web's 503, a retry
+    cause = "login"
+
+    def __init__(self, location: object, user: str, why: str, reason: str) -> None:
+        if why == "no-user":
+            message = _("cannot use the database %(path)s: the server knows no user %(user)s")
+        elif why == "no-password":
+            message = _(
+                "cannot use the database %(path)s: the server asks user %(user)s for a password, and none "
+                "was given (~/.pgpass or PGPASSWORD)"
+            )
+        else:
+            message = _("cannot use the database %(path)s: the server refused the password of user %(user)s")
+        StoreError.__init__(self, message % {"path": location, "user": f"'{user}'"})
+        self.location = location
+        self.user = user
+        self.why = why
+        self.reason = reason
+
+
+class NoDatabaseOnServer(Unreachable):
+    """The server answers but holds no database of that name (romme creates the tables, not
+    the database itself: ``createdb``)."""
+
+    code = "unreachable"  # to every front end as Unreachable: the web's 503, a retry
+    cause = "no-database"
+
+    def __init__(self, location: object, database: str, reason: str) -> None:
+        StoreError.__init__(
+            self,
+            _(
+                "cannot use the database %(path)s: the server has no database %(database)s "
+                "(create it with: createdb %(name)s)"
+            )
+            % {"path": location, "database": f"'{database}'", "name": database},
+        )
+        self.location = location
+        self.database = database
+        self.reason = reason
+
+
+class ConnectionClosed(Unreachable):
+    """The server closed the connection (it was stopped or restarted, or an administrator
+    ended it); the next use opens a new one."""
+
+    code = "unreachable"  # to every front end as Unreachable: the web's 503, a retry
+    cause = "closed"
+
+    def __init__(self, location: object, reason: str) -> None:
+        StoreError.__init__(
+            self,
+            _("the server of the database %(path)s closed the connection (stopped or restarted); try again")
+            % {"path": location},
         )
         self.location = location
         self.reason = reason
@@ -349,9 +441,9 @@ class EventInLeague(StoreError):
 
     def __init__(self, league: str, kind: str, event: str) -> None:
         if kind == "tournament":
-            message = _("tournament '%(event)s' is in league '%(league)s' already; nothing was added")
+            message = _("tournament '%(event)s' counts in league '%(league)s' already; nothing was added")
         else:
-            message = _("session '%(event)s' is in league '%(league)s' already; nothing was added")
+            message = _("session '%(event)s' counts in league '%(league)s' already; nothing was added")
         super().__init__(message % {"event": event, "league": league})
         self.league = league
         self.kind = kind

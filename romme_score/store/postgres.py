@@ -28,10 +28,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from romme_score.errors import MissingExtra
 from romme_score.i18n import _
 from romme_score.store.errors import (
+    ConnectionClosed,
+    LoginRefused,
     NewerSchema,
     NoDatabase,
+    NoDatabaseOnServer,
     NotOurs,
     Raced,
+    ServerRefused,
     StoreBusy,
     StoreError,
     UnescapedInURL,
@@ -261,6 +265,56 @@ def unescaped_in_credentials(url: str) -> str | None:
     return min(found)[1] if found else None
 
 
+# libpq's and the server's words for the cases a person can act on (English: the server
+# speaks its lc_messages at start-up, libpq the client's locale where it was built with
+# NLS; words not read here keep the driver's text as the reason).
+_SERVER_AT = re.compile(
+    r'connection to server at "([^"]+)"(?: \([^)]*\))?, port (\d+) failed: Connection refused'
+)
+_SOCKET = re.compile(
+    r'connection to server on socket "([^"]+)" failed: (?:No such file or directory|Connection refused)'
+)
+_NO_DATABASE = re.compile(r'database "([^"]+)" does not exist')
+_NO_ROLE = re.compile(r'role "([^"]+)" does not exist')
+_PASSWORD = re.compile(r'password authentication failed for user "([^"]+)"')
+_CLOSED = re.compile(
+    r"server closed the connection unexpectedly|terminating connection due to|the connection is closed"
+    r"|connection has been closed|SSL connection has been closed unexpectedly|connection to server was lost"
+)
+
+
+def driver_failure(location: str, text: str, user: str) -> Unreachable:
+    """The driver's words for a lost or refused connection as the store's error of that
+    case, the words kept as its ``reason``; :class:`Unreachable` with them where no case fits.
+
+    >>> text = 'connection to server at "127.0.0.1", port 1 failed: Connection refused'
+    >>> e = driver_failure("postgresql://anna@127.0.0.1:1/club", text, "anna")
+    >>> (e.cause, e.host, e.port)
+    ('refused', '127.0.0.1', '1')
+    >>> driver_failure("p", 'failed: FATAL:  database "club" does not exist', "anna").database
+    'club'
+    >>> driver_failure("p", "consuming input failed: server closed the connection unexpectedly", "a").cause
+    'closed'
+    >>> driver_failure("p", "something else", "anna").cause is None
+    True
+    """
+    if found := _SERVER_AT.search(text):
+        return ServerRefused(location, found[1], found[2], text)
+    if found := _SOCKET.search(text):
+        return ServerRefused(location, found[1], None, text)
+    if found := _NO_DATABASE.search(text):
+        return NoDatabaseOnServer(location, found[1], text)
+    if found := _NO_ROLE.search(text):
+        return LoginRefused(location, found[1], "no-user", text)
+    if found := _PASSWORD.search(text):
+        return LoginRefused(location, found[1], "password", text)
+    if "no password supplied" in text:
+        return LoginRefused(location, user, "no-password", text)
+    if _CLOSED.search(text):
+        return ConnectionClosed(location, text)
+    return Unreachable(location, text.splitlines()[0] if text else text)
+
+
 def _psycopg() -> Any:
     """psycopg, or one sentence saying what to install."""
     try:
@@ -339,11 +393,27 @@ class PostgresConnection:
         if isinstance(exc, self._pg.errors.SerializationFailure | self._pg.errors.DeadlockDetected):
             return Raced()  # inside held(): the whole block is run again
         if isinstance(exc, self._pg.OperationalError):
-            return Unreachable(self.location, text)
+            whole = str(exc).strip()
+            if password:
+                whole = whole.replace(password, "***")
+            return driver_failure(self.location, whole or text, self._user())
         return StoreError(
             _("database error on %(path)s: %(reason)s; nothing was written")
             % {"path": self.location, "reason": text}
         )
+
+    def _user(self) -> str:
+        """The user the connection logs in as: the URL's, else libpq's default (the login)."""
+        try:
+            user = self._pg.conninfo.conninfo_to_dict(self.url).get("user")
+        except Exception:  # a URL libpq cannot read
+            user = None
+        if user:
+            return str(user)
+        import getpass
+        import os
+
+        return os.environ.get("PGUSER") or getpass.getuser()
 
     def _password(self) -> str | None:
         try:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from romme_score.errors import InputProblem, Refusal
 from romme_score.frozen import field, record
-from romme_score.i18n import _
+from romme_score.i18n import _, ngettext
 from romme_score.inputs import InputValueError, clean_name, clean_names
 from romme_score.tournament.options import Prize, TournamentOptions
 
@@ -42,7 +42,11 @@ class TooFewPlayers(TournamentInputError):
 
     def __init__(self, count: int, smallest: int) -> None:
         super().__init__(
-            _("%(count)d players are too few: a table needs at least %(smallest)d (min_table=%(smallest)d)")
+            ngettext(
+                "%(count)d player is too few: a table needs at least %(smallest)d (min_table=%(smallest)d)",
+                "%(count)d players are too few: a table needs at least %(smallest)d (min_table=%(smallest)d)",
+                count,
+            )
             % {"count": count, "smallest": smallest}
         )
         self.count = count

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 
 from romme_score.frozen import record
-from romme_score.i18n import _
+from romme_score.i18n import _, ngettext
 from romme_score.inputs import ascii_digits, choose_player, clean_name
 from romme_score.rules import RuleSet
 from romme_score.sessions import SessionInputError, SessionService
@@ -81,7 +81,11 @@ class SeriesIncomplete(TournamentRefused):
 def missing_text(missing: Sequence[MissingTable]) -> str:
     """``table 3 of series 2 has played 4 of 6 games; ...``"""
     return "; ".join(
-        _("table %(table)d of series %(series)d has played %(played)d of %(games)d games")
+        ngettext(
+            "table %(table)d of series %(series)d has played %(played)d of %(games)d game",
+            "table %(table)d of series %(series)d has played %(played)d of %(games)d games",
+            m.games,
+        )
         % {"table": m.table, "series": m.series, "played": m.played, "games": m.games}
         for m in missing
     )
@@ -90,7 +94,11 @@ def missing_text(missing: Sequence[MissingTable]) -> str:
 class AllSeriesDrawn(TournamentRefused):
     def __init__(self, tournament: str, series: int) -> None:
         super().__init__(
-            _("all %(series)d series of tournament '%(tournament)s' are drawn")
+            ngettext(
+                "tournament '%(tournament)s' has %(series)d series, and it is drawn",
+                "all %(series)d series of tournament '%(tournament)s' are drawn",
+                series,
+            )
             % {"series": series, "tournament": tournament}
         )
         self.tournament = tournament
@@ -111,7 +119,11 @@ class AlreadyWithdrawn(TournamentRefused):
 class TooFewToSeat(TournamentRefused):
     def __init__(self, tournament: str, count: int, smallest: int) -> None:
         super().__init__(
-            _("tournament '%(tournament)s' has %(count)d players left to seat; a table needs %(smallest)d")
+            ngettext(
+                "tournament '%(tournament)s' has %(count)d player left to seat; a table needs %(smallest)d",
+                "tournament '%(tournament)s' has %(count)d players left to seat; a table needs %(smallest)d",
+                count,
+            )
             % {"tournament": tournament, "count": count, "smallest": smallest}
         )
         self.count = count

@@ -49,10 +49,11 @@ def distance_line(s: Standings) -> str:
     end = s.rules.game_end
     if s.state.finished:
         if s.state.winner:
-            return _("Game over: %(player)s won with %(points)d points.") % {
-                "player": s.state.winner,
-                "points": s.totals[s.state.winner],
-            }
+            return ngettext(
+                "Game over: %(player)s won with %(points)d point.",
+                "Game over: %(player)s won with %(points)d points.",
+                s.totals[s.state.winner],
+            ) % {"player": s.state.winner, "points": s.totals[s.state.winner]}
         return _("Game over: a tie between %(players)s.") % {"players": ", ".join(s.state.tied)}
     if end.kind == "points":
         leader = max(s.players, key=lambda p: s.totals[p])

@@ -39,10 +39,11 @@ CardsText = Callable[[Sequence[Card]], str]
 def game_over_line(state: GameState, totals: Mapping[str, int]) -> str:
     """``Game over: Anna won with 120 points.`` (or the tie)."""
     if state.winner:
-        return _("Game over: %(player)s won with %(points)d points.") % {
-            "player": state.winner,
-            "points": totals[state.winner],
-        }
+        return ngettext(
+            "Game over: %(player)s won with %(points)d point.",
+            "Game over: %(player)s won with %(points)d points.",
+            totals[state.winner],
+        ) % {"player": state.winner, "points": totals[state.winner]}
     return _("Game over: a tie between %(players)s.") % {"players": ", ".join(state.tied)}
 
 

@@ -53,6 +53,16 @@ def created_json(info: TournamentInfo) -> dict[str, Any]:
     }
 
 
+def seating_text(seating: str) -> str:
+    """How the tables of every series are seated, in words (the option's value stays English
+    in the rules file and the JSON, never in a sentence)."""
+    return {
+        "draw": _("by lot"),
+        "standings": _("by the standings (series 1 by lot)"),
+        "fixed": _("in the order of the start numbers"),
+    }[seating]
+
+
 def render_created(info: TournamentInfo) -> str:
     o = info.options
     lines = [
@@ -72,7 +82,7 @@ def render_created(info: TournamentInfo) -> str:
             "scoring": scoring_text(o),
         },
         _("Seating: %(seating)s; the seed of the draws is %(seed)d.")
-        % {"seating": o.seating, "seed": info.seed},
+        % {"seating": seating_text(o.seating), "seed": info.seed},
     ]
     rows = [[p.start, p.name, p.team or ""] for p in info.players]
     lines.append(
@@ -361,7 +371,9 @@ def board_title(tournament: str) -> str:
 def table_line(table: int, played: int, games: int) -> str:
     """``Table 3: game 11 of 16`` (games played), ``Table 3: not started`` or ``Table 3: complete``."""
     if played >= games:
-        return _("Table %(table)d: complete (%(games)d games)") % {"table": table, "games": games}
+        return ngettext(
+            "Table %(table)d: complete (%(games)d game)", "Table %(table)d: complete (%(games)d games)", games
+        ) % {"table": table, "games": games}
     if played == 0:
         return _("Table %(table)d: not started") % {"table": table}
     return _("Table %(table)d: game %(played)d of %(games)d") % {

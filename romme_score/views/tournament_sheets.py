@@ -146,7 +146,11 @@ def _table_sheet(
             )
             or _("nothing for a loss"),
         }
-    meta = _("Session %(session)s · %(games)d games · %(scoring)s") % {
+    meta = ngettext(
+        "Session %(session)s · %(games)d game · %(scoring)s",
+        "Session %(session)s · %(games)d games · %(scoring)s",
+        options.games,
+    ) % {
         "session": table.session,
         "games": options.games,
         "scoring": scoring,
@@ -230,7 +234,11 @@ def _ranking(standings: TournamentStandings, version: str, day: str) -> str:
     if standings.series_played == 0:
         after = ""
     elif standings.complete:
-        after = _("final ranking after %(series)d series") % {"series": standings.series_played}
+        after = ngettext(
+            "final ranking after %(series)d series",
+            "final ranking after %(series)d series",
+            standings.series_played,
+        ) % {"series": standings.series_played}
     else:
         after = _("after series %(series)d of %(of)d") % {
             "series": standings.series_played,
@@ -274,7 +282,11 @@ def _ranking(standings: TournamentStandings, version: str, day: str) -> str:
         out.append("</tbody></table>")
     if standings.missing:
         missing = "; ".join(
-            _("table %(table)d of series %(series)d has played %(played)d of %(games)d games")
+            ngettext(
+                "table %(table)d of series %(series)d has played %(played)d of %(games)d game",
+                "table %(table)d of series %(series)d has played %(played)d of %(games)d games",
+                m.games,
+            )
             % {"table": m.table, "series": m.series, "played": m.played, "games": m.games}
             for m in standings.missing
         )
