@@ -63,7 +63,10 @@ def test_kill_9_while_writing_a_league_leaves_whole_writes_only_rules_11(isolate
         proc = subprocess.Popen(
             [sys.executable, "-c", WORKER, str(db)], env=dict(os.environ), stdout=subprocess.DEVNULL
         )
-        time.sleep(0.8 + rng.random())
+        begun = time.monotonic() + 15  # it has started writing (a loaded machine starts slowly)
+        while league_version(db) == written and time.monotonic() < begun:
+            time.sleep(0.05)
+        time.sleep(rng.random())  # then killed at a random moment of its writing
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         found = events(db)
