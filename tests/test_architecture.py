@@ -553,3 +553,54 @@ def test_the_tournament_options_load_neither_the_rules_of_the_draw_nor_the_servi
     assert "romme_score.tournament.options" in loaded
     for heavy in ("romme_score.tournament.rules", "romme_score.tournament.service", "romme_score.sessions"):
         assert heavy not in loaded
+
+
+# --- the package romme_score.sessions -------------------------------------------------
+
+
+def test_the_session_service_is_a_package_of_modules_around_its_ideas() -> None:
+    """sessions.py (1,187 lines) became a package (STYLE.md: split a module past a few
+    hundred lines around two ideas); no module of it is that long again."""
+    assert not (PACKAGE / "sessions.py").exists()
+    lengths = {
+        p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (PACKAGE / "sessions").glob("*.py")
+    }
+    assert {"base.py", "hands.py", "reads.py", "rounds.py", "service.py", "transfer.py"} <= set(lengths)
+    assert max(lengths.values()) < 400, lengths
+
+
+def test_the_sessions_package_hands_out_each_name_of_its_modules() -> None:
+    """``from romme_score.sessions import X`` works for every name it had as one module:
+    the names typed for the type checkers are the names handed out, each the very object
+    of the module that defines it."""
+    import importlib
+
+    import romme_score.sessions as package
+
+    tree = ast.parse((PACKAGE / "sessions" / "__init__.py").read_text(encoding="utf-8"))
+    typed = {
+        (node.module, alias.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("romme_score.")
+        for alias in node.names
+    }
+    exported = {(module, name) for module, names in package.EXPORTS.items() for name in names}
+    assert typed == exported
+    for module, name in exported:
+        assert getattr(package, name) is getattr(importlib.import_module(module), name)
+    with pytest.raises(AttributeError):
+        package.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_the_session_service_loads_neither_the_export_nor_its_import() -> None:
+    """Start-up (issue 28 item 3): every command that opens the service loads its parts,
+    never the export and import of a whole session, which export and import load alone."""
+    code = (
+        "import sys\nfrom romme_score.sessions import SessionService, Standings, check_hand\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(result.stdout.split())
+    assert {"romme_score.sessions.service", "romme_score.sessions.rounds"} <= loaded  # the probe sees
+    for heavy in ("romme_score.export", "romme_score.sessions.transfer", "romme_score.settlement"):
+        assert heavy not in loaded

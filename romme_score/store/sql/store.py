@@ -18,8 +18,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-import romme_score.store.sql.keys as keys
-import romme_score.store.sql.leagues as leagues
 import romme_score.store.sql.lines as lines
 import romme_score.store.sql.phones as phones
 import romme_score.store.sql.tournaments as tournaments
@@ -171,6 +169,8 @@ class SQLStore:
         that commits keeps the key with it."""
         claim = self._claim
         if claim is not None:
+            from romme_score.store.sql import keys  # a phone's keyed write only
+
             plain = work
 
             def work(cur: Cursor) -> T:
@@ -196,9 +196,13 @@ class SQLStore:
             self._claim = None
 
     def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
+        from romme_score.store.sql import keys  # with its first use, not at every start
+
         return keys.find(self.conn, session, key)
 
     def answer_key(self, session: SessionInfo, key: str, status: int, answer: str) -> None:
+        from romme_score.store.sql import keys  # with its first use, not at every start
+
         self.conn.transact(lambda cur: keys.answer(cur, session, key, status, answer))
 
     # -- changes ----------------------------------------------------------------------
@@ -968,24 +972,38 @@ class SQLStore:
     # -- leagues (romme league) -------------------------------------------------------
 
     def create_league(self, name: str, season: str | None, options: LeagueOptions, token: str) -> None:
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
         self.write(lambda cur: leagues.create(cur, self.dialect, name, season, options, token))
 
     def league_names(self) -> list[str]:
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
         return leagues.names(self.conn)
 
     def league(self, name: str) -> LeagueInfo:
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
         return leagues.info(self.conn, name)
 
     def add_league_events(self, league: LeagueInfo, events: Sequence[tuple[str, int, str]]) -> None:
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
         self.write(lambda cur: leagues.add_events(cur, self.dialect, league, events))
 
     def remove_league_event(self, league: LeagueInfo, kind: str, event_id: int, event_name: str) -> None:
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
         self.write(lambda cur: leagues.remove_event(cur, self.dialect, league, kind, event_id, event_name))
 
     def set_league_alias(self, league: LeagueInfo, spelling: str, person: str) -> None:
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
         self.write(lambda cur: leagues.set_alias(cur, self.dialect, league, spelling, person))
 
     def league_version(self, league: LeagueInfo) -> int:
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
         return leagues.version(self.conn, league.id)
 
 

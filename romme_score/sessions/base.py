@@ -1,0 +1,194 @@
+"""The life of the session service and what every part of it stands on: the store it
+opens and closes, sessions looked up, one transaction for a command, the session's
+version and state, whether its game is still open, and the session's own record
+(created, made current, noted, renamed, deleted)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import Self, TypeVar
+
+from romme_score.i18n import _, ngettext
+from romme_score.inputs import (
+    choose_player,
+    clean_currency,
+    clean_name,
+    clean_names,
+    clean_note,
+    clean_text,
+    unknown_player,
+)
+from romme_score.rules import RuleSet
+from romme_score.scoring import GameState, RoundError, game_state
+from romme_score.sessions.errors import GameOver, NoSuchRound, SessionInputError
+from romme_score.store import open_store
+from romme_score.store.errors import Raced, StoreBusy
+from romme_score.store.protocol import Store
+from romme_score.store.records import Note, SessionInfo
+
+T = TypeVar("T")
+HELD_RETRIES = 20  # runs of one_transaction() that met another writer, before it is busy
+
+
+def _lookup(name: str | None) -> str | None:
+    """A session's name as given to find it, refused unless valid text (SQLite cannot
+    look up the rest)."""
+    if name is not None:
+        clean_text(name, _("the session's name"))
+    return name
+
+
+def _lookup_name(name: str) -> str:
+    clean_text(name, _("the session's name"))
+    return name
+
+
+class ServiceBase:
+    """The store of one database and the session's own record; the rest of
+    :class:`~romme_score.sessions.SessionService` is built on it."""
+
+    def __init__(
+        self, db: str | Path | None = None, *, create: bool = True, store: Store | None = None
+    ) -> None:
+        """The service over ``store``, or over the store at ``db`` (a path or a URL; default:
+        :func:`~romme_score.paths.default_location`)."""
+        self.store = store if store is not None else open_store(db, create=create)
+
+    def close(self) -> None:
+        self.store.close()
+
+    @property
+    def location(self) -> str:
+        """Where the database is (a path or a URL), for a server's worker threads to open it."""
+        return self.store.location
+
+    def holds_anything(self) -> bool:
+        """Whether the database holds a session or a tournament (a failed first command
+        leaves no empty database behind)."""
+        return bool(self.store.session_names() or self.store.tournament_names())
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading ------------------------------------------------------------------
+
+    def session(self, name: str | None = None) -> SessionInfo:
+        """A session by name, or the current one."""
+        return self.store.session(_lookup(name))
+
+    def one_transaction(self, work: Callable[[], T]) -> T:
+        """``work()`` as one transaction of the store's (:meth:`Store.held`: a session
+        looked up in it is locked for the write to come): a command that reads a session
+        and writes it once, never waiting for a person inside it (issue 28: ``romme round``
+        on PostgreSQL). Where it met another writer (:class:`Raced`: nothing of it was
+        written) it runs again, up to :data:`HELD_RETRIES` times, then the store is busy."""
+        for _attempt in range(HELD_RETRIES):
+            try:
+                with self.store.held():
+                    return work()
+            except Raced:
+                continue
+        raise StoreBusy()
+
+    def current_name(self) -> str | None:
+        return self.store.current_name()
+
+    def session_by_id(self, session_id: int) -> SessionInfo:
+        """A session by id, whatever it is called now (it may have been renamed elsewhere)."""
+        return self.store.session_by_id(session_id)
+
+    # -- changes ------------------------------------------------------------------------
+
+    def version(self, info: SessionInfo) -> int:
+        """A number that changes whenever the session changes, whoever changed it (this
+        process, another ``romme``, a phone); cheap to ask twice a second. -1 once the
+        session is gone."""
+        return self.store.version(info)
+
+    def changed_since(self, info: SessionInfo, version: int) -> bool:
+        """Whether the session changed since :meth:`version` gave ``version``."""
+        return self.store.version(info) != version
+
+    def state(self, info: SessionInfo) -> GameState:
+        return game_state(info.players, self.store.totals(info), self.store.round_count(info), info.rules)
+
+    def check_open(self, info: SessionInfo) -> None:
+        """Refuse when the session's game is over (saying whose tournament's table it is,
+        if it is one: the way on is then the next series, not a new game)."""
+        state = self.state(info)
+        if state.finished:
+            raise GameOver(info.name, state.winner, self.tournament_of(info))
+
+    def tournament_of(self, info: SessionInfo) -> str | None:
+        """The tournament whose table the session is, or None (asked for every snapshot
+        and settlement: one query)."""
+        return self.store.session_tournament(info)
+
+    # -- writing ------------------------------------------------------------------
+
+    def create(
+        self,
+        name: str,
+        players: Sequence[str],
+        rules: RuleSet,
+        rate: Decimal | None,
+        currency: str | None,
+        dealer: str | None = None,
+    ) -> SessionInfo:
+        """Start a session and make it current; names as :func:`~romme_score.inputs.clean_names`
+        wants them (trimmed, non-empty, without '=', unique ignoring case)."""
+        name = clean_name(name, _("a session's name"))
+        names = clean_names(players)
+        if not 2 <= len(names) <= rules.max_players:
+            raise SessionInputError(
+                ngettext(
+                    "%(count)d player, but these rules seat 2 to %(max)d (max_players=%(max)d)",
+                    "%(count)d players, but these rules seat 2 to %(max)d (max_players=%(max)d)",
+                    len(names),
+                )
+                % {"count": len(names), "max": rules.max_players}
+            )
+        first = 0
+        if dealer is not None:
+            first = names.index(choose_player(dealer, names))  # PlayerChoiceError names the mistake
+        self.store.create_session(
+            name,
+            names,
+            rules,
+            str(rate) if rate is not None else None,
+            clean_currency(currency, _("the currency")) if currency else None,
+            first,
+        )
+        return self.store.session(name)
+
+    def use(self, name: str) -> None:
+        self.store.set_current(_lookup_name(name))
+
+    def _player(self, info: SessionInfo, name: str) -> str:
+        if name not in info.players:
+            raise RoundError(str(unknown_player(name, info.players)))
+        return name
+
+    # -- notes, renames, deletion ----------------------------------------------------
+
+    def add_note(self, info: SessionInfo, text: str, round_number: int | None = None) -> Note:
+        """A note in the session's history, about one round or the whole game."""
+        body = clean_note(text)
+        if round_number is not None:
+            played = self.store.round_count(info)
+            if not 1 <= round_number <= played:
+                raise NoSuchRound(round_number, info.name, played)
+        return self.store.add_note(info, round_number, body)
+
+    def rename(self, old: str, new: str) -> str:
+        name = clean_name(new, _("the new name"))
+        self.store.rename_session(_lookup_name(old), name)
+        return name
+
+    def delete(self, name: str) -> None:
+        self.store.delete_session(_lookup_name(name))

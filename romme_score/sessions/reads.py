@@ -1,0 +1,235 @@
+"""The reads of the session service: the scoresheet (:meth:`~Reads.standings`), the
+snapshot every door shows (:meth:`~Reads.snapshot`, with the round in progress scored as
+it would be saved) and the one settlement of every door (:func:`settle_evening`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from decimal import Decimal
+
+from romme_score.scoring import (
+    TENTHS,
+    Hand,
+    RoundError,
+    RoundInput,
+    RoundScore,
+    game_state,
+    place_bonus,
+    score_round,
+)
+from romme_score.sessions.base import ServiceBase
+from romme_score.sessions.errors import TournamentMoney
+from romme_score.sessions.results import (
+    Correction,
+    RoundRow,
+    SessionSummary,
+    Settled,
+    SettlementInputs,
+    Snapshot,
+    Standings,
+)
+from romme_score.store.errors import NoRounds
+from romme_score.store.records import Lines, PendingRound, RoundRecord, SessionInfo
+
+DEFAULT_RATE = Decimal("0.01")  # money per point when neither the session nor a rate given says
+DEFAULT_UNIT = Decimal("0.01")  # the smallest amount paid, unless a settlement is given another
+
+
+def settle_evening(
+    games: Sequence[Mapping[str, int]],
+    rates: Sequence[Decimal],
+    unit: Decimal = DEFAULT_UNIT,
+    currency: str | None = None,
+    leaderboard: dict[str, int] | None = None,
+) -> Settled:
+    """The one settlement of every door (002 section 6): each game pairwise among its
+    players at its rate, rounded to ``unit``; totals from a paper scoresheet as one game."""
+    from romme_score import settlement as money
+
+    return Settled(money.settle_games(games, rates, unit), currency, leaderboard)
+
+
+def leaderboard_with_bonus(
+    players: Sequence[str], board: Mapping[str, int], totals: Mapping[str, int], finished: bool
+) -> dict[str, int]:
+    """003 leaderboard points in tenths (:func:`~romme_score.scoring.leaderboard_tenths`),
+    plus the place bonus once the game is over."""
+    result = dict(board)
+    if finished:
+        for name, extra in place_bonus(players, totals).items():
+            result[name] += extra * TENTHS
+    return result
+
+
+class Reads(ServiceBase):
+    """The standings, the snapshot and the settlement of a session, as every door reads them."""
+
+    def points_lines(
+        self, info: SessionInfo, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[Lines] | None:
+        """Every round of the scoresheet (those numbered after ``after`` up to ``upto``)
+        as the store lines them up, in batches (a long session's ``standings --json``;
+        read as consumed: the service must stay open); None where the store cannot: then
+        read :meth:`round_rows`."""
+        return self.store.points_lines(info, after=after, upto=upto)
+
+    def round_rows(
+        self, info: SessionInfo, last: int | None = None, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[RoundRow]:
+        """The scoresheet's rounds (the last ``last``, all when None; or those numbered
+        after ``after`` up to ``upto``), read as they are consumed: a long session
+        streams, so the database must stay open until then."""
+        return self.store.round_points(info, last=last, after=after, upto=upto)
+
+    def standings(self, info: SessionInfo, last: int | None = None) -> Standings:
+        """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state."""
+        rows = list(self.round_rows(info, last))
+        count = self.store.round_count(info)
+        totals = self.store.totals(info)
+        state = game_state(info.players, totals, count, info.rules)
+        board = None
+        if info.rules.leaderboard:
+            board = leaderboard_with_bonus(info.players, self.store.leaderboard(info), totals, state.finished)
+        dealer = info.players[(info.first_dealer + count) % len(info.players)]
+        corrections = [
+            Correction(number, "edited" if status == "replaced" else status, at)
+            for number, status, at in self.store.history(info)
+        ]
+        return Standings(
+            info.name,
+            info.players,
+            info.rules,
+            rows,
+            count,
+            totals,
+            board,
+            state,
+            dealer,
+            corrections,
+            self.store.notes(info),
+            self.store.renames(info),
+        )
+
+    def snapshot(self, info: SessionInfo, last: int | None = 0) -> Snapshot:
+        """The session as every door shows it (:class:`Snapshot`, with the scoresheet's
+        last ``last`` rounds: all when None), read between two looks at its version; when
+        a write came in between, it is read again (at most three times), so that the
+        version belongs to what is shown with it."""
+        snap = self._snapshot(info, self.version(info), last)
+        for _attempt in range(2):
+            now = self.version(info)
+            if now == snap.version:
+                break
+            snap = self._snapshot(info, now, last)
+        return snap
+
+    def _snapshot(self, info: SessionInfo, version: int, last: int | None) -> Snapshot:
+        standings = self.standings(info, last=last)
+        pending = self.store.pending(info)
+        # a finished game waits for nobody's hand
+        missing = () if standings.state.finished else tuple(self.missing_hands(info, pending))
+        try:
+            latest: RoundRecord | None = self.last_round(info)
+        except NoRounds:
+            latest = None
+        tournament = self.tournament_of(info)
+        settled = self.settle([info]) if standings.rounds_played and tournament is None else None
+        return Snapshot(
+            version,
+            standings,
+            pending,
+            missing,
+            self._provisional(info, standings, pending, missing),
+            latest,
+            settled,
+            tournament,
+        )
+
+    def provisional(self, info: SessionInfo, pending: PendingRound) -> RoundScore | None:
+        """The round in progress scored as it would be saved now (see :class:`Snapshot`)."""
+        standings = self.standings(info, last=0)
+        return self._provisional(info, standings, pending, self.missing_hands(info, pending))
+
+    @staticmethod
+    def _provisional(
+        info: SessionInfo, standings: Standings, pending: PendingRound, missing: Sequence[str]
+    ) -> RoundScore | None:
+        """The round in progress scored as it would be saved, the missing hands as 0."""
+        if standings.state.finished or (pending.winner is None and not pending.stalemate):
+            return None
+        rnd = pending.to_input()
+        hands = {**rnd.hands, **{p: Hand(points=0) for p in missing}}
+        try:
+            return score_round(
+                info.players,
+                standings.totals,
+                RoundInput(rnd.winner, hands, rnd.hand_romme, rnd.stalemate),
+                info.rules,
+            )
+        except RoundError:
+            return None
+
+    def overview(self) -> list[SessionSummary]:
+        current = self.store.current_name()
+        return [
+            SessionSummary(
+                info, count, game_state(info.players, totals, count, info.rules), info.name == current
+            )
+            for info, count, totals in self.store.session_overview()
+        ]
+
+    def last_round(self, info: SessionInfo) -> RoundRecord:
+        last = self.store.rounds(info, last=1)
+        if not last:
+            raise NoRounds(info.name)
+        return last[0]
+
+    @staticmethod
+    def missing_hands(info: SessionInfo, pending: PendingRound) -> list[str]:
+        """The players whose hand the round in progress still needs, in seating order: all
+        but the winner (none after a stalemate where nobody scores)."""
+        if pending.stalemate and info.rules.stalemate == "nobody-scores":
+            return []
+        return [p for p in info.players if p != pending.winner and p not in pending.hands]
+
+    # -- settlement -----------------------------------------------------------------
+
+    def settle(
+        self,
+        names: Sequence[str | SessionInfo] = (),
+        *,
+        rate: Decimal | None = None,
+        unit: Decimal = DEFAULT_UNIT,
+        currency: str | None = None,
+    ) -> Settled:
+        """The settlement of the given sessions together (default: the current one), each
+        at ``rate`` or else its own rate, in ``currency`` or else the sessions' own, with
+        their 003 leaderboard; what ``romme settle``, the table mode, the report and the
+        phones show. A tournament's table is refused (:class:`TournamentMoney`): its games
+        carry no money."""
+        found = self.settlement_inputs(names)
+        rates = [rate if rate is not None else r for r in found.rates]
+        return settle_evening(found.games, rates, unit, currency or found.currency, found.leaderboard)
+
+    def settlement_inputs(self, names: Sequence[str | SessionInfo]) -> SettlementInputs:
+        """Totals, rates and leaderboard of the given sessions (or the current one), by name
+        or as read."""
+        games: list[dict[str, int]] = []
+        rates: list[Decimal] = []
+        currency = None
+        board: dict[str, int] | None = None
+        chosen: list[str | SessionInfo | None] = [*names] or [None]
+        for name in chosen:
+            info = name if isinstance(name, SessionInfo) else self.session(name)
+            tournament = self.tournament_of(info)
+            if tournament is not None:
+                raise TournamentMoney(info.name, tournament)
+            standings = self.standings(info, last=0)
+            games.append(dict(standings.totals))
+            rates.append(Decimal(info.rate) if info.rate else DEFAULT_RATE)
+            currency = currency or info.currency
+            if standings.leaderboard is not None:
+                board = board or {}
+                for p, v in standings.leaderboard.items():
+                    board[p] = board.get(p, 0) + v
+        return SettlementInputs(games, rates, currency, board)

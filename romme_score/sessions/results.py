@@ -1,0 +1,126 @@
+"""What the session service answers with: the scoresheet (:class:`Standings`), a round
+saved, undone or corrected, the session list, the snapshot every door shows and the
+evening settled. Records of facts, no behaviour."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from romme_score.frozen import record
+from romme_score.rules import RuleSet
+from romme_score.scoring import GameState, RoundInput, RoundScore
+from romme_score.sessions.errors import UnlikelyPoints
+from romme_score.store.records import Note, PendingRound, Rename, RoundPoints, RoundRecord, SessionInfo
+
+if TYPE_CHECKING:
+    from romme_score.settlement import Settlement  # imported by settle_evening alone
+
+RoundRow = RoundPoints  # one line of the scoresheet, as the store reads it
+
+
+@record
+class Correction:
+    """A round changed after it was recorded: ``edited`` or ``undone``, and when."""
+
+    round: int
+    change: str
+    at: str | None
+
+
+@record
+class Standings:
+    """The scoresheet of a session: recent rounds, totals, state of the game."""
+
+    session: str
+    players: tuple[str, ...]
+    rules: RuleSet
+    rounds: Sequence[RoundRow]
+    rounds_played: int
+    totals: Mapping[str, int]
+    leaderboard: Mapping[str, int] | None  # 003 points in tenths, with the place bonus once finished
+    state: GameState
+    next_dealer: str
+    corrections: Sequence[Correction] = ()
+    notes: Sequence[Note] = ()
+    renames: Sequence[Rename] = ()
+
+
+@record
+class SessionSummary:
+    """A line of the session list."""
+
+    info: SessionInfo
+    rounds: int
+    state: GameState
+    current: bool
+
+
+@record
+class Recorded:
+    """A round as saved: its number, its score and the standings after it."""
+
+    number: int
+    round: RoundInput
+    score: RoundScore
+    standings: Standings
+    unlikely: tuple[UnlikelyPoints, ...] = ()  # the unlikely points it was saved with (confirmed)
+    next_in_progress: bool = False  # a round in progress elsewhere (phones) now counts as the next
+
+
+@record
+class Undone:
+    """The round taken back and the totals after it."""
+
+    record: RoundRecord
+    totals: Mapping[str, int]
+
+
+@record
+class Edited:
+    """A corrected round: its new input, its new score and the totals after it."""
+
+    number: int
+    round: RoundInput
+    score: RoundScore
+    totals: Mapping[str, int]
+
+
+@record
+class SettlementInputs:
+    """What the settlement needs of the chosen sessions: one game per session."""
+
+    games: list[dict[str, int]]
+    rates: list[Decimal]
+    currency: str | None
+    leaderboard: dict[str, int] | None
+
+
+@record
+class Snapshot:
+    """A session as every door shows it at one version: the standings, the round in
+    progress with who is still missing and its score as it would be saved now
+    (``provisional``: Hand-Rommé doubling, jokers, never-out and the winner's bonus
+    applied, the missing hands counted as 0; None until a winner or a stalemate is
+    known, or while the round cannot be saved as it stands), the last round, and the
+    settlement so far (None before the first round)."""
+
+    version: int
+    standings: Standings
+    pending: PendingRound
+    missing: tuple[str, ...]
+    provisional: RoundScore | None
+    last: RoundRecord | None
+    settled: Settled | None
+    tournament: str | None = None  # a tournament's table: no money (settled stays None)
+
+
+@record
+class Settled:
+    """An evening settled: who pays whom, in which currency, with the 003 leaderboard
+    (in tenths, None unless the rules keep one) beside it."""
+
+    settlement: Settlement
+    currency: str | None
+    leaderboard: dict[str, int] | None
