@@ -19,11 +19,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 from collections.abc import Callable
-from html import escape
 
-from romme_score.i18n import language
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.stream import stream_json
 from romme_score.tournament import TournamentService
@@ -75,24 +72,17 @@ def read_state(call: BoardCall) -> bytes:
 
 def page(call: BoardCall, lang_param: str | None) -> str:
     """The board page, in the request's language."""
-    link = call.link
-    base = "/" + link.token
-    texts = views.board_texts()
-    values = {f"t_{key}": escape(text) for key, text in texts.items()}
-    values.update(
-        lang=language(),
-        title=escape(views.board_title(call.config.tournament)),
-        heading=escape(call.config.tournament),
-        sub_id="status",
-        kind=KIND,
-        body_data="",
-        base=escape(base),
-        lang_param=escape(lang_param or ""),
-        texts=escape(json.dumps(texts, ensure_ascii=False)),
-        own_url=escape(call.config.board.url(link)),
-        languages=pages.languages_nav(escape(base)),
+    tournament = call.config.tournament
+    return pages.board_page(
+        "tournament.html",
+        KIND,
+        call.link.token,
+        tournament,
+        views.board_title(tournament),
+        views.board_texts(),
+        call.config.board.url(call.link),
+        lang_param,
     )
-    return pages.template("tournament.html", KIND).substitute(values)
 
 
 def qr(call: BoardCall) -> bytes:

@@ -11,10 +11,6 @@ token is the league's own, kept with it in the database.
 
 from __future__ import annotations
 
-import json
-from html import escape
-
-from romme_score.i18n import language
 from romme_score.league.service import LeagueService
 from romme_score.stream import stream_json
 from romme_score.views import league as views
@@ -48,24 +44,17 @@ def read_state(call: LeagueCall) -> bytes:
 
 def page(call: LeagueCall, lang_param: str | None) -> str:
     """The board page, in the request's language."""
-    link = call.link
-    base = "/" + link.token
-    texts = views.board_texts()
-    values = {f"t_{key}": escape(text) for key, text in texts.items()}
-    values.update(
-        lang=language(),
-        title=escape(views.board_title(call.config.league)),
-        heading=escape(call.config.league),
-        sub_id="status",
-        kind=KIND,
-        body_data="",
-        base=escape(base),
-        lang_param=escape(lang_param or ""),
-        texts=escape(json.dumps(texts, ensure_ascii=False)),
-        own_url=escape(call.config.board.url(link)),
-        languages=pages.languages_nav(escape(base)),
+    league = call.config.league
+    return pages.board_page(
+        "league.html",
+        KIND,
+        call.link.token,
+        league,
+        views.board_title(league),
+        views.board_texts(),
+        call.config.board.url(call.link),
+        lang_param,
     )
-    return pages.template("league.html", KIND).substitute(values)
 
 
 def qr(call: LeagueCall) -> bytes:

@@ -150,6 +150,36 @@ def cached_chart(call: Call, seen: str | None = None) -> Tagged | None:
     return answer(found, seen) if found is not None else None
 
 
+def board_page(
+    template_name: str,
+    kind: str,
+    token: str,
+    name: str,
+    title: str,
+    texts: dict[str, str],
+    own_url: str,
+    lang_param: str | None,
+) -> str:
+    """A read-only board's page (a tournament's, a league's), in the request's language:
+    the heading ``name``, the texts its script shows, its own link for another screen."""
+    base = "/" + token
+    values = {f"t_{key}": escape(text) for key, text in texts.items()}
+    values.update(
+        lang=language(),
+        title=escape(title),
+        heading=escape(name),
+        sub_id="status",
+        kind=kind,
+        body_data="",
+        base=escape(base),
+        lang_param=escape(lang_param or ""),
+        texts=escape(json.dumps(texts, ensure_ascii=False)),
+        own_url=escape(own_url),
+        languages=languages_nav(escape(base)),
+    )
+    return template(template_name, kind).substitute(values)
+
+
 def manifest(base: str, title: str, lang: str) -> bytes:
     """The web app manifest of a link (``{link}/manifest.webmanifest``): the phone can put
     the page on its home screen; scope and start are the link's own path, so that one

@@ -1,20 +1,7 @@
 // The board of `romme serve --league`: a club's season, kept up to date by the network
 // of every page (net.js). Place, name, points and events played; nothing is added up here.
 import { live, online } from "./net.js";
-import { $, T } from "./render.js";
-
-function cell(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  if (cls) node.className = cls;
-  return node;
-}
-
-function row(cells, head) {
-  const tr = document.createElement("tr");
-  for (const [text, cls] of cells) tr.appendChild(cell(head ? "th" : "td", text, cls));
-  return tr;
-}
+import { $, cell, row, T } from "./render.js";
 
 function render(state) {
   const view = state.view || {};

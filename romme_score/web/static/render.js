@@ -27,6 +27,21 @@ export function el(tag, props, ...children) {
   return node;
 }
 
+/** A table cell of ``tag`` (td, th) with ``text`` (nothing for null) and a class. */
+export function cell(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+/** A table row of ``cells`` ([text, class] each), of headings where ``head``. */
+export function row(cells, head) {
+  const tr = document.createElement("tr");
+  for (const [text, cls] of cells) tr.appendChild(cell(head ? "th" : "td", text, cls));
+  return tr;
+}
+
 export function clear(node) {
   node.replaceChildren();
   return node;

@@ -5,7 +5,7 @@
 //   screen, in columns side by side, or in pages that turn every 10 s where it cannot fit;
 // - a phone: place, name and total; a tap on a row opens its series and team.
 import { live, online } from "./net.js";
-import { $, fill, T } from "./render.js";
+import { $, cell, fill, row, T } from "./render.js";
 
 const PAGE_MS = 10_000;
 const MAX_COLUMNS = 3;
@@ -18,19 +18,6 @@ function screenWanted() {
   if (asked === "screen") return true;
   if (asked === "list") return false;
   return window.innerWidth >= 1024 && window.innerWidth >= 1.3 * window.innerHeight;
-}
-
-function cell(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  if (cls) node.className = cls;
-  return node;
-}
-
-function row(cells, head) {
-  const tr = document.createElement("tr");
-  for (const [text, cls] of cells) tr.appendChild(cell(head ? "th" : "td", text, cls));
-  return tr;
 }
 
 function headRow(state) {
