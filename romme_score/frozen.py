@@ -104,6 +104,37 @@ def _required(item: Field) -> bool:
     return item.default is MISSING and item.default_factory is MISSING
 
 
+# The methods every record shares, reading the fields' names from its class
+# (``__match_args__``): made once, not for each class at every start (issue 28).
+def _record_values(self: Any) -> tuple[Any, ...]:
+    values = self.__dict__
+    return tuple(values[name] for name in type(self).__match_args__)
+
+
+def _record_repr(self: Any) -> str:
+    names = type(self).__match_args__
+    shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, _record_values(self), strict=True))
+    return f"{type(self).__qualname__}({shown})"
+
+
+def _record_eq(self: Any, other: object) -> Any:  # a bool, or NotImplemented
+    if other.__class__ is self.__class__:
+        return _record_values(self) == _record_values(other)
+    return NotImplemented
+
+
+def _record_hash(self: Any) -> int:
+    return hash(_record_values(self))
+
+
+def _record_setattr(self: Any, name: str, value: Any) -> None:
+    raise AttributeError(f"cannot assign to field {name!r}")
+
+
+def _record_delattr(self: Any, name: str) -> None:
+    raise AttributeError(f"cannot delete field {name!r}")
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def record(cls: type[T]) -> type[T]:
     """``@dataclass(frozen=True)`` for ``cls``'s annotated fields (string annotations, as
@@ -161,34 +192,12 @@ def record(cls: type[T]) -> type[T]:
         if post_init is not None:
             post_init()
 
-    def _values(self: Any) -> tuple[Any, ...]:
-        values = self.__dict__
-        return tuple(values[name] for name in names)
-
-    def __repr__(self: Any) -> str:
-        shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, _values(self), strict=True))
-        return f"{type(self).__qualname__}({shown})"
-
-    def __eq__(self: Any, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return _values(self) == _values(other)
-        return NotImplemented
-
-    def __hash__(self: Any) -> int:
-        return hash(_values(self))
-
-    def __setattr__(self: Any, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self: Any, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    methods = {"__init__": __init__, "__eq__": __eq__, "__hash__": __hash__}
-    methods |= {"__setattr__": __setattr__, "__delattr__": __delattr__}
+    methods: dict[str, Callable[..., Any]] = {"__init__": __init__, "__eq__": _record_eq}
+    methods |= {"__hash__": _record_hash, "__setattr__": _record_setattr, "__delattr__": _record_delattr}
     if "__repr__" not in cls.__dict__:
-        methods["__repr__"] = __repr__
+        methods["__repr__"] = _record_repr
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     for name, method in methods.items():
-        method.__qualname__ = f"{cls.__qualname__}.{name}"
         setattr(cls, name, method)
     added = {"__record_fields__": record_fields, "__match_args__": names}
     for name, value in added.items():  # setattr: type[T] declares neither

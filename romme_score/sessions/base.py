@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Self, TypeVar
+from typing import TYPE_CHECKING, Self, TypeVar
 
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import (
@@ -25,8 +25,10 @@ from romme_score.scoring import GameState, RoundError, game_state
 from romme_score.sessions.errors import GameOver, NoSuchRound, SessionInputError
 from romme_score.store import open_store
 from romme_score.store.errors import Raced, StoreBusy
-from romme_score.store.protocol import Store
 from romme_score.store.records import Note, SessionInfo
+
+if TYPE_CHECKING:
+    from romme_score.store.protocol import Store
 
 T = TypeVar("T")
 HELD_RETRIES = 20  # runs of one_transaction() that met another writer, before it is busy

@@ -22,7 +22,6 @@ from romme_score.scoring import (
     score_round,
 )
 from romme_score.sessions.errors import AlreadyOut, NoSuchRound, RoundIncomplete, UnlikelyPoints
-from romme_score.sessions.hands import check_hand, unlikely_refusal
 from romme_score.sessions.reads import Reads
 from romme_score.sessions.results import Edited, Recorded, Undone
 from romme_score.store.errors import PendingChanged
@@ -65,11 +64,15 @@ class Rounds(Reads):
     @staticmethod
     def check_hand(info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> Hand:
         """A hand as it arrives in ``info``'s session: :func:`check_hand` under its rules."""
+        from romme_score.sessions.hands import check_hand  # once a hand is given, not at every start
+
         return check_hand(info.rules, player, hand, confirm=confirm)
 
     def _checked_round(self, info: SessionInfo, rnd: RoundInput, confirm: bool) -> tuple[UnlikelyPoints, ...]:
         """Every hand of a round to be saved checked as :meth:`check_hand` checks one; the
         unlikely points it holds, when ``confirm`` keeps them."""
+        from romme_score.sessions.hands import unlikely_refusal
+
         for player, hand in rnd.hands.items():
             self.check_hand(info, player, hand, confirm=confirm)
         found = (unlikely_refusal(info.rules, player, hand) for player, hand in rnd.hands.items())
