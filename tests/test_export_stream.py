@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from clirun import ok
+from pgtest import fresh_database
 
 from romme_score.export import csv_chunks as export_csv_chunks
 from romme_score.export import json_chunks as export_json_chunks
@@ -25,7 +26,7 @@ from romme_score.store.sql import lines as sqlite_lines
 ODD = ('Ann "the fox"', "B\\ob", "Jürgen, 50%", "Zoë ♥")  # quotes, backslash, comma, %
 
 
-def fast_and_reference(db: Path, name: str | None, fmt: str) -> tuple[str, str]:
+def fast_and_reference(db: Path | str, name: str | None, fmt: str) -> tuple[str, str]:
     """The export as written from the store's rows, and as the objects write it."""
     writer = export_json_chunks if fmt == "json" else export_csv_chunks
     with SessionService(db) as service:
@@ -37,7 +38,7 @@ def fast_and_reference(db: Path, name: str | None, fmt: str) -> tuple[str, str]:
     return fast, reference
 
 
-def uses_rows(db: Path, name: str | None) -> bool:
+def uses_rows(db: Path | str, name: str | None) -> bool:
     with SessionService(db) as service:
         return service.export(service.session(name)).lines is not None
 
@@ -166,6 +167,55 @@ def test_rounds_recorded_between_another_sessions_are_numbered_as_before(
 
 def reference_json(db: Path, name: str) -> str:
     return fast_and_reference(db, name, "json")[1]
+
+
+# --- PostgreSQL (issue 28: an export within 1.3x the SQLite one) ---------------------
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_postgres_exports_from_the_store_lines_what_sqlite_and_the_reference_write_issue_28(
+    odd_evening: Path, tmp_path: Path, fmt: str
+) -> None:
+    """The same odd evening in PostgreSQL: written from the lines with the seats side by
+    side (not a dict per round), byte for byte what the objects and the SQLite file write;
+    the scoresheet's lines (standings --json) the same as SQLite's."""
+    moved = tmp_path / "odd.json"
+    moved.write_text(ok("export", "--db", str(odd_evening)), encoding="utf-8")
+    with fresh_database() as url:
+        ok("import", str(moved), "--db", url)
+        assert uses_rows(url, None)
+        fast, reference = fast_and_reference(url, None, fmt)
+        assert fast == reference == fast_and_reference(odd_evening, None, fmt)[0]
+        with SessionService(url) as service:
+            lines = service.points_lines(service.session(None))
+            assert lines is not None
+            in_postgres = [row[1:] for batch in lines for row in batch.rows]
+        with SessionService(odd_evening) as service:
+            lines = service.points_lines(service.session(None))
+            assert lines is not None
+            assert in_postgres == [row[1:] for batch in lines for row in batch.rows]
+        assert json.loads(ok("standings", "--json", "--db", url)) == json.loads(
+            ok("standings", "--json", "--db", str(odd_evening))
+        )
+
+
+def test_postgres_numbers_rounds_recorded_between_another_sessions_as_before_issue_28() -> None:
+    """Two sessions played turn about in PostgreSQL, with a correction: the lines' rows
+    are the rounds' places among their session's rows, as the objects number them."""
+    with fresh_database() as url:
+        d = ("--db", url)
+        ok("new", "A", "Anna", "Ben", *d)
+        ok("new", "B", "Carl", "Dora", *d)
+        for _ in range(3):
+            ok("round", "--winner", "Anna", "Ben=HK", "--session", "A", *d)
+            ok("round", "--winner", "Dora", "Carl=P7", "--session", "B", *d)
+        ok("edit", "1", "Ben=HK K10", "--session", "A", *d)
+        ok("undo", "--yes", "--session", "A", *d)
+        assert uses_rows(url, "A") and uses_rows(url, "B")
+        for name in ("A", "B"):
+            for fmt in ("json", "csv"):
+                fast, reference = fast_and_reference(url, name, fmt)
+                assert fast == reference
 
 
 # --- streaming ---------------------------------------------------------------------

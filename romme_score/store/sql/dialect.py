@@ -43,9 +43,9 @@ class Dialect:
     # Text ordered by its bytes, as the hands' primary key orders the players.
     bytewise = ""
     # The export's and the scoresheet's lines read with the seats side by side and the
-    # kind of each line in integer bits (:mod:`romme_score.store.sql.lines`); otherwise
-    # built from :meth:`~romme_score.store.sql.store.SQLStore.all_rounds`.
-    side_by_side = False
+    # kind of each line in integer bits (:meth:`bits`, :mod:`romme_score.store.sql.lines`);
+    # otherwise built from :meth:`~romme_score.store.sql.store.SQLStore.all_rounds`.
+    side_by_side = True
     # Run after a whole session was written (an import): the planner's statistics.
     after_import: tuple[str, ...] = ()
 
@@ -70,6 +70,17 @@ class Dialect:
     def notify(self, cur: Cursor, session_id: int) -> None:
         """Tell the other connections the session changed, when this write commits
         (nothing where they find out by themselves)."""
+
+    def bits(self, conditions: Sequence[str]) -> str:
+        """The SQL of a 64-bit integer with bit ``k`` set where ``conditions[k]`` holds (each
+        a condition that is true or false, never NULL): a line's kind, as
+        :func:`~romme_score.store.sql.lines.round_lines` reads it.
+
+        >>> Dialect().bits(["a IS NULL", "b IS TRUE"])
+        '(CASE WHEN a IS NULL THEN 1 ELSE 0 END + CASE WHEN b IS TRUE THEN 2 ELSE 0 END)'
+        """
+        cases = " + ".join(f"CASE WHEN {c} THEN {1 << k} ELSE 0 END" for k, c in enumerate(conditions))
+        return f"({cases})"
 
     def count_true(self, condition: str) -> str:
         """The SQL that counts the rows of a group where ``condition`` holds."""

@@ -151,25 +151,26 @@ MAX_GAPS = 32  # runs of other sessions' rounds amid a session's that round_line
 MAX_SEATS = 9  # round_lines' kind key: 3 bits for the round, 6 per seat, in a 64-bit integer
 # What makes a hand's part of a line differ: no hand, cards, typed points, never out, a bonus
 # struck, leaderboard points (in the order of the kind key's bits per seat).
+# Each true or false, never NULL (no hand: all false but the first), in every dialect.
 _PRESENT = (
-    "points IS NULL",
-    "cards IS NOT NULL",
-    "typed_points IS NOT NULL",
-    "never_out IS TRUE",
-    "bonus IS TRUE",
-    "leaderboard IS NOT NULL",
+    "{h}.points IS NULL",
+    "{h}.cards IS NOT NULL",
+    "{h}.typed_points IS NOT NULL",
+    "{h}.never_out IS TRUE",
+    "({h}.bonus <> 0) IS TRUE",
+    "{h}.leaderboard IS NOT NULL",
 )
 
 
 def round_lines(
-    conn: Connection, session: SessionInfo, *, active: bool, batch: int = 512
+    conn: Connection, dialect: Dialect, session: SessionInfo, *, active: bool, batch: int = 512
 ) -> Iterator[Lines] | None:
     """What :func:`all_rounds` reads, one :func:`~romme_score.store.records.round_line_fields`
     line per round row with the hands side by side, in batches: a long session's export
     streams at a few microseconds per round. None when it seats more than
     :data:`MAX_SEATS` players or other sessions' rounds were recorded amid its own in more
-    than :data:`MAX_GAPS` runs: then read :func:`all_rounds`. For a dialect whose
-    booleans are integers (:attr:`Dialect.side_by_side`)."""
+    than :data:`MAX_GAPS` runs: then read :func:`all_rounds`. Each line's kind in the
+    dialect's integer bits (:meth:`Dialect.bits`)."""
     seats = range(len(session.players))
     ((low, high, count),) = conn.query(
         "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE session_id = ?", (session.id,)
@@ -179,7 +180,7 @@ def round_lines(
         gaps = conn.query(
             "SELECT MIN(id), COUNT(*) FROM (SELECT id, id - ROW_NUMBER() OVER "
             "(ORDER BY id) AS run FROM rounds WHERE id BETWEEN ? AND ? "
-            "AND session_id != ?) GROUP BY run ORDER BY 1 LIMIT ?",
+            "AND session_id != ?) AS runs GROUP BY run ORDER BY 1 LIMIT ?",
             (low, high, session.id, MAX_GAPS + 1),
         )
     if len(seats) > MAX_SEATS or len(gaps) > MAX_GAPS:
@@ -199,17 +200,15 @@ def round_lines(
             return f"{column} - :base"
         return f"{column} - :base - CASE {' '.join(cases).format(id=column)} ELSE 0 END"
 
-    # The kind: one bit per thing present. << and | share one precedence in SQLite:
-    # every shifted flag in parentheses.
-    flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)", "((r.winner IS NULL) << 2)"]
-    for i in seats:
-        flags += [f"((h{i}.{flag}) << {3 + 6 * i + bit})" for bit, flag in enumerate(_PRESENT)]
+    # The kind: one bit per thing present.
+    flags = ["r.hand_romme IS TRUE", "r.stalemate IS TRUE", "r.winner IS NULL"]
+    flags += [flag.format(h=f"h{i}") for i in seats for flag in _PRESENT]
     history = "" if active else f", r.status, r.changed_at, {row_of('r.replaced_by')}"
     hands = "".join(f", h{i}.{name}" for i in seats for name in HAND_FIELDS)
     return _side_by_side(
         conn,
         session,
-        " | ".join(flags) + f", {row_of('r.id')}, r.number, r.winner, r.hand_romme, r.stalemate, "
+        dialect.bits(flags) + f", {row_of('r.id')}, r.number, r.winner, r.hand_romme, r.stalemate, "
         f"r.recorded_at{history}{hands}",
         "r.status = 'active'" if active else "r.status != 'active'",
         "r.number" if active else "r.id",
@@ -220,20 +219,25 @@ def round_lines(
 
 
 def points_lines(
-    conn: Connection, session: SessionInfo, batch: int = 512, *, after: int = 0, upto: int | None = None
+    conn: Connection,
+    dialect: Dialect,
+    session: SessionInfo,
+    batch: int = 512,
+    *,
+    after: int = 0,
+    upto: int | None = None,
 ) -> Iterator[Lines]:
     """Every active round's scoresheet line (or those numbered after ``after`` up to
     ``upto``), in batches of :func:`~romme_score.store.records.points_line_fields` lines
-    (a long session's ``standings --json``; integer booleans, as :func:`round_lines`)."""
+    (a long session's ``standings --json``; the kind in bits, as :func:`round_lines`)."""
     page, params = numbered(after, upto)
     seats = range(len(session.players))
-    flags = ["(r.hand_romme IS TRUE)", "((r.stalemate IS TRUE) << 1)", "((r.winner IS NULL) << 2)"]
-    for i in seats:
-        flags += [f"((h{i}.points IS NULL) << {3 + 2 * i})", f"((h{i}.bonus IS TRUE) << {4 + 2 * i})"]
+    flags = ["r.hand_romme IS TRUE", "r.stalemate IS TRUE", "r.winner IS NULL"]
+    flags += [flag.format(h=f"h{i}") for i in seats for flag in (_PRESENT[0], _PRESENT[4])]
     return _side_by_side(
         conn,
         session,
-        " | ".join(flags)
+        dialect.bits(flags)
         + ", r.number, r.winner, r.hand_romme, r.stalemate"
         + "".join(f", h{i}.points, h{i}.bonus" for i in seats),
         "r.status = 'active'" + page,

@@ -802,14 +802,14 @@ class SQLStore:
     def round_lines(self, session: SessionInfo, *, active: bool, batch: int = 512) -> Iterator[Lines] | None:
         if not self.dialect.side_by_side:
             return None  # the export writes from all_rounds: the same text, byte for byte
-        return lines.round_lines(self.conn, session, active=active, batch=batch)
+        return lines.round_lines(self.conn, self.dialect, session, active=active, batch=batch)
 
     def points_lines(
         self, session: SessionInfo, batch: int = 512, *, after: int = 0, upto: int | None = None
     ) -> Iterator[Lines] | None:
         if not self.dialect.side_by_side:
             return None  # standings --json writes from round_points
-        return lines.points_lines(self.conn, session, batch, after=after, upto=upto)
+        return lines.points_lines(self.conn, self.dialect, session, batch, after=after, upto=upto)
 
     def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
         return lines.scoresheet_lines(self.conn, session, batch=batch)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from romme_score.store.sql.dialect import Cursor, Dialect, Params
 from romme_score.store.sqlite.schema import TYPES
 
@@ -14,7 +16,6 @@ class SQLiteDialect(Dialect):
     name = "sqlite"
     types = TYPES
     join_in_order = "CROSS JOIN"  # SQLite's planner keeps the order of a CROSS JOIN
-    side_by_side = True
 
     def insert(self, cur: Cursor, sql: str, params: Params) -> int:
         row_id = cur.execute(sql, params).lastrowid
@@ -25,6 +26,11 @@ class SQLiteDialect(Dialect):
         # The write holds the file: the ids after the highest are free, as SQLite would give them.
         (last,) = cur.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
         return list(range(last + 1, last + 1 + count))
+
+    def bits(self, conditions: Sequence[str]) -> str:
+        # A condition is 0 or 1 already: shifted in place. << and | share one precedence in
+        # SQLite: every shifted flag in parentheses.
+        return " | ".join(f"(({c}) << {k})" if k else f"({c})" for k, c in enumerate(conditions))
 
     def count_true(self, condition: str) -> str:
         return f"SUM({condition})"  # a comparison is 0 or 1
