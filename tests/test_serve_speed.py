@@ -250,3 +250,43 @@ def test_a_stream_opened_after_the_first_state_says_the_version_it_has_issue28(
     finally:
         quiet.close()
         late.close()
+
+
+def test_streams_opened_together_start_no_worker_thread_issue28(
+    http: httpx.Client, served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28 goal "100 idle event streams: memory within 1.5× the baseline app's": a
+    stream reads its version in the event loop on an idle pooled connection, so forty
+    streams opened at once start no worker thread (each a stack and a connection of its
+    own: the memory per stream the benchmark measured), and each still opens at once."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from romme_score.web import events
+
+    started: list[int] = []
+    in_thread = events.in_thread  # type: ignore[attr-defined]
+
+    async def counted(call: Any, work: Any) -> Any:
+        started.append(1)
+        return await in_thread(call, work)
+
+    monkeypatch.setattr(events, "in_thread", counted)
+    assert http.get(served.board + "/state.json").status_code == 200  # a connection is idle now
+    parts = urlsplit(served.board)
+    request = f"GET {parts.path}/events HTTP/1.1\r\nHost: {parts.netloc}\r\n\r\n".encode()
+    socks = [socket.create_connection((parts.hostname, parts.port), timeout=10) for _ in range(40)]
+    try:
+        for sock in socks:
+            sock.sendall(request)
+        for sock in socks:
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = sock.recv(4096)
+                assert chunk, head
+                head += chunk
+            assert head.startswith(b"HTTP/1.1 200"), head
+    finally:
+        for sock in socks:
+            sock.close()
+    assert started == []

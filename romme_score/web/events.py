@@ -29,10 +29,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from romme_score.errors import InputProblem, Refusal
+from romme_score.i18n import using_language
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store import StoreError
 from romme_score.web.context import BoardCall, Call, LeagueCall, in_thread
-from romme_score.web.errors import LOST, refusal
+from romme_score.web.errors import LOST, Answer, refusal
 
 log = logging.getLogger("romme_score.web")
 
@@ -253,9 +255,13 @@ async def events(
     watcher.streams += 1
     try:
         last = request.headers.get("last-event-id") or request.query_params.get("since")
-        # The version read afresh, in a worker thread: a database gone or away is refused
-        # here as on every other endpoint (503), not answered with a stream that never moves.
-        now: int = await in_thread(call, current or _version)
+        # The version read afresh: a database gone or away is refused here as on every
+        # other endpoint (503), not answered with a stream that never moves. Read in the
+        # event loop on an idle connection of the pool (a lookup: a hundred streams opened
+        # together start no hundred worker threads, each with a connection of its own);
+        # in a worker thread, which says what went wrong, when none is idle or it failed.
+        found = _version_here(call, current or _version)
+        now: int = found if found is not None else await in_thread(call, current or _version)
     except BaseException:
         watcher.streams -= 1
         raise
@@ -288,3 +294,14 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 def _version(call: Call) -> int:
     return call.service.version(call.info())
+
+
+def _version_here(call: Call | BoardCall | LeagueCall, version: Callable[[Any], int]) -> int | None:
+    """The version, read in the event loop on an idle pooled connection; None: none is
+    idle (none is opened here), or the read failed (the worker thread reads again and
+    answers as every endpoint does)."""
+    try:
+        with using_language(call.language), call.services.lease_idle() as leased:
+            return version(call) if leased else None
+    except (Answer, StoreError, InputProblem, Refusal):
+        return None
