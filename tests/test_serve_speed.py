@@ -290,3 +290,50 @@ def test_streams_opened_together_start_no_worker_thread_issue28(
         for sock in socks:
             sock.close()
     assert started == []
+
+
+def test_a_keyed_write_reaches_the_streams_before_its_answer_is_kept_issue28(
+    http: httpx.Client, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28 goal "save → event within 2× the baseline": a page's write carries an
+    Idempotency-Key, whose answer is kept in a transaction of its own after the write's
+    (a second commit, a second wait for the disk); the event streams are told as soon as
+    the write itself is committed, not after that second commit (nor at the watcher's
+    next look: it looks only every 30 s here)."""
+    import threading
+
+    from test_serve_contract import Stream
+
+    from romme_score.store.sql.store import SQLStore
+    from romme_score.web.context import Limits
+
+    release = threading.Event()
+    answer_key = SQLStore.answer_key
+
+    def held(self: SQLStore, *args: Any) -> None:
+        release.wait(10)  # the key's answer kept only once the test has looked
+        answer_key(self, *args)
+
+    monkeypatch.setattr(SQLStore, "answer_key", held)
+    done: list[int] = []
+
+    def write(served: Served) -> None:
+        with httpx.Client(timeout=15) as writer:
+            answer = writer.post(
+                served.seats["Ben"] + "/hand", json={"points": 7}, headers={"Idempotency-Key": "k-1"}
+            )
+            done.append(answer.status_code)
+
+    with in_process(db, limits=Limits(poll=30, shutdown=1.0)) as (served, _server):
+        seen = http.get(served.board + "/state.json").json()["version"]
+        stream = Stream(f"{served.board}/events?since={seen}")
+        post = threading.Thread(target=write, args=(served,))
+        post.start()
+        try:
+            assert int(stream.next(timeout=5)) > seen  # while the key's answer waits
+            assert not done
+        finally:
+            release.set()
+            post.join(15)
+            stream.close()
+        assert done == [200]
