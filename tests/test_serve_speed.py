@@ -337,3 +337,26 @@ def test_a_keyed_write_reaches_the_streams_before_its_answer_is_kept_issue28(
             post.join(15)
             stream.close()
         assert done == [200]
+
+
+def test_an_idle_watcher_looks_twice_a_second_issue28(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28 goal "100 idle event streams: idle CPU within 2× the baseline app's": while
+    nothing changes, the watcher's thread wakes twice a second to look (each waking costs
+    more than the look; four a second were half of an idle server's CPU), and a change
+    made elsewhere still reaches the pages within a second (tests/test_serve_follow.py)."""
+    import time
+
+    looks: list[float] = []
+    changed_since = SessionService.changed_since
+
+    def counted(self: SessionService, *args: Any) -> bool:
+        looks.append(time.monotonic())
+        return changed_since(self, *args)
+
+    monkeypatch.setattr(SessionService, "changed_since", counted)
+    with in_process(db):
+        time.sleep(0.5)
+        start = len(looks)
+        time.sleep(4)
+        wakes = (len(looks) - start) / 2  # a look before the wait and one after it
+    assert 4 <= wakes <= 10, wakes
