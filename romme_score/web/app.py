@@ -244,7 +244,10 @@ class _Server:
         def written(c: Any) -> None:
             # The session's version after the write, read by the thread that wrote as soon
             # as it committed, told the streams now (not at the watcher's next look, nor
-            # after the idempotency key's answer is kept, a second commit).
+            # after the idempotency key's answer is kept, a second commit). No stream open:
+            # nobody to wake the event loop for (the watcher, poked below, looks anyway).
+            if not site.watcher.streams:
+                return
             version = _version_after(c)
             try:
                 loop.call_soon_threadsafe(site.watcher.publish, version)
