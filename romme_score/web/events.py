@@ -301,9 +301,12 @@ def _version(call: Call) -> int:
 
 
 def _version_here(call: Call | BoardCall | LeagueCall, version: Callable[[Any], int]) -> int | None:
-    """The version, read in the event loop on an idle pooled connection; None: none is
-    idle (none is opened here), or the read failed (the worker thread reads again and
-    answers as every endpoint does)."""
+    """The version of a session, read in the event loop on an idle pooled connection;
+    None: none is idle (none is opened here), the read failed (the worker thread reads
+    again and answers as every endpoint does), or it is a board's version (a tournament's
+    sums every table's: more than a lookup, read in a thread)."""
+    if not isinstance(call, Call):
+        return None
     try:
         with using_language(call.language), call.services.lease_idle() as leased:
             return version(call) if leased else None
