@@ -11,6 +11,7 @@ there and a session that is gone get the same 404 (:mod:`.guard`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -238,13 +239,26 @@ class _Server:
         key = request.headers.get(once.HEADER)  # a phone's write applied once (web/once.py)
         where = request.url.path
 
-        def work(c: Any) -> tuple[tuple[int, str], int]:
-            # the session's version after the write, read by the thread that wrote
-            return once.write_once(c, key, where, body, route.handler), _version_after(c)
+        loop = asyncio.get_running_loop()
+
+        def written(c: Any) -> None:
+            # The session's version after the write, read by the thread that wrote as soon
+            # as it committed, told the streams now (not at the watcher's next look, nor
+            # after the idempotency key's answer is kept, a second commit). No stream open:
+            # nobody to wake the event loop for (the watcher, poked below, looks anyway).
+            if not site.watcher.streams:
+                return
+            version = _version_after(c)
+            try:
+                loop.call_soon_threadsafe(site.watcher.publish, version)
+            except RuntimeError:  # the loop closed meanwhile (the server stopped): nobody to tell
+                pass
+
+        def work(c: Any) -> tuple[int, str]:
+            return once.write_once(c, key, where, body, route.handler, written)
 
         try:
-            (status, text), version = await in_thread(call, _guarded(work))
-            site.watcher.publish(version)  # the streams told now, not at the watcher's next look
+            status, text = await in_thread(call, _guarded(work))
         finally:
             for watcher in self.watchers:  # this table's, and a tournament board's
                 watcher.poke()

@@ -38,7 +38,7 @@ class Limits:
     throttle_base: float = 0.25  # the first delay of a repeated 404, doubling ...
     throttle_cap: float = 4.0  # ... up to this
     throttle_free: int = 3  # 404s of an address answered without delay
-    poll: float = 0.25  # seconds between two looks at the session's version
+    poll: float = 0.5  # seconds between two looks at the session's version (a change made elsewhere)
     shutdown: float = 2.0  # seconds open connections get to finish when stopping
 
 

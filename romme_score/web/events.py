@@ -3,19 +3,24 @@ its new ``version``; every page then fetches ``state.json``. A change is seen wi
 second, whoever made it (a phone, ``romme play``, ``romme round`` in a terminal).
 
 One watcher per server asks the session service whether the session changed
-(:meth:`SessionService.changed_since`, cheap thanks to SQLite's ``data_version``), a few
-times a second, in a thread of its own, and at once after a write through this server;
-every open stream waits on it. A backend that can push changes (PostgreSQL's
-LISTEN/NOTIFY) plugs into :func:`watch` alone.
+(:meth:`SessionService.changed_since`, cheap thanks to SQLite's ``data_version``) twice
+a second (:attr:`Limits.poll`), in a thread of its own, and at once after a write through
+this server; every open stream waits on it. A look costs little; the thread's waking
+costs most of it (some 0.25 ms of CPU each on a small server, more than the look): four
+looks a second were half of an idle server's CPU beside uvicorn's own ten ticks. A
+backend that can push changes (PostgreSQL's LISTEN/NOTIFY) plugs into :func:`watch` alone.
 
 A stream reconnecting after the phone slept sends the last version it saw
 (``Last-Event-ID``; a page opening its stream after its first ``state.json`` says it as
 ``?since=N``); where the session changed meanwhile, the new version comes at once.
 
-An idle stream costs what a plain Starlette stream costs (issue 28): every stream awaits
-one future of the watcher's, set at each change, at each ping (one timer for all,
-every :data:`PING_SECONDS`) and when the server stops; no stream has a timer or a
-task of its own beyond Starlette's :class:`~starlette.responses.StreamingResponse`.
+An idle stream costs what a plain Starlette stream costs (issue 28): every stream waits
+on one :class:`asyncio.Event` of the watcher's, set (and replaced) at each change, at each
+ping (one timer for all, every :data:`PING_SECONDS`) and when the server stops; no stream
+has a timer or a task of its own beyond Starlette's
+:class:`~starlette.responses.StreamingResponse`. An event's waiter is the stream's own
+future, woken in one step of the loop (``asyncio.wait`` on a shared future took two, and
+a coroutine more per stream), and a stream that ends cancels only its own.
 """
 
 from __future__ import annotations
@@ -29,10 +34,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from romme_score.errors import InputProblem, Refusal
+from romme_score.i18n import using_language
 from romme_score.sessions import SessionInfo, SessionService
 from romme_score.store import StoreError
 from romme_score.web.context import BoardCall, Call, LeagueCall, in_thread
-from romme_score.web.errors import LOST, refusal
+from romme_score.web.errors import LOST, Answer, refusal
 
 log = logging.getLogger("romme_score.web")
 
@@ -102,7 +109,7 @@ class Watcher:
         self.every = every
         self.version = -1
         self.pings = 0  # how many pings were asked of the streams
-        self._signal: asyncio.Future[None] | None = None
+        self._signal: asyncio.Event | None = None
         self._ping: asyncio.TimerHandle | None = None
         self._wake = threading.Event()
         self._stop = False
@@ -112,7 +119,7 @@ class Watcher:
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._signal = self._loop.create_future()
+        self._signal = asyncio.Event()
         self._ping = self._loop.call_later(PING_SECONDS, self._pinged)
         with SessionService(self.db, create=False) as service:
             self.version = self.looks(service)(-2, threading.Event(), 0.0)
@@ -200,9 +207,8 @@ class Watcher:
         signal = self._signal
         if signal is None or self._loop is None:
             return
-        self._signal = self._loop.create_future()
-        if not signal.done():
-            signal.set_result(None)
+        self._signal = asyncio.Event()
+        signal.set()
 
     async def changes(self, seen: int) -> AsyncIterator[int | None]:
         """Each new version after ``seen`` as it comes (None: a ping is due), until the
@@ -217,7 +223,7 @@ class Watcher:
                 pinged = self.pings
                 yield None
             elif signal is not None:
-                await asyncio.wait((signal,))  # shared: a stream that ends never cancels it
+                await signal.wait()
             else:
                 return
 
@@ -253,9 +259,13 @@ async def events(
     watcher.streams += 1
     try:
         last = request.headers.get("last-event-id") or request.query_params.get("since")
-        # The version read afresh, in a worker thread: a database gone or away is refused
-        # here as on every other endpoint (503), not answered with a stream that never moves.
-        now: int = await in_thread(call, current or _version)
+        # The version read afresh: a database gone or away is refused here as on every
+        # other endpoint (503), not answered with a stream that never moves. Read in the
+        # event loop on an idle connection of the pool (a lookup: a hundred streams opened
+        # together start no hundred worker threads, each with a connection of its own);
+        # in a worker thread, which says what went wrong, when none is idle or it failed.
+        found = _version_here(call, current or _version)
+        now: int = found if found is not None else await in_thread(call, current or _version)
     except BaseException:
         watcher.streams -= 1
         raise
@@ -288,3 +298,17 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 def _version(call: Call) -> int:
     return call.service.version(call.info())
+
+
+def _version_here(call: Call | BoardCall | LeagueCall, version: Callable[[Any], int]) -> int | None:
+    """The version of a session, read in the event loop on an idle pooled connection;
+    None: none is idle (none is opened here), the read failed (the worker thread reads
+    again and answers as every endpoint does), or it is a board's version (a tournament's
+    sums every table's: more than a lookup, read in a thread)."""
+    if not isinstance(call, Call):
+        return None
+    try:
+        with using_language(call.language), call.services.lease_idle() as leased:
+            return version(call) if leased else None
+    except (Answer, StoreError, InputProblem, Refusal):
+        return None

@@ -35,16 +35,27 @@ def check_key(key: str) -> str:
 
 
 def write_once(
-    call: Call, key: str | None, path: str, body: dict[str, Any], write: Callable[[Call, dict[str, Any]], Any]
+    call: Call,
+    key: str | None,
+    path: str,
+    body: dict[str, Any],
+    write: Callable[[Call, dict[str, Any]], Any],
+    written: Callable[[Call], None] = lambda call: None,
 ) -> tuple[int, str]:
     """(status, JSON text) of ``write(call, body)``, applied once per ``key`` (every time
-    without one)."""
+    without one); ``written(call)`` as soon as the write is committed, before its answer
+    is kept with the key (a transaction of its own: the event streams need not wait for
+    it)."""
+
+    def apply() -> str:
+        answer = write(call, body)
+        written(call)
+        return json.dumps(answer, ensure_ascii=False)
+
     if key is None:
-        return 200, json.dumps(write(call, body), ensure_ascii=False)
+        return 200, apply()
     key = check_key(key)
-    status, text = call.service.write_once(
-        call.info(), key, what(path, body), lambda: json.dumps(write(call, body), ensure_ascii=False)
-    )
+    status, text = call.service.write_once(call.info(), key, what(path, body), apply)
     if not text:  # applied, its answer lost when the server stopped: said so
         text = json.dumps({"applied": True, "repeated": True})
     return status, text
