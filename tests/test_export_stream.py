@@ -7,9 +7,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+import threading
 import tracemalloc
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirun import ok
@@ -17,7 +20,9 @@ from pgtest import fresh_database
 
 from romme_score.export import csv_chunks as export_csv_chunks
 from romme_score.export import json_chunks as export_json_chunks
+from romme_score.inputs import Hand
 from romme_score.rules import GameEnd, find_preset
+from romme_score.scoring import RoundInput
 from romme_score.sessions import SessionService
 from romme_score.store import open_store
 from romme_score.store.records import HandRecord, Lines, StoredRound
@@ -29,18 +34,16 @@ ODD = ('Ann "the fox"', "B\\ob", "Jürgen, 50%", "Zoë ♥")  # quotes, backslas
 def fast_and_reference(db: Path | str, name: str | None, fmt: str) -> tuple[str, str]:
     """The export as written from the store's rows, and as the objects write it."""
     writer = export_json_chunks if fmt == "json" else export_csv_chunks
-    with SessionService(db) as service:
-        export = service.export(service.session(name))
+    with SessionService(db) as service, service.export(service.session(name)) as export:
         fast = "".join(writer(export))
-    with SessionService(db) as service:
-        plain = dataclasses.replace(service.export(service.session(name)), lines=None)
-        reference = "".join(writer(plain))
+    with SessionService(db) as service, service.export(service.session(name)) as export:
+        reference = "".join(writer(dataclasses.replace(export, lines=None)))
     return fast, reference
 
 
 def uses_rows(db: Path | str, name: str | None) -> bool:
-    with SessionService(db) as service:
-        return service.export(service.session(name)).lines is not None
+    with SessionService(db) as service, service.export(service.session(name)) as export:
+        return export.lines is not None
 
 
 @pytest.fixture
@@ -276,8 +279,7 @@ class Counted:
 def test_export_writers_pull_the_rounds_batch_by_batch(tmp_path: Path, fmt: str) -> None:
     db = tmp_path / "long.sqlite3"
     long_session(db, 3000)
-    with SessionService(db) as service:
-        export = service.export(service.session("long"))
+    with SessionService(db) as service, service.export(service.session("long")) as export:
         assert export.lines is not None
         assert isinstance(export.lines.rounds, Iterator) and isinstance(export.lines.scoresheet, Iterator)
         if fmt == "json":
@@ -308,8 +310,11 @@ def peak_of_export(db: Path, fmt: str) -> tuple[int, int]:
     out = db.with_suffix("." + fmt)
     tracemalloc.start()
     try:
-        with SessionService(db) as service, out.open("w", encoding="utf-8", newline="") as f:
-            export = service.export(service.session("long"))
+        with (
+            SessionService(db) as service,
+            out.open("w", encoding="utf-8", newline="") as f,
+            service.export(service.session("long")) as export,
+        ):
             for chunk in (export_json_chunks if fmt == "json" else export_csv_chunks)(export):
                 f.write(chunk)
         peak = tracemalloc.get_traced_memory()[1]
@@ -328,3 +333,132 @@ def test_export_of_20000_rounds_stays_in_flat_memory(tmp_path: Path, fmt: str) -
     long_peak, long_size = peak_of_export(long, fmt)
     assert long_size > 9 * short_size and long_size > 1_500_000
     assert long_peak < short_peak * 1.2 + 100_000 and long_peak < 3_000_000, (short_peak, long_peak)
+
+
+# --- one consistent read (romme export while others write) -------------------------------
+# docs/commands.md "romme export: one read of the session": the rounds, history, totals and
+# notes of an export are the session as it was when the export began, whatever another
+# process (a phone through romme serve, another terminal) writes meanwhile.
+
+
+@contextmanager
+def backend(kind: str, tmp_path: Path) -> Iterator[str]:
+    """A database of each backend, as --db names it."""
+    if kind == "sqlite":
+        yield str(tmp_path / "evening.sqlite3")
+    else:
+        with fresh_database() as url:
+            yield url
+
+
+def _connection_class(kind: str) -> Any:
+    if kind == "sqlite":
+        from romme_score.store.sqlite.connection import Connection
+
+        return Connection
+    from romme_score.store.postgres import PostgresConnection
+
+    return PostgresConnection
+
+
+def interleaved(
+    monkeypatch: pytest.MonkeyPatch, kind: str, write: Callable[[], None], *, after: int
+) -> list[int]:
+    """Every long read of the store one row at a time, and ``write`` run (once) in the
+    middle of the first: before its first row (``after=0``) or after that many rows. The
+    write runs in a thread of its own, and must end: a reader keeps no writer waiting."""
+    cls = _connection_class(kind)
+    plain = cls.batches
+    fired: list[int] = []
+
+    def fire() -> None:
+        fired.append(1)
+        worker = threading.Thread(target=write)
+        worker.start()
+        worker.join(timeout=30)
+        assert not worker.is_alive(), "the write waited for the export"
+
+    def batches(self: Any, sql: str, params: Any, size: int) -> Iterator[list[Any]]:
+        taken = 0
+        if not fired and after == 0:
+            fire()
+        for rows in plain(self, sql, params, 1):
+            yield rows
+            taken += 1
+            if not fired and taken == after:
+                fire()
+
+    monkeypatch.setattr(cls, "batches", batches)
+    return fired
+
+
+def _evening(db: str) -> None:
+    d = ("--db", db)
+    ok("new", "Fri", "Anna", "Ben", "Carl", *d)
+    ok("round", "--winner", "Anna", "Ben=HK K10 J", "Carl=P7 P8", *d)
+    ok("round", "--winner", "Ben", "Anna=12", "Carl=HK", *d)
+    ok("round", "--winner", "Carl", "Anna=5", "Ben=7", *d)
+    ok("edit", "2", "Anna=20", *d)  # a correction: the old round 2 in the history
+    ok("note", "Ben dealt 11 cards, redealt", "--round", "3", *d)
+
+
+def _meanwhile(db: str, change: str) -> Callable[[], None]:
+    """What another process writes while the export reads: a round saved (and a note), or
+    a round corrected (the old one into the history) and a round saved."""
+
+    def write() -> None:
+        with SessionService(db) as other:
+            info = other.session("Fri")
+            if change == "corrected":
+                other.edit(info, 1, {"Ben": Hand(points=40)}, confirm=True)
+            other.record(info, RoundInput("Anna", {"Ben": Hand(points=9), "Carl": Hand(points=3)}))
+            other.add_note(info, "saved by the phone")
+
+    return write
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize(("change", "after"), [("saved", 0), ("corrected", 1)])
+def test_an_export_is_the_session_as_it_was_when_it_began_whatever_is_written_meanwhile(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, kind: str, change: str, after: int
+) -> None:
+    """A round saved (before the export's rounds are read) or a round corrected and one
+    saved (after its first round was read) by another connection in the middle of an
+    export: the file is the export of that moment, byte for byte (rounds, history, notes
+    and totals agree), it imports back to that moment's standings, and the next export has
+    the new round."""
+    with backend(kind, tmp_path) as db:
+        _evening(db)
+        before = ok("export", "--db", db, "--session", "Fri")
+        standings = json.loads(ok("standings", "--json", "--db", db, "--session", "Fri"))
+        fired = interleaved(monkeypatch, kind, _meanwhile(db, change), after=after)
+        out = tmp_path / "during.json"
+        ok("export", "--db", db, "--session", "Fri", "-o", str(out))
+        assert fired, "the write ran in the middle of the export"
+        during = out.read_text(encoding="utf-8")
+        assert during == before
+        monkeypatch.undo()
+        after_it = json.loads(ok("export", "--db", db, "--session", "Fri"))
+        assert len(after_it["rounds"]) == 4 and after_it["notes"][-1]["text"] == "saved by the phone"
+        other = str(tmp_path / "restored.sqlite3")
+        ok("import", str(out), "--db", other)
+        assert json.loads(ok("standings", "--json", "--db", other, "--session", "Fri")) == standings
+
+
+def test_an_export_reads_the_sqlite_file_while_another_process_holds_its_writer_lock(
+    tmp_path: Path,
+) -> None:
+    """WAL: the export's read waits for no writer. Another connection holds the file's
+    write lock (BEGIN IMMEDIATE, a round half written) all through the export."""
+    db = str(tmp_path / "evening.sqlite3")
+    _evening(db)
+    before = ok("export", "--db", db, "--session", "Fri")
+    writer = sqlite3.connect(db, isolation_level=None)
+    try:
+        writer.execute("BEGIN IMMEDIATE")
+        writer.execute("UPDATE sessions SET version = version + 1")
+        assert ok("export", "--db", db, "--session", "Fri") == before
+        assert ok("export", "--format", "csv", "--db", db, "--session", "Fri")
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()

@@ -165,11 +165,13 @@ def test_export_import_round_trip_is_identical(service: SessionService) -> None:
         ),
     )
     service.record(info, RoundInput(None, {p: points(4) for p in PLAYERS}, stalemate=True))
-    exported = service.export(info).to_json()
+    with service.export(info) as export:
+        exported = export.to_json()
     again = SessionExport.from_json(exported)
     name, count = service.import_(again, "Copy")
     assert (name, count) == ("Copy", 2)
-    copy = service.export(service.session("Copy")).to_json()
+    with service.export(service.session("Copy")) as export:
+        copy = export.to_json()
     assert {k: v for k, v in copy.items() if k not in ("name", "created")} == {
         k: v for k, v in exported.items() if k not in ("name", "created")
     }

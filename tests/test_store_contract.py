@@ -403,6 +403,56 @@ def test_the_export_lines_hold_what_all_rounds_holds(store: Store) -> None:
     ]
 
 
+def read_everything(store: Store, info: SessionInfo) -> Any:
+    """What an export reads of a session: its rows, the long reads' lines and rounds (read
+    two rows at a time), totals, history, notes and renames."""
+    found = store.session_by_id(info.id)
+    lines = store.round_lines(found, active=True, batch=2)
+    return (
+        found,
+        store.round_count(found),
+        store.totals(found),
+        store.history(found),
+        store.notes(found),
+        store.renames(found),
+        [row for batch in lines or () for row in batch.rows],
+        [(r.number, r.status) for r in store.all_rounds(found, active=False)],
+        [row for batch in store.scoresheet_lines(found, batch=2) for row in batch.rows],
+    )
+
+
+def test_reads_inside_reading_are_one_snapshot_and_keep_no_writer_waiting(
+    store: Store, connect: Factory
+) -> None:
+    """Store.reading (romme export: one consistent read): what another connection writes
+    while the block reads, between two of its reads and amid a long read's batches, is
+    not seen inside the block, and seen after it; the writer does not wait for it."""
+    info = make(store)
+    for n in range(5):
+        record(store, info, "Anna", Ben=n, Carl=5)
+    store.add_note(info, 2, "before")
+    as_it_was = read_everything(store, info)
+    with connect() as other:
+        theirs = other.session("Fri")
+        with store.reading():
+            first = store.session_by_id(info.id)
+            rounds = store.round_lines(first, active=True, batch=2)
+            started = iter(rounds or store.all_rounds(first, active=True))
+            next(started)  # a long read begun, its first batch read
+            record(other, theirs, "Ben", Anna=3, Carl=1)
+            other.undo_last(theirs)
+            record(other, theirs, "Carl", Anna=7, Ben=8)
+            other.add_note(theirs, None, "meanwhile")
+            other.rename_session("Fri", "Freitag")
+            assert sum(1 for _ in started) == (2 if rounds is not None else 4)  # 5 rounds, 2 a batch
+            assert read_everything(store, info) == as_it_was
+        after = read_everything(store, info)
+    assert after != as_it_was
+    assert after[0].name == "Freitag" and after[1] == 6 and after[4][-1].text == "meanwhile"
+    with store.reading(), store.reading():  # inside another: part of it
+        assert read_everything(store, info) == after
+
+
 # --- the round in progress and the phones' links (issue 19) ----------------------------
 
 

@@ -490,8 +490,8 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
     """
     from romme_score import export as export_format
 
-    with open_service(db) as service:
-        data = service.export(service.session(session))
+    with open_service(db) as service, service.export(service.session(session)) as data:
+        # written inside the block: every round, the history and the notes from one read
         chunks = export_format.json_chunks(data) if fmt == "json" else export_format.csv_chunks(data)
         if output is None:
             from romme_score.cli.terminal import fit_json

@@ -7,6 +7,7 @@ sent again applied once) and a whole session exported and imported
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from romme_score.sessions.errors import KeyReused
@@ -69,9 +70,12 @@ class SessionService(Rounds):
 
     # -- export and import ----------------------------------------------------------
 
-    def export(self, info: SessionInfo) -> SessionExport:
-        """Everything the database knows of a session, as :mod:`romme_score.export` reads it;
-        rounds and history stream, read when consumed (the service must stay open until then)."""
+    def export(self, info: SessionInfo) -> AbstractContextManager[SessionExport]:
+        """Everything the database knows of a session, as :mod:`romme_score.export` reads it,
+        as one consistent read: ``with service.export(info) as data:``. Rounds and history
+        stream, read when consumed inside the block; every read of it is from the
+        database as it was when the block began (what others write meanwhile is in the
+        next export), and nobody's write waits for it."""
         from romme_score.sessions.transfer import export_session
 
         return export_session(self.store, info)

@@ -5,13 +5,15 @@ every command that opens the service (issue 28 item 3)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from romme_score.i18n import _
 from romme_score.inputs import clean_name
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, game_state, replay
+from romme_score.store.errors import NoSuchSession
 from romme_score.store.protocol import Store
 from romme_score.store.records import HandRecord, SessionInfo, StoredRound, canonical
 
@@ -54,11 +56,21 @@ def scored_rows(
     return rows
 
 
-def export_session(store: Store, info: SessionInfo) -> SessionExport:
-    """:meth:`SessionService.export <romme_score.sessions.SessionService.export>`."""
+@contextmanager
+def export_session(store: Store, info: SessionInfo) -> Iterator[SessionExport]:
+    """:meth:`SessionService.export <romme_score.sessions.SessionService.export>`: the
+    session read again and everything of it streamed from one snapshot of the store
+    (:meth:`Store.reading`), so that a round another process records meanwhile is in
+    neither its rounds, its history, its totals nor its notes, but in the next export."""
     from romme_score import export as export_format
 
-    return export_format.from_store(store, info)
+    with store.reading():
+        try:
+            # as it is in the snapshot: a rename since it was looked up renamed its players
+            current = store.session_by_id(info.id)
+        except NoSuchSession:
+            raise NoSuchSession(info.name, store.session_names()) from None
+        yield export_format.from_store(store, current)
 
 
 def import_session(

@@ -58,6 +58,9 @@ LONG_READ = (
     "SELECT set_config('cursor_tuple_fraction', '1.0', true), "
     "set_config('enable_hashjoin', 'off', true), set_config('work_mem', '64MB', true)"
 )
+# PostgresConnection.reading: every statement of the block from the snapshot its first
+# statement takes, and nothing written.
+SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT 1"
 TYPES = {
     "key": "BIGSERIAL PRIMARY KEY",
     "ref": "BIGINT",
@@ -346,6 +349,8 @@ class PostgresConnection:
         self.read_only = read_only
         self._held = False  # inside held(): one transaction, its statements pipelined
         self._answers: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}  # held reads, by SQL
+        self._reading = False  # inside reading(): one REPEATABLE READ transaction
+        self._long_read = False  # LONG_READ said in it already
         try:
             # autocommit: a read of one statement is its own transaction, one round trip to
             # the server (BEGIN, the read and COMMIT were three; issue 28 item 4); every
@@ -457,6 +462,38 @@ class PostgresConnection:
                 raise self.translate(exc) from None
             raise
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Every statement of the block in one ``REPEATABLE READ READ ONLY`` transaction:
+        all of them read the snapshot taken as the block begins, the long reads' server-side
+        cursors (:meth:`batches`) included, and a writer is not kept waiting by it. A
+        connection that broke while idle is replaced before the block, never inside it (a
+        new connection would read another snapshot: the block's error instead). Inside
+        :meth:`held` or another :meth:`reading`, part of that."""
+        if self._held or self._reading:
+            yield
+            return
+        fresh = False
+        while True:
+            db = self._live()
+            try:
+                # the snapshot is taken by the first statement after BEGIN, not by BEGIN:
+                # SELECT 1 takes it now, in the same round trip
+                db.execute(SNAPSHOT)
+                break
+            except self._pg.Error as exc:
+                if self._stale(exc, fresh):
+                    fresh = True
+                    continue
+                self._roll_back(db)
+                raise self.translate(exc) from None
+        self._reading = True
+        try:
+            yield
+        finally:
+            self._reading = self._long_read = False
+            self._roll_back(db)  # read only: nothing to keep
+
     def _roll_back(self, db: psycopg.Connection[Any]) -> None:
         """End a held transaction that failed: nothing of it is written."""
         try:
@@ -519,7 +556,7 @@ class PostgresConnection:
         """Whether ``exc`` says only that the connection had broken while it lay idle (the
         server restarted since): the first use after that fails and is tried once on a new
         connection, so that nobody is refused once the server is back."""
-        return not fresh and isinstance(exc, self._pg.OperationalError) and self.db.broken
+        return not (fresh or self._reading) and isinstance(exc, self._pg.OperationalError) and self.db.broken
 
     def query(self, sql: str, params: Params = ()) -> list[Any]:
         if self._held:
@@ -536,8 +573,9 @@ class PostgresConnection:
         fresh = False
         while True:
             try:
-                db = self._live()
-                with db.cursor() as cur:  # one statement: a transaction of its own
+                # inside reading(), its connection: a new one would read another snapshot
+                db = self.db if self._reading else self._live()
+                with db.cursor() as cur:  # one statement: a transaction of its own (or reading()'s)
                     cur.execute(placeholders(sql), params)
                     return list(cur.fetchall())
             except self._pg.Error as exc:
@@ -547,30 +585,41 @@ class PostgresConnection:
                 raise self.translate(exc) from None
 
     def batches(self, sql: str, params: Params, size: int) -> Iterator[list[Any]]:
-        """The rows of a long read from a server-side cursor, so that memory stays flat
-        (inside :meth:`held`: read at once, in its transaction)."""
+        """The rows of a long read from a server-side cursor, so that memory stays flat:
+        in a transaction of its own, or inside :meth:`reading` in that one, from its
+        snapshot (inside :meth:`held`: read at once, in its transaction)."""
         if self._held:
             rows = self.query(sql, params)
             for start in range(0, len(rows), size):
                 yield rows[start : start + size]
             return
         try:
+            if self._reading:  # the cursor needs a transaction: the block's
+                yield from self._cursor(self.db, sql, params, size)
+                return
             db = self._live()
             with db.transaction():
-                # Said once, for this read's transaction only (one round trip, issue 28). A
-                # cursor is planned for its first rows unless told otherwise, and for a
-                # whole session's rounds that plan joins the row numbers in a nested loop.
-                # The hands are joined by their primary key: walked in its order (a merge
-                # join) they cost half the server's time of a hash table per seat, and
-                # the rounds are put in order in memory (100,000 rounds: about 21 MB),
-                # not on disk.
-                db.execute(LONG_READ)
-                with db.cursor(name=f"romme_{id(self)}_{time.monotonic_ns()}", binary=True) as cur:
-                    cur.execute(placeholders(sql), params)
-                    while rows := cur.fetchmany(size):
-                        yield rows
+                yield from self._cursor(db, sql, params, size)
         except self._pg.Error as exc:
             raise self.translate(exc) from None
+
+    def _cursor(
+        self, db: psycopg.Connection[Any], sql: str, params: Params, size: int
+    ) -> Iterator[list[Any]]:
+        """A long read's rows from a server-side cursor, inside the transaction of ``db``."""
+        if not self._long_read:
+            # Said once per transaction, for it only (one round trip, issue 28). A cursor is
+            # planned for its first rows unless told otherwise, and for a whole session's
+            # rounds that plan joins the row numbers in a nested loop. The hands are
+            # joined by their primary key: walked in its order (a merge join) they cost
+            # half the server's time of a hash table per seat, and the rounds are put in
+            # order in memory (100,000 rounds: about 21 MB), not on disk.
+            db.execute(LONG_READ)
+            self._long_read = self._reading  # kept for the rest of reading()'s transaction
+        with db.cursor(name=f"romme_{id(self)}_{time.monotonic_ns()}", binary=True) as cur:
+            cur.execute(placeholders(sql), params)
+            while rows := cur.fetchmany(size):
+                yield rows
 
     # -- the schema -------------------------------------------------------------------
 

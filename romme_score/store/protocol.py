@@ -62,6 +62,14 @@ class Store(Protocol):
         come, where the backend gains by it (PostgreSQL: few round trips); else nothing."""
         ...
 
+    def reading(self) -> AbstractContextManager[None]:
+        """Every read of the block, the long reads' iterators included, from one snapshot
+        of the database as it was when the block began: what others write meanwhile is
+        seen after the block only, and a writer is never kept waiting by it (``romme
+        export``: one consistent read of a session). Inside :meth:`held` or another
+        :meth:`reading`, part of that. Nothing may be written inside it."""
+        ...
+
     # -- changes -------------------------------------------------------------------
 
     def version(self, session: SessionInfo) -> int:

@@ -4,6 +4,7 @@ import it for their annotations, so that no Protocol class is built at start-up)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
 from romme_score.store.sql.dialect import Cursor, Params
@@ -23,8 +24,14 @@ class Connection(Protocol):
 
     def query(self, sql: str, params: Params = ()) -> list[Any]: ...
 
+    def reading(self) -> AbstractContextManager[None]:
+        """Every read of the block (queries and :meth:`batches` alike) from one snapshot of
+        the database, taken as the block begins; inside a transaction already, part of it."""
+        ...
+
     def batches(self, sql: str, params: Params, size: int) -> Iterator[list[Any]]:
-        """The rows of a long read, ``size`` at a time, in constant memory."""
+        """The rows of a long read, ``size`` at a time, in constant memory (inside
+        :meth:`reading`, from its snapshot)."""
         ...
 
     def changes(self) -> set[int] | None:

@@ -105,6 +105,7 @@ class SQLStore:
         self._claim: tuple[SessionInfo, str, str] | None = None
         self._held = False  # inside held(): one transaction for the whole block
         self._locked: set[int] = set()  # the sessions whose row the held transaction locked
+        self._reading = False  # inside reading(): every read from one snapshot
 
     @contextmanager
     def held(self) -> Iterator[None]:
@@ -124,6 +125,25 @@ class SQLStore:
             finally:
                 self._held = False
                 self._locked.clear()
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Every read of the block from one snapshot of the database, as it was when the
+        block began (:meth:`Connection.reading`: PostgreSQL's ``REPEATABLE READ READ ONLY``
+        transaction, SQLite's deferred ``BEGIN`` and the WAL snapshot its first read
+        takes), the long reads' cursors included: ``romme export`` reads a session, its
+        rounds, history, notes and renames as one. Writers of the others are not kept
+        waiting. Inside :meth:`held` or another :meth:`reading`, part of that."""
+        if self._held or self._reading:
+            yield
+            return
+        with self.conn.reading():
+            self._reading = True
+            try:
+                yield
+            finally:
+                self._reading = False
+                self._versions.clear()  # read from the snapshot: asked again after it
 
     def _ask_ahead(self, reads: list[tuple[str, Params]]) -> None:
         """Inside :meth:`held`, the backend's connection asks ``reads`` at once (one round

@@ -284,6 +284,27 @@ class Connection:
             raise self.translate(exc) from None
         self.writes += 1
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Every read of the block from one snapshot: a deferred ``BEGIN``, and one read at
+        once, as SQLite takes a WAL file's snapshot at a transaction's first read (not at
+        ``BEGIN``); the long reads' cursors opened in the block read from it too. A reader
+        in WAL mode waits for no writer and keeps none waiting. Inside a transaction
+        already, part of it. Rolled back at the end: nothing was written."""
+        if self.db.in_transaction:
+            yield
+            return
+        try:
+            self.db.execute("BEGIN DEFERRED")
+            self.db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self.translate(exc) from None
+        try:
+            yield
+        finally:
+            self._rollback()
+
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
         try:
             return self.db.execute(sql, params).fetchall()
