@@ -100,6 +100,21 @@ def test_check_both_notations() -> None:
     assert data["melds"][0]["cards"] == ["10S", "JS", "QS"]
 
 
+@pytest.mark.parametrize(
+    "lang, ends",
+    [
+        ("en", "did you mean 'KH'? Or read it with --notation de"),
+        ("de", "war 'KH' gemeint? Oder mit --notation de lesen"),
+    ],
+)
+def test_a_hint_after_a_question_is_a_sentence_of_its_own(lang: str, ends: str) -> None:
+    """The other notation's way out follows 'did you mean …?' as a new sentence, not as
+    '?: or read it' (trial, issue 30)."""
+    result = CliRunner().invoke(main, ["--lang", lang, "check", "--notation", "en", "HK KK PK"])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith(ends), result.output
+
+
 def test_check_onto_contract() -> None:
     code, data = run_json("check", "--onto", "♥2 ♥3 ♥4", "♥A ♥5")
     assert code == 0

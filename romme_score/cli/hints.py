@@ -136,4 +136,8 @@ def with_hint(exc: BaseException, command: str | None = None) -> str:
     """The error's sentence with the command line's way out."""
     prefix, suffix = hint(exc, command)
     text = prefix + str(exc)
-    return f"{text}: {suffix}" if suffix else text
+    if not suffix:
+        return text
+    if text.endswith(("?", "!", ".")):  # the sentence has ended (a question): a new one
+        return f"{text} {suffix[:1].upper()}{suffix[1:]}"
+    return f"{text}: {suffix}"
