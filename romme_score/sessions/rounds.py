@@ -93,6 +93,10 @@ class Rounds(Reads):
         (:meth:`pending`), which is cleared with it; :class:`PendingChanged` and nothing
         written when it changed meanwhile."""
         self.check_open(info)
+        return self._record(info, rnd, pending=pending, confirm=confirm)
+
+    def _record(self, info: SessionInfo, rnd: RoundInput, *, pending: int | None, confirm: bool) -> Recorded:
+        """:meth:`record` once the game is known to be open."""
         unlikely = self._checked_round(info, rnd, confirm)
 
         def compute(before: dict[str, int], _played: int) -> RoundScore:
@@ -262,5 +266,6 @@ class Rounds(Reads):
             raise RoundIncomplete(info.name, missing, no_winner=True)
         if missing:
             raise RoundIncomplete(info.name, missing, no_winner=False)
-        # its hands were checked, and unlikely points confirmed, as they arrived
-        return self.record(info, pending.to_input(), pending=pending.revision, confirm=True)
+        # its hands were checked, and unlikely points confirmed, as they arrived; the game
+        # was found open above (read once: a save is on the way of every board's event)
+        return self._record(info, pending.to_input(), pending=pending.revision, confirm=True)
