@@ -46,6 +46,12 @@ class SessionService(Rounds):
             raise KeyReused(key)
         return found.status or 200, found.answer or ""
 
+    def telling(self, committed: Callable[[], None]) -> AbstractContextManager[None]:
+        """``committed()`` as soon as each write of the block has committed, before what
+        the write answers is read and worded (``romme serve`` tells the event streams
+        then: a board's event does not wait for the scorekeeper's answer)."""
+        return self.store.telling(committed)
+
     # -- links for the phones -------------------------------------------------------------
 
     def links(self, info: SessionInfo, make_token: Callable[[], str], *, renew: bool = False) -> list[Link]:

@@ -62,6 +62,12 @@ class Store(Protocol):
         come, where the backend gains by it (PostgreSQL: few round trips); else nothing."""
         ...
 
+    def telling(self, committed: Callable[[], None]) -> AbstractContextManager[None]:
+        """``committed()`` after each write of the block, as soon as it has committed
+        (the event streams of ``romme serve`` are told then, not after the answer is
+        written): in :meth:`held`, when the whole block has."""
+        ...
+
     def reading(self) -> AbstractContextManager[None]:
         """Every read of the block, the long reads' iterators included, from one snapshot
         of the database as it was when the block began: what others write meanwhile is

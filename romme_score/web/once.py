@@ -43,13 +43,13 @@ def write_once(
     written: Callable[[Call], None] = lambda call: None,
 ) -> tuple[int, str]:
     """(status, JSON text) of ``write(call, body)``, applied once per ``key`` (every time
-    without one); ``written(call)`` as soon as the write is committed, before its answer
-    is kept with the key (a transaction of its own: the event streams need not wait for
-    it)."""
+    without one); ``written(call)`` as soon as each of its transactions has committed,
+    before its answer is read, worded and kept with the key (a transaction of its own):
+    the event streams wait for none of that."""
 
     def apply() -> str:
-        answer = write(call, body)
-        written(call)
+        with call.service.telling(lambda: written(call)):
+            answer = write(call, body)
         return json.dumps(answer, ensure_ascii=False)
 
     if key is None:

@@ -106,6 +106,7 @@ class SQLStore:
         self._held = False  # inside held(): one transaction for the whole block
         self._locked: set[int] = set()  # the sessions whose row the held transaction locked
         self._reading = False  # inside reading(): every read from one snapshot
+        self._told: Callable[[], None] | None = None  # telling(): after each commit
 
     @contextmanager
     def held(self) -> Iterator[None]:
@@ -125,6 +126,16 @@ class SQLStore:
             finally:
                 self._held = False
                 self._locked.clear()
+        if self._told is not None:  # the block's one transaction has committed
+            self._told()
+
+    @contextmanager
+    def telling(self, committed: Callable[[], None]) -> Iterator[None]:
+        told, self._told = self._told, committed
+        try:
+            yield
+        finally:
+            self._told = told
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -201,6 +212,8 @@ class SQLStore:
         result = self.conn.transact(work)
         self._claim = None  # the key is kept (a write refused keeps it for the next try)
         self._versions.clear()
+        if self._told is not None and not self._held:  # held: told when the block commits
+            self._told()
         return result
 
     # -- idempotency keys (romme_score/store/sql/keys.py) ----------------------------------
