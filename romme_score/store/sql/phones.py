@@ -83,12 +83,17 @@ def change(cur: Cursor, session: SessionInfo, change: PendingChange) -> None:
             )
 
 
-def clear(cur: Cursor, session_id: int) -> bool:
-    """Empty the round in progress, keeping its revision counting (whether there was one)."""
-    found = cur.execute(
-        "SELECT winner IS NOT NULL OR hand_romme OR stalemate FROM pending WHERE session_id = ?",
-        (session_id,),
-    ).fetchone()
+def clear(cur: Cursor, session_id: int, *, asked: bool = True) -> bool:
+    """Empty the round in progress, keeping its revision counting (whether there was one;
+    not ``asked``: not looked up, False; a saved round's clearing, on the way of its event)."""
+    found = (
+        cur.execute(
+            "SELECT winner IS NOT NULL OR hand_romme OR stalemate FROM pending WHERE session_id = ?",
+            (session_id,),
+        ).fetchone()
+        if asked
+        else None
+    )
     hands = cur.execute("DELETE FROM pending_hands WHERE session_id = ?", (session_id,)).rowcount
     cur.execute(
         "UPDATE pending SET revision = revision + 1, winner = NULL, hand_romme = FALSE, "

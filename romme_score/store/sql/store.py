@@ -741,7 +741,7 @@ class SQLStore:
                 now_at = phones.revision(cur, session.id)
                 if now_at != pending:
                     raise PendingChanged(session.name, now_at)
-                phones.clear(cur, session.id)
+                phones.clear(cur, session.id, asked=False)
             count = cur.execute(ROUND_COUNT, (session.id,)).fetchone()[0]
             before = self._totals(lambda sql, params: cur.execute(sql, params).fetchall(), session, "total")
             result = compute(before, int(count))
