@@ -76,3 +76,19 @@ def test_rules_json_adds_the_card_values_and_keeps_every_option(preset: str) -> 
     assert values["jack"] == values["queen"] == values["king"] == {"meld": 10, "hand": 10}
     assert values["ace"] == {"meld": data["ace_high_value"], "low_run": 1, "hand": data["ace_penalty"]}
     assert values["joker"] == {"meld": None, "hand": data["joker_penalty"]}
+
+
+@pytest.mark.parametrize("where", [["wiki-51"], ["--preset", "wiki-51"]])
+def test_a_preset_named_either_way_takes_the_rules_given_with_it_trial_issue30(where: list[str]) -> None:
+    """`romme rules PRESET --rule KEY=VALUE` shows the preset with the rule changed, as
+    `--preset PRESET --rule …` does (the argument used to drop every --rule)."""
+    result = CliRunner().invoke(main, ["rules", *where, "--rule", "joker_penalty=30", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["joker_penalty"] == 30 and data["first_meld_min"] == 51  # wiki-51's own
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "two presets given"), ("de", "zwei Vorlagen angegeben")])
+def test_two_different_presets_are_refused_in_one_sentence_trial_issue30(lang: str, words: str) -> None:
+    result = CliRunner().invoke(main, ["--lang", lang, "rules", "classic", "--preset", "wiki-51"])
+    assert result.exit_code == 2 and words in result.output and "Traceback" not in result.output

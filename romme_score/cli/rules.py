@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import click
 
-from romme_score.cli.options import Output, complete_with, fail_input, plain_output_options, rule_options
+from romme_score.cli.options import (
+    Output,
+    complete_with,
+    fail_input,
+    load_rules,
+    plain_output_options,
+    raw_rule_options,
+)
 from romme_score.cli.terminal import terminal_columns
-from romme_score.rules import PRESETS, RuleError, RuleSet, build_rules
+from romme_score.i18n import _
+from romme_score.rules import PRESETS
 from romme_score.tournament import TournamentOptions
 from romme_score.views.rules import (
     card_values_json,
@@ -27,9 +35,17 @@ from romme_score.views.rules import (
     is_flag=True,
     help="Also show where each rule comes from (the numbers of the rule texts in docs/rules.md).",
 )
-@rule_options
+@raw_rule_options
 @plain_output_options
-def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: RuleSet, out: Output) -> None:
+def rules(
+    preset_name: str | None,
+    list_presets: bool,
+    verbose: bool,
+    preset: str | None,
+    rule_items: tuple[str, ...],
+    rules_file: str | None,
+    out: Output,
+) -> None:
     """Show the house rules of a preset, one line of explanation each, and the
     options of a tournament (romme tournament new) with their defaults.
 
@@ -40,6 +56,7 @@ def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: Rul
       romme rules --list
       romme rules --verbose classic
       romme rules --preset classic --rule first_meld_min=30
+      romme rules classic --rule first_meld_min=30
     """
     if list_presets:
         if out.json:
@@ -47,12 +64,13 @@ def rules(preset_name: str | None, list_presets: bool, verbose: bool, rules: Rul
         else:
             out.echo(render_presets(PRESETS, verbose, terminal_columns()))
         return
-    shown = rules
-    if preset_name is not None:
-        try:
-            shown = build_rules(preset_name)
-        except RuleError as exc:
-            fail_input(str(exc))
+    if preset_name is not None and preset is not None and preset_name != preset:
+        fail_input(
+            _("two presets given, %(argument)s and --preset %(option)s: give one")
+            % {"argument": preset_name, "option": preset}
+        )
+    # the preset as the argument or as --preset, and the --rule and --rules-file on top
+    shown = load_rules(preset_name or preset, rule_items, rules_file)
     if out.json:
         out.dump({**shown.to_dict(), "card_values": card_values_json(shown)})
     else:
