@@ -38,6 +38,7 @@ from romme_score.store import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from goal_line import print_goal  # noqa: E402  (benchmarks/goal_line.py)
+from pgtrace import read_trace, ready, run_traced, transactions, turns  # noqa: E402
 from sessions import PLAYERS, make_rounds  # noqa: E402  (benchmarks/sessions.py: the same rounds)
 
 ROUNDS = int(os.environ.get("ROUNDS", "100000"))
@@ -54,69 +55,15 @@ for i in range(count):
 """
 
 
-# A romme command whose psycopg connections are traced by libpq into the file argv[1]; the
-# counts are written to stderr as "TRIPS n TRANSACTIONS n STATEMENTS n READY n".
-TRACED = r"""
-import sys
-import psycopg
-trace = open(sys.argv[1], "w")
-plain = psycopg.Connection.connect.__func__
-
-def connect(cls, *args, **kwargs):
-    conn = plain(cls, *args, **kwargs)
-    conn.pgconn.trace(trace.fileno())
-    return conn
-
-psycopg.Connection.connect = classmethod(connect)
-psycopg.connect = psycopg.Connection.connect
-from romme_score.cli import main
-try:
-    main(sys.argv[2:], standalone_mode=False)
-finally:
-    trace.flush()
-    lines = [line.split("\t") for line in open(sys.argv[1], encoding="utf-8", errors="replace")]
-    ready = sum(1 for f in lines if len(f) > 3 and f[1] == "B" and f[3] == "ReadyForQuery")
-    # a round trip: the client waits for the server, each run of the server's messages after
-    # the client's (a Sync as a plain query's; in a pipeline also a flush, without ReadyForQuery)
-    trips = 0
-    last = ""
-    for f in lines:
-        if len(f) > 3 and f[1] in ("F", "B"):
-            trips += f[1] == "B" and last == "F"
-            last = f[1]
-    # a transaction: a BEGIN ... COMMIT block, or a statement outside one (autocommit); the
-    # opening's check of the schema (one statement) is not the command's
-    transactions = sent = 0
-    inside = False
-    for f in lines:
-        if len(f) > 4 and f[1] == "F" and f[3] in ("Query", "Parse"):
-            text = f[4]
-            if '"SELECT key, value FROM romme_schema"' in text:
-                continue
-            if '"BEGIN' in text:
-                inside = True
-                transactions += 1
-            elif '"COMMIT"' in text or '"ROLLBACK"' in text:
-                inside = False
-            else:
-                sent += 1
-                transactions += 0 if inside else 1
-    print(f"TRIPS {trips} TRANSACTIONS {transactions} STATEMENTS {sent} READY {ready}", file=sys.stderr)
-"""
-
-
 def round_trips(*args: str) -> tuple[int, int, int, int]:
-    """(round trips, transactions, statements, ReadyForQuery) of one traced `romme` process."""
+    """(round trips, transactions, statements, ReadyForQuery) of one traced `romme` process
+    (benchmarks/pgtrace.py, as tests/test_postgres_round_trips.py counts them)."""
     with tempfile.TemporaryDirectory() as folder:
-        done = subprocess.run(
-            [sys.executable, "-c", TRACED, str(Path(folder) / "trace"), *args],
-            check=True,
-            env=CACHED,
-            capture_output=True,
-            text=True,
-        )
-    counted = done.stderr.strip().splitlines()[-1].split()
-    return int(counted[1]), int(counted[3]), int(counted[5]), int(counted[7])
+        trace = Path(folder) / "trace"
+        run_traced(trace, args, CACHED).check_returncode()
+        lines = read_trace(trace)
+    count, sent = transactions(lines)
+    return turns(lines), count, sent, ready(lines)
 
 
 def import_ms(module: str) -> float:

@@ -5,7 +5,6 @@ traced by libpq (``conn.pgconn.trace()``), counted as benchmarks/store.py counts
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,27 +14,9 @@ import pytest
 from clirun import ok
 from pgtest import fresh_database
 
-# A romme command whose psycopg connections libpq traces into the file argv[1].
-TRACED = r"""
-import sys
-import psycopg
-trace = open(sys.argv[1], "w")
-plain = psycopg.Connection.connect.__func__
-
-def connect(cls, *args, **kwargs):
-    conn = plain(cls, *args, **kwargs)
-    conn.pgconn.trace(trace.fileno())
-    return conn
-
-psycopg.Connection.connect = classmethod(connect)
-psycopg.connect = psycopg.Connection.connect
-from romme_score.cli import main
-try:
-    main(sys.argv[2:], standalone_mode=False)
-finally:
-    trace.flush()
-"""
-SCHEMA_CHECK = "SELECT key, value FROM romme_schema"
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.append(str(BENCH))  # benchmarks/pgtrace.py: the counts of benchmarks/store.py (after all else)
+from pgtrace import SCHEMA_CHECK, read_trace, ready, run_traced, statements, turns  # noqa: E402
 
 
 @pytest.fixture
@@ -48,41 +29,9 @@ def traced(tmp_path: Path, *args: str) -> tuple[list[list[str]], str]:
     """The libpq trace of one `romme` process (a list of its messages' fields) and what it
     printed."""
     trace = tmp_path / "trace"
-    done = subprocess.run(
-        [sys.executable, "-c", TRACED, str(trace), *args], check=True, capture_output=True, text=True
-    )
-    lines = [line.split("\t") for line in trace.read_text("utf-8", errors="replace").splitlines()]
-    return lines, done.stdout
-
-
-def statements(lines: list[list[str]]) -> list[str]:
-    """The SQL the client sent, in order (a simple query's or a Parse's text)."""
-    sent = []
-    for f in lines:
-        if len(f) > 4 and f[1] == "F" and f[3] in ("Query", "Parse"):
-            text = f[4].strip()
-            if f[3] == "Parse":  # "statement name" "text" count types
-                text = text.split('" "', 1)[1].rsplit('"', 1)[0]
-            sent.append(text.strip('"'))
-    return sent
-
-
-def turns(lines: list[list[str]]) -> int:
-    """The times the client waited for the server: each run of the server's messages that
-    follows the client's (a Sync, a flush or a plain query alike)."""
-    count = 0
-    last = ""
-    for f in lines:
-        if len(f) > 3 and f[1] in ("F", "B"):
-            if f[1] == "B" and last == "F":
-                count += 1
-            last = f[1]
-    return count
-
-
-def ready(lines: list[list[str]]) -> int:
-    """The server's ReadyForQuery messages (benchmarks/store.py's count of round trips)."""
-    return sum(1 for f in lines if len(f) > 3 and f[1] == "B" and f[3] == "ReadyForQuery")
+    done = run_traced(trace, args)
+    done.check_returncode()
+    return read_trace(trace), done.stdout
 
 
 @pytest.mark.parametrize("named", [("--session", "Table"), ()], ids=["named", "current"])
@@ -118,25 +67,9 @@ def test_a_round_refused_inside_the_one_transaction_writes_nothing_issue_28(pg: 
     ok("round", "--db", pg, "--winner", "Anna", "Ben=120", "Carl=5", "Dora=0")
     before = ok("export", "--db", pg, "--session", "Table")
     trace = tmp_path / "trace"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            TRACED,
-            str(trace),
-            "round",
-            "--db",
-            pg,
-            "--winner",
-            "Ben",
-            "Anna=5",
-            "Carl=5",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    done = run_traced(trace, ["round", "--db", pg, "--winner", "Ben", "Anna=5", "Carl=5"])
     assert done.returncode != 0 and "game" in done.stderr.lower(), done.stderr
-    sent = statements([line.split("\t") for line in trace.read_text("utf-8", errors="replace").splitlines()])
+    sent = statements(read_trace(trace))
     assert sent[0] == SCHEMA_CHECK and sent[1].startswith("BEGIN") and sent[-1] == "ROLLBACK", sent
     assert not any(s.startswith(("INSERT", "UPDATE", "DELETE")) for s in sent), sent
     assert ok("export", "--db", pg, "--session", "Table") == before
