@@ -20,9 +20,9 @@ import base64
 import hashlib
 import hmac
 from collections.abc import Callable
+from typing import Any
 
 from romme_score.sessions import SessionInfo, SessionService
-from romme_score.stream import stream_json
 from romme_score.tournament import TournamentService
 from romme_score.views import tournament as views
 from romme_score.web import pages
@@ -31,7 +31,6 @@ from romme_score.web.links import TOKEN_BYTES, qr_svg
 
 KIND = "tournament"
 READS = ("", "state.json", "events", "qr.svg")
-READ_TRIES = 3
 
 
 def board_token(keeper_token: str) -> str:
@@ -56,18 +55,14 @@ def read_state(call: BoardCall) -> bytes:
     config = call.config
     current = versions(service, config.session_ids)
     tournaments = TournamentService(service)
-    text = ""
-    for _attempt in range(READ_TRIES):
-        before = current()
+
+    def build(version: int) -> dict[str, Any]:
         info = tournaments.tournament(config.tournament)
         standings = tournaments.standings(config.tournament)
         tables = [(t.table, t.session, t.games) for t in tournaments.tables(info, config.series)]
-        data = views.board_json(standings, config.series, tables, before)
-        data["kind"] = KIND
-        text = "".join(stream_json(data))
-        if current() == before:
-            break
-    return text.encode("utf-8")
+        return views.board_json(standings, config.series, tables, version)
+
+    return pages.board_json(current, build, KIND)
 
 
 def page(call: BoardCall, lang_param: str | None) -> str:

@@ -12,14 +12,12 @@ token is the league's own, kept with it in the database.
 from __future__ import annotations
 
 from romme_score.league.service import LeagueService
-from romme_score.stream import stream_json
 from romme_score.views import league as views
 from romme_score.web import pages
 from romme_score.web.context import LeagueCall
 from romme_score.web.links import qr_svg
 
 KIND = "league"
-READ_TRIES = 3
 
 
 def version(call: LeagueCall) -> int:
@@ -30,16 +28,13 @@ def version(call: LeagueCall) -> int:
 def read_state(call: LeagueCall) -> bytes:
     """The JSON text of the board's ``state.json`` (read again when the season changed meanwhile)."""
     service = LeagueService(call.service)
-    text = ""
-    for _attempt in range(READ_TRIES):
-        info = service.league(call.config.league)
-        before = service.version(info)
-        data = views.board_json(service.standings(call.config.league), before)
-        data["kind"] = KIND
-        text = "".join(stream_json(data))
-        if service.version(info) == before:
-            break
-    return text.encode("utf-8")
+    name = call.config.league
+    info = service.league(name)  # its id: the version is read anew each time
+    return pages.board_json(
+        lambda: service.version(info),
+        lambda version: views.board_json(service.standings(name), version),
+        KIND,
+    )
 
 
 def page(call: LeagueCall, lang_param: str | None) -> str:

@@ -12,13 +12,16 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Callable
 from html import escape
 from importlib import resources
 from string import Template
+from typing import Any
 
 from romme_score.cards import Profile
 from romme_score.history import chart_from_totals
 from romme_score.i18n import LANGUAGES, language
+from romme_score.stream import stream_json
 from romme_score.views import report as report_views
 from romme_score.views import web as views
 from romme_score.web.cache import Tagged, answer, etag, held
@@ -148,6 +151,24 @@ def cached_chart(call: Call, seen: str | None = None) -> Tagged | None:
     key = ("chart", info.id, call.language)
     found = held(call.services.built, key, lambda: call.service.version(info), lambda chart: chart)
     return answer(found, seen) if found is not None else None
+
+
+BOARD_READ_TRIES = 3  # a board's state built again while its events are written meanwhile
+
+
+def board_json(version: Callable[[], int], build: Callable[[int], dict[str, Any]], kind: str) -> bytes:
+    """A read-only board's ``state.json`` (a tournament's, a league's): ``build(version)``
+    with its ``kind``, built again when the version moved while it was built, so that the
+    text is of one version (at most :data:`BOARD_READ_TRIES` times)."""
+    text = ""
+    for _attempt in range(BOARD_READ_TRIES):
+        before = version()
+        data = build(before)
+        data["kind"] = kind
+        text = "".join(stream_json(data))
+        if version() == before:
+            break
+    return text.encode("utf-8")
 
 
 def board_page(
