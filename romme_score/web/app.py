@@ -311,6 +311,7 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlet
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, the Host guard's too
     app.state.watcher = server.watchers[0]
     app.state.watchers = server.watchers
+    app.state.services = server.services
     return app
 
 
