@@ -116,3 +116,23 @@ def test_a_password_with_a_slash_is_never_printed_issue30_item11(club: tuple[str
     assert all("%2F" in text and "nothing was sent" in text for text in typed_errors), typed_errors
     at_sign = [text for args, _code, text in outputs if with_password(romme, "pa@Sekr3t") in args]
     assert len(at_sign) == 1 and "%40" in at_sign[0]  # the @ one's refusal says how to write it
+
+
+def test_an_extensions_own_tables_are_not_another_programs_issue30_item11(club: tuple[str, str]) -> None:
+    """PostGIS puts its table spatial_ref_sys in public, pg_buffercache its view: a club that
+    keeps an extension in its database has no other program's tables there (an object of an
+    extension is marked so in pg_depend), and romme creates its own beside them; a table of
+    the database's own beside the extension still makes it foreign."""
+    superuser, romme = club
+    admin(superuser, "CREATE EXTENSION pg_buffercache")  # shipped with PostgreSQL's contrib
+    code, out, err = run("new", "X", "A", "B", "--db", romme)
+    assert code == 0, out + err
+    assert "public.sessions" in tables_of(superuser)
+
+
+def test_a_table_beside_an_extension_still_makes_it_foreign_issue30_item11(club: tuple[str, str]) -> None:
+    superuser, romme = club
+    admin(superuser, "CREATE EXTENSION pg_buffercache", "CREATE TABLE invoices (id INT)")
+    code, out, err = run("new", "X", "A", "B", "--db", romme)
+    assert code == 1 and "holds tables of another program" in err, out + err
+    assert tables_of(superuser) == ["public.invoices"]

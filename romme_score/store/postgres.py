@@ -105,12 +105,15 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # Tables (and views, foreign tables) in any schema of the database but PostgreSQL's own,
 # whoever owns them: pg_class lists them all, information_schema only those the role may
 # use (issue 30 item 11). A database without romme_schema that holds one is another
-# program's, refused and left untouched.
+# program's, refused and left untouched. An extension's own tables (PostGIS's
+# spatial_ref_sys, pg_buffercache's view) are not: pg_depend marks them as its members.
 FOREIGN_TABLES = (
     "SELECT count(*) FROM pg_catalog.pg_class c "
     "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
     "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') "
-    "AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%'"  # pg_: PostgreSQL's
+    "AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%' "  # pg_: PostgreSQL's
+    "AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d WHERE d.classid = 'pg_catalog.pg_class'::regclass "
+    "AND d.objid = c.oid AND d.deptype = 'e')"
 )
 
 
