@@ -345,3 +345,25 @@ def test_a_tournaments_table_is_no_game_of_its_own_in_a_league_rules_11(isolated
         assert f"romme league add {league} --tournament Cup" in err, err
         assert len(err.strip().splitlines()) == 1
         assert _database(isolated_data_dir) == before
+
+
+def test_a_league_that_places_nobody_yet_says_why_instead_of_an_empty_table_rules_11() -> None:
+    """Its events begun but none placing anybody yet (a tournament before its first finished
+    series): a sentence in each language, in the text and on the board, not a table's head."""
+    ok("tournament", "new", "Cup", "Anna", "Ben", "Carl", "Dora", "--games", "2")
+    ok("tournament", "draw")
+    ok("round", "--session", "Cup S1 T1", "--winner", "1", "2=12", "3=25", "4=40")
+    ok("league", "new", "Club", "--attendance", "1")
+    ok("league", "add", "Club", "--tournament", "Cup")
+    text = ok("league", "standings", "Club")
+    assert "Nobody has a place yet: a game counts from its first round" in text
+    assert "played" not in text, text  # no table's head
+    german = ok("--lang", "de", "league", "standings", "Club")
+    assert "Noch hat niemand einen Platz" in german and "gespielt" not in german, german
+    from romme_score.league.service import LeagueService
+    from romme_score.sessions import SessionService
+    from romme_score.views import league as views
+
+    with SessionService(None, create=False) as sessions:
+        board = views.board_json(LeagueService(sessions).standings("Club"), 1)
+    assert board["players"] == [] and "Nobody has a place yet" in board["view"]["status"]

@@ -160,6 +160,14 @@ def dropped_note(best: int | None) -> str:
     return _("(N): a result dropped, only the best %(best)d count.") % {"best": best}
 
 
+def nobody_placed() -> str:
+    """Why a league whose events have begun ranks nobody yet (docs/rules.md §11)."""
+    return _(
+        "Nobody has a place yet: a game counts from its first round, a tournament from its "
+        "first finished series."
+    )
+
+
 def render_standings(s: LeagueStandings) -> str:
     head = _("League '%(league)s'") % {"league": s.league}
     if s.season:
@@ -169,6 +177,9 @@ def render_standings(s: LeagueStandings) -> str:
         lines.append(_("No events yet: add them with romme league add."))
         return "\n".join(lines)
     lines += ["", _("Events:")] + [f"  {event_line(n, e)}" for n, e in enumerate(s.events, 1)]
+    if not s.players:  # an empty table would say nothing: the sentence says why
+        lines += ["", nobody_placed()]
+        return "\n".join(lines)
     index = {e.order: n for n, e in enumerate(s.events)}
     rows = []
     previous = None
@@ -236,6 +247,8 @@ def board_json(s: LeagueStandings, version: int) -> dict[str, Any]:
         ) % {"count": playing}
     else:
         status = ""
+    if s.events and not s.players:
+        status = f"{status} {nobody_placed()}".strip()
     data["view"] = {
         "heading": heading,
         "options": options_text(s.options),
