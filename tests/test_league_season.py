@@ -347,7 +347,7 @@ def test_a_tournaments_table_is_no_game_of_its_own_in_a_league_rules_11(isolated
         assert _database(isolated_data_dir) == before
 
 
-def test_a_league_that_places_nobody_yet_says_why_instead_of_an_empty_table_rules_11() -> None:
+def test_a_league_that_places_nobody_yet_says_why_instead_of_an_empty_table_rules_11(tmp_path: Path) -> None:
     """Its events begun but none placing anybody yet (a tournament before its first finished
     series): a sentence in each language, in the text and on the board, not a table's head."""
     ok("tournament", "new", "Cup", "Anna", "Ben", "Carl", "Dora", "--games", "2")
@@ -367,3 +367,7 @@ def test_a_league_that_places_nobody_yet_says_why_instead_of_an_empty_table_rule
     with SessionService(None, create=False) as sessions:
         board = views.board_json(LeagueService(sessions).standings("Club"), 1)
     assert board["players"] == [] and "Nobody has a place yet" in board["view"]["status"]
+    ok("league", "report", "Club", "-o", str(tmp_path / "season.html"))
+    page = (tmp_path / "season.html").read_text(encoding="utf-8")
+    assert page.count("Nobody has a place yet") == 2  # the standings and the event
+    assert "<table" not in page and "<svg" not in page and "Nobody played" not in page

@@ -18,7 +18,7 @@ from romme_score.league.rules import course
 from romme_score.league.service import LeagueStandings
 from romme_score.views import report as report_views
 from romme_score.views.chart import value_ticks
-from romme_score.views.league import dropped_note, kind_text, options_text
+from romme_score.views.league import dropped_note, kind_text, nobody_placed, options_text
 from romme_score.views.local import day_text
 
 WIDTH, HEIGHT = 640, 340
@@ -30,7 +30,6 @@ EVENTS = N_("The events")
 CHART = N_("The course of the season")
 CHART_TITLE = N_("Counted points of {league} after each event")
 CHART_DESC = N_("One line per player: the points that count after each event of the season.")
-NOT_PLAYED = N_("Nobody played this event yet.")
 NOTHING = N_("No events yet: add them with romme league add.")
 NOT_FINISHED = N_("Not finished: counted as it stands.")
 FOOTER = N_("Made with romme-score {version} on {day}.")
@@ -148,7 +147,7 @@ def _event(s: LeagueStandings, number: int) -> str:
         )
         parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
     else:
-        parts.append(f"<p>{escape(_(NOT_PLAYED))}</p>")
+        parts.append(f"<p>{escape(nobody_placed())}</p>")
     parts.append("</section>")
     return "".join(parts)
 
@@ -160,6 +159,10 @@ def render_report(s: LeagueStandings, version: str, day: date) -> str:
     body.append("</header><main>")
     if not s.events:
         body.append(f"<p>{escape(_(NOTHING))}</p>")
+    elif not s.players:  # begun, nobody placed yet: a sentence, no empty table and chart
+        body.append(f"<h2>{escape(_(STANDINGS))}</h2><p>{escape(nobody_placed())}</p>")
+        body.append(f"<h2>{escape(_(EVENTS))}</h2>")
+        body.extend(_event(s, n) for n in range(1, len(s.events) + 1))
     else:
         body.append(f"<h2>{escape(_(STANDINGS))}</h2>{_standings(s)}")
         if any(not r.counted for p in s.players for r in p.results):
