@@ -39,6 +39,7 @@ from romme_score.store.errors import (
     RoundNotThere,
     SeriesDrawn,
     SessionExists,
+    SessionInLeague,
     SessionInTournament,
     StoreError,
     TournamentExists,
@@ -829,12 +830,62 @@ def test_a_league_keeps_its_season_options_events_and_aliases_rules_11(store: St
     assert found.value.close == "Saison"
 
 
-def test_a_deleted_session_leaves_its_leagues_rules_11(store: Store) -> None:
-    league = make_league(store)
+def test_a_session_in_a_league_is_not_deleted_until_taken_out_issue_29(store: Store) -> None:
     fri = make(store)
-    store.add_league_events(league, [("session", fri.id, "Fri")])
+    record(store, fri, "Anna", Ben=10, Carl=5)
+    for name in ("Saison", "Pokal"):
+        store.add_league_events(make_league(store, name), [("session", fri.id, "Fri")])
+    before = snapshot(store)
+    with pytest.raises(SessionInLeague) as kept:
+        store.delete_session("Fri")
+    assert (kept.value.session, kept.value.leagues) == ("Fri", ("Saison", "Pokal"))
+    assert kept.value.code == "session-in-league" and kept.value.exit_code == 1
+    assert snapshot(store) == before
+    store.remove_league_event(store.league("Saison"), "session", fri.id, "Fri")
+    with pytest.raises(SessionInLeague) as kept:
+        store.delete_session("Fri")
+    assert kept.value.leagues == ("Pokal",)
+    store.remove_league_event(store.league("Pokal"), "session", fri.id, "Fri")
     store.delete_session("Fri")
-    assert store.league("Saison").events == ()
+    assert store.session_names() == [] and store.league("Pokal").events == ()
+
+
+def test_a_session_replaced_by_an_import_keeps_its_place_in_its_leagues_issue_29(store: Store) -> None:
+    fri = make(store)
+    sat = make(store, "Sat")
+    league = make_league(store)
+    store.add_league_events(league, [("session", fri.id, "Fri"), ("session", sat.id, "Sat")])
+    record(store, fri, "Anna", Ben=10, Carl=5)
+    store.add_links(fri, [Link("board", None, "t-board")], replace=False)
+    store.add_note(fri, 1, "counted twice")
+    version = store.league_version(league)
+    session_version = store.version(fri)
+    rounds = [
+        StoredRound(1, 1, "active", "Ben", False, False, "", None, None, {
+            "Anna": HandRecord(None, 7, False, 7, 0, 3),
+            "Ben": HandRecord(None, None, False, 0, 0, 30),
+            "Carl": HandRecord(None, 9, False, 9, 0, 1),
+        }),
+    ]  # fmt: skip
+    created = "2026-11-27T19:00:00+00:00"
+    store.write_session("Fri", created, PLAYERS, RULES, "0.02", None, 2, rounds, [], [], overwrite=True)
+    replaced = store.session("Fri")
+    assert replaced.id == fri.id  # the same event of the league, not a new session
+    assert (replaced.created_at, replaced.rate, replaced.currency, replaced.first_dealer) == (
+        created,
+        "0.02",
+        None,
+        2,
+    )
+    assert store.totals(replaced) == {"Anna": 7, "Ben": 0, "Carl": 9}
+    assert [r.winner for r in store.rounds(replaced)] == ["Ben"] and store.history(replaced) == []
+    assert store.notes(replaced) == [] and store.links(replaced) == []  # the file's session, whole
+    events = store.league("Saison").events
+    assert [(e.position, e.name, e.event_id, e.created_at) for e in events] == [
+        (1, "Fri", fri.id, created),
+        (2, "Sat", sat.id, sat.created_at),
+    ]
+    assert store.league_version(league) > version and store.version(replaced) > session_version
 
 
 def test_the_league_version_changes_with_its_events_and_their_rounds_rules_11(

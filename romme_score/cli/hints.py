@@ -71,6 +71,21 @@ def _table_in_league(facts: dict[str, Any], command: str | None) -> str:
     }
 
 
+def _session_in_league(facts: dict[str, Any], command: str | None) -> str:
+    """``romme league remove`` for each league the session counts in."""
+    import shlex  # this hint only: not loaded at every start
+
+    session = shlex.quote(str(facts.get("session")))
+    commands = [
+        f"romme league remove {shlex.quote(str(league))} --session {session}"
+        for league in facts.get("leagues") or ()
+    ]
+    listed = commands[-1] if commands else ""
+    if len(commands) > 1:
+        listed = _("%(some)s and %(last)s") % {"some": ", ".join(commands[:-1]), "last": listed}
+    return _("take it out first with %(commands)s") % {"commands": listed}
+
+
 def _not_ours(facts: dict[str, Any], command: str | None) -> str:
     if facts.get("server"):  # a PostgreSQL database (issue 30 item 11): no file to give
         return _("give the URL of an empty database or of romme-score's with --db")
@@ -89,6 +104,7 @@ WAYS_OUT: dict[str, WayOut] = {
     "no-current-tournament": NEW_TOURNAMENT,
     "tournament-exists": ANOTHER_NAME,
     "session-in-tournament": N_("correct its rounds with 'romme edit' instead"),
+    "session-in-league": _session_in_league,
     "series-incomplete": N_("record the missing games, or draw anyway with --force"),
     "table-name-taken": N_("rename that session with 'romme sessions rename' and draw again"),
     "stalemate-with-winner": _stalemate_with_winner,

@@ -193,4 +193,8 @@ class ServiceBase:
         return name
 
     def delete(self, name: str) -> None:
+        """Delete a session; refused, with nothing written, while it is a tournament's table
+        (:class:`~romme_score.store.errors.SessionInTournament`) or counts in a league
+        (:class:`~romme_score.store.errors.SessionInLeague`): the store checks both in the
+        delete's transaction."""
         self.store.delete_session(_lookup_name(name))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from romme_score.errors import InputProblem, Refusal
-from romme_score.i18n import _, shown
+from romme_score.i18n import _, ngettext, shown
 
 
 class StoreError(Refusal):
@@ -467,6 +467,24 @@ class TableInLeague(StoreError):
         self.league = league
         self.event = event
         self.tournament = tournament
+
+
+class SessionInLeague(StoreError):
+    """A session that counts in a league (``leagues``, by name, oldest first): deleting it
+    would change the season's standings unasked, so it is left as it is until it is taken
+    out of each (docs/league.md); nothing was written."""
+
+    def __init__(self, session: str, leagues: Sequence[str]) -> None:
+        message = ngettext(
+            "session '%(session)s' counts in league %(leagues)s; it was left as it is",
+            "session '%(session)s' counts in leagues %(leagues)s; it was left as it is",
+            len(leagues),
+        )
+        super().__init__(
+            message % {"session": session, "leagues": ", ".join(f"'{name}'" for name in leagues)}
+        )
+        self.session = session
+        self.leagues = tuple(leagues)
 
 
 class EventNotInLeague(NotFound):

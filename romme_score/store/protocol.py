@@ -120,7 +120,11 @@ class Store(Protocol):
 
     def rename_session(self, old: str, new: str) -> None: ...
 
-    def delete_session(self, name: str) -> None: ...
+    def delete_session(self, name: str) -> None:
+        """Delete a session with everything of it; :class:`SessionInTournament` for a
+        tournament's table and :class:`SessionInLeague` for one that counts in a league,
+        checked in the delete's own transaction (nothing is written)."""
+        ...
 
     def write_session(
         self,
@@ -138,7 +142,9 @@ class Store(Protocol):
         make_current: bool = True,
     ) -> None:
         """A whole session as exported, in one transaction; made current with
-        ``make_current``, or where no session is current (none, or one deleted since)."""
+        ``make_current``, or where no session is current (none, or one deleted since).
+        ``overwrite`` replaces a session of that name in place: the same id, so the same
+        event of every league it counts in."""
         ...
 
     # -- rounds --------------------------------------------------------------------

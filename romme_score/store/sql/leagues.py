@@ -10,7 +10,14 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from romme_score.store.errors import EventInLeague, EventNotInLeague, LeagueExists, NoSuchLeague
+from romme_score.store.errors import (
+    EventInLeague,
+    EventNotInLeague,
+    LeagueExists,
+    NoSuchLeague,
+    NoSuchSession,
+    SessionInLeague,
+)
 from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, now
 from romme_score.store.sql.dialect import Cursor, Dialect
 
@@ -101,6 +108,13 @@ def add_events(
     )
     for kind, event_id, event_name in events:
         column = COLUMN[kind]
+        if (
+            kind == "session"
+            and not cur.execute(  # waits for a delete of it to end (issue 29)
+                f"SELECT id FROM sessions WHERE id = ?{dialect.for_update}", (event_id,)
+            ).fetchone()
+        ):
+            raise NoSuchSession(event_name, [])
         if cur.execute(
             f"SELECT 1 FROM league_events WHERE league_id = ? AND {column} = ?", (league.id, event_id)
         ).fetchone():
@@ -110,6 +124,23 @@ def add_events(
             f"INSERT INTO league_events (league_id, position, {column}, added_at) VALUES (?, ?, ?, ?)",
             (league.id, position, event_id, now()),
         )
+
+
+def refuse_if_counted(cur: Cursor, session_id: int, session: str) -> None:
+    """A session that counts in a league is not deleted (:class:`SessionInLeague`, naming
+    every league it counts in, oldest first): the season would change unasked. Asked inside
+    the delete's transaction, with the session's row locked, so that a league adding it
+    meanwhile either is seen here or waits and then finds the session gone."""
+    leagues = [
+        row[0]
+        for row in cur.execute(
+            "SELECT l.name FROM league_events e JOIN leagues l ON l.id = e.league_id "
+            "WHERE e.session_id = ? ORDER BY l.id",
+            (session_id,),
+        ).fetchall()
+    ]
+    if leagues:
+        raise SessionInLeague(session, leagues)
 
 
 def remove_event(

@@ -197,9 +197,10 @@ WRITE_KEYS = [
 
 # A club's season (docs/rules.md §11), self-contained as the tournaments' above: a league with
 # its options and the token of its board, its events (each a session or a tournament, in
-# the order added; an event whose session or tournament is deleted leaves the league with
-# it), and the aliases that map another spelling onto a person. ``version`` counts every
-# change of the league itself, so that its board notices an event added elsewhere.
+# the order added; the store refuses to delete a session that counts in a league, and
+# replaces one in place on import, so the cascade below is a last resort), and the
+# aliases that map another spelling onto a person. ``version`` counts every change of the
+# league itself, so that its board notices an event added elsewhere.
 LEAGUES = [
     """CREATE TABLE leagues (
         id {key},

@@ -420,18 +420,32 @@ class SQLStore:
         self.write(work)
 
     def delete_session(self, name: str) -> None:
+        """Delete a session with everything of it; refused while it is a tournament's table
+        (:class:`SessionInTournament`) or counts in a league (:class:`SessionInLeague`),
+        checked in the delete's transaction with the session's row locked."""
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
         info = self.session(name)
 
         def work(cur: Cursor) -> None:
+            self._lock(cur, info)
             tournaments.refuse_if_a_table(cur, info.id, info.name)
+            leagues.refuse_if_counted(cur, info.id, info.name)
             self._delete_session(cur, info.id)
             cur.execute("DELETE FROM state WHERE key = 'current' AND value = ?", (info.name,))
             self.dialect.notify(cur, info.id)
 
         self.write(work)
 
+    @classmethod
+    def _delete_session(cls, cur: Cursor, sid: int) -> None:
+        cls._clear_session(cur, sid)
+        cur.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+
     @staticmethod
-    def _delete_session(cur: Cursor, sid: int) -> None:
+    def _clear_session(cur: Cursor, sid: int) -> None:
+        """Everything of a session but its own row, which keeps its id (and with it its
+        place in every league it counts in) and its change counter."""
         cur.execute(
             "DELETE FROM hands WHERE round_id IN (SELECT id FROM rounds WHERE session_id = ?)", (sid,)
         )
@@ -446,9 +460,8 @@ class SQLStore:
             "pending_hands",
             "pending",
         )
-        for table in (*tables, "links"):
+        for table in (*tables, "links", "write_keys"):
             cur.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
-        cur.execute("DELETE FROM sessions WHERE id = ?", (sid,))
 
     def write_session(
         self,
@@ -467,23 +480,34 @@ class SQLStore:
     ) -> None:
         """Write a whole session as exported (rounds with their history, notes, renames,
         times) in one transaction; make it current with ``make_current`` or where no
-        session is current."""
+        session is current. With ``overwrite``, a session of that name is replaced in
+        place: it keeps its id, so it stays the same event of every league it counts in, at
+        its place there, and its change counter goes on (the league's board notices)."""
 
         def work(cur: Cursor) -> None:
             self.dialect.lock_names(cur, "sessions")
-            existing = cur.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
+            existing = cur.execute(
+                f"SELECT id FROM sessions WHERE name = ?{self.dialect.for_update}", (name,)
+            ).fetchone()
+            values = (created or now(), json.dumps(rules.to_dict()), rate, currency, first_dealer)
             if existing:
                 if not overwrite:
                     raise SessionExists(name, "import")
                 tournaments.refuse_if_a_table(cur, existing[0], name)
-                self._delete_session(cur, existing[0])
-                self.dialect.notify(cur, existing[0])
-            sid = self.dialect.insert(
-                cur,
-                "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, created or now(), json.dumps(rules.to_dict()), rate, currency, first_dealer),
-            )
+                sid = int(existing[0])
+                self._clear_session(cur, sid)
+                cur.execute(
+                    "UPDATE sessions SET created_at = ?, rules = ?, rate = ?, currency = ?, first_dealer = ? "
+                    "WHERE id = ?",
+                    (*values, sid),
+                )
+            else:
+                sid = self.dialect.insert(
+                    cur,
+                    "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (name, *values),
+                )
             cur.executemany(
                 "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
                 [(sid, seat, p) for seat, p in enumerate(players)],
