@@ -66,6 +66,25 @@ def test_the_boards_table_line_counts_its_games_trial_issue30(lang: str, one: st
         assert table_line(1, 2, 2) == two
 
 
+@pytest.mark.parametrize(
+    ("lang", "one", "eleven"),
+    [
+        ("en", "Table 1: 1 of 2 games played", "Table 3: 11 of 16 games played"),
+        ("de", "Tisch 1: 1 von 2 Spielen gespielt", "Tisch 3: 11 von 16 Spielen gespielt"),
+    ],
+)
+def test_the_boards_table_line_says_the_games_played_not_the_game_under_way(
+    lang: str, one: str, eleven: str
+) -> None:
+    """The line said "Table 1: game 1 of 2" when table 1 had played 1 of its 2 games (its
+    "T1 1/2" in the ranking): read as its first game under way. It counts the games played."""
+    from romme_score.views.tournament import table_line
+
+    with using_language(lang):
+        assert table_line(1, 1, 2) == one
+        assert table_line(3, 11, 16) == eleven
+
+
 def test_a_game_won_with_1_point_says_1_point_trial_issue30() -> None:
     ok("new", "G", "Anna", "Ben", "--rule", "game_end=rounds:2")
     ok("round", "--winner", "Anna", "Ben=20")

@@ -369,18 +369,20 @@ def board_title(tournament: str) -> str:
 
 
 def table_line(table: int, played: int, games: int) -> str:
-    """``Table 3: game 11 of 16`` (games played), ``Table 3: not started`` or ``Table 3: complete``."""
+    """``Table 3: 11 of 16 games played``, ``Table 3: not started`` or ``Table 3: complete (16
+    games)``: the games a table has played (its ``T3 11/16`` in the ranking), never which
+    game it plays now ("game 11 of 16" read as the 11th under way while 11 were done)."""
     if played >= games:
         return ngettext(
             "Table %(table)d: complete (%(games)d game)", "Table %(table)d: complete (%(games)d games)", games
         ) % {"table": table, "games": games}
     if played == 0:
         return _("Table %(table)d: not started") % {"table": table}
-    return _("Table %(table)d: game %(played)d of %(games)d") % {
-        "table": table,
-        "played": played,
-        "games": games,
-    }
+    return ngettext(
+        "Table %(table)d: %(played)d of %(games)d game played",
+        "Table %(table)d: %(played)d of %(games)d games played",
+        games,
+    ) % {"table": table, "played": played, "games": games}
 
 
 def board_json(

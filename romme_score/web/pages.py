@@ -39,6 +39,7 @@ STATIC_TYPES = {
         "keeper.js",
         "board.js",
         "tournament.js",
+        "paging.js",  # the pages of the tournament board's boxes on a projector
         "league.js",  # the board of romme serve --league
         "app.js",  # the entry of old, kept: it loads main.js
         "sw.js",  # the service worker: the page, its scripts and styles kept for a reload offline

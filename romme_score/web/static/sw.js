@@ -20,6 +20,7 @@ const FILES = [
   "/static/keeper.js",
   "/static/board.js",
   "/static/tournament.js",
+  "/static/paging.js",
   "/static/league.js",
   "/static/style.css",
   "/static/icon.svg",

@@ -3,15 +3,15 @@
 // server (state.json and its "view"); this only lays it out:
 // - a projector (`?view=screen`, or a wide landscape window): the whole ranking on one
 //   screen, in columns side by side, or in pages that turn every 10 s where it cannot fit;
+//   the tables' lines and the team ranking beside it the same way (paging.js), each box
+//   saying which page it shows, all turning with the one clock;
 // - a phone: place, name and total; a tap on a row opens its series and team.
 import { live, online } from "./net.js";
-import { $, cell, fill, row, T } from "./render.js";
+import { fitPages, keepTurning, pageOf, sayPage } from "./paging.js";
+import { $, cell, row, T } from "./render.js";
 
-const PAGE_MS = 10_000;
 const MAX_COLUMNS = 3;
 let last = null;
-let page = 0;
-let turning = null;
 
 function screenWanted() {
   const asked = new URLSearchParams(window.location.search).get("view");
@@ -108,59 +108,70 @@ function placeBefore(state, index) {
   return index > 0 ? state.players[index - 1].place : null;
 }
 
-function turnPage() {
-  page += 1;
-  if (last) renderRanking(last);
+function onScreen() {
+  return document.documentElement.classList.contains("screen");
 }
 
-/** One column, or as many as the screen takes, or pages of them. */
-function renderRanking(state) {
-  const box = $("ranks");
-  const players = state.players;
-  const pages = $("pages");
-  if (!document.documentElement.classList.contains("screen")) {
-    box.replaceChildren(table(state, players, null));
-    pages.hidden = true;
-    return;
-  }
-  // measure a row and a column as the screen draws them
-  box.replaceChildren(table(state, players.slice(0, 1), null));
+/** How many rows a column of the ranking takes and how many columns the box, measured
+ *  on one row and its head as the screen draws them. */
+function measureRanking(state, box) {
+  box.replaceChildren(table(state, state.players.slice(0, 1), null));
   const probe = box.firstChild;
   probe.classList.add("probe");
   const headHeight = probe.tHead.getBoundingClientRect().height;
   const rowHeight = probe.tBodies[0].rows[0]?.getBoundingClientRect().height || 1;
   const columnWidth = probe.getBoundingClientRect().width;
   const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
-  const height = box.clientHeight;
-  const perColumn = Math.max(1, Math.floor((height - headHeight) / rowHeight));
+  const perColumn = Math.max(1, Math.floor((box.clientHeight - headHeight) / rowHeight));
   const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.floor((box.clientWidth + gap) / (columnWidth + gap))));
-  const perPage = perColumn * columns;
+  return { perColumn, perPage: perColumn * columns };
+}
+
+/** One column, or as many as the screen takes, or pages of them; the number of pages. */
+function renderRanking(state) {
+  const box = $("ranks");
+  const players = state.players;
+  const pages = $("pages");
+  sayPage(pages, 0, 1);
+  if (!onScreen()) {
+    box.replaceChildren(table(state, players, null));
+    return 1;
+  }
+  let fit = measureRanking(state, box);
+  if (players.length > fit.perPage) {
+    // the line that says which page takes its room from the ranking's box: measure again
+    sayPage(pages, 0, 2);
+    fit = measureRanking(state, box);
+  }
+  const { perColumn, perPage } = fit;
   const count = Math.max(1, Math.ceil(players.length / perPage));
-  page %= count;
-  const shown = players.slice(page * perPage, (page + 1) * perPage);
+  const at = pageOf(count);
+  const shown = players.slice(at * perPage, (at + 1) * perPage);
   const used = Math.max(1, Math.ceil(shown.length / perColumn));
   const each = Math.ceil(shown.length / used);
   const parts = [];
   for (let i = 0; i < shown.length; i += each) {
-    const at = page * perPage + i;
-    parts.push(table(state, shown.slice(i, i + each), placeBefore(state, at)));
+    parts.push(table(state, shown.slice(i, i + each), placeBefore(state, at * perPage + i)));
   }
   box.replaceChildren(...parts);
   box.style.setProperty("--columns", String(used));
-  pages.hidden = count === 1;
-  pages.textContent = fill(T.page, { page: page + 1, pages: count });
-  if (count > 1 && turning === null) {
-    turning = setInterval(turnPage, PAGE_MS);
-  } else if (count === 1 && turning !== null) {
-    clearInterval(turning);
-    turning = null;
-  }
+  sayPage(pages, at, count);
+  return count;
+}
+
+function renderTables(state) {
+  const items = state.tables.map((t) => {
+    const li = cell("li", t.line, t.playing ? "playing" : "done");
+    li.dataset.table = String(t.table);
+    return li;
+  });
+  const list = $("table-list");
+  return fitPages(list, list, items, $("table-pages"), onScreen());
 }
 
 function renderTeams(state) {
   const section = $("team-ranking");
-  section.hidden = !state.teams?.length;
-  if (section.hidden) return;
+  if (section.hidden) return 1;
   $("teams").tHead.replaceChildren(
     row(
       [
@@ -171,9 +182,7 @@ function renderTeams(state) {
       true,
     ),
   );
-  const tbody = $("teams").tBodies[0];
-  tbody.replaceChildren();
-  for (const t of state.teams) {
+  const items = state.teams.map((t) => {
     const tr = row(
       [
         [t.place, "num"],
@@ -183,8 +192,10 @@ function renderTeams(state) {
       false,
     );
     tr.dataset.team = t.team;
-    tbody.appendChild(tr);
-  }
+    return tr;
+  });
+  const body = $("teams").tBodies[0];
+  return fitPages(section.querySelector(".scroll"), body, items, $("team-pages"), onScreen());
 }
 
 function render(state) {
@@ -196,15 +207,11 @@ function render(state) {
   const provisional = $("provisional");
   provisional.textContent = view.provisional || "";
   provisional.hidden = !view.provisional;
-  const list = $("table-list");
-  list.replaceChildren();
-  for (const t of state.tables) {
-    const li = cell("li", t.line, t.playing ? "playing" : "done");
-    li.dataset.table = String(t.table);
-    list.appendChild(li);
-  }
-  renderTeams(state);
-  renderRanking(state);
+  // the team ranking's box is there or not before the tables' box is measured; the tables
+  // first: where their box has pages it keeps its height, and the teams get the rest
+  $("team-ranking").hidden = !state.teams?.length;
+  const counts = [renderTables(state), renderTeams(state), renderRanking(state)];
+  keepTurning(Math.max(...counts), redraw);
 }
 
 function redraw() {
