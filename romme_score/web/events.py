@@ -178,7 +178,8 @@ class Watcher:
                     loop = self._loop
                     if now != seen and not self._stop and loop is not None and not loop.is_closed():
                         seen = now
-                        loop.call_soon_threadsafe(self._publish, seen)
+                        if now != self.version:  # not told already by a write through this server
+                            loop.call_soon_threadsafe(self._publish, seen)
             except StoreError:  # the database away, or the session: open it again later
                 self._wake.wait(max(self.every, 0.25))
                 self._wake.clear()

@@ -65,7 +65,8 @@ def _own_seat(call: Call, body: Mapping[str, Any]) -> str:
 
 def hand(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     player = _own_seat(call, body)
-    call.service.check_open(call.info())  # a finished game takes no hand, readable or not
+    info = call.info()
+    call.service.check_open(info)  # a finished game takes no hand, readable or not
     if "cards" in body and "points" in body:
         raise bad_field("points", "hand")
     if "cards" in body:
@@ -80,7 +81,6 @@ def hand(call: Call, body: dict[str, Any]) -> dict[str, Any]:
         raise bad_field("cards", "hand")
     if _flag(body, "never_out"):
         typed = Hand(typed.cards, typed.points, never_out=True)
-    info = call.info()
     call.service.set_hand(info, player, typed, confirm=_flag(body, "confirm") or False)
     return views.hand_json(typed, info.rules, call.notation)
 
