@@ -194,3 +194,21 @@ def test_a_session_deleted_meanwhile_is_not_added_to_a_league_issue_29(db: str) 
         with pytest.raises(NoSuchSession):
             store.add_league_events(league, [("session", session.id, "Freitag")])
         assert store.league(LEAGUE).events == ()
+
+
+def test_at_a_terminal_the_refusal_comes_before_the_question_issue_29(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --yes, at a terminal: the delete is refused at once, not asked "delete?" and
+    refused after a "y" (the answer would change nothing)."""
+    season(db, LEAGUE)
+    before = held(db)
+    monkeypatch.setattr("romme_score.cli.options.stdin_is_terminal", lambda: True)
+    status, out, err = run("--lang", "de", "sessions", "delete", "Freitag", "--db", db, input="j\n")
+    assert (status, out) == (1, ""), out + err  # no "[j/N]" asked
+    assert err.startswith("Fehler: die Partie 'Freitag' zählt in der Liga 'Saison 2026'")
+    assert held(db) == before
+    ok("league", "remove", LEAGUE, "--session", "Freitag", "--db", db)
+    status, out, err = run("sessions", "delete", "Freitag", "--db", db, input="y\n")
+    assert status == 0 and "[y/N]" in out, out + err  # asked now, and deleted
+    assert "Freitag" not in ok("sessions", "--db", db)

@@ -415,6 +415,7 @@ def delete(ctx: click.Context, name: str, yes: bool, db: str | None) -> None:
     with open_service(sessions_db(ctx, db)) as service:
         info = service.session(name)
         if not yes:
+            service.check_delete(info.name)  # refused before the question, not after its answer
             refusal = _(
                 "romme sessions delete asks before deleting '%(session)s'; without a terminal, give --yes"
             ) % {"session": info.name}

@@ -192,6 +192,11 @@ class ServiceBase:
         self.store.rename_session(_lookup_name(old), name)
         return name
 
+    def check_delete(self, name: str) -> None:
+        """Refuse now what :meth:`delete` would refuse (a tournament's table, a session that
+        counts in a league), before anybody is asked to confirm the delete."""
+        self.store.check_delete(_lookup_name(name))
+
     def delete(self, name: str) -> None:
         """Delete a session; refused, with nothing written, while it is a tournament's table
         (:class:`~romme_score.store.errors.SessionInTournament`) or counts in a league

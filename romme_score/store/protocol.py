@@ -120,6 +120,10 @@ class Store(Protocol):
 
     def rename_session(self, old: str, new: str) -> None: ...
 
+    def check_delete(self, name: str) -> None:
+        """What :meth:`delete_session` would refuse, raised now, with nothing written."""
+        ...
+
     def delete_session(self, name: str) -> None:
         """Delete a session with everything of it; :class:`SessionInTournament` for a
         tournament's table and :class:`SessionInLeague` for one that counts in a league,

@@ -437,6 +437,19 @@ class SQLStore:
 
         self.write(work)
 
+    def check_delete(self, name: str) -> None:
+        """What :meth:`delete_session` would refuse, asked before a person is asked to
+        confirm it (nothing is written); the delete asks again in its own transaction."""
+        from romme_score.store.sql import leagues
+
+        info = self.session(name)
+
+        def work(cur: Cursor) -> None:
+            tournaments.refuse_if_a_table(cur, info.id, info.name)
+            leagues.refuse_if_counted(cur, info.id, info.name)
+
+        self.write(work)
+
     @classmethod
     def _delete_session(cls, cur: Cursor, sid: int) -> None:
         cls._clear_session(cur, sid)
