@@ -161,8 +161,6 @@ def render_report(s: LeagueStandings, version: str, day: date) -> str:
         body.append(f"<p>{escape(_(NOTHING))}</p>")
     elif not s.players:  # begun, nobody placed yet: a sentence, no empty table and chart
         body.append(f"<h2>{escape(_(STANDINGS))}</h2><p>{escape(nobody_placed())}</p>")
-        body.append(f"<h2>{escape(_(EVENTS))}</h2>")
-        body.extend(_event(s, n) for n in range(1, len(s.events) + 1))
     else:
         body.append(f"<h2>{escape(_(STANDINGS))}</h2>{_standings(s)}")
         if any(not r.counted for p in s.players for r in p.results):
@@ -170,6 +168,7 @@ def render_report(s: LeagueStandings, version: str, day: date) -> str:
         body.append(
             f"<h2>{escape(_(CHART))}</h2><figure>{svg_chart(s)}<figcaption>{_legend(s)}</figcaption></figure>"
         )
+    if s.events:
         body.append(f"<h2>{escape(_(EVENTS))}</h2>")
         body.extend(_event(s, n) for n in range(1, len(s.events) + 1))
     footer = _(FOOTER).format(version=version, day=day_text(day))

@@ -423,14 +423,11 @@ class SQLStore:
         """Delete a session with everything of it; refused while it is a tournament's table
         (:class:`SessionInTournament`) or counts in a league (:class:`SessionInLeague`),
         checked in the delete's transaction with the session's row locked."""
-        from romme_score.store.sql import leagues  # with its first use, not at every start
-
         info = self.session(name)
 
         def work(cur: Cursor) -> None:
             self._lock(cur, info)
-            tournaments.refuse_if_a_table(cur, info.id, info.name)
-            leagues.refuse_if_counted(cur, info.id, info.name)
+            self._refuse_delete(cur, info)
             self._delete_session(cur, info.id)
             cur.execute("DELETE FROM state WHERE key = 'current' AND value = ?", (info.name,))
             self.dialect.notify(cur, info.id)
@@ -440,15 +437,16 @@ class SQLStore:
     def check_delete(self, name: str) -> None:
         """What :meth:`delete_session` would refuse, asked before a person is asked to
         confirm it (nothing is written); the delete asks again in its own transaction."""
-        from romme_score.store.sql import leagues
-
         info = self.session(name)
+        self.write(lambda cur: self._refuse_delete(cur, info))
 
-        def work(cur: Cursor) -> None:
-            tournaments.refuse_if_a_table(cur, info.id, info.name)
-            leagues.refuse_if_counted(cur, info.id, info.name)
+    @staticmethod
+    def _refuse_delete(cur: Cursor, info: SessionInfo) -> None:
+        """A tournament's table, or a session that counts in a league, is not deleted."""
+        from romme_score.store.sql import leagues  # with its first use, not at every start
 
-        self.write(work)
+        tournaments.refuse_if_a_table(cur, info.id, info.name)
+        leagues.refuse_if_counted(cur, info.id, info.name)
 
     @classmethod
     def _delete_session(cls, cur: Cursor, sid: int) -> None:
