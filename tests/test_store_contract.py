@@ -20,7 +20,6 @@ import pytest
 from pgtest import fresh_database
 
 from romme_score.cards import parse_cards
-from romme_score.league.options import LeagueOptions
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundInput, RoundScore, score_round
 from romme_score.store import open_store
@@ -61,7 +60,6 @@ from romme_score.store.records import (
     TournamentInfo,
     TournamentPlayer,
 )
-from romme_score.tournament import TournamentOptions
 
 PLAYERS = ("Anna", "Ben", "Carl")
 RULES = find_preset("standard").replace(game_end=GameEnd.parse("open"), leaderboard=True)
@@ -569,7 +567,9 @@ def test_links_are_kept_per_session_and_replaced_only_when_asked(store: Store, c
 # --- tournaments (RULES.md §10) ---------------------------------------------------------------
 
 TOURNAMENT_RULES = RULES.replace(game_end=GameEnd.parse("rounds:2"))
-OPTIONS = TournamentOptions(games=2, series=2, scoring="wertung", prizes=())
+# The store keeps a tournament's and a league's options as plain data, as given: the
+# services build them (it imports nothing of theirs, issue 35 item 3).
+OPTIONS = {"games": 2, "series": 2, "scoring": "wertung", "prizes": "none", "currency": None}
 ENTRANTS = (
     TournamentPlayer(1, "Anna", "Nord"),
     TournamentPlayer(2, "Ben", None),
@@ -786,7 +786,7 @@ def test_every_refusal_leaves_the_database_unchanged(store: Store, refusal: str)
 
 # --- leagues (RULES.md §11) -------------------------------------------------------------------
 
-LEAGUE_OPTIONS = LeagueOptions(points=(5, 3, 1), best=2, attendance=1, tie_break="most-wins")
+LEAGUE_OPTIONS = {"points": [5, 3, 1], "best": 2, "attendance": 1, "tie_break": "most-wins"}
 
 
 def make_league(store: Store, name: str = "Saison") -> Any:
@@ -911,7 +911,7 @@ def test_the_league_version_changes_with_its_events_and_their_rounds_rules_11(
 
 
 LEAGUE_REFUSALS: dict[str, Callable[[Store, Any, SessionInfo], object]] = {
-    "create a league of a name taken": lambda s, lg, i: s.create_league("Saison", None, LeagueOptions(), "x"),
+    "create a league of a name taken": lambda s, lg, i: s.create_league("Saison", None, {}, "x"),
     "add an event that is in the league": lambda s, lg, i: s.add_league_events(
         lg, [("session", s.session("Other").id, "Other"), ("session", i.id, "Fri")]
     ),

@@ -25,7 +25,7 @@ from romme_score.league.rules import Event, Standing, ordered, person_key, rank_
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
 from romme_score.store.errors import EventInLeague, TableInLeague
-from romme_score.store.records import LeagueEvent, LeagueInfo, SessionInfo
+from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, SessionInfo
 
 TOKEN_BYTES = 12  # as the phones' links
 
@@ -133,8 +133,40 @@ class LeagueStandings:
 
 
 @dataclass(frozen=True)
+class League:
+    """A league as its service hands it out: the store's
+    :class:`~romme_score.store.records.LeagueInfo` with its options built (the store keeps
+    them as plain data and imports nothing of the league's)."""
+
+    id: int
+    name: str
+    created_at: str
+    season: str | None
+    options: LeagueOptions
+    token: str
+    events: tuple[LeagueEvent, ...]
+    aliases: tuple[LeagueAlias, ...]
+    version: int
+
+
+def built(info: LeagueInfo) -> League:
+    """The store's record of a league with its options built from what is stored."""
+    return League(
+        info.id,
+        info.name,
+        info.created_at,
+        info.season,
+        LeagueOptions.from_dict(info.options),
+        info.token,
+        info.events,
+        info.aliases,
+        info.version,
+    )
+
+
+@dataclass(frozen=True)
 class LeagueSummary:
-    info: LeagueInfo
+    info: League
     events: int
 
 
@@ -179,7 +211,7 @@ class LeagueService:
         out = []
         for name in self.store.league_names():
             info = self.store.league(name)
-            out.append(LeagueSummary(info, len(info.events)))
+            out.append(LeagueSummary(built(info), len(info.events)))
         return out
 
     def version(self, info: LeagueInfo) -> int:
@@ -188,12 +220,12 @@ class LeagueService:
 
     # -- writing --------------------------------------------------------------------------
 
-    def create(self, name: str, season: str | None, options: LeagueOptions) -> LeagueInfo:
+    def create(self, name: str, season: str | None, options: LeagueOptions) -> League:
         name = clean_name(name, _("a league's name"))
         if season is not None:
             season = clean_name(season, _("a season")) if season.strip() else None
-        self.store.create_league(name, season, options, secrets.token_urlsafe(TOKEN_BYTES))
-        return self.store.league(name)
+        self.store.create_league(name, season, options.to_dict(), secrets.token_urlsafe(TOKEN_BYTES))
+        return built(self.store.league(name))
 
     def add(self, name: str, tournaments: Sequence[str] = (), sessions: Sequence[str] = ()) -> Added:
         """Events at the end of the league: the tournaments, then the sessions, in the order
@@ -272,7 +304,12 @@ class LeagueService:
         aliases = self._aliases(info)
         events, players = self._ranked(info, info.events, aliases)
         return LeagueStandings(
-            info.name, info.season, info.options, tuple(events), tuple(players), tuple(aliases.items())
+            info.name,
+            info.season,
+            LeagueOptions.from_dict(info.options),
+            tuple(events),
+            tuple(players),
+            tuple(aliases.items()),
         )
 
     def _spellings(self, info: LeagueInfo) -> list[str]:
@@ -296,7 +333,7 @@ class LeagueService:
         self, info: LeagueInfo, events: Sequence[LeagueEvent], aliases: dict[str, str]
     ) -> tuple[list[Event], list[Standing]]:
         read = ordered([self._event(e) for e in events])
-        return read, rank_league(read, info.options, aliases)
+        return read, rank_league(read, LeagueOptions.from_dict(info.options), aliases)
 
     def _event(self, event: LeagueEvent) -> Event:
         day = local_day(event.created_at, self.zone)

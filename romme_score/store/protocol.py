@@ -39,9 +39,8 @@ from romme_score.store.records import (
 )
 
 if TYPE_CHECKING:
-    from romme_score.league.options import LeagueOptions
     from romme_score.store.names import Names
-    from romme_score.tournament.options import TournamentOptions
+    from romme_score.store.records import StoredOptions
 
 T = TypeVar("T")
 
@@ -311,7 +310,7 @@ class Store(Protocol):
         self,
         name: str,
         rules: RuleSet,
-        options: TournamentOptions,
+        options: StoredOptions,
         seed: int,
         players: Sequence[TournamentPlayer],
     ) -> None:
@@ -357,7 +356,7 @@ class Store(Protocol):
 
     # -- leagues (docs/rules.md §11) ---------------------------------------------------------------
 
-    def create_league(self, name: str, season: str | None, options: LeagueOptions, token: str) -> None:
+    def create_league(self, name: str, season: str | None, options: StoredOptions, token: str) -> None:
         """A new league without events; :class:`LeagueExists` when the name is taken."""
         ...
 

@@ -11,18 +11,17 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from romme_score.cards import Card, parse_cards
 from romme_score.frozen import TupleRecord, field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput
 
-# The tournament's options are read by the tournaments' store alone: the session commands
-# do not import them (issue 28 item 3).
-if TYPE_CHECKING:
-    from romme_score.league.options import LeagueOptions
-    from romme_score.tournament.options import TournamentOptions
+# The options of a tournament or a league as the store keeps them: plain data (names and
+# values as typed, JSON-friendly), built into their option objects by their services; the
+# store imports nothing of theirs (issue 35 item 3).
+StoredOptions = Mapping[str, Any]
 
 
 def now() -> str:
@@ -78,7 +77,7 @@ class TournamentInfo:
     name: str
     created_at: str
     rules: RuleSet
-    options: TournamentOptions
+    options: StoredOptions  # TournamentService builds them (TournamentOptions.from_dict)
     seed: int
     players: tuple[TournamentPlayer, ...]
     series_drawn: int
@@ -127,7 +126,7 @@ class LeagueInfo:
     name: str
     created_at: str
     season: str | None
-    options: LeagueOptions
+    options: StoredOptions  # LeagueService builds them (LeagueOptions.from_dict)
     token: str
     events: tuple[LeagueEvent, ...]
     aliases: tuple[LeagueAlias, ...]

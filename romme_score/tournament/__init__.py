@@ -8,8 +8,9 @@
   service (:mod:`romme_score.sessions`).
 
 The names the front ends use are here. Each is imported from its module when it is first
-asked for: the store reads :class:`TournamentOptions` at every command, which runs this
-file, and needs neither the rules of the draw nor the service (which imports the store).
+asked for: a command that reads the options alone needs neither the rules of the draw nor
+the service (which imports the store). The store keeps the options as plain data and
+imports nothing from here.
 
 >>> from romme_score.tournament import table_sizes
 >>> table_sizes(13)
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from romme_score.tournament.service import Sheets as Sheets
     from romme_score.tournament.service import SheetTable as SheetTable
     from romme_score.tournament.service import TableNameTaken as TableNameTaken
+    from romme_score.tournament.service import Tournament as Tournament
     from romme_score.tournament.service import TournamentPayout as TournamentPayout
     from romme_score.tournament.service import TournamentRefused as TournamentRefused
     from romme_score.tournament.service import TournamentService as TournamentService
@@ -70,6 +72,7 @@ EXPORTS = {
         "Sheets",
         "SheetTable",
         "TableNameTaken",
+        "Tournament",
         "TournamentPayout",
         "TournamentRefused",
         "TournamentService",

@@ -214,6 +214,42 @@ class NameTooLong(SessionInputError):
 
 
 @record
+class Tournament:
+    """A tournament as its service hands it out: the store's
+    :class:`~romme_score.store.records.TournamentInfo` with its options built (the store
+    keeps them as plain data and imports nothing of the tournament's)."""
+
+    id: int
+    name: str
+    created_at: str
+    rules: RuleSet
+    options: TournamentOptions
+    seed: int
+    players: tuple[TournamentPlayer, ...]
+    series_drawn: int
+
+
+def built(info: TournamentInfo) -> Tournament:
+    """The store's record of a tournament with its options built from what is stored."""
+    return Tournament(
+        info.id,
+        info.name,
+        info.created_at,
+        info.rules,
+        stored_options(info),
+        info.seed,
+        info.players,
+        info.series_drawn,
+    )
+
+
+def stored_options(info: TournamentInfo) -> TournamentOptions:
+    """A tournament's options from what the store keeps (an option it lacks, stored before
+    the option was there, has its default)."""
+    return TournamentOptions.from_dict(info.options)
+
+
+@record
 class DrawnTable:
     table: int
     session: str
@@ -368,7 +404,7 @@ class TournamentService:
         rules: RuleSet,
         options: TournamentOptions,
         seed: int | None = None,
-    ) -> TournamentInfo:
+    ) -> Tournament:
         """A new tournament, made current: start numbers in the order given; no table yet.
         Without a seed, one is drawn (and recorded, so every draw can be repeated)."""
         name = clean_name(name, _("a tournament's name"))
@@ -387,17 +423,17 @@ class TournamentService:
         self.store.create_tournament(
             name,
             tables_rules(rules, options),
-            options,
+            options.to_dict(),
             chosen,
             [TournamentPlayer(start, e.name, e.team) for start, e in enumerate(players, 1)],
         )
-        return self.store.tournament(name)
+        return built(self.store.tournament(name))
 
     def draw(self, name: str | None = None, force: bool = False) -> Drawn:
         """Seat the next series: each table becomes a session. Refused while a table of an
         earlier series has games to play, unless ``force`` (the result says which)."""
         info = self.store.tournament(name)
-        options = info.options
+        options = stored_options(info)
         series = info.series_drawn + 1
         if series > options.series:
             raise AllSeriesDrawn(info.name, options.series)
@@ -439,8 +475,9 @@ class TournamentService:
         found = self.player(info, player)
         if found.withdrawn_after is not None:
             raise AlreadyWithdrawn(info.name, found.name, found.withdrawn_after)
-        if info.series_drawn >= info.options.series:
-            raise AllSeriesDrawn(info.name, info.options.series)
+        series = stored_options(info).series
+        if info.series_drawn >= series:
+            raise AllSeriesDrawn(info.name, series)
         self.store.withdraw_player(info, found.start, info.series_drawn)
         return Withdrawn(info.name, found.start, found.name, info.series_drawn)
 
@@ -481,11 +518,12 @@ class TournamentService:
             for player, count in lost_games(table.players, games.get(table.session_id, [])).items():
                 lost[start_of[player]] += count
         ranking = [Ranked(p.start, p.place, p.total, p.series) for p in standings.players]
-        result = payout(ranking, paid_in(lost, info.options), info.options)
+        options = standings.options
+        result = payout(ranking, paid_in(lost, options), options)
         names = {p.start: p.name for p in info.players}
         return TournamentPayout(
             info.name,
-            info.options,
+            options,
             result.pot,
             result.kept,
             tuple(PlayerPayout(m.start, names[m.start], m.place, m.paid, m.receives) for m in result.players),
@@ -515,7 +553,7 @@ class TournamentService:
             if t.series == chosen
         )
         standings = self._standings(info, tables, info.series_drawn, games)
-        return Sheets(info.name, chosen, info.options, info.rules, sheets, standings)
+        return Sheets(info.name, chosen, standings.options, info.rules, sheets, standings)
 
     def table_links(self, sheets: Sheets, make_token: Callable[[], str]) -> dict[int, list[Link]]:
         """The scorekeeper's and seats' links of each table of ``sheets``, as kept with its
@@ -544,7 +582,7 @@ class TournamentService:
         """The ranking over series 1 to ``upto``: places and totals count the finished
         series only (a series is finished when every table of it has played its games);
         a player's table in a series still played is ``current``, apart from the ranking."""
-        options = info.options
+        options = stored_options(info)
         games = self._games(info) if games is None else games
         start_of = {p.name: p.start for p in info.players}
         covered = [t for t in tables if t.series <= upto]

@@ -11,8 +11,7 @@ from typing import Any
 from romme_score.i18n import N_, _, ngettext
 from romme_score.league.options import LeagueOptions
 from romme_score.league.rules import Event
-from romme_score.league.service import Added, LeagueStandings, LeagueSummary
-from romme_score.store.records import LeagueInfo
+from romme_score.league.service import Added, League, LeagueStandings, LeagueSummary
 from romme_score.views.local import day_text
 from romme_score.views.table import simple_table
 
@@ -38,7 +37,7 @@ def options_text(options: LeagueOptions) -> str:
     return " · ".join(parts)
 
 
-def render_created(info: LeagueInfo) -> str:
+def render_created(info: League) -> str:
     head = _("League '%(league)s' created") % {"league": info.name}
     if info.season:
         head += " " + _("(season %(season)s)") % {"season": info.season}
@@ -47,7 +46,7 @@ def render_created(info: LeagueInfo) -> str:
     ) % {"league": info.name}
 
 
-def created_json(info: LeagueInfo) -> dict[str, Any]:
+def created_json(info: League) -> dict[str, Any]:
     return {"league": info.name, "season": info.season, **info.options.to_dict()}
 
 

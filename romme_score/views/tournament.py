@@ -9,11 +9,11 @@ from decimal import Decimal
 from typing import Any
 
 from romme_score.i18n import N_, _, ngettext
-from romme_score.store.records import TournamentInfo
 from romme_score.tournament import (
     Drawn,
     MissingTable,
     Running,
+    Tournament,
     TournamentOptions,
     TournamentPayout,
     TournamentStandings,
@@ -43,7 +43,7 @@ def _amount(amount: Decimal, options: TournamentOptions) -> str:
 # --- new ------------------------------------------------------------------------------
 
 
-def created_json(info: TournamentInfo) -> dict[str, Any]:
+def created_json(info: Tournament) -> dict[str, Any]:
     return {
         "tournament": info.name,
         "seed": info.seed,
@@ -63,7 +63,7 @@ def seating_text(seating: str) -> str:
     }[seating]
 
 
-def render_created(info: TournamentInfo) -> str:
+def render_created(info: Tournament) -> str:
     o = info.options
     lines = [
         ngettext(

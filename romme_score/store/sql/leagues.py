@@ -18,11 +18,10 @@ from romme_score.store.errors import (
     NoSuchSession,
     SessionInLeague,
 )
-from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, now
+from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, StoredOptions, now
 from romme_score.store.sql.dialect import Cursor, Dialect
 
 if TYPE_CHECKING:
-    from romme_score.league.options import LeagueOptions
     from romme_score.store.sql.connection import Connection
 
 COLUMN = {"session": "session_id", "tournament": "tournament_id"}
@@ -34,14 +33,14 @@ def spelling_key(name: str) -> str:
 
 
 def create(
-    cur: Cursor, dialect: Dialect, name: str, season: str | None, options: LeagueOptions, token: str
+    cur: Cursor, dialect: Dialect, name: str, season: str | None, options: StoredOptions, token: str
 ) -> None:
     dialect.lock_names(cur, "leagues")
     if cur.execute("SELECT 1 FROM leagues WHERE name = ?", (name,)).fetchone():
         raise LeagueExists(name)
     cur.execute(
         "INSERT INTO leagues (name, created_at, season, options, token) VALUES (?, ?, ?, ?, ?)",
-        (name, now(), season, json.dumps(options.to_dict()), token),
+        (name, now(), season, json.dumps(dict(options)), token),
     )
 
 
@@ -72,14 +71,12 @@ def info(conn: Connection, name: str) -> LeagueInfo:
             "SELECT typed, person FROM league_aliases WHERE league_id = ? ORDER BY position", (lid,)
         )
     )
-    from romme_score.league.options import LeagueOptions  # a league's command only, not every start
-
     return LeagueInfo(
         int(lid),
         lname,
         created,
         season,
-        LeagueOptions.from_dict(json.loads(options)),
+        json.loads(options),
         token,
         events,
         aliases,

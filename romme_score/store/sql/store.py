@@ -63,10 +63,9 @@ from romme_score.store.sql.dialect import Cursor, Dialect, Params
 from romme_score.store.sql.schema import ROUND_TOTALS_SELECT, TOTALS_SELECT
 
 if TYPE_CHECKING:
-    from romme_score.league.options import LeagueOptions
     from romme_score.store.names import Names
+    from romme_score.store.records import StoredOptions
     from romme_score.store.sql.connection import Connection
-    from romme_score.tournament.options import TournamentOptions
 
 T = TypeVar("T")
 TOTALS = "SELECT player, %s FROM totals WHERE session_id = ?"
@@ -964,7 +963,7 @@ class SQLStore:
         self,
         name: str,
         rules: RuleSet,
-        options: TournamentOptions,
+        options: StoredOptions,
         seed: int,
         players: Sequence[TournamentPlayer],
     ) -> None:
@@ -1039,7 +1038,7 @@ class SQLStore:
 
     # -- leagues (romme league) -------------------------------------------------------
 
-    def create_league(self, name: str, season: str | None, options: LeagueOptions, token: str) -> None:
+    def create_league(self, name: str, season: str | None, options: StoredOptions, token: str) -> None:
         from romme_score.store.sql import leagues  # with its first use, not at every start
 
         self.write(lambda cur: leagues.create(cur, self.dialect, name, season, options, token))

@@ -16,12 +16,18 @@ from romme_score.store.errors import (
     SessionInTournament,
     TournamentExists,
 )
-from romme_score.store.records import RoundPoints, TournamentInfo, TournamentPlayer, TournamentTable, now
+from romme_score.store.records import (
+    RoundPoints,
+    StoredOptions,
+    TournamentInfo,
+    TournamentPlayer,
+    TournamentTable,
+    now,
+)
 from romme_score.store.sql.dialect import Cursor, Dialect
 
 if TYPE_CHECKING:
     from romme_score.store.sql.connection import Connection
-    from romme_score.tournament.options import TournamentOptions
 
 
 def create(
@@ -29,7 +35,7 @@ def create(
     dialect: Dialect,
     name: str,
     rules: RuleSet,
-    options: TournamentOptions,
+    options: StoredOptions,
     seed: int,
     players: Sequence[TournamentPlayer],
 ) -> None:
@@ -40,7 +46,7 @@ def create(
     tid = dialect.insert(
         cur,
         "INSERT INTO tournaments (name, created_at, rules, options, seed) VALUES (?, ?, ?, ?, ?)",
-        (name, now(), json.dumps(rules.to_dict()), json.dumps(options.to_dict()), seed),
+        (name, now(), json.dumps(rules.to_dict()), json.dumps(dict(options)), seed),
     )
     cur.executemany(
         "INSERT INTO tournament_players (tournament_id, start, name, team) VALUES (?, ?, ?, ?)",
@@ -95,7 +101,7 @@ def info(
         tname,
         created,
         RuleSet.from_dict(json.loads(rules)),
-        _options(json.loads(options)),
+        json.loads(options),
         int(seed),
         players,
         int(drawn[0][0]),
@@ -152,9 +158,3 @@ def refuse_if_a_table(cur: Cursor, session_id: int, session: str) -> None:
     ).fetchone()
     if row is not None:
         raise SessionInTournament(session, row[0])
-
-
-def _options(given: dict[str, object]) -> TournamentOptions:
-    from romme_score.tournament.options import TournamentOptions
-
-    return TournamentOptions.from_dict(given)
