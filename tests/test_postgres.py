@@ -185,6 +185,34 @@ def test_a_database_of_a_newer_romme_score_is_refused_issue_23(pg: str) -> None:
     assert code == 1 and "newer romme-score" in err
 
 
+def test_migration_to_leaderboard_tenths_recomputes_the_stored_points_on_postgres_rules_7(pg: str) -> None:
+    """A database of schema 3 kept the leaderboard rounded down (7 for 23 penalty points):
+    opened, every hand's is computed again in tenths by the game's rule, and the totals
+    (as tests/test_sessions.py holds it for the SQLite file's schema 6)."""
+    d = ("--db", pg)
+    ok("new", "Speed", "A", "B", "C", "--preset", "speedromme", *d)
+    ok("round", "--winner", "A", "B=23", "C=HK P3", *d)
+    ok("round", "--winner", "B", "--hand-romme", "A=5", "C=0", *d)
+    sql_exec(
+        pg,
+        "UPDATE hands SET leaderboard = leaderboard / 10",  # as schema 3 kept them, about
+        "UPDATE hands SET leaderboard = 7 WHERE player = 'B' AND points = 23",
+        "UPDATE totals SET leaderboard = 0",
+        "DROP TABLE league_aliases, league_events, leagues, write_keys, round_totals",  # later migrations'
+        "DROP INDEX rounds_hand_romme",
+        "UPDATE romme_schema SET value = '3' WHERE key = 'version'",
+    )
+    data = json.loads(ok("standings", "--json", *d))
+    assert {p["name"]: p["leaderboard"] for p in data["players"]} == {
+        "A": 30 + 9.0,
+        "B": 7.7 + 60,
+        "C": 8.7 + 10,
+    }
+    from romme_score.store.postgres import SCHEMA_VERSION
+
+    assert sql(pg, "SELECT value FROM romme_schema WHERE key = 'version'") == [(str(SCHEMA_VERSION),)]
+
+
 def sql_exec(url: str, *statements: str) -> None:
     import psycopg
 

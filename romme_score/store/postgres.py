@@ -72,7 +72,7 @@ TYPES = {
 # The tables of romme_score/store/sql/schema.py in PostgreSQL's words, in the order this
 # backend's databases grew (fewer steps than the SQLite file's: it came later);
 # romme_schema holds what SQLite keeps in application_id and user_version.
-MIGRATIONS: list[list[str]] = [
+MIGRATIONS: list[list[tables.Step]] = [
     [
         "CREATE TABLE romme_schema (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         f"INSERT INTO romme_schema (key, value) VALUES ('application', '{APPLICATION}'), ('version', '0')",
@@ -650,8 +650,8 @@ class PostgresConnection:
                     cur.execute("SELECT value FROM romme_schema WHERE key = 'version'").fetchone()[0]
                 )
             for number in range(version + 1, SCHEMA_VERSION + 1):
-                for statement in MIGRATIONS[number - 1]:
-                    cur.execute(statement)
+                for step in MIGRATIONS[number - 1]:
+                    tables.run(cur, step)
                 cur.execute("UPDATE romme_schema SET value = ? WHERE key = 'version'", (str(number),))
 
         self.transact(migrate)

@@ -11,7 +11,14 @@ tables, and every existing database stays as it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+
+from romme_score.store.sql.dialect import Cursor
+
+# A migration's step: a statement (its column types still to be said in a dialect's
+# words), or a function run with the migration's cursor, for what SQL alone would say
+# only by copying a rule of the game.
+Step = str | Callable[[Cursor], None]
 
 # Each player's total and leaderboard points over a session's active rounds, read again
 # after a correction (and once, when the totals were first kept).
@@ -162,16 +169,30 @@ TOURNAMENTS = [
     )""",
 ]
 
-# 003's leaderboard points, kept whole-numbered (10 less a tenth of the penalty, rounded
-# down) at first, are kept in tenths from then on, exactly (docs/rules.md §7: 23 penalty
-# points give 7.7, stored 77): every hand's again from its points and its round's winner,
-# then the running totals. Self-contained, as the tournaments' above.
-LEADERBOARD_TENTHS = [
-    """UPDATE hands SET leaderboard = (
-        SELECT CASE WHEN r.winner = hands.player THEN CASE WHEN r.hand_romme THEN 600 ELSE 300 END
-                    ELSE {greatest}(0, 100 - hands.points) END
-        FROM rounds r WHERE r.id = hands.round_id)
-    WHERE leaderboard IS NOT NULL""",
+
+def leaderboard_in_tenths(cur: Cursor) -> None:
+    """003's leaderboard points, kept whole-numbered (rounded down) at first, are kept in
+    tenths from then on, exactly (docs/rules.md §7: 23 penalty points give 7.7, stored 77):
+    every hand's again from its points and its round's winner, by the game's own rule
+    (:func:`romme_score.scoring.leaderboard_tenths`, not a copy of it in SQL); the running
+    totals then by the statement after this step."""
+    from romme_score.scoring import leaderboard_tenths  # the one place of the rule
+
+    hands = cur.execute(
+        "SELECT h.round_id, h.player, h.points, r.winner, r.hand_romme FROM hands h "
+        "JOIN rounds r ON r.id = h.round_id WHERE h.leaderboard IS NOT NULL"
+    ).fetchall()
+    cur.executemany(
+        "UPDATE hands SET leaderboard = ? WHERE round_id = ? AND player = ?",
+        [
+            (leaderboard_tenths(points, winner == player, bool(hand_romme)), round_id, player)
+            for round_id, player, points, winner, hand_romme in hands
+        ],
+    )
+
+
+LEADERBOARD_TENTHS: list[Step] = [
+    leaderboard_in_tenths,
     """UPDATE totals SET leaderboard = COALESCE((SELECT SUM(COALESCE(h.leaderboard, 0)) FROM hands h
         JOIN rounds r ON r.id = h.round_id
         WHERE r.session_id = totals.session_id AND r.status = 'active' AND h.player = totals.player), 0)""",
@@ -260,10 +281,18 @@ ROUND_TOTALS = [
 ]
 
 
-def spoken(types: Mapping[str, str], statements: Sequence[str]) -> list[str]:
-    """The statements with their column types in a dialect's words.
+def spoken(types: Mapping[str, str], statements: Sequence[Step]) -> list[Step]:
+    """The statements with their column types in a dialect's words (a function as it is).
 
     >>> spoken({"key": "INTEGER PRIMARY KEY"}, ["CREATE TABLE t (id {key})"])
     ['CREATE TABLE t (id INTEGER PRIMARY KEY)']
     """
-    return [statement.format_map(types) for statement in statements]
+    return [s.format_map(types) if isinstance(s, str) else s for s in statements]
+
+
+def run(cur: Cursor, step: Step) -> None:
+    """One step of a migration, with the migration's cursor."""
+    if isinstance(step, str):
+        cur.execute(step)
+    else:
+        step(cur)

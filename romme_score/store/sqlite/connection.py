@@ -35,6 +35,7 @@ from romme_score.store.errors import (
     StoreError,
     WriteFailed,
 )
+from romme_score.store.sql.schema import run as run_step
 from romme_score.store.sqlite.schema import APPLICATION_ID, SCHEMA_VERSION, migrations
 
 T = TypeVar("T")
@@ -237,8 +238,8 @@ class Connection:
                 if current >= number:  # another process migrated meanwhile
                     self.db.execute("COMMIT")
                     continue
-                for statement in migrations()[number - 1]:
-                    self.db.execute(statement)
+                for step in migrations()[number - 1]:
+                    run_step(self.db, step)
                 self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 self.db.execute(f"PRAGMA user_version = {number}")
                 self.db.execute("COMMIT")

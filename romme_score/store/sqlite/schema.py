@@ -8,6 +8,7 @@ file is marked with ``PRAGMA application_id``: a file that is not ours is never 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from romme_score.store.sql import schema as tables
 
@@ -24,7 +25,7 @@ TOTALS_SELECT = tables.TOTALS_SELECT
 
 # Each migration's statements, as written for every dialect: spoken in SQLite's words only
 # when a file is created or migrated (:func:`migrations`), not at every start.
-STATEMENTS: tuple[list[str], ...] = (
+STATEMENTS: tuple[Sequence[tables.Step], ...] = (
     # 1: sessions, players, rounds with history, hands
     [tables.SESSIONS, tables.PLAYERS, tables.ROUNDS, tables.ROUNDS_ACTIVE, tables.HANDS, tables.STATE],
     # 2: running totals kept with every write, so a long session stays fast
@@ -46,7 +47,7 @@ SCHEMA_VERSION = len(STATEMENTS)
 
 
 @functools.cache
-def migrations() -> list[list[str]]:
+def migrations() -> list[list[tables.Step]]:
     """The statements of each migration, in SQLite's words (``migrations()[0]`` creates
     the tables of schema 1)."""
     return [tables.spoken(TYPES, statements) for statements in STATEMENTS]
