@@ -418,8 +418,10 @@ def referee_rule_options(func: F) -> F:
 def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom] | None:
     """The rules of session ``name`` (or the current one), or None where there is no
     database file or no current session. A database that cannot be read is an error only
-    when a session was asked for by name. The store is opened directly (not the session
-    service), and only where a file exists, so the referee pays for SQLite only then."""
+    when a session was asked for by name. The current session's rules come from the
+    store's quick look (:mod:`romme_score.store.peek`) where it can give them; anything
+    else asks the session service, and only where a file exists, so the referee pays for
+    SQLite only then."""
     from romme_score.paths import default_location
 
     location = db if db is not None else default_location()
@@ -441,13 +443,14 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
                 _("no database at %(path)s, so no session '%(session)s'") % {"path": path, "session": name}
             )
         return None
-    from romme_score.store import StoreError, open_store
+    from romme_score.cli.service import open_service
+    from romme_score.store import StoreError
 
     try:
-        with open_store(location if "://" in location else path, create=False) as store:
-            if name is None and store.current_name() is None:
+        with open_service(location if "://" in location else path, create=False) as service:
+            if name is None and service.current_name() is None:
                 return None
-            info = store.session(name)
+            info = service.session(name)
     except StoreError as exc:
         if name is not None:
             from romme_score.cli.hints import with_hint
