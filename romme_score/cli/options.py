@@ -463,21 +463,15 @@ def session_rules(db: str | None, name: str | None) -> tuple[RuleSet, RulesFrom]
 
 
 def _current_rules_quickly(location: str) -> tuple[RuleSet, RulesFrom] | None:
-    """The current session's rules read with SQLite alone (:mod:`romme_score.store.peek`),
+    """The current session's rules from the store's quick look (:mod:`romme_score.store.peek`),
     None where no session is current; :class:`~romme_score.store.peek.LookFailed` where
     the quick look found anything out of the ordinary."""
-    import json
-
-    from romme_score.store.peek import LookFailed, current_rules
+    from romme_score.store.peek import current_rules
 
     current = current_rules(os.path.abspath(location))
     if current is None:
         return None
-    name, rules_json = current
-    try:
-        rules = RuleSet.from_dict(json.loads(rules_json))
-    except (ValueError, TypeError) as exc:
-        raise LookFailed(str(exc)) from None
+    name, rules = current
     from romme_score.views.rules_from import preset_label
 
     return rules, RulesFrom("session", name, preset_label(rules))

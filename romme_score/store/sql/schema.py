@@ -12,13 +12,15 @@ tables, and every existing database stays as it is.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from romme_score.store.sql.dialect import Cursor
+if TYPE_CHECKING:
+    from romme_score.store.sql.dialect import Cursor
 
 # A migration's step: a statement (its column types still to be said in a dialect's
-# words), or a function run with the migration's cursor, for what SQL alone would say
-# only by copying a rule of the game.
-Step = str | Callable[[Cursor], None]
+# words), or a function run with the migration's cursor (a dialect's Cursor), for what
+# SQL alone would say only by copying a rule of the game.
+Step = str | Callable[[Any], None]
 
 # Each player's total and leaderboard points over a session's active rounds, read again
 # after a correction (and once, when the totals were first kept).
