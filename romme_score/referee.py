@@ -33,26 +33,23 @@ if TYPE_CHECKING:  # the solver is loaded by best only (romme check's start-up)
 
 
 class QuestionClash(InputProblem):
-    """Options of ``check`` that ask two questions at once: ``option`` goes with ``other``
-    only one way (``--first`` judges melds from the hand, ``--onto`` a lay-off; ``--not-out``
-    needs ``--onto``)."""
+    """A ``check`` that asks two questions at once: ``question`` goes with ``other`` only
+    one way (``first``, melds judged as a first meld, is no question about a lay-off
+    ``onto`` a table meld; ``not_out``, before coming out, needs ``onto``). Each door
+    words it in its own terms (the command line with its options)."""
 
-    def __init__(self, option: str, other: str) -> None:
-        if option == "--first":
-            message = _("--first judges melds laid from the hand, --onto a lay-off: give one of them")
-        else:
-            message = _("--not-out goes with --onto: it judges a lay-off or swap before coming out")
-        super().__init__(message)
-        self.option = option
+    def __init__(self, question: str, other: str) -> None:
+        super().__init__(f"{question} clashes with {other}")
+        self.question = question
         self.other = other
 
 
 def check_question(*, onto: bool, first: bool, not_out: bool) -> None:
     """Refuse a ``check`` that asks two things at once (every door asks it the same way)."""
     if onto and first:
-        raise QuestionClash("--first", "--onto")
+        raise QuestionClash("first", "onto")
     if not_out and not onto:
-        raise QuestionClash("--not-out", "--onto")
+        raise QuestionClash("not_out", "onto")
 
 
 def judge_question(
@@ -63,14 +60,16 @@ def judge_question(
     *,
     first: bool = False,
     not_out: bool = False,
+    onto_where: str = "",
 ) -> Verdict:
     """What ``check`` asks, at every door: melds laid from the hand (``first``: as a first
     meld), or, with ``onto``, cards laid off onto that meld (``not_out``: before coming
     out). ``read(text, where)`` reads one text of cards the door's way, ``where`` saying
-    which argument it was (``--onto: ``, ``meld 2 ('...'): ``) for its error."""
+    which argument it was (``meld 2 ('...'): ``; for the table meld the door's own
+    ``onto_where``, the command line's ``--onto: ``) for its error."""
     check_question(onto=onto is not None, first=first, not_out=not_out)
     if onto is not None:
-        table = read(onto, "--onto: ")
+        table = read(onto, onto_where)
         added = [c for i, m in enumerate(melds, 1) for c in read(m, _("argument %(n)d: ") % {"n": i})]
         return judge_onto(table, added, rules, came_out=not not_out)
     parsed = [

@@ -68,8 +68,8 @@ def settle(
       romme settle                      the current session
       romme settle --session Friday --session Saturday
     """
-    unit_value = parse_unit(unit)
-    rate_value = parse_rate(rate) if rate is not None else None
+    unit_value = parse_unit(unit, "--unit")
+    rate_value = parse_rate(rate, "--rate") if rate is not None else None
     currency = clean_currency(currency, "--currency") if currency is not None else None
     try:
         if totals:
