@@ -333,13 +333,16 @@ def parse_total(text: str, what: str) -> int:
     return parse_int(text, what, 0, MAX_TOTAL)
 
 
-def parse_rate(text: str, what: str = "--rate") -> Decimal:
-    """Money per penalty point: 0 to :data:`MAX_RATE`, at most 8 decimal places."""
-    return parse_decimal(text, what, 0, MAX_RATE, places=MONEY_PLACES)
+def parse_rate(text: str, what: str | None = None) -> Decimal:
+    """Money per penalty point: 0 to :data:`MAX_RATE`, at most 8 decimal places. ``what``
+    names the field in an error, as the door calls it (default: "the rate")."""
+    return parse_decimal(text, _("the rate") if what is None else what, 0, MAX_RATE, places=MONEY_PLACES)
 
 
-def parse_unit(text: str, what: str = "--unit") -> Decimal:
-    """The currency's smallest unit: more than 0, at most 1000, at most 8 decimal places."""
+def parse_unit(text: str, what: str | None = None) -> Decimal:
+    """The currency's smallest unit: more than 0, at most 1000, at most 8 decimal places.
+    ``what`` names the field in an error, as the door calls it (default: "the unit")."""
+    what = _("the unit") if what is None else what
     return parse_decimal(text, what, 0, 1000, places=MONEY_PLACES, above=True)
 
 

@@ -1,12 +1,15 @@
-"""The referee's verdicts for ``romme check``: melds, first meld, lay-off and swap.
+"""The referee's verdicts, one function per question every door asks: ``check`` (melds,
+first meld, lay-off and swap: :func:`judge_question`), ``best`` (:func:`judge_best`) and
+``value`` (:func:`judge_value`).
 
-Pure: it turns parsed cards into a :class:`Verdict`; :mod:`romme_score.views.referee`
-prints it as text or JSON.
+Pure: it turns parsed cards into a verdict, or raises an error with its code and facts;
+:mod:`romme_score.views` words the verdict as text or JSON and each door words the error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
@@ -21,31 +24,32 @@ from romme_score.melds import (
     interpret,
     interpretations,
     judge_first_meld,
+    penalty_value,
 )
 from romme_score.rules import RuleSet
 
+if TYPE_CHECKING:  # the solver is loaded by best only (romme check's start-up)
+    from romme_score.solver import Best
+
 
 class QuestionClash(InputProblem):
-    """Options of ``check`` that ask two questions at once: ``option`` goes with ``other``
-    only one way (``--first`` judges melds from the hand, ``--onto`` a lay-off; ``--not-out``
-    needs ``--onto``)."""
+    """A ``check`` that asks two questions at once: ``question`` goes with ``other`` only
+    one way (``first``, melds judged as a first meld, is no question about a lay-off
+    ``onto`` a table meld; ``not_out``, before coming out, needs ``onto``). Each door
+    words it in its own terms (the command line with its options)."""
 
-    def __init__(self, option: str, other: str) -> None:
-        if option == "--first":
-            message = _("--first judges melds laid from the hand, --onto a lay-off: give one of them")
-        else:
-            message = _("--not-out goes with --onto: it judges a lay-off or swap before coming out")
-        super().__init__(message)
-        self.option = option
+    def __init__(self, question: str, other: str) -> None:
+        super().__init__(f"{question} clashes with {other}")
+        self.question = question
         self.other = other
 
 
 def check_question(*, onto: bool, first: bool, not_out: bool) -> None:
     """Refuse a ``check`` that asks two things at once (every door asks it the same way)."""
     if onto and first:
-        raise QuestionClash("--first", "--onto")
+        raise QuestionClash("first", "onto")
     if not_out and not onto:
-        raise QuestionClash("--not-out", "--onto")
+        raise QuestionClash("not_out", "onto")
 
 
 def judge_question(
@@ -56,14 +60,16 @@ def judge_question(
     *,
     first: bool = False,
     not_out: bool = False,
+    onto_where: str = "",
 ) -> Verdict:
     """What ``check`` asks, at every door: melds laid from the hand (``first``: as a first
     meld), or, with ``onto``, cards laid off onto that meld (``not_out``: before coming
     out). ``read(text, where)`` reads one text of cards the door's way, ``where`` saying
-    which argument it was (``--onto: ``, ``meld 2 ('...'): ``) for its error."""
+    which argument it was (``meld 2 ('...'): ``; for the table meld the door's own
+    ``onto_where``, the command line's ``--onto: ``) for its error."""
     check_question(onto=onto is not None, first=first, not_out=not_out)
     if onto is not None:
-        table = read(onto, "--onto: ")
+        table = read(onto, onto_where)
         added = [c for i, m in enumerate(melds, 1) for c in read(m, _("argument %(n)d: ") % {"n": i})]
         return judge_onto(table, added, rules, came_out=not not_out)
     parsed = [
@@ -169,3 +175,73 @@ def judge_onto(table: list[Card], added: list[Card], rules: RuleSet, came_out: b
         return Verdict(melds, onto=OntoVerdict(False, exc.reason, str(exc), None), added=added, table=table)
     onto = OntoVerdict(True, None, None, move.meld, move.freed_jokers, move.note, move.alternative)
     return Verdict(melds, onto=onto, added=added, table=table)
+
+
+# --- best ---------------------------------------------------------------------------------
+
+
+class IllegalTableMeld(InputProblem):
+    """``best``: the ``number``-th meld given as lying on the table (from 1), ``text`` as
+    given, is no legal meld; ``reason`` says why, the message as the meld's verdict."""
+
+    def __init__(self, number: int, text: str, error: IllegalMeldError) -> None:
+        super().__init__(str(error))
+        self.number = number
+        self.text = text
+        self.reason = error.reason
+
+
+class SupplyExceeded(InputProblem):
+    """``best``: the hand and the table together hold a card more often than the packs
+    (or more jokers than are in play); ``reason`` says which, the message as ``check``'s."""
+
+    code = "supply"
+
+    def __init__(self, error: IllegalMeldError) -> None:
+        super().__init__(str(error))
+        self.reason = error.reason
+
+
+@record
+class BestVerdict:
+    """The best arrangement of ``hand`` (:class:`~romme_score.solver.Best`, lone jokers'
+    melds included), with the table melds it may lay off onto, read as melds."""
+
+    best: Best
+    hand: Sequence[Card]
+    table: Sequence[Meld]
+    came_out: bool
+
+
+def judge_best(
+    hand: Sequence[Card],
+    table: Iterable[tuple[str, Sequence[Card]]],
+    rules: RuleSet,
+    came_out: bool = False,
+) -> BestVerdict:
+    """What ``best`` asks, at every door: the best arrangement of ``hand`` with the melds
+    on the table (each as ``(text, cards)``, read in turn: a door may read them lazily,
+    so that an unreadable one is said after an illegal one before it). Raises
+    :class:`IllegalTableMeld`, :class:`SupplyExceeded` or the solver's
+    :class:`~romme_score.solver.HandTooLarge`."""
+    from romme_score.solver import solve  # best only: not at romme check's start-up
+
+    melds: list[Meld] = []
+    for number, (text, cards) in enumerate(table, 1):
+        try:
+            melds.append(interpret(list(cards), rules))
+        except IllegalMeldError as exc:
+            raise IllegalTableMeld(number, text, exc) from None
+    try:
+        check_supply(list(hand) + [c for m in melds for c in m.cards], rules)
+    except IllegalMeldError as exc:
+        raise SupplyExceeded(exc) from None
+    return BestVerdict(solve(hand, rules, melds, came_out), hand, melds, came_out)
+
+
+# --- value --------------------------------------------------------------------------------
+
+
+def judge_value(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, int]]:
+    """What ``value`` asks, at every door: each card of the hand with its penalty (§3)."""
+    return [(card, penalty_value(card, rules)) for card in hand]

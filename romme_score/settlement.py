@@ -29,6 +29,16 @@ class SettlementError(InputProblem):
     """Totals or a rate that cannot be settled."""
 
 
+class TooFewPlayers(SettlementError):
+    """A game of fewer than two ``players`` to settle."""
+
+    code = "settlement"  # as every settlement error's before it
+
+    def __init__(self, players: int) -> None:
+        super().__init__(_("a settlement needs at least two players"))
+        self.players = players
+
+
 @record
 class PlayerResult:
     name: str
@@ -487,7 +497,7 @@ def _greedy(members: list[Member]) -> list[tuple[str, str, int]]:
 
 def check_totals(totals: Mapping[str, int]) -> None:
     if len(totals) < 2:
-        raise SettlementError(_("a settlement needs at least two players"))
+        raise TooFewPlayers(len(totals))
     for name, total in totals.items():
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
             raise SettlementError(

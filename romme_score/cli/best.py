@@ -14,9 +14,8 @@ from romme_score.cli.options import (
     referee_rule_options,
 )
 from romme_score.i18n import _, shown
-from romme_score.melds import IllegalMeldError, Meld, check_supply, interpret
+from romme_score.referee import IllegalTableMeld, SupplyExceeded, judge_best
 from romme_score.rules import RuleSet
-from romme_score.solver import solve
 from romme_score.views.best import best_json, render_best
 
 
@@ -54,23 +53,22 @@ def best(
       romme best --preset wiki-51 "TA PA J H3 H4 H5 H9"
     """
     cards = read_cards(" ".join(hand), out)
-    table: list[Meld] = []
-    for n, text in enumerate(table_melds, 1):
-        table_cards = read_cards(text, out, f"--table {n}: ")
-        try:
-            table.append(interpret(table_cards, rules))
-        except IllegalMeldError as exc:
-            fail_input(
-                _("--table %(number)d (%(text)s) is not a legal meld: %(reason)s")
-                % {"number": n, "text": shown(text), "reason": exc}
-            )
+    # each table meld read when the referee comes to it: an illegal one is said before an
+    # unreadable one after it
+    table = ((text, read_cards(text, out, f"--table {n}: ")) for n, text in enumerate(table_melds, 1))
     try:
-        check_supply(cards + [c for m in table for c in m.cards], rules)
-    except IllegalMeldError as exc:
+        verdict = judge_best(cards, table, rules, came_out)
+    except IllegalTableMeld as exc:
+        fail_input(
+            _("--table %(number)d (%(text)s) is not a legal meld: %(reason)s")
+            % {"number": exc.number, "text": shown(exc.text), "reason": exc}
+        )
+    except SupplyExceeded as exc:
         fail_input(_("the hand and table do not add up: %(reason)s") % {"reason": exc})
-    result = solve(cards, rules, table, came_out)
     if out.json:
-        out.dump({**best_json(result, table, rules, out.profile, out.ascii), **rules_from.json()})
+        out.dump(
+            {**best_json(verdict.best, verdict.table, rules, out.profile, out.ascii), **rules_from.json()}
+        )
     else:
         echo_rules_from(rules_from, out)
-        out.echo(render_best(result, cards, table, rules, came_out, out.profile, out.ascii))
+        out.echo(render_best(verdict.best, cards, verdict.table, rules, came_out, out.profile, out.ascii))

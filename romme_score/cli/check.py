@@ -58,7 +58,13 @@ def check(
       romme check --notation en "KH KD KS"
     """
     verdict = referee.judge_question(
-        melds, onto, rules, lambda text, where: read_cards(text, out, where), first=first, not_out=not_out
+        melds,
+        onto,
+        rules,
+        lambda text, where: read_cards(text, out, where),
+        first=first,
+        not_out=not_out,
+        onto_where="--onto: ",
     )
     if out.json:
         out.dump({**verdict_json(verdict, out.profile, out.ascii), **rules_from.json()})

@@ -119,6 +119,18 @@ WAYS_OUT: dict[str, WayOut] = {
 PREFIXES = {"assignment": "--rule "}
 
 
+def _question_clash(facts: dict[str, Any]) -> str:
+    """``romme check``'s questions by their options (the referee names them ``first``,
+    ``onto``, ``not_out``)."""
+    if facts.get("question") == "first":
+        return _("--first judges melds laid from the hand, --onto a lay-off: give one of them")
+    return _("--not-out goes with --onto: it judges a lay-off or swap before coming out")
+
+
+# The whole sentence, where the error's own names the command line's options otherwise.
+SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {"question-clash": _question_clash}
+
+
 def _notation_profile(exc: BaseException) -> str | None:
     """The notation profile in which an unreadable token is a card, from the error or the
     error it was raised over (a hand's message quotes the notation error)."""
@@ -151,7 +163,9 @@ def hint(exc: BaseException, command: str | None = None) -> tuple[str, str]:
 def with_hint(exc: BaseException, command: str | None = None) -> str:
     """The error's sentence with the command line's way out."""
     prefix, suffix = hint(exc, command)
-    text = prefix + str(exc)
+    code = str(getattr(exc, "code", ""))
+    facts_of = getattr(exc, "facts", None)
+    text = prefix + (SENTENCES[code](facts_of()) if code in SENTENCES and callable(facts_of) else str(exc))
     if not suffix:
         return text
     if text.endswith(("?", "!", ".")):  # the sentence has ended (a question): a new one

@@ -115,7 +115,7 @@ def new(
             rules = rules.replace(game_end=GameEnd.parse(until))
         except RuleError as exc:
             fail_input(f"--until: {exc}")
-    rate_value = parse_rate(rate) if rate is not None else None
+    rate_value = parse_rate(rate, "--rate") if rate is not None else None
     currency = clean_currency(currency, "--currency") if currency is not None else None
     with creating_service(db) as service:
         try:

@@ -18,7 +18,7 @@ from romme_score.cli.terminal import terminal_columns
 from romme_score.i18n import _, shown
 from romme_score.inputs import clean_currency, clean_name, parse_rate, parse_total, parse_unit
 from romme_score.sessions import DEFAULT_RATE, settle_evening
-from romme_score.settlement import SettlementError
+from romme_score.settlement import SettlementError, TooFewPlayers
 from romme_score.views.settle import render_settlement, settlement_json
 
 
@@ -68,8 +68,8 @@ def settle(
       romme settle                      the current session
       romme settle --session Friday --session Saturday
     """
-    unit_value = parse_unit(unit)
-    rate_value = parse_rate(rate) if rate is not None else None
+    unit_value = parse_unit(unit, "--unit")
+    rate_value = parse_rate(rate, "--rate") if rate is not None else None
     currency = clean_currency(currency, "--currency") if currency is not None else None
     try:
         if totals:
@@ -81,6 +81,8 @@ def settle(
             with open_service(db, create=False) as service:
                 settled = service.settle(sessions, rate=rate_value, unit=unit_value, currency=currency)
     except SettlementError as exc:
+        if isinstance(exc, TooFewPlayers) and totals:  # typed: how to type them
+            fail_input(_("a settlement needs at least two players, e.g. A=220 B=360"))
         fail_input(str(exc))
     if out.json:
         out.dump(settlement_json(settled.settlement, settled.leaderboard))
@@ -104,6 +106,4 @@ def paper_totals(items: Sequence[str]) -> dict[str, int]:
         if name.casefold() in {n.casefold() for n in totals}:
             fail_input(_("%(name)s is given twice") % {"name": name})
         totals[name] = parse_total(points, f"{name}={shown(points.strip(), quote=False)}")
-    if len(totals) < 2:
-        fail_input(_("a settlement needs at least two players, e.g. A=220 B=360"))
-    return totals
+    return totals  # fewer than two: the settlement's to refuse

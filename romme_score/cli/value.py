@@ -12,7 +12,7 @@ from romme_score.cli.options import (
     read_cards,
     referee_rule_options,
 )
-from romme_score.melds import penalty_value
+from romme_score.referee import judge_value
 from romme_score.rules import RuleSet
 from romme_score.views.value import render_value, value_json
 
@@ -33,7 +33,7 @@ def value(hand: tuple[str, ...], rules: RuleSet, rules_from: RulesFrom, out: Out
       romme value --notation en "KH 10D JK"
     """
     cards = read_cards(" ".join(hand), out)
-    rows = [(card, penalty_value(card, rules)) for card in cards]
+    rows = judge_value(cards, rules)
     if out.json:
         out.dump({**value_json(rows, out.profile, out.ascii), **rules_from.json()})
     else:

@@ -20,6 +20,7 @@ from romme_score.solver.table import (
     TableMeld,
     TableSearch,
     ViewMove,
+    lone_joker_melds,
     room_counts,
     room_most,
     room_takes,
@@ -60,6 +61,11 @@ class Best(NamedTuple):
     out_layoffs: tuple[LayOffMove, ...]
     discard: Card | None
     hand_romme: bool
+    # The meld each lay-off of lone jokers makes, one per move of ``layoffs`` and of
+    # ``out_layoffs`` (None for a move with natural cards): where a lone joker goes is
+    # worth saying (docs/rules.md §5).
+    layoff_melds: tuple[Meld | None, ...] = ()
+    out_layoff_melds: tuple[Meld | None, ...] = ()
 
 
 class Solver:
@@ -995,6 +1001,8 @@ class Solver:
             out_layoffs,
             discard,
             hand_romme,
+            lone_joker_melds(layoffs, self.melds_on_table, rules),
+            lone_joker_melds(out_layoffs, self.melds_on_table, rules),
         )
 
 

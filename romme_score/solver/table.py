@@ -28,12 +28,19 @@ too; :func:`room_add` and the others below keep it as one int, ``m << ROOM | e``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from romme_score.cards import Card, Rank, Suit
-from romme_score.layoff import pinned_suit
-from romme_score.melds import Meld, MeldKind, joker_limit_violation, longest_joker_block, rank_at
+from romme_score.layoff import lay_off, pinned_suit
+from romme_score.melds import (
+    IllegalMeldError,
+    Meld,
+    MeldKind,
+    joker_limit_violation,
+    longest_joker_block,
+    rank_at,
+)
 from romme_score.rules import RuleSet
 from romme_score.solver.candidates import Candidates
 
@@ -221,6 +228,29 @@ class LayOffMove(NamedTuple):
     table: int  # index of the table meld
     cards: tuple[Card, ...]  # natural cards laid, in the run's order
     jokers: int
+
+
+def lone_joker_melds(
+    moves: Sequence[LayOffMove], table: Sequence[Meld], rules: RuleSet
+) -> tuple[Meld | None, ...]:
+    """The meld each lay-off of lone jokers makes, the lay-offs replayed in order with the
+    referee's :func:`~romme_score.layoff.lay_off` (None for the others, and wherever the
+    referee would not follow). Without lone jokers there is nothing to replay."""
+    if all(move.cards for move in moves):
+        return (None,) * len(moves)
+    current = list(table)
+    found: list[Meld | None] = []
+    for move in moves:
+        added = list(move.cards) + [Card.joker()] * move.jokers
+        try:
+            laid = lay_off(list(current[move.table].cards), added, rules)
+        except IllegalMeldError:
+            found.append(None)
+            continue
+        if not laid.freed_jokers:
+            current[move.table] = laid.meld
+        found.append(laid.meld if not move.cards else None)
+    return tuple(found)
 
 
 def table_meld(meld: Meld, rules: RuleSet) -> TableMeld:

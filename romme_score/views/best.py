@@ -7,8 +7,7 @@ from typing import Any
 
 from romme_score.cards import Card, Profile, format_cards
 from romme_score.i18n import _, ngettext
-from romme_score.layoff import lay_off
-from romme_score.melds import IllegalMeldError, Meld
+from romme_score.melds import Meld
 from romme_score.rules import RuleSet
 from romme_score.solver import Best, LayOffMove
 
@@ -30,24 +29,6 @@ def _layoff_text(
             "result": result.format(profile, ascii),
         }
     return _("%(cards)s onto %(meld)s") % {"cards": what, "meld": table[move.table].format(profile, ascii)}
-
-
-def _lone_results(moves: Sequence[LayOffMove], table: Sequence[Meld], rules: RuleSet) -> list[Meld | None]:
-    """The meld each lay-off of lone jokers makes, the lay-offs replayed in order with the
-    referee (None for the others, and wherever the referee would not follow)."""
-    current = [m for m in table]
-    found: list[Meld | None] = []
-    for move in moves:
-        added = list(move.cards) + [Card.joker()] * move.jokers
-        try:
-            laid = lay_off(list(current[move.table].cards), added, rules)
-        except IllegalMeldError:
-            found.append(None)
-            continue
-        if not laid.freed_jokers:
-            current[move.table] = laid.meld
-        found.append(laid.meld if not move.cards else None)
-    return found
 
 
 def best_json(
@@ -123,7 +104,7 @@ def render_best(
     lines.append(left + (f" ({format_cards(list(b.leftover), profile, ascii)})" if b.leftover else ""))
     if b.melds:
         lines.append("  " + _("melds: %(melds)s") % {"melds": melds(b.melds)})
-    for move, result in zip(b.layoffs, _lone_results(b.layoffs, table, rules), strict=True):
+    for move, result in zip(b.layoffs, b.layoff_melds, strict=True):
         lines.append(
             "  " + _("lay off: %(move)s") % {"move": _layoff_text(move, table, profile, ascii, result)}
         )
@@ -135,7 +116,7 @@ def render_best(
         parts = [m.format(profile, ascii) for m in b.out_melds]
         parts += [
             _("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii, result)}
-            for move, result in zip(b.out_layoffs, _lone_results(b.out_layoffs, table, rules), strict=True)
+            for move, result in zip(b.out_layoffs, b.out_layoff_melds, strict=True)
         ]
         how = " | ".join(parts) or _("nothing")  # "nothing" only when no card is laid at all
         discard = (

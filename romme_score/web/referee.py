@@ -6,7 +6,8 @@
   shows of it: ``"red"`` per card, ``"sum"`` and the whole line, ``"text"``;
 - ``GET {link}/check?meld=...&meld=...``: whether melds are legal and what they are worth
   (``romme check``), ``&first=1`` as a first meld;
-- ``GET {link}/best?hand=...``: the best arrangement of a hand (``romme best``).
+- ``GET {link}/best?hand=...``: the best arrangement of a hand (``romme best``), ``&came_out=1``
+  as ``--came-out`` (the referee's :func:`~romme_score.referee.judge_best`, as every door's).
 
 Each answers the JSON of its command plus ``"text"``, the command's words.
 """
@@ -20,10 +21,9 @@ from starlette.datastructures import QueryParams
 from romme_score import referee
 from romme_score.cards import NotationError, parse_cards
 from romme_score.inputs import HandInputError, read_hand
-from romme_score.melds import IllegalMeldError, check_supply
 from romme_score.scoring import RoundError
 from romme_score.sessions import check_hand
-from romme_score.solver import HandTooLarge, solve
+from romme_score.solver import HandTooLarge
 from romme_score.views import best as best_views
 from romme_score.views import referee as referee_views
 from romme_score.views import web as views
@@ -84,13 +84,14 @@ def best(call: Call, params: QueryParams) -> dict[str, Any]:
     if not cards:
         raise Answer(400, {"error": views.bad_field("hand", views.expected("text")), "code": "bad-request"})
     try:
-        check_supply(cards, rules)
-        result = solve(cards, rules, [], came_out=params.get("came_out") in ("1", "true"))
-    except (IllegalMeldError, HandTooLarge) as exc:
+        verdict = referee.judge_best(cards, (), rules, came_out=params.get("came_out") in ("1", "true"))
+    except (referee.SupplyExceeded, HandTooLarge) as exc:
         raise Answer(400, {"error": str(exc), "code": "refused"}) from None
     return {
-        **best_views.best_json(result, [], rules, call.notation),
-        "text": best_views.render_best(result, cards, [], rules, False, call.notation),
+        **best_views.best_json(verdict.best, verdict.table, rules, call.notation),
+        "text": best_views.render_best(
+            verdict.best, verdict.hand, verdict.table, rules, verdict.came_out, call.notation
+        ),
     }
 
 
