@@ -15,6 +15,7 @@ from romme_score.scoring import (
     RoundScore,
     game_state,
     place_bonus,
+    places,
     score_round,
 )
 from romme_score.sessions.base import ServiceBase
@@ -61,6 +62,34 @@ def leaderboard_with_bonus(
     return result
 
 
+def running_totals(
+    players: Sequence[str], rows: Sequence[RoundRow], totals: Mapping[str, int]
+) -> tuple[dict[str, int], ...]:
+    """The totals after each of ``rows`` (the last rounds of a session), walked back from
+    the session's ``totals``: a round adds its points less the bonus struck."""
+    running = {p: totals[p] for p in players}
+    after: list[dict[str, int]] = []
+    for row in reversed(rows):
+        after.append(dict(running))
+        for p in players:
+            running[p] -= row.points.get(p, 0) - row.bonus.get(p, 0)
+    return tuple(reversed(after))
+
+
+def distance(info: SessionInfo, totals: Mapping[str, int], played: int) -> tuple[str | None, int | None]:
+    """The leader (the most points, the first seated of equals; None while nobody has a
+    point) and what is left to the game's end: points in a ``points`` game (the limit less
+    the most points), rounds in a ``rounds`` game, None in an open one."""
+    top = max(info.players, key=lambda p: totals[p])
+    leader = top if totals[top] else None
+    end = info.rules.game_end
+    if end.kind == "points":
+        return leader, end.limit - totals[top]
+    if end.kind == "rounds":
+        return leader, end.limit - played
+    return leader, None
+
+
 class Reads(ServiceBase):
     """The standings, the snapshot and the settlement of a session, as every door reads them."""
 
@@ -91,6 +120,7 @@ class Reads(ServiceBase):
         if info.rules.leaderboard:
             board = leaderboard_with_bonus(info.players, self.store.leaderboard(info), totals, state.finished)
         dealer = info.players[(info.first_dealer + count) % len(info.players)]
+        leader, to_go = distance(info, totals, count)
         corrections = [
             Correction(number, "edited" if status == "replaced" else status, at)
             for number, status, at in self.store.history(info)
@@ -105,6 +135,10 @@ class Reads(ServiceBase):
             board,
             state,
             dealer,
+            places({p: totals[p] for p in info.players}),
+            running_totals(info.players, rows, totals),
+            leader,
+            to_go,
             corrections,
             self.store.notes(info),
             self.store.renames(info),

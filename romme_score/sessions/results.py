@@ -42,6 +42,10 @@ class Standings:
     leaderboard: Mapping[str, int] | None  # 003 points in tenths, with the place bonus once finished
     state: GameState
     next_dealer: str
+    places: Mapping[str, int]  # by total, fewest points first: 1, 2, 2, 4
+    running: Sequence[Mapping[str, int]]  # the totals after each round of ``rounds``
+    leader: str | None  # the most points (the first seated of equals); None while nobody has any
+    to_go: int | None  # points to the game's end (``points``) or rounds left (``rounds``); None if open
     corrections: Sequence[Correction] = ()
     notes: Sequence[Note] = ()
     renames: Sequence[Rename] = ()

@@ -20,7 +20,6 @@ from html import escape
 
 from romme_score.history import Chart, GameReport, Report
 from romme_score.i18n import N_, _, decimal_text, language, ngettext, tenths_text
-from romme_score.scoring import places
 from romme_score.views import marks
 from romme_score.views.chart import round_ticks, value_ticks
 from romme_score.views.game_end import ends
@@ -298,14 +297,13 @@ def _end_text(chart: Chart) -> str:
 
 def _cards(game: GameReport) -> str:
     s = game.standings
-    ranks = places({p: s.totals[p] for p in s.players})
     items = []
     for i, p in enumerate(s.players):
         items.append(
             f'<li style="--c: {_colour(i)}" data-player="{escape(p)}" '
             f'data-total="{s.totals[p]}"><span class="name">{escape(p)}</span>'
             f'<span class="total">{s.totals[p]}</span>'
-            f'<span class="place">{escape(_(PLACE))} {ranks[p]}</span></li>'
+            f'<span class="place">{escape(_(PLACE))} {s.places[p]}</span></li>'
         )
     return '<ul class="cards">' + "".join(items) + "</ul>"
 

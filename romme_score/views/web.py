@@ -316,12 +316,6 @@ def view_json(
     }
 
 
-def places_json(totals: Mapping[str, int]) -> dict[str, int]:
-    from romme_score.scoring import places
-
-    return places(dict(totals))
-
-
 def saved_json(recorded: Recorded, round_json: dict[str, Any]) -> dict[str, Any]:
     """``POST {scorekeeper}/save``: the round as ``romme round --json`` prints it, and a sentence."""
     return {**round_json, "message": _(TEXTS["saved"]).format(number=recorded.number)}
