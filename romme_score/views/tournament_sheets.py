@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from romme_score.i18n import _, language, ngettext
+from romme_score.i18n import _, ngettext
 from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings
 from romme_score.views import marks
+from romme_score.views.document import document
 from romme_score.views.tournament import provisional_note
 
 CSS = """
@@ -290,15 +291,7 @@ def render_sheets(
     }
     body = [_table_sheet(sheets, t, version, day, (links or {}).get(t.table, ())) for t in sheets.tables]
     body.append(_ranking(sheets.standings, version, day))
-    return (
-        '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">\n"
-        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body>\n</html>\n"
-    )
+    return document(title, CSS, body)
 
 
 def written(sheets: Sheets, path: str) -> str:
