@@ -20,9 +20,10 @@ from romme_score.melds import penalty_value
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, Hand, RoundScore, hand_points
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
-from romme_score.settlement import Settlement, format_money
+from romme_score.settlement import Settlement
 from romme_score.store.records import RoundPoints, RoundRecord
 from romme_score.views import marks
+from romme_score.views.local import format_money
 from romme_score.views.output import leaderboard_json
 from romme_score.views.play import distance_line
 from romme_score.views.session import state_line
