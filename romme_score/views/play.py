@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from romme_score.cards import Card
 from romme_score.i18n import N_, _, ngettext, shown, tenths_text
 from romme_score.rules import RuleSet
-from romme_score.scoring import RoundInput, RoundScore, hand_points
+from romme_score.scoring import RoundInput, RoundScore
 from romme_score.sessions import PendingRound, RoundRow, Standings
+from romme_score.sessions.reads import count_hand
 from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
@@ -443,7 +444,7 @@ def pending_lines(
             continue
         hand = stored.to_hand()
         shown = cards(hand.cards) if hand.cards is not None else _("counted")
-        lines.append(f"  {player}: {shown} = {hand_points(hand, rules)}")
+        lines.append(f"  {player}: {shown} = {count_hand(hand, rules).points}")
     if missing:
         lines.append("  " + _("waiting for %(players)s") % {"players": ", ".join(missing)})
     lines.append(_("'phones' takes this round over: Enter saves it."))
@@ -479,7 +480,7 @@ def phone_news(
         shown = cards(hand.cards) if hand.cards is not None else _("counted")
         lines.append(
             _("%(player)s (phone): %(hand)s = %(points)s")
-            % {"player": player, "hand": shown, "points": hand_points(hand, rules)}
+            % {"player": player, "hand": shown, "points": count_hand(hand, rules).points}
         )
     return lines
 
