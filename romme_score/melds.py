@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.errors import Refusal
@@ -154,6 +154,33 @@ def penalty_value(card: Card, rules: RuleSet) -> int:
     if card.rank == Rank.ACE:
         return rules.ace_penalty
     return 10 if card.rank.is_face else int(card.rank)
+
+
+@record
+class CardValues:
+    """What each card counts under a rule set (§3), as ``romme rules`` shows it: in a meld
+    (``meld``; the ace high, ``low_ace`` at the bottom of a run) and left in the hand
+    (``hand``, ``joker``). The joker in a meld counts as the card it stands for.
+
+    >>> from romme_score.rules import find_preset
+    >>> values = CardValues.of(find_preset("wiki-51"))
+    >>> values.meld[Rank.KING], values.meld[Rank.ACE], values.low_ace, values.hand[Rank.ACE], values.joker
+    (10, 10, 1, 10, 20)
+    """
+
+    meld: Mapping[Rank, int]
+    low_ace: int
+    hand: Mapping[Rank, int]
+    joker: int
+
+    @classmethod
+    def of(cls, rules: RuleSet) -> CardValues:
+        return cls(
+            {rank: card_value(rank, rules) for rank in Rank},
+            card_value(Rank.ACE, rules, low_ace=True),
+            {rank: penalty_value(Card(rank, Suit.HEARTS), rules) for rank in Rank},
+            penalty_value(Card.joker(), rules),
+        )
 
 
 def rank_at(position: int) -> Rank:

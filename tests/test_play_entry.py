@@ -9,8 +9,9 @@ import pytest
 
 from romme_score.inputs import PlayerChoiceError, choose_player
 from romme_score.rules import RuleSet, find_preset
-from romme_score.scoring import GameState, Hand, RoundError, RoundInput, RoundScore, score_round
+from romme_score.scoring import GameState, Hand, RoundError, RoundInput, RoundScore, places, score_round
 from romme_score.sessions import RoundRow, SessionRefused, Standings
+from romme_score.sessions.reads import running_totals
 from romme_score.table.entry import RoundEntry, Step
 from romme_score.views import play as views
 
@@ -230,7 +231,19 @@ def six_player_standings() -> Standings:
     ]
     totals = {p: 100 + i for i, p in enumerate(players)}
     return Standings(
-        "Friday", players, find_preset("standard"), rows, 8, totals, None, GameState(False, None), "Emil"
+        "Friday",
+        players,
+        find_preset("standard"),
+        rows,
+        8,
+        totals,
+        None,
+        GameState(False, None),
+        "Emil",
+        places(totals),
+        running_totals(players, rows, totals),
+        players[5],
+        395,
     )
 
 

@@ -17,7 +17,7 @@ import pytest
 from browser import browser, phone
 from clirun import ok, run
 
-from romme_score.views.report import COLOURS
+from romme_score.views.chart_svg import COLOURS
 
 __all__ = ["browser"]  # the module-scoped fixture, used by name
 VOID = {"meta", "br", "img", "input", "link", "hr", "line", "polyline", "polygon", "circle", "path", "rect"}

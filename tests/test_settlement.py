@@ -16,7 +16,6 @@ from romme_score.settlement import (
     Pair,
     SettlementError,
     TransferPlan,
-    format_money,
     min_transfers,
     nets,
     pairs,
@@ -25,6 +24,7 @@ from romme_score.settlement import (
     settle,
     settle_games,
 )
+from romme_score.views.local import format_money
 
 EXAMPLE = {"A": 220, "B": 360, "C": 140, "D": 490}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
+from romme_score.rules import RuleSet
 from romme_score.scoring import (
     TENTHS,
     Hand,
@@ -15,12 +16,14 @@ from romme_score.scoring import (
     RoundScore,
     game_state,
     place_bonus,
+    places,
     score_round,
 )
 from romme_score.sessions.base import ServiceBase
 from romme_score.sessions.errors import TournamentMoney
 from romme_score.sessions.results import (
     Correction,
+    HandCount,
     RoundRow,
     SessionSummary,
     Settled,
@@ -61,6 +64,45 @@ def leaderboard_with_bonus(
     return result
 
 
+def count_hand(hand: Hand, rules: RuleSet) -> HandCount:
+    """A hand's points before any doubling (:func:`~romme_score.scoring.hand_points`) and
+    each card's penalty (§3), as the doors show a hand that is in or being typed."""
+    if hand.cards is None:
+        return HandCount(hand.points or 0)
+    from romme_score.melds import penalty_value  # the referee: loaded once a card is counted
+
+    values = tuple(penalty_value(card, rules) for card in hand.cards)
+    return HandCount(sum(values), values)
+
+
+def running_totals(
+    players: Sequence[str], rows: Sequence[RoundRow], totals: Mapping[str, int]
+) -> tuple[dict[str, int], ...]:
+    """The totals after each of ``rows`` (the last rounds of a session), walked back from
+    the session's ``totals``: a round adds its points less the bonus struck."""
+    running = {p: totals[p] for p in players}
+    after: list[dict[str, int]] = []
+    for row in reversed(rows):
+        after.append(dict(running))
+        for p in players:
+            running[p] -= row.points.get(p, 0) - row.bonus.get(p, 0)
+    return tuple(reversed(after))
+
+
+def distance(info: SessionInfo, totals: Mapping[str, int], played: int) -> tuple[str | None, int | None]:
+    """The leader (the most points, the first seated of equals; None while nobody has a
+    point) and what is left to the game's end: points in a ``points`` game (the limit less
+    the most points), rounds in a ``rounds`` game, None in an open one."""
+    top = max(info.players, key=lambda p: totals[p])
+    leader = top if totals[top] else None
+    end = info.rules.game_end
+    if end.kind == "points":
+        return leader, end.limit - totals[top]
+    if end.kind == "rounds":
+        return leader, end.limit - played
+    return leader, None
+
+
 class Reads(ServiceBase):
     """The standings, the snapshot and the settlement of a session, as every door reads them."""
 
@@ -91,6 +133,7 @@ class Reads(ServiceBase):
         if info.rules.leaderboard:
             board = leaderboard_with_bonus(info.players, self.store.leaderboard(info), totals, state.finished)
         dealer = info.players[(info.first_dealer + count) % len(info.players)]
+        leader, to_go = distance(info, totals, count)
         corrections = [
             Correction(number, "edited" if status == "replaced" else status, at)
             for number, status, at in self.store.history(info)
@@ -105,6 +148,10 @@ class Reads(ServiceBase):
             board,
             state,
             dealer,
+            places({p: totals[p] for p in info.players}),
+            running_totals(info.players, rows, totals),
+            leader,
+            to_go,
             corrections,
             self.store.notes(info),
             self.store.renames(info),

@@ -42,9 +42,22 @@ class Standings:
     leaderboard: Mapping[str, int] | None  # 003 points in tenths, with the place bonus once finished
     state: GameState
     next_dealer: str
+    places: Mapping[str, int]  # by total, fewest points first: 1, 2, 2, 4
+    running: Sequence[Mapping[str, int]]  # the totals after each round of ``rounds``
+    leader: str | None  # the most points (the first seated of equals); None while nobody has any
+    to_go: int | None  # points to the game's end (``points``) or rounds left (``rounds``); None if open
     corrections: Sequence[Correction] = ()
     notes: Sequence[Note] = ()
     renames: Sequence[Rename] = ()
+
+
+@record
+class HandCount:
+    """A hand's points under a session's rules before any doubling, and what each of its
+    cards counts (none for points counted by hand): what a door shows beside a hand."""
+
+    points: int
+    values: tuple[int, ...] = ()
 
 
 @record

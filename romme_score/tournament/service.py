@@ -357,6 +357,10 @@ class SheetTable:
     session: str
     seats: tuple[tuple[int, str], ...]  # (start number, name) in seat order
     games: tuple[Game, ...]
+    dealers: tuple[str, ...] = ()  # who deals each of the series' games, seat 1 first
+    augen: Mapping[str, int] | None = None  # each player's points less bonuses; None before a game
+    wertung: Mapping[str, int] | None = None  # each player's Wertung (scoring wertung); None as augen
+    capped: bool = False  # a winner bonus struck short of the rules' (the winner had fewer points)
 
 
 @record
@@ -367,6 +371,33 @@ class Sheets:
     rules: RuleSet
     tables: tuple[SheetTable, ...]
     standings: TournamentStandings
+
+
+def sheet_table(
+    table: int,
+    session: str,
+    seats: tuple[tuple[int, str], ...],
+    games: Sequence[Game],
+    options: TournamentOptions,
+    rules: RuleSet,
+) -> SheetTable:
+    """A table's sheet with what it adds up: the dealer of every game (seat 1 first, then
+    round the table), the Augen (points less the bonuses struck) and, scored by Wertung,
+    the Wertung of each player, once a game is recorded; and whether a bonus was capped."""
+    names = [name for _start, name in seats]
+    played = tuple(games)
+    dealers = tuple(names[(number - 1) % len(names)] for number in range(1, options.games + 1))
+    augen = wertung = None
+    if played:
+        augen = {p: sum(g.points.get(p, 0) - g.bonus.get(p, 0) for g in played) for p in names}
+        if options.scoring == "wertung":
+            wertung = table_results(names, played, options)
+    capped = any(
+        g.winner is not None
+        and g.bonus.get(g.winner, 0) < (rules.winner_bonus_hand_romme if g.hand_romme else rules.winner_bonus)
+        for g in played
+    )
+    return SheetTable(table, session, seats, played, dealers, augen, wertung, capped)
 
 
 # --- the service ---------------------------------------------------------------------------
@@ -543,11 +574,13 @@ class TournamentService:
         games = self._games(info)
         start_of = {p.name: p.start for p in info.players}
         sheets = tuple(
-            SheetTable(
+            sheet_table(
                 t.table,
                 t.session,
                 tuple((start_of[p], p) for p in t.players),
-                tuple(games.get(t.session_id, ())),
+                games.get(t.session_id, ()),
+                info.options,
+                info.rules,
             )
             for t in tables
             if t.series == chosen

@@ -3,9 +3,9 @@ HTML page: the standings, every event's places and points, and a chart of each p
 points over the season. As ``romme report``'s page: no script, no external file, one
 column on a phone (360 px without sideways scrolling), print styles.
 
-The chart is an inline SVG, one ``<polyline>`` per player through the counted points
-after each event (:func:`romme_score.league.rules.course`), colours told apart by dash
-patterns too, and a legend that names every player in ranking order.
+The chart is :mod:`romme_score.views.chart_svg`'s, one ``<polyline>`` per player through
+the counted points after each event (:func:`romme_score.league.rules.course`), with a
+legend that names every player in ranking order.
 """
 
 from __future__ import annotations
@@ -13,16 +13,14 @@ from __future__ import annotations
 from datetime import date
 from html import escape
 
-from romme_score.i18n import N_, _, language
+from romme_score.i18n import N_, _
 from romme_score.league.rules import course
 from romme_score.league.service import LeagueStandings
 from romme_score.views import report as report_views
-from romme_score.views.chart import value_ticks
+from romme_score.views.chart_svg import Line, legend, svg_lines
+from romme_score.views.document import document
 from romme_score.views.league import dropped_note, kind_text, nobody_placed, options_text
 from romme_score.views.local import day_text
-
-WIDTH, HEIGHT = 640, 340
-LEFT, RIGHT, TOP, BOTTOM = 46, 18, 16, 40
 
 TITLE = N_("Season: {league}")
 STANDINGS = N_("Standings")
@@ -51,62 +49,22 @@ CSS = (
 )
 
 
-def _num(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".")
+def _lines(s: LeagueStandings) -> list[Line]:
+    """Each player's counted points after each event, in ranking order."""
+    course_of = course(s.players, s.events, s.options.best)
+    steps = tuple(range(1, len(s.events) + 1))
+    return [Line(p.name, steps, tuple(course_of[p.name]), p.points) for p in s.players]
 
 
 def svg_chart(s: LeagueStandings) -> str:
     """Each player's counted points after each event, as an SVG that scales with the page."""
-    lines = course(s.players, s.events, s.options.best)
-    count = len(s.events)
-    top = max((v for line in lines.values() for v in line), default=0) or 1
-    ticks = value_ticks(top)
-    top = max(top, ticks[-1] if ticks else top)
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x(i: int) -> float:
-        return LEFT + (inner_w * i / (count - 1) if count > 1 else inner_w / 2)
-
-    def y(v: int) -> float:
-        return TOP + inner_h * (1 - v / top)
-
-    title = _(CHART_TITLE).format(league=s.league)
-    parts = [
-        f'<svg class="running-totals season" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">'
-        f'<title id="chart-title">{escape(title)}</title><desc id="chart-desc">{escape(_(CHART_DESC))}</desc>'
-    ]
-    for v in ticks:
-        parts.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(y(v))}" y2="{_num(y(v))}" stroke="#d9d9de"/>'
-            f'<text x="{LEFT - 6}" y="{_num(y(v) + 4)}" text-anchor="end">{v}</text>'
-        )
-    for i in range(count):
-        parts.append(f'<text x="{_num(x(i))}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">{i + 1}</text>')
-    for n, (name, line) in enumerate(lines.items()):
-        points = " ".join(f"{_num(x(i))},{_num(y(v))}" for i, v in enumerate(line))
-        dash = report_views.DASHES[(n // len(report_views.COLOURS)) % len(report_views.DASHES)]
-        colour = report_views.COLOURS[n % len(report_views.COLOURS)]
-        dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(
-            f'<polyline data-player="{escape(name)}" points="{points}" fill="none" stroke="{colour}" '
-            f'stroke-width="2.5"{dashed}/>'
-        )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def _legend(s: LeagueStandings) -> str:
-    items = []
-    for n, p in enumerate(s.players):
-        dash = report_views.DASHES[(n // len(report_views.COLOURS)) % len(report_views.DASHES)]
-        colour = report_views.COLOURS[n % len(report_views.COLOURS)]
-        dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        items.append(
-            f'<li><svg viewBox="0 0 40 10" aria-hidden="true"><line x1="0" x2="40" y1="5" y2="5" '
-            f'stroke="{colour}" stroke-width="3"{dashed}/></svg> {escape(p.name)} {p.points}</li>'
-        )
-    return '<ul class="legend">' + "".join(items) + "</ul>"
+    return svg_lines(
+        _lines(s),
+        len(s.events),
+        title=_(CHART_TITLE).format(league=s.league),
+        desc=_(CHART_DESC),
+        kind="running-totals season",
+    )
 
 
 def _standings(s: LeagueStandings) -> str:
@@ -166,7 +124,7 @@ def render_report(s: LeagueStandings, version: str, day: date) -> str:
         if any(not r.counted for p in s.players for r in p.results):
             body.append(f'<p class="note">{escape(dropped_note(s.options.best))}</p>')
         body.append(
-            f"<h2>{escape(_(CHART))}</h2><figure>{svg_chart(s)}<figcaption>{_legend(s)}</figcaption></figure>"
+            f"<h2>{escape(_(CHART))}</h2><figure>{svg_chart(s)}<figcaption>{legend(_lines(s))}</figcaption></figure>"
         )
     if s.events:
         body.append(f"<h2>{escape(_(EVENTS))}</h2>")
@@ -174,16 +132,7 @@ def render_report(s: LeagueStandings, version: str, day: date) -> str:
     footer = _(FOOTER).format(version=version, day=day_text(day))
     body.append(f"</main><footer><p>{escape(footer)}</p></footer>")
     title = _(TITLE).format(league=heading)
-    return (
-        '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        # Nothing is fetched from anywhere: the page holds all it shows.
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">\n"
-        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body>\n</html>\n"
-    )
+    return document(title, CSS, body)
 
 
 def written(s: LeagueStandings, path: str) -> str:

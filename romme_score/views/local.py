@@ -51,14 +51,54 @@ def money(
     """
     from decimal import Decimal
 
-    from romme_score.settlement import format_money
-
     unit = Decimal("0.01") if unit is None else unit
     style = "de" if language() == "de" else "en"
     text = format_money(amount, currency, style, unit)
     if ascii and not text.isascii():
         text = format_money(amount, None, style, unit) + (f" {currency.upper()}" if currency else "")
     return text.replace(" ", NO_BREAK) if no_break else text
+
+
+CURRENCY_SYMBOLS = {
+    "EUR": "€",
+    "USD": "$",
+    "GBP": "£",
+    "CHF": "CHF",
+    "JPY": "¥",
+    "DKK": "kr",
+    "SEK": "kr",
+    "NOK": "kr",
+    "PLN": "zł",
+    "CZK": "Kč",
+    "DM": "DM",
+}
+
+
+def format_money(
+    amount: Decimal, currency: str | None, profile: str = "de", unit: Decimal | None = None
+) -> str:
+    """An amount with its currency: ``0,33 €`` in ``de``, ``€0.33`` in ``en``; ``unit`` the
+    smallest amount (0.01 unless given) tells the decimals.
+
+    >>> from decimal import Decimal
+    >>> format_money(Decimal("-1234.5"), "EUR", "de")
+    '-1.234,50 €'
+    >>> format_money(Decimal("0.33"), "EUR", "en")
+    '€0.33'
+    """
+    exponent = unit.as_tuple().exponent if unit is not None else -2
+    places = max(0, -exponent) if isinstance(exponent, int) else 2
+    sign = "-" if amount < 0 else ""
+    text = f"{abs(amount):,.{places}f}"
+    if profile == "de":
+        text = text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    code = (currency or "").upper()
+    symbol = CURRENCY_SYMBOLS.get(code, code)
+    if not symbol:
+        return f"{sign}{text}"
+    if profile == "de" or len(symbol) > 1:
+        return f"{sign}{text} {symbol}"
+    return f"{sign}{symbol}{text}"
 
 
 def day_text(day: date, column: bool = False) -> str:

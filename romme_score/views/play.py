@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from romme_score.cards import Card
 from romme_score.i18n import N_, _, ngettext, shown, tenths_text
 from romme_score.rules import RuleSet
-from romme_score.scoring import RoundInput, RoundScore, hand_points
+from romme_score.scoring import RoundInput, RoundScore
 from romme_score.sessions import PendingRound, RoundRow, Standings
+from romme_score.sessions.reads import count_hand
 from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
@@ -55,23 +56,20 @@ def distance_line(s: Standings) -> str:
                 s.totals[s.state.winner],
             ) % {"player": s.state.winner, "points": s.totals[s.state.winner]}
         return _("Game over: a tie between %(players)s.") % {"players": ", ".join(s.state.tied)}
-    if end.kind == "points":
-        leader = max(s.players, key=lambda p: s.totals[p])
-        if not s.totals[leader]:  # nobody has a point yet: nobody leads
-            return _("%(left)d to %(limit)d") % {"left": end.limit, "limit": end.limit}
-        return _("%(left)d to go until %(limit)d (%(leader)s has %(total)d)") % {
-            "left": end.limit - s.totals[leader],
-            "limit": end.limit,
-            "leader": leader,
-            "total": s.totals[leader],
-        }
+    if s.to_go is None:
+        return _("open game (no end set)")
     if end.kind == "rounds":
-        left = end.limit - s.rounds_played
-        return ngettext("%(count)d round left of %(limit)d", "%(count)d rounds left of %(limit)d", left) % {
-            "count": left,
-            "limit": end.limit,
-        }
-    return _("open game (no end set)")
+        return ngettext(
+            "%(count)d round left of %(limit)d", "%(count)d rounds left of %(limit)d", s.to_go
+        ) % {"count": s.to_go, "limit": end.limit}
+    if s.leader is None:  # nobody has a point yet: nobody leads
+        return _("%(left)d to %(limit)d") % {"left": s.to_go, "limit": end.limit}
+    return _("%(left)d to go until %(limit)d (%(leader)s has %(total)d)") % {
+        "left": s.to_go,
+        "limit": end.limit,
+        "leader": s.leader,
+        "total": s.totals[s.leader],
+    }
 
 
 def render_panel(s: Standings, width: int = 80, rounds: int = PANEL_ROUNDS) -> str:
@@ -126,12 +124,11 @@ def _short_distance(s: Standings) -> str:
     end = s.rules.game_end
     if s.state.finished:
         return _("game over")
-    if end.kind == "points":
-        return _("%(left)d to %(limit)d") % {"left": end.limit - max(s.totals.values()), "limit": end.limit}
+    if s.to_go is None:
+        return _("open")
     if end.kind == "rounds":
-        left = end.limit - s.rounds_played
-        return ngettext("%(count)d round left", "%(count)d rounds left", left) % {"count": left}
-    return _("open")
+        return ngettext("%(count)d round left", "%(count)d rounds left", s.to_go) % {"count": s.to_go}
+    return _("%(left)d to %(limit)d") % {"left": s.to_go, "limit": end.limit}
 
 
 # --- fitting the window ----------------------------------------------------------------
@@ -447,7 +444,7 @@ def pending_lines(
             continue
         hand = stored.to_hand()
         shown = cards(hand.cards) if hand.cards is not None else _("counted")
-        lines.append(f"  {player}: {shown} = {hand_points(hand, rules)}")
+        lines.append(f"  {player}: {shown} = {count_hand(hand, rules).points}")
     if missing:
         lines.append("  " + _("waiting for %(players)s") % {"players": ", ".join(missing)})
     lines.append(_("'phones' takes this round over: Enter saves it."))
@@ -483,7 +480,7 @@ def phone_news(
         shown = cards(hand.cards) if hand.cards is not None else _("counted")
         lines.append(
             _("%(player)s (phone): %(hand)s = %(points)s")
-            % {"player": player, "hand": shown, "points": hand_points(hand, rules)}
+            % {"player": player, "hand": shown, "points": count_hand(hand, rules).points}
         )
     return lines
 

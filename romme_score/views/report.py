@@ -5,10 +5,8 @@ bonuses, and the settlement with who pays whom. Everything is in the file: no
 script, no external style sheet, font or image, so it opens offline, on a
 phone (the layout narrows to one column) and on paper (print styles).
 
-The chart is written by hand rather than with a plotting library: one
-``<polyline>`` per player with one point per round, a dotted game-end line and
-the Hand-Rommés' marks (the scoresheet's ``H``) come to a few kilobytes, scale with the page (``viewBox``)
-and print sharply; colours are told apart by dash patterns too.
+The chart is :mod:`romme_score.views.chart_svg`'s, the page's shell
+:mod:`romme_score.views.document`'s, as for the league's report and the tournament's sheets.
 """
 
 from __future__ import annotations
@@ -19,19 +17,12 @@ from decimal import Decimal
 from html import escape
 
 from romme_score.history import Chart, GameReport, Report
-from romme_score.i18n import N_, _, decimal_text, language, ngettext, tenths_text
-from romme_score.scoring import places
+from romme_score.i18n import N_, _, decimal_text, ngettext, tenths_text
 from romme_score.views import marks
-from romme_score.views.chart import round_ticks, value_ticks
+from romme_score.views.chart_svg import Line, Mark, colour, legend, svg_lines
+from romme_score.views.document import document
 from romme_score.views.game_end import ends
 from romme_score.views.local import day_text, money, stamp_day
-
-# Okabe-Ito colours (told apart with colour blindness), and a dash pattern each for print.
-COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
-DASHES = ("", "8 4", "2 3", "10 3 2 3", "14 4", "4 2 4 6")
-
-WIDTH, HEIGHT = 640, 340
-LEFT, RIGHT, TOP, BOTTOM = 46, 18, 16, 40
 
 TITLE = N_("Rommé: {names}")
 EVENING = N_("An evening of {count} games")
@@ -157,137 +148,43 @@ def _rounds(n: int) -> str:
     return ngettext("%(count)d round", "%(count)d rounds", n) % {"count": n}
 
 
-def _colour(i: int) -> str:
-    return COLOURS[i % len(COLOURS)]
-
-
-def _dash(i: int) -> str:
-    dash = DASHES[i % len(DASHES)]
-    return f' stroke-dasharray="{dash}"' if dash else ""
-
-
-def _num(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".")
-
-
-def _hand_romme_mark(x: float, y: float, r: float = 8.0, title: str = "") -> str:
-    """The chart's mark of a Hand-Rommé: the scoresheet's mark (``H``) on a yellow disc;
-    with a ``title`` (in the chart, not its legend) classed as one."""
-    return (
-        ('<g class="hand-romme">' if title else "<g>")
-        + f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}" fill="#ffd400" '
-        f'stroke="#222" stroke-width="1"/><text x="{_num(x)}" y="{_num(y + r * 0.45)}" '
-        f'text-anchor="middle" font-size="{_num(r * 1.3)}" font-weight="700" fill="#222">'
-        f"{marks.HAND_ROMME}</text>" + (f"<title>{escape(title)}</title>" if title else "") + "</g>"
-    )
+def _lines(chart: Chart) -> list[Line]:
+    return [Line(player, chart.rounds, chart.totals[player], chart.final(player)) for player in chart.players]
 
 
 def svg_chart(chart: Chart) -> str:
     """The running totals as an inline SVG: one polyline per player, one point per round."""
-    last = max(chart.last_round, 2)
     end = chart.end_line
-    ticks = value_ticks(max(chart.highest, end or 0, 10))
-    top = ticks[-1]
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x_of(number: float) -> float:
-        return LEFT + (number - 1) / (last - 1) * plot_w
-
-    def y_of(value: float) -> float:
-        return TOP + plot_h - value / top * plot_h
-
-    title = _(CHART_TITLE).format(session=chart.session)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="{escape(title)}" class="running-totals">',
-        f"<title>{escape(title)}</title><desc>{escape(_(CHART_DESC))}</desc>",
-        '<g class="grid" stroke="#e3e3e8" stroke-width="1">',
-    ]
-    for value in ticks:
-        out.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(y_of(value))}" y2="{_num(y_of(value))}"/>'
-        )
-    out.append("</g>")
-    out.append('<g class="axis">')
-    for value in ticks:
-        out.append(f'<text x="{LEFT - 6}" y="{_num(y_of(value) + 4)}" text-anchor="end">{value}</text>')
-    for number in round_ticks(last):
-        out.append(
-            f'<text x="{_num(x_of(number))}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">{number}</text>'
-        )
-    out.append(
-        f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 6}" '
-        f'text-anchor="middle">{escape(_(ROUND_AXIS))}</text>'
-    )
-    out.append(
-        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" stroke="#888"/>'
-    )
-    out.append("</g>")
-    if end is not None:
-        y = _num(y_of(end))
-        out.append(
-            f'<g class="game-end"><line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}" '
-            'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
-            # at the left, where running totals start low, so no line runs through it
-            f'<text x="{LEFT + 6}" y="{_num(y_of(end) - 5)}" text-anchor="start">'
-            f"{escape(_(GAME_END).format(limit=end))}</text></g>"
-        )
-    if chart.game_end.kind == "rounds":
-        x = _num(x_of(chart.game_end.limit))
-        out.append(
-            f'<g class="game-end"><line x1="{x}" x2="{x}" y1="{TOP}" y2="{TOP + plot_h}" '
-            'stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/>'
-            f'<text x="{x}" y="{TOP + 10}" text-anchor="end" dx="-4">'
-            f"{escape(_(GAME_END_ROUNDS).format(limit=chart.game_end.limit))}</text></g>"
-        )
-    dots = len(chart.rounds) <= 60
-    for i, player in enumerate(chart.players):
-        points = " ".join(
-            f"{_num(x_of(n))},{_num(y_of(v))}"
-            for n, v in zip(chart.rounds, chart.totals[player], strict=True)
-        )
-        out.append(
-            f'<g class="player" data-player="{escape(player)}">'
-            f"<title>{escape(player)}: {chart.final(player)}</title>"
-            f'<polyline class="line" points="{points}" fill="none" stroke="{_colour(i)}" '
-            f'stroke-width="2.5" stroke-linejoin="round"{_dash(i)}/>'
-        )
-        if dots:
-            out.extend(
-                f'<circle cx="{_num(x_of(n))}" cy="{_num(y_of(v))}" r="3" fill="{_colour(i)}"/>'
-                for n, v in zip(chart.rounds, chart.totals[player], strict=True)
+    rounds = chart.game_end.limit if chart.game_end.kind == "rounds" else None
+    return svg_lines(
+        _lines(chart),
+        chart.last_round,
+        title=_(CHART_TITLE).format(session=chart.session),
+        desc=_(CHART_DESC),
+        axis=_(ROUND_AXIS),
+        end_value=None if end is None else (end, _(GAME_END).format(limit=end)),
+        end_step=None if rounds is None else (rounds, _(GAME_END_ROUNDS).format(limit=rounds)),
+        hand_rommes=[
+            Mark(
+                number,
+                chart.totals[who][chart.rounds.index(number)],
+                _(HAND_ROMME_MARK).format(round=number, player=who),
             )
-        out.append("</g>")
-    for number, who in chart.hand_rommes:
-        value = chart.totals[who][chart.rounds.index(number)]
-        title = _(HAND_ROMME_MARK).format(round=number, player=who)
-        out.append(_hand_romme_mark(x_of(number), y_of(value), title=title))
-    out.append("</svg>")
-    return "".join(out)
+            for number, who in chart.hand_rommes
+        ],
+    )
 
 
 def _legend(chart: Chart) -> str:
-    items = []
-    for i, player in enumerate(chart.players):
-        items.append(
-            f'<li><svg viewBox="0 0 36 12" aria-hidden="true"><line x1="1" x2="35" y1="6" '
-            f'y2="6" stroke="{_colour(i)}" stroke-width="3"{_dash(i)}/></svg> '
-            f"{escape(player)} {chart.final(player)}</li>"
-        )
-    if chart.hand_rommes:
-        items.append(
-            f'<li><svg viewBox="0 0 36 12" aria-hidden="true">{_hand_romme_mark(18, 6, 5.5)}</svg> '
-            f"{escape(_(marks.MEANINGS[marks.HAND_ROMME]))}</li>"
-        )
-    if chart.end_line is not None or chart.game_end.kind == "rounds":
-        items.append(
-            '<li><svg viewBox="0 0 36 12" aria-hidden="true"><line x1="1" x2="35" y1="6" '
-            'y2="6" stroke="#222" stroke-width="1.5" stroke-dasharray="2 4"/></svg> '
-            f"{escape(_end_text(chart))}</li>"
-        )
-    elif chart.game_end.kind == "points":
-        items.append(f"<li>{escape(_(GAME_END_ABOVE).format(limit=chart.game_end.limit))}</li>")
-    return '<ul class="legend">' + "".join(items) + "</ul>"
+    shown = chart.end_line is not None or chart.game_end.kind == "rounds"
+    return legend(
+        _lines(chart),
+        hand_romme=_(marks.MEANINGS[marks.HAND_ROMME]) if chart.hand_rommes else None,
+        end=_end_text(chart) if shown else None,
+        note=_(GAME_END_ABOVE).format(limit=chart.game_end.limit)
+        if chart.game_end.kind == "points"
+        else None,
+    )
 
 
 def _end_text(chart: Chart) -> str:
@@ -298,14 +195,13 @@ def _end_text(chart: Chart) -> str:
 
 def _cards(game: GameReport) -> str:
     s = game.standings
-    ranks = places({p: s.totals[p] for p in s.players})
     items = []
     for i, p in enumerate(s.players):
         items.append(
-            f'<li style="--c: {_colour(i)}" data-player="{escape(p)}" '
+            f'<li style="--c: {colour(i)}" data-player="{escape(p)}" '
             f'data-total="{s.totals[p]}"><span class="name">{escape(p)}</span>'
             f'<span class="total">{s.totals[p]}</span>'
-            f'<span class="place">{escape(_(PLACE))} {ranks[p]}</span></li>'
+            f'<span class="place">{escape(_(PLACE))} {s.places[p]}</span></li>'
         )
     return '<ul class="cards">' + "".join(items) + "</ul>"
 
@@ -525,16 +421,7 @@ def render_report(report: Report, version: str, day: date) -> str:
     body.append(_settlement(report))
     footer = _(FOOTER).format(version=version, day=day_text(day))
     body.append(f"</main><footer><p>{escape(footer)}</p></footer>")
-    return (
-        '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        # Nothing is fetched from anywhere: the page holds all it shows.
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">\n"
-        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body>\n</html>\n"
-    )
+    return document(title, CSS, body)
 
 
 def written(names: Sequence[str], path: str, size: int) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from romme_score.cards import Card, Rank, Suit
+from romme_score.cards import Rank
 from romme_score.i18n import N_, _
-from romme_score.melds import card_value, penalty_value
+from romme_score.melds import CardValues
 from romme_score.rules import (
     OPTION_NAMES,
     PRESET_FILES,
@@ -49,18 +49,12 @@ def card_values_json(rules: RuleSet) -> dict[str, dict[str, int | None]]:
     >>> values["ace"], values["joker"]
     ({'meld': 10, 'low_run': 1, 'hand': 10}, {'meld': None, 'hand': 20})
     """
+    counts = CardValues.of(rules)
     values: dict[str, dict[str, int | None]] = {}
     for rank in (*NUMBER_RANKS, *FACE_RANKS):
-        values[JSON_NAMES.get(rank, str(int(rank)))] = {
-            "meld": card_value(rank, rules),
-            "hand": penalty_value(Card(rank, Suit.HEARTS), rules),
-        }
-    values["ace"] = {
-        "meld": card_value(Rank.ACE, rules),
-        "low_run": card_value(Rank.ACE, rules, low_ace=True),
-        "hand": penalty_value(Card(Rank.ACE, Suit.HEARTS), rules),
-    }
-    values["joker"] = {"meld": None, "hand": penalty_value(Card.joker(), rules)}
+        values[JSON_NAMES.get(rank, str(int(rank)))] = {"meld": counts.meld[rank], "hand": counts.hand[rank]}
+    values["ace"] = {"meld": counts.meld[Rank.ACE], "low_run": counts.low_ace, "hand": counts.hand[Rank.ACE]}
+    values["joker"] = {"meld": None, "hand": counts.joker}
     return values
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from romme_score.cards import Card
 from romme_score.i18n import N_, _, ngettext, tenths_text
 from romme_score.rules import RuleSet
-from romme_score.scoring import GameState, Hand, RoundInput, RoundScore, places
+from romme_score.scoring import GameState, Hand, RoundInput, RoundScore
 from romme_score.sessions import (
     Edited,
     Recorded,
@@ -201,8 +201,7 @@ def _narrow_scoresheet(s: Standings, width: int) -> str:
             + cells(_cell(row, p).replace(" ", "") for p in s.players)
         )
     lines.append(columns.ljust(labels[1], label) + cells(str(s.totals[p]) for p in s.players))
-    ranks = places({p: s.totals[p] for p in s.players})
-    lines.append(columns.ljust(labels[2], label) + cells(str(ranks[p]) for p in s.players))
+    lines.append(columns.ljust(labels[2], label) + cells(str(s.places[p]) for p in s.players))
     if s.leaderboard is not None:
         lines.append(
             columns.ljust(labels[3], label) + cells(tenths_text(s.leaderboard[p]) for p in s.players)
@@ -215,24 +214,16 @@ def render_scoresheet(s: Standings, width: int | None = None) -> str:
     it is wider than ``width`` columns, the narrow table (:func:`_narrow_scoresheet`)."""
     headers = [_("round"), *s.players]
     table: list[list[str]] = []
-    running = dict(s.totals)
-    # Running totals: walk back from the final totals over the rounds shown.
-    after: dict[int, dict[str, int]] = {}
     rounds = s.rounds
-    for row in reversed(rounds):
-        after[row.number] = dict(running)
-        for p in s.players:
-            running[p] -= row.points.get(p, 0) - row.bonus.get(p, 0)
-    for row in rounds:
+    for row, after in zip(rounds, s.running, strict=True):
         label = str(row.number) + (" " + marks.STALEMATE if row.stalemate else "")
-        table.append([label] + [f"{_cell(row, p)}  = {after[row.number][p]}" for p in s.players])
+        table.append([label] + [f"{_cell(row, p)}  = {after[p]}" for p in s.players])
     lines = []
     shown_from = rounds[0].number if rounds else None
     if shown_from is not None and shown_from > 1:
         lines.append(_("(rounds 1-%(last)d not shown; use --all)") % {"last": shown_from - 1})
     table.append([_("total")] + [str(s.totals[p]) for p in s.players])
-    ranks = places({p: s.totals[p] for p in s.players})
-    table.append([_("place")] + [str(ranks[p]) for p in s.players])
+    table.append([_("place")] + [str(s.places[p]) for p in s.players])
     if s.leaderboard is not None:
         table.append([_("leaderboard")] + [tenths_text(s.leaderboard[p]) for p in s.players])
     align = ("left",) + ("right",) * len(s.players)

@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from romme_score.i18n import _, language, ngettext
-from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings, table_results
+from romme_score.i18n import _, ngettext
+from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings
 from romme_score.views import marks
+from romme_score.views.document import document
 from romme_score.views.tournament import provisional_note
 
 CSS = """
@@ -112,14 +113,10 @@ def _cell(game: Game | None, player: str) -> str:
     return f"<td{won}>{escape(mark(game, player))}</td>"
 
 
-def _capped(sheets: Sheets, table: SheetTable) -> bool:
-    """A winner bonus struck short of the rules' (the winner had fewer points before)."""
-    rules = sheets.rules
-    return any(
-        g.winner is not None
-        and g.bonus.get(g.winner, 0) < (rules.winner_bonus_hand_romme if g.hand_romme else rules.winner_bonus)
-        for g in table.games
-    )
+def _sums(label: str, sums: Mapping[str, int] | None, names: Sequence[str]) -> str:
+    """A line of the sheet's foot: each player's sum, empty cells before the first game."""
+    cells = "".join(f"<td>{'' if sums is None else sums[p]}</td>" for p in names)
+    return f'<tr><td colspan="2" class="left">{escape(label)}</td>{cells}</tr>'
 
 
 def _table_sheet(
@@ -127,7 +124,6 @@ def _table_sheet(
 ) -> str:
     options = sheets.options
     names = [name for _start, name in table.seats]
-    size = len(names)
     teams = {p.name: p.team for p in sheets.standings.players}
     title = _("%(tournament)s · series %(series)d · table %(table)d") % {
         "tournament": sheets.tournament,
@@ -181,27 +177,15 @@ def _table_sheet(
             f'<span class="start">{escape(_("no. %(start)d") % {"start": start})}</span></th>'
         )
     out.append("</tr></thead><tbody>")
-    for number in range(1, options.games + 1):
+    for number, dealer in enumerate(table.dealers, 1):
         game = table.games[number - 1] if number <= len(table.games) else None
-        dealer = names[(number - 1) % size]
         cells = "".join(_cell(game, p) for p in names)
         label = f"{number} s" if game is not None and game.stalemate else str(number)
         out.append(f'<tr><td class="game">{label}</td><td class="dealer">{escape(dealer)}</td>{cells}</tr>')
     out.append("</tbody><tfoot>")
-    augen = {p: sum(g.points.get(p, 0) - g.bonus.get(p, 0) for g in table.games) for p in names}
-    shown = table.games or None
-    out.append(
-        f'<tr><td colspan="2" class="left">{escape(_("Augen"))}</td>'
-        + "".join(f"<td>{augen[p] if shown else ''}</td>" for p in names)
-        + "</tr>"
-    )
+    out.append(_sums(_("Augen"), table.augen, names))
     if options.scoring == "wertung":
-        wertung = table_results(names, table.games, options)
-        out.append(
-            f'<tr><td colspan="2" class="left">{escape(_("Wertung"))}</td>'
-            + "".join(f"<td>{wertung[p] if shown else ''}</td>" for p in names)
-            + "</tr>"
-        )
+        out.append(_sums(_("Wertung"), table.wertung, names))
     out.append("</tfoot></table>")
     note = (
         marks.legend()
@@ -214,7 +198,7 @@ def _table_sheet(
         % {"bonus": sheets.rules.winner_bonus, "bonus_hr": sheets.rules.winner_bonus_hand_romme}
     )
     out.append(f'<p class="note">{escape(note)}</p>')
-    if _capped(sheets, table):
+    if table.capped:
         capped = _(
             "A bonus below %(bonus)d (%(bonus_hr)d) is no slip: the bonus struck is never more than the "
             "winner's points before the game, so that no total goes below 0."
@@ -307,15 +291,7 @@ def render_sheets(
     }
     body = [_table_sheet(sheets, t, version, day, (links or {}).get(t.table, ())) for t in sheets.tables]
     body.append(_ranking(sheets.standings, version, day))
-    return (
-        '<!DOCTYPE html>\n<html lang="' + language() + '">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">\n"
-        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body>\n</html>\n"
-    )
+    return document(title, CSS, body)
 
 
 def written(sheets: Sheets, path: str) -> str:

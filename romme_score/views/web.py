@@ -16,13 +16,14 @@ from typing import Any
 
 from romme_score.cards import RANKS, SUITS, Card, Profile, Suit, parse_cards
 from romme_score.i18n import N_, _, decimal_text, ngettext, tenths_text
-from romme_score.melds import penalty_value
 from romme_score.rules import RuleSet
-from romme_score.scoring import GameState, Hand, RoundScore, hand_points
+from romme_score.scoring import GameState, Hand, RoundScore
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
-from romme_score.settlement import Settlement, format_money
+from romme_score.sessions.reads import count_hand
+from romme_score.settlement import Settlement
 from romme_score.store.records import RoundPoints, RoundRecord
 from romme_score.views import marks
+from romme_score.views.local import format_money
 from romme_score.views.output import leaderboard_json
 from romme_score.views.play import distance_line
 from romme_score.views.session import state_line
@@ -123,7 +124,7 @@ def hand_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]:
     """One hand as the pages and ``POST {seat}/hand`` show it: its points (before any
     doubling) and its cards as the referee reads them (none for points counted by hand)."""
     return {
-        "points": hand_points(hand, rules),
+        "points": count_hand(hand, rules).points,
         "cards": cards_shown(hand.cards, profile) if hand.cards is not None else [],
         "counted": hand.points if hand.cards is None else None,
     }
@@ -132,9 +133,13 @@ def hand_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]:
 def reading_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]:
     """A hand as typed, read card by card (the seat's live reading): the hand's JSON plus
     each card's penalty value."""
-    data = hand_json(hand, rules, profile)
-    data["values"] = [penalty_value(c, rules) for c in hand.cards] if hand.cards is not None else []
-    return data
+    count = count_hand(hand, rules)
+    return {
+        "points": count.points,
+        "cards": cards_shown(hand.cards, profile) if hand.cards is not None else [],
+        "counted": hand.points if hand.cards is None else None,
+        "values": list(count.values),
+    }
 
 
 def provisional_json(score: RoundScore | None, missing: Sequence[str]) -> dict[str, Any] | None:
@@ -314,12 +319,6 @@ def view_json(
         else pending_line(info, pending, missing),
         "last_round": last_round_line(last),
     }
-
-
-def places_json(totals: Mapping[str, int]) -> dict[str, int]:
-    from romme_score.scoring import places
-
-    return places(dict(totals))
 
 
 def saved_json(recorded: Recorded, round_json: dict[str, Any]) -> dict[str, Any]:

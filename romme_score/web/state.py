@@ -173,7 +173,7 @@ def _state(call: Call, snap: Snapshot, asked: Rounds) -> dict[str, Any]:
     data["pending"] = views.pending_json(info, snap.pending, snap.missing, call.notation, snap.provisional)
     data["rounds_played"] = played
     data["last_round"] = views.last_round_json(snap.last, info, call.notation)
-    data["places"] = views.places_json(standings.totals)
+    data["places"] = dict(standings.places)
     if snap.tournament is not None:  # a tournament's table: no money, the pot is the tournament's
         data["settlement"] = views.tournament_money_json(snap.tournament)
     elif snap.settled is not None:
