@@ -41,7 +41,6 @@ class Word(NamedTuple):
     leaves: bool = False  # ends the table mode (or the script)
     draws: bool = False  # draws on the terminal itself (a round asked step by step)
     follows: bool = False  # the session it leaves current is played here from then on
-    terminal_only: bool = False  # not a command of a script (no ``romme`` command of its name)
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -175,7 +174,6 @@ WORDS: tuple[Word, ...] = (
         (("phones", N_("the round sent from the phones (romme serve): Enter saves")),),
         german=("handys",),
         handler=do.phones,
-        terminal_only=True,
     ),
     Word("help", (("help", N_("this list")),), german=("hilfe",), handler=help_),
     Word(
