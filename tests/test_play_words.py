@@ -17,7 +17,6 @@ from romme_score.cli.inside import runner
 from romme_score.i18n import using_language
 from romme_score.sessions import SessionService
 from romme_score.table.app import Table
-from romme_score.table.handlers import read_args
 from romme_score.table.words import WORDS, find, help_rows, names
 from romme_score.views.output import Output
 
@@ -73,12 +72,6 @@ def test_help_lists_the_aliases_of_the_runs_language() -> None:
         english = "\n".join(typed for typed, _what in help_rows())
     assert "undo, rückgängig" in german and "quit, ende" in german and "hilfe" in german
     assert "rückgängig" not in english and "quit, exit" in english
-
-
-def test_a_line_with_an_option_a_word_does_not_read_goes_to_the_command() -> None:
-    assert read_args(["--rate", "0.001"], values=["--rate"]) is not None
-    assert read_args(["--json"]) is None and read_args(["--", "x"]) is None
-    assert read_args(["-5"]) is None
 
 
 def test_german_words_in_a_script(isolated_data_dir: Path) -> None:

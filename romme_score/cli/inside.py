@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from romme_score.i18n import _
+
+if TYPE_CHECKING:
+    from romme_score.views.output import Output
 
 # A line of the table mode: its words, whether a person answers questions at the terminal.
 RunLine = Callable[[list[str], bool], int]
@@ -84,11 +88,18 @@ def given(words: list[str], flag: str) -> list[str]:
     return found
 
 
-def with_context(words: list[str], db: str | None, session: str) -> list[str]:
+def with_context(words: list[str], db: str | None, session: str, output: Sequence[str] = ()) -> list[str]:
     """The command line with ``--db`` and ``--session`` added after the command's name where
     the command has those options and the line does not give them (``settle`` with totals
-    typed: no session). The group's own options (``--lang en``) may come first, as on the
-    command line; the command's name is the first word after them."""
+    typed: no session), and ``romme play``'s own ``--notation X`` and ``--ascii``
+    (``output``) where the command has them. The group's own options (``--lang en``) may
+    come first, as on the command line; the command's name is the first word after them.
+
+    >>> with_context(["value", "AH"], None, "Friday", ["--notation", "en", "--ascii"])
+    ['value', '--session', 'Friday', '--notation', 'en', '--ascii', 'AH']
+    >>> with_context(["note", "hi"], None, "Friday", ["--notation", "en", "--ascii"])
+    ['note', '--session', 'Friday', '--ascii', 'hi']
+    """
     from romme_score.cli import main
 
     lead = leading_options(words)
@@ -103,6 +114,11 @@ def with_context(words: list[str], db: str | None, session: str) -> list[str]:
     totals_typed = name == "settle" and any("=" in w and not w.startswith("-") for w in rest)
     if "--session" in flags and not given(rest, "--session") and not totals_typed:
         extra += ["--session", session]
+    for at, option in enumerate(output):
+        takes = at + 1 < len(output) and not output[at + 1].startswith("-")
+        if not option.startswith("-") or option not in flags or given(rest, option) or option in rest:
+            continue
+        extra += [option, output[at + 1]] if takes else [option]
     return [*head, name, *extra, *rest]
 
 
@@ -157,15 +173,18 @@ def same_file(a: str, b: str | None) -> bool:
     return Path(a).expanduser().resolve() == Path(b if b is not None else default_location()).resolve()
 
 
-def run_command(words: list[str], db: str | None, session: str, ask: bool = False) -> int:
-    """Run one command in-process; print what it prints; return its exit code. Unless
+def run_command(
+    words: list[str], db: str | None, session: str, ask: bool = False, output: Sequence[str] = ()
+) -> int:
+    """Run one command in-process; print what it prints; return its exit code (``output``:
+    ``romme play``'s ``--notation`` and ``--ascii``, :func:`with_context`). Unless
     ``ask`` (a person at the terminal), a command that would ask a question gets the end
     of input, so that it never reads the next line of a script (``undo`` asks for --yes).
     At the terminal ``check`` reads its unquoted words as one meld (:func:`one_meld`);
     a script's lines are read as on the command line."""
     from romme_score.cli import main
 
-    args = with_context(one_meld(words) if ask else words, db, session)
+    args = with_context(one_meld(words) if ask else words, db, session, output)
     other = [given_db for given_db in given(args, "--db") if not same_file(given_db, db)]
     if other:
         from romme_score.cli.options import InputError
@@ -204,15 +223,18 @@ def run_command(words: list[str], db: str | None, session: str, ask: bool = Fals
 
 class Runner:
     """What the table mode calls to run a line: against ``db`` and the session's name as
-    it is at that moment (it follows a rename); and :meth:`hint`, the command line's way
-    out of an error, for the errors of the words the table runs itself."""
+    it is at that moment (it follows a rename), printing as ``romme play`` was told
+    (``output``: its ``--notation X`` and ``--ascii``, for every command that has them);
+    and :meth:`hint`, the command line's way out of an error, for the errors of the round
+    entry."""
 
-    def __init__(self, db: str | None, session: Callable[[], str]) -> None:
+    def __init__(self, db: str | None, session: Callable[[], str], output: Sequence[str] = ()) -> None:
         self.db = db
         self.session = session
+        self.output = list(output)
 
     def __call__(self, words: list[str], ask: bool) -> int:
-        return run_command(words, self.db, self.session(), ask)
+        return run_command(words, self.db, self.session(), ask, self.output)
 
     @staticmethod
     def hint(exc: BaseException, command: str | None = None) -> str:
@@ -221,6 +243,10 @@ class Runner:
         return with_hint(exc, command)
 
 
-def runner(db: str | None, session: Callable[[], str]) -> Runner:
-    """The table's :class:`Runner` for ``db`` and the session played."""
-    return Runner(db, session)
+def runner(db: str | None, session: Callable[[], str], out: Output | None = None) -> Runner:
+    """The table's :class:`Runner` for ``db`` and the session played, printing as ``out``
+    (``romme play``'s options) says."""
+    output: list[str] = []
+    if out is not None:
+        output += ["--notation", out.profile, *(["--ascii"] if out.ascii else [])]
+    return Runner(db, session, output)

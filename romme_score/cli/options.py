@@ -17,8 +17,8 @@ from typing import IO, Any, NoReturn, TypeVar, cast
 import click
 
 from romme_score import i18n
-from romme_score.asking import ask_yes_no
 from romme_score.cards import Card, NotationError, Profile, parse_cards
+from romme_score.cli.asking import ask_yes_no
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _, os_reason
 from romme_score.inputs import clean_text

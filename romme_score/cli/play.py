@@ -11,7 +11,6 @@ from romme_score.cli.options import Output, complete_with, db_option, output_opt
 from romme_score.cli.service import open_service
 
 if TYPE_CHECKING:
-    from romme_score.sessions import SessionInfo
     from romme_score.table.app import Table
 
 
@@ -59,22 +58,13 @@ def play(session: str | None, db: str | None, out: Output) -> None:
             except StoreError:
                 return followed.name
 
-        run_line = runner(db, session_now)
+        run_line = runner(db, session_now, out)
         if not sys.stdin.isatty():
-            from romme_score.table.handlers import Place
             from romme_score.table.script import read_script, run_script
 
-            def played() -> SessionInfo:
-                """The script's session as it is now (a line may have renamed it)."""
-                try:
-                    return service.session_by_id(info.id)
-                except StoreError:
-                    return info
-
-            place = Place(service, played, out, run_line)
             stream = getattr(sys.stdin, "buffer", None)  # the bytes: each line is decoded there
             lines = read_script(stream) if stream is not None else sys.stdin
-            code = run_script(lines, run_line, place)
+            code = run_script(lines, run_line)
         else:
             from romme_score.table.app import Table
 

@@ -10,10 +10,10 @@ service's answer (:meth:`SessionService.changed_since`, a counter in the databas
 twice a second; the session is followed by its id, so a rename elsewhere is followed too.
 
 The words typed at the prompt (``undo``, ``settle``, ``hilfe``...) are the registry's
-(:mod:`romme_score.table.words`), run by its handlers against the service. The table mode
-imports nothing of the command line: ``romme play`` hands it the function that runs a
-line as a ``romme`` command line (:mod:`romme_score.cli.inside`), for what a handler
-hands on (``--json``, a rule option, ``round --winner ...``).
+(:mod:`romme_score.table.words`): the ``romme`` commands of their names, and the few that
+need the terminal (the round entry, ``edit N``). The table mode imports nothing of the
+command line: ``romme play`` hands it the function that runs a line as a ``romme``
+command line (:mod:`romme_score.cli.inside`).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class Table:
         self.current = self.refresh()
         self.history_file = history_file
         self._asker: PromptAsker | None = None
-        self.place = Place(service, lambda: self.info, out, run_line, table=self)
+        self.place = Place(run_line, table=self)
 
     @property
     def asker(self) -> PromptAsker:

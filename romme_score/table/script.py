@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, TYPE_CHECKING, NamedTuple
+from typing import IO, NamedTuple
 
 import click
 
@@ -21,9 +21,6 @@ from romme_score.i18n import SHOWN_START, _, grouped
 from romme_score.table.commands import MAX_LINE, NOT_INSIDE, LineError, split_line
 from romme_score.table.words import find, help_rows
 from romme_score.views import play as views
-
-if TYPE_CHECKING:
-    from romme_score.table.handlers import Place
 
 RunLine = Callable[[list[str], bool], int]  # a line's words, a person at the terminal -> exit code
 
@@ -88,11 +85,11 @@ def _overlong(start: bytes, stream: IO[bytes]) -> UnreadableLine:
     )
 
 
-def run_script(lines: Iterable[str | UnreadableLine], run_line: RunLine, place: Place | None = None) -> int:
-    """Run every line against the table's database and session: a word of the registry
-    (:mod:`romme_score.table.words`) by its handler at ``place``, any other line (``round
-    --winner ...``, ``rules``, ``stats``) by ``run_line`` as a ``romme`` command line, as
-    every line without a ``place``; the exit code of the whole script (0 or 1)."""
+def run_script(lines: Iterable[str | UnreadableLine], run_line: RunLine) -> int:
+    """Run every line against the table's database and session by ``run_line``, as a
+    ``romme`` command line (a word of the registry, :mod:`romme_score.table.words`, in
+    either language, as the command of its name: ``runde`` is ``round``); ``help`` and
+    ``quit`` are the script's own. The exit code of the whole script (0 or 1)."""
     failed = False
     for number, line in enumerate(lines, 1):
         if isinstance(line, UnreadableLine):
@@ -119,8 +116,6 @@ def run_script(lines: Iterable[str | UnreadableLine], run_line: RunLine, place: 
         elif words[0] in NOT_INSIDE:
             click.echo(views.error_line(views.not_inside(words[0])), err=True)
             code = 2
-        elif word is not None and place is not None and not word.terminal_only:
-            code = place.run(word.name, word.handler, words[1:])
         elif word is not None:
             code = run_line([word.name, *words[1:]], False)
         else:

@@ -5,13 +5,12 @@ lines of ``help``, what Tab offers after it, and its handler. The terminal's loo
 Tab completion, the "did you mean" of a mistyped word and the table of words in the
 README (``tools/table_words.py``) are all made from :data:`WORDS`.
 
-A handler calls the session service, the referee and the views directly
-(:mod:`romme_score.table.handlers`). Where a line gives what its handler does not read
-itself (``--json``, ``--help``, ``--preset``, a sessions' subcommand, a mistyped option),
-the handler hands the line to the ``romme`` command that has the same name, run by the
-function ``romme play`` gives the table: the command line's options, checks and usage
-errors stay the authority, worded as before. ``round`` (the command line's round, with
-all its options) and ``rules`` go that way always.
+A word that is a ``romme`` command (new, undo, check, settle, edit N NAME=CARDS ...) is
+that command, run through the command line's own parser by the function ``romme play``
+gives the table (:mod:`romme_score.cli.inside`, which adds the table's ``--db`` and
+``--session``): its options, checks, sentences and exit codes are the command line's.
+Only what needs the terminal has a handler (:mod:`romme_score.table.handlers`): the
+round entry, ``edit N`` alone, the phones' round, ``export``'s new file, ``help``.
 
 >>> find("Hilfe").name, find("rueckgaengig").name, find("ENDE").leaves, find("frobnicate")
 ('help', 'undo', True, None)
@@ -38,11 +37,10 @@ class Word(NamedTuple):
     english: tuple[str, ...] = ()  # aliases; the first is shown by help in English
     complete: tuple[str, ...] = ()  # what Tab offers after it: players, sessions, rounds, cards, files, hands
     options: tuple[str, ...] = ()  # the options Tab offers after it
-    handler: Handler | None = None  # None: the line goes to the ``romme`` command as typed
+    handler: Handler | None = None  # None: the line is the ``romme`` command of its name
     leaves: bool = False  # ends the table mode (or the script)
     draws: bool = False  # draws on the terminal itself (a round asked step by step)
     follows: bool = False  # the session it leaves current is played here from then on
-    terminal_only: bool = False  # not a command of a script (no ``romme`` command of its name)
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -73,14 +71,12 @@ WORDS: tuple[Word, ...] = (
         ((N_("new NAME PLAYER ..."), N_("start a game and play it here")),),
         german=("neu",),
         options=("--until", "--rate", "--currency", "--dealer", "--preset", "--rule"),
-        handler=do.new,
         follows=True,
     ),
     Word(
         "use",
         ((N_("use NAME"), N_("play another session here")),),
         complete=("sessions",),
-        handler=do.use,
         follows=True,
     ),
     Word(
@@ -89,14 +85,12 @@ WORDS: tuple[Word, ...] = (
         german=("partien",),
         complete=("sessions",),
         options=("rename", "delete"),
-        handler=do.sessions,
     ),
     Word(
         "undo",
         (("undo", N_("take back the last round (asks)")),),
         german=("rückgängig", "rueckgaengig"),
         options=("--yes",),
-        handler=do.undo,
     ),
     Word(
         "edit",
@@ -114,7 +108,7 @@ WORDS: tuple[Word, ...] = (
             "--no-stalemate",
             "--never-out",
         ),
-        handler=do.guarded(do.edit),
+        handler=do.edit,
     ),
     Word(
         "check",
@@ -122,42 +116,36 @@ WORDS: tuple[Word, ...] = (
         german=("prüfen", "pruefen"),
         complete=("cards",),
         options=("--first", "--onto", "--not-out"),
-        handler=do.check,
     ),
     Word(
         "best",
         ((N_("best HAND [--table MELD]"), N_("the best arrangement of a hand")),),
         complete=("cards",),
         options=("--table", "--came-out"),
-        handler=do.best,
     ),
     Word(
         "value",
         ((N_("value HAND"), N_("penalty points of a hand")),),
         german=("wert",),
         complete=("cards",),
-        handler=do.value,
     ),
     Word(
         "settle",
         (("settle", N_("who pays whom")),),
         german=("abrechnung",),
         options=("--rate", "--unit", "--currency"),
-        handler=do.settle,
     ),
     Word(
         "standings",
         (("standings [--all]", N_("the whole scoresheet")),),
         german=("stand",),
         options=("--all",),
-        handler=do.standings,
     ),
     Word(
         "note",
         ((N_('note "TEXT" [--round N]'), N_("a note in the session's history")),),
         german=("notiz",),
         options=("--round",),
-        handler=do.note,
     ),
     Word(
         "export",
@@ -186,7 +174,6 @@ WORDS: tuple[Word, ...] = (
         (("phones", N_("the round sent from the phones (romme serve): Enter saves")),),
         german=("handys",),
         handler=do.phones,
-        terminal_only=True,
     ),
     Word("help", (("help", N_("this list")),), german=("hilfe",), handler=help_),
     Word(

@@ -1,6 +1,6 @@
-"""Asking the person at the terminal yes or no, for every front end that has one (the
-command line's ``undo`` and ``sessions delete``, the table mode's ``undo``): one
-question, one set of answers in either language."""
+"""Asking the person at the terminal yes or no: the command line's ``undo`` and
+``sessions delete``, typed in a shell or in the table mode's window (which runs the same
+commands): one question, one set of answers in either language."""
 
 from __future__ import annotations
 
