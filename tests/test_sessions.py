@@ -434,6 +434,7 @@ def test_migration_from_schema_1_keeps_data(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     con = sqlite3.connect(path, isolation_level=None)
     for statement in store_module.migrations()[0]:
+        assert isinstance(statement, str)  # schema 1 is statements only
         con.execute(statement)
     con.execute(f"PRAGMA application_id = {store_module.APPLICATION_ID}")
     con.execute("PRAGMA user_version = 1")

@@ -579,7 +579,7 @@ class TournamentService:
                 t.session,
                 tuple((start_of[p], p) for p in t.players),
                 games.get(t.session_id, ()),
-                info.options,
+                stored_options(info),
                 info.rules,
             )
             for t in tables
