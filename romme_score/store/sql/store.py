@@ -36,6 +36,7 @@ from romme_score.store.records import (
     Change,
     HandRecord,
     HeadToHead,
+    Key,
     KeyedWrite,
     LeagueInfo,
     Lines,
@@ -80,8 +81,16 @@ INSERT_HANDS = (
     "INSERT INTO hands (round_id, player, cards, typed_points, never_out, points, bonus, "
     "leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
+SESSION_PLAYERS = (
+    "SELECT s.id, s.name, s.rules, s.rate, s.currency, s.first_dealer, s.created_at, p.name "
+    "FROM sessions s LEFT JOIN players p ON p.session_id = s.id WHERE s.id = ? ORDER BY p.seat"
+)
 PLAYERS = "SELECT name FROM players WHERE session_id = ? ORDER BY seat"
 ROUND_COUNT = "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE session_id = ? AND status = 'active'"
+TOTALS_PLAYED = (  # one row at least, the rounds played in each
+    f"SELECT ({ROUND_COUNT}), t.player, t.total FROM (SELECT 1 AS one) o "
+    "LEFT JOIN totals t ON t.session_id = ?"
+)
 HISTORY = (
     "SELECT number, status, changed_at FROM rounds WHERE session_id = ? AND "
     "status IN ('undone', 'replaced') ORDER BY changed_at, id"
@@ -101,41 +110,17 @@ class SQLStore:
         self.conn = conn
         self.dialect = dialect
         self.location = conn.location
-        self._versions: dict[int, int] = {}
-        self._claim: tuple[SessionInfo, str, str] | None = None
-        self._held = False  # inside held(): one transaction for the whole block
-        self._locked: set[int] = set()  # the sessions whose row the held transaction locked
-        self._reading = False  # inside reading(): every read from one snapshot
-        self._told: Callable[[], None] | None = None  # telling(): after each commit
+        self._versions: dict[int, int] = {}  # a cache of version(), not a mode
 
     @contextmanager
     def held(self) -> Iterator[None]:
-        """The block as one transaction where the backend can hold one across a command's
-        reads and its write (PostgreSQL: in a pipeline, issue 28): a session looked up in
-        it is locked for writing at once and its reads asked in one round trip, so that
-        ``romme round`` is one transaction of few round trips. Elsewhere (SQLite, whose
-        reads cost no round trip) nothing changes."""
-        hold = getattr(self.conn, "held", None)
-        if hold is None or self._held:
+        """The block as one transaction, its reads and writes alike (:meth:`Connection.held`):
+        a session looked up in it is locked for writing at once (on PostgreSQL its reads
+        asked in one round trip, in a pipeline, issue 28), so that ``romme round`` is one
+        transaction of few round trips and a phone's write one transaction with its key.
+        What the block is in is the connection's transaction, not a field of the store."""
+        with self.conn.held():
             yield
-            return
-        with hold():
-            self._held = True
-            try:
-                yield
-            finally:
-                self._held = False
-                self._locked.clear()
-        if self._told is not None:  # the block's one transaction has committed
-            self._told()
-
-    @contextmanager
-    def telling(self, committed: Callable[[], None]) -> Iterator[None]:
-        told, self._told = self._told, committed
-        try:
-            yield
-        finally:
-            self._told = told
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -145,16 +130,11 @@ class SQLStore:
         takes), the long reads' cursors included: ``romme export`` reads a session, its
         rounds, history, notes and renames as one. Writers of the others are not kept
         waiting. Inside :meth:`held` or another :meth:`reading`, part of that."""
-        if self._held or self._reading:
-            yield
-            return
-        with self.conn.reading():
-            self._reading = True
-            try:
+        try:
+            with self.conn.reading():
                 yield
-            finally:
-                self._reading = False
-                self._versions.clear()  # read from the snapshot: asked again after it
+        finally:
+            self._versions.clear()  # read from the snapshot: asked again after it
 
     def _ask_ahead(self, reads: list[tuple[str, Params]]) -> None:
         """Inside :meth:`held`, the backend's connection asks ``reads`` at once (one round
@@ -170,9 +150,9 @@ class SQLStore:
             (PLAYERS, (sid,)),
             (ROUND_COUNT, (sid,)),
             (TOTALS % "total", (sid,)),
+            (TOTALS_PLAYED, (sid, sid)),
             (TOTALS % "leaderboard", (sid,)),
             (phones.PENDING, (sid,)),
-            (phones.PENDING_HANDS, (sid,)),
             (HISTORY, (sid,)),
             (NOTES, (sid,)),
             (RENAMES, (sid,)),
@@ -195,48 +175,31 @@ class SQLStore:
         return self.conn.query(sql, params)
 
     def write(self, work: Callable[[Cursor], T]) -> T:
-        """``work(cursor)`` as one transaction; this connection's answers of
-        :meth:`version` are read again after it. Inside :meth:`keyed`, the first write
-        that commits keeps the key with it."""
-        claim = self._claim
-        if claim is not None:
-            from romme_score.store.sql import keys  # a phone's keyed write only
-
-            plain = work
-
-            def work(cur: Cursor) -> T:
-                done = plain(cur)
-                keys.claim(cur, *claim)
-                return done
-
+        """``work(cursor)`` as one transaction (inside :meth:`held`, part of that one);
+        this connection's answers of :meth:`version` are read again after it."""
         result = self.conn.transact(work)
-        self._claim = None  # the key is kept (a write refused keeps it for the next try)
         self._versions.clear()
-        if self._told is not None and not self._held:  # held: told when the block commits
-            self._told()
         return result
 
     # -- idempotency keys (romme_score/store/sql/keys.py) ----------------------------------
 
-    @contextmanager
-    def keyed(self, session: SessionInfo, key: str, what: str) -> Iterator[None]:
-        """The block's write keeps ``key`` (and ``what``, a digest of it) in its own
-        transaction; :class:`~romme_score.store.errors.KeyTaken` if the key was kept already."""
-        self._claim = (session, key, what)
-        try:
-            yield
-        finally:
-            self._claim = None
-
     def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
+        """The write kept under ``key``, read with the session's row: inside :meth:`held`,
+        that row locked for the write to come (a key sent twice at once waits here for the
+        other's transaction, and sees its key)."""
         from romme_score.store.sql import keys  # with its first use, not at every start
 
-        return keys.find(self.conn, session, key)
+        holding = self.conn.holding
+        lock = f"{self.dialect.for_update} OF s" if holding and self.dialect.for_update else ""
+        found = keys.found(session, self.query(*keys.find(session, key, lock)))
+        if holding:
+            self.conn.locked.add(session.id)
+        return found
 
-    def answer_key(self, session: SessionInfo, key: str, status: int, answer: str) -> None:
+    def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
         from romme_score.store.sql import keys  # with its first use, not at every start
 
-        self.conn.transact(lambda cur: keys.answer(cur, session, key, status, answer))
+        self.write(lambda cur: keys.keep(cur, self.dialect, session, key, status, answer))
 
     # -- changes ----------------------------------------------------------------------
 
@@ -263,7 +226,7 @@ class SQLStore:
     def _lock(self, cur: Cursor, session: SessionInfo) -> None:
         """Writers of one session one after the other: they wait on its row (locked
         already where the held transaction looked the session up)."""
-        if session.id in self._locked:
+        if session.id in self.conn.locked:
             return
         row = cur.execute(f"SELECT id FROM sessions WHERE id = ?{self.dialect.for_update}", (session.id,))
         if row.fetchone() is None:
@@ -330,13 +293,13 @@ class SQLStore:
 
     def session(self, name: str | None = None) -> SessionInfo:
         """A session by name, or the current one."""
-        if self._held:  # locked for the write to come, its reads asked at once
+        if self.conn.holding:  # locked for the write to come, its reads asked at once
             if name is None:
                 rows = self.query(f"{SESSION_COLUMNS} WHERE name = {CURRENT}{self.dialect.for_update}")
             else:
                 rows = self.query(f"{SESSION_COLUMNS} WHERE name = ?{self.dialect.for_update}", (name,))
             if rows:
-                self._locked.add(int(rows[0][0]))
+                self.conn.locked.add(int(rows[0][0]))
                 self._ask_ahead(self._reads(int(rows[0][0]), writing=True))
                 return self._info(rows[0])
         if name is None:
@@ -349,11 +312,13 @@ class SQLStore:
         return self._info(rows[0])
 
     def session_by_id(self, session_id: int) -> SessionInfo:
-        """A session by its id, whatever it is called now."""
-        rows = self.query(f"{SESSION_COLUMNS} WHERE id = ?", (session_id,))
+        """A session by its id, whatever it is called now (with its players: one read)."""
+        rows = self.query(SESSION_PLAYERS, (session_id,))
         if not rows:
             raise NoSuchSession(f"#{session_id}", self.session_names())
-        return self._info(rows[0])
+        sid, sname, rules_json, rate, currency, dealer, created, _player = rows[0]
+        players = tuple(r[7] for r in rows if r[7] is not None)
+        return SessionInfo(int(sid), sname, players, _rules(rules_json), rate, currency, dealer, created)
 
     def _info(self, row: Sequence[Any]) -> SessionInfo:
         sid, sname, rules_json, rate, currency, dealer, created = row
@@ -603,6 +568,15 @@ class SQLStore:
         """Each player's total: penalty points minus bonus over the active rounds."""
         return self._totals(self.query, session, "total")
 
+    def totals_played(self, session: SessionInfo) -> tuple[dict[str, int], int]:
+        """Each player's total and the rounds played, in one read (is the game over?)."""
+        rows = self.query(TOTALS_PLAYED, (session.id, session.id))
+        totals = dict.fromkeys(session.players, 0)
+        for _played, player, total in rows:
+            if player is not None:
+                totals[player] = int(total)
+        return totals, int(rows[0][0])
+
     def leaderboard(self, session: SessionInfo) -> dict[str, int]:
         return self._totals(self.query, session, "leaderboard")
 
@@ -709,7 +683,7 @@ class SQLStore:
         """Insert a round and its hands, and add its points to the totals; with
         ``running``, keep the totals after it as the round's (the last round only)."""
         values = (session.id, number, rnd.winner, bool(rnd.hand_romme), bool(rnd.stalemate), now())
-        if self._held and self.dialect.reserving("rounds") is not None:
+        if self.conn.holding and self.dialect.reserving("rounds") is not None:
             # the id asked with the session's reads: no round trip for the insert's answer
             (round_id,) = self.dialect.reserve_ids(cur, "rounds", 1)
             cur.execute(
@@ -761,16 +735,17 @@ class SQLStore:
         self,
         session: SessionInfo,
         rnd: RoundInput,
-        compute: Callable[[dict[str, int], int], T],
-        score_of: Callable[[T], RoundScore],
+        compute: Callable[[dict[str, int], int], RoundScore],
         *,
         pending: int | None = None,
-    ) -> tuple[int, T]:
+    ) -> tuple[int, RoundScore]:
         """Record a round; ``compute`` gets the totals before and the rounds played
-        (read inside the same transaction) and returns the result to store. With
-        ``pending``, the round in progress at that revision is cleared with it."""
+        (read inside the same transaction) and returns the score to store. With
+        ``pending``, the round in progress at that revision is cleared with it. The
+        phones' keys of the rounds before this one are dropped."""
+        from romme_score.store.sql import keys  # a light module: its SQL only
 
-        def work(cur: Cursor) -> tuple[int, T]:
+        def work(cur: Cursor) -> tuple[int, RoundScore]:
             self._lock(cur, session)
             if pending is not None:
                 now_at = phones.revision(cur, session.id)
@@ -780,9 +755,10 @@ class SQLStore:
             count = cur.execute(ROUND_COUNT, (session.id,)).fetchone()[0]
             before = self._totals(lambda sql, params: cur.execute(sql, params).fetchall(), session, "total")
             result = compute(before, int(count))
-            self._insert_round(cur, session, count + 1, rnd, score_of(result))
+            self._insert_round(cur, session, count + 1, rnd, result)
+            keys.drop_before(cur, session.id, int(count) + 1)
             self._changed(cur, session.id)
-            if self._held:  # what the command shows after it, asked with the write
+            if self.conn.holding:  # what the command shows after it, asked with the write
                 self._ask_ahead(self._reads(session.id, writing=False))
             return int(count) + 1, result
 
@@ -897,7 +873,7 @@ class SQLStore:
             self._changed(cur, session.id)
 
         self.write(work)
-        return self.pending(session)
+        return self.pending(session)  # inside held(): read in its transaction
 
     def clear_pending(self, session: SessionInfo, *, expected: int | None = None) -> None:
         def work(cur: Cursor) -> None:
