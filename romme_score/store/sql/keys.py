@@ -1,7 +1,8 @@
 """The idempotency keys of the phones' writes, as the SQL store keeps them: a key is kept
 with its first answer inside the transaction of the write it was sent with (so the write,
 its key and its answer are kept, or none of them). The keys of rounds before the last one
-are dropped as a round is saved (a round saved is the bound)."""
+are dropped as a round is saved (a round saved is the bound). :class:`Keys` is the store's
+part that keeps them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from romme_score.store.errors import KeyTaken, NoSuchSession
 from romme_score.store.records import Key, KeyedWrite, SessionInfo, now
+from romme_score.store.sql.base import StoreBase
 from romme_score.store.sql.dialect import Cursor, Dialect, Params
 
 ACTIVE_ROUNDS = "(SELECT COUNT(*) FROM rounds WHERE session_id = ? AND status = 'active')"
@@ -51,3 +53,23 @@ def drop_before(cur: Cursor, session_id: int, played: int) -> None:
     """Forget the keys of the rounds before the last one saved (``played``: the rounds
     saved now)."""
     cur.execute("DELETE FROM write_keys WHERE session_id = ? AND era < ?", (session_id, played - 1))
+
+
+class Keys(StoreBase):
+    """The phones' idempotency keys, kept with their writes."""
+
+    # -- idempotency keys (romme_score/store/sql/keys.py) ----------------------------------
+
+    def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
+        """The write kept under ``key``, read with the session's row: inside :meth:`held`,
+        that row locked for the write to come (a key sent twice at once waits here for the
+        other's transaction, and sees its key)."""
+        holding = self.conn.holding
+        lock = f"{self.dialect.for_update} OF s" if holding and self.dialect.for_update else ""
+        kept = found(session, self.query(*find(session, key, lock)))
+        if holding:
+            self.conn.locked.add(session.id)
+        return kept
+
+    def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
+        self.write(lambda cur: keep(cur, self.dialect, session, key, status, answer))
