@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from romme_score.sessions.errors import KeyReused
@@ -20,16 +19,18 @@ if TYPE_CHECKING:
     from romme_score.store.protocol import Store
 
 
-@dataclass(frozen=True)
 class Once:
     """A write under way in :meth:`SessionService.once`: ``first`` is the first answer
     (status, text) where its key was applied already (nothing is to be done then; a text
-    of ``""``: applied, its answer never kept), else None."""
+    of ``""``: applied, its answer never kept), else None. (A plain class: a dataclass
+    built at every start of ``romme`` cost more than the rest of this module.)"""
 
-    store: Store
-    info: SessionInfo
-    key: Key | None
-    first: tuple[int, str] | None
+    __slots__ = ("first", "info", "key", "store")
+
+    def __init__(
+        self, store: Store, info: SessionInfo, key: Key | None, first: tuple[int, str] | None
+    ) -> None:
+        self.store, self.info, self.key, self.first = store, info, key, first
 
     def answered(self, text: str) -> None:
         """Keep ``text``, the write's answer, with its key, in the write's transaction."""
