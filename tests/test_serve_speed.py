@@ -292,29 +292,29 @@ def test_streams_opened_together_start_no_worker_thread_issue28(
     assert started == []
 
 
-def test_a_keyed_write_reaches_the_streams_before_its_answer_is_kept_issue28(
+def test_a_keyed_write_reaches_the_streams_before_its_answer_is_sent_issue28(
     http: httpx.Client, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 28 goal "save → event within 2× the baseline": a page's write carries an
-    Idempotency-Key, whose answer is kept in a transaction of its own after the write's
-    (a second commit, a second wait for the disk); the event streams are told as soon as
-    the write itself is committed, not after that second commit (nor at the watcher's
-    next look: it looks only every 30 s here)."""
+    Idempotency-Key, kept with its answer in the write's own transaction (issue 35: one
+    commit, not a second one for the answer); the event streams are told as soon as it
+    has committed, before the answer is sent (nor at the watcher's next look: it looks
+    only every 30 s here)."""
     import threading
 
     from test_serve_contract import Stream
 
-    from romme_score.store.sql.store import SQLStore
+    from romme_score.web import app
     from romme_score.web.context import Limits
 
     release = threading.Event()
-    answer_key = SQLStore.answer_key
+    tell = app._Teller.__call__
 
-    def held(self: SQLStore, *args: Any) -> None:
-        release.wait(10)  # the key's answer kept only once the test has looked
-        answer_key(self, *args)
+    def held(self: Any, call: Any) -> None:
+        tell(self, call)
+        release.wait(10)  # the answer sent only once the test has looked
 
-    monkeypatch.setattr(SQLStore, "answer_key", held)
+    monkeypatch.setattr(app._Teller, "__call__", held)
     done: list[int] = []
 
     def write(served: Served) -> None:
@@ -330,8 +330,11 @@ def test_a_keyed_write_reaches_the_streams_before_its_answer_is_kept_issue28(
         post = threading.Thread(target=write, args=(served,))
         post.start()
         try:
-            assert int(stream.next(timeout=5)) > seen  # while the key's answer waits
+            assert int(stream.next(timeout=5)) > seen  # while the answer waits
             assert not done
+            with SessionService(db, create=False) as service:  # the key kept with its answer
+                kept = service.store.keyed_write(service.session(), "k-1")
+            assert kept is not None and kept.status == 200 and kept.answer
         finally:
             release.set()
             post.join(15)

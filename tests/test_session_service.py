@@ -251,7 +251,7 @@ def test_winner_cards_stored_before_002_e_f_options_do_not_block_an_edit(service
     info = service.session()
     rnd = RoundInput("Anna", {"Anna": cards("HK H3"), "Ben": points(5), "Carl": points(5), "Dora": points(5)})
     score = RoundScore({"Anna": 0, "Ben": 5, "Carl": 5, "Dora": 5}, {}, {})
-    service.store.record_round(info, rnd, lambda before, played: score, lambda s: s)
+    service.store.record_round(info, rnd, lambda before, played: score)
     service.record(info, RoundInput("Ben", {p: points(2) for p in ("Anna", "Carl", "Dora")}))
     edited = service.edit(info, 2, {"Anna": points(4)})
     assert edited.totals == {"Anna": 4, "Ben": 0, "Carl": 7, "Dora": 7}

@@ -47,6 +47,7 @@ from romme_score.store.names import Names
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     HandRecord,
+    Key,
     KeyedWrite,
     LeagueAlias,
     Link,
@@ -117,7 +118,7 @@ def record(store: Store, info: SessionInfo, winner: str, **hands: str | int) -> 
     def compute(before: dict[str, int], _played: int) -> RoundScore:
         return score_round(info.players, before, rnd, info.rules)
 
-    return store.record_round(info, rnd, compute, lambda s: s)
+    return store.record_round(info, rnd, compute)
 
 
 def snapshot(store: Store) -> Any:
@@ -486,40 +487,47 @@ def test_the_round_in_progress_is_kept_part_by_part_and_counts_as_a_change(
 def test_an_idempotency_key_is_kept_with_its_write_in_one_transaction_issue_31(
     store: Store, connect: Factory
 ) -> None:
-    """Issue 31: a write and its key are kept together (a restarted server keeps both),
-    the same key again is refused with nothing written, a refused write keeps no key."""
+    """Issue 31: a write, its key and its answer are kept together (a restarted server
+    keeps them), the same key again is refused with nothing written, a refused write keeps
+    no key. Issue 35: the key is a value given to the write's transaction (held()), not a
+    mode of the store left for the next write."""
     info = make(store)
-    with store.keyed(info, "k-1", "hand Ben"):
+    key = Key("k-1", "hand Ben")
+    with store.held():
+        assert store.keyed_write(info, "k-1") is None
         store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 10)}))
-    store.answer_key(info, "k-1", 200, '{"points": 10}')
+        store.keep_key(info, key, 200, '{"points": 10}')
     with connect() as other:  # another connection (a restarted server) sees the key and its answer
         assert other.keyed_write(other.session("Fri"), "k-1") == KeyedWrite("hand Ben", 200, '{"points": 10}')
     version = store.version(info)
-    with pytest.raises(KeyTaken), store.keyed(info, "k-1", "hand Ben"):
+    with pytest.raises(KeyTaken), store.held():
         store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 99)}))
+        store.keep_key(info, key, 200, "{}")
     assert store.pending(info).hands == {"Ben": PendingHand(None, 10)} and store.version(info) == version
-    # a write refused inside the block keeps no key; the next one that commits does
-    with store.keyed(info, "k-2", "out Anna"):
-        with pytest.raises(PendingChanged):
-            store.change_pending(info, PendingChange(winner="Anna"), expected=0)
-        assert store.keyed_write(info, "k-2") is None
-        store.change_pending(info, PendingChange(winner="Anna"))
-    assert store.keyed_write(info, "k-2") == KeyedWrite("out Anna", None, None)
-    store.change_pending(info, PendingChange(hands={"Carl": PendingHand(None, 3)}))  # outside: no key
+    # a write refused inside the block keeps no key, nor anything else of the block
+    with pytest.raises(PendingChanged), store.held():
+        store.change_pending(info, PendingChange(hands={"Carl": PendingHand(None, 3)}))
+        store.keep_key(info, Key("k-2", "out Anna"), 200, "{}")
+        store.change_pending(info, PendingChange(winner="Anna"), expected=0)
+    assert store.keyed_write(info, "k-2") is None and "Carl" not in store.pending(info).hands
+    store.change_pending(info, PendingChange(hands={"Carl": PendingHand(None, 3)}))  # no key: none kept
     assert store.keyed_write(info, "k-1") is not None and store.keyed_write(info, "k-3") is None
 
 
 def test_idempotency_keys_of_rounds_before_the_last_saved_are_dropped_issue_31(store: Store) -> None:
     info = make(store)
-    with store.keyed(info, "round-1", "x"):
-        store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 1)}))
+
+    def keyed(key: str, points: int) -> None:
+        with store.held():
+            store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, points)}))
+            store.keep_key(info, Key(key, "x"), 200, "{}")
+
+    keyed("round-1", 1)
     record(store, info, "Anna", Ben=1, Carl=2)
-    with store.keyed(info, "round-2", "x"):
-        store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 2)}))
+    keyed("round-2", 2)
     assert store.keyed_write(info, "round-1") is not None  # the round just saved keeps its keys
     record(store, info, "Anna", Ben=1, Carl=2)
-    with store.keyed(info, "round-3", "x"):
-        store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 3)}))
+    keyed("round-3", 3)
     assert store.keyed_write(info, "round-1") is None
     assert store.keyed_write(info, "round-2") is not None and store.keyed_write(info, "round-3") is not None
 
@@ -534,10 +542,10 @@ def test_a_round_saved_from_the_round_in_progress_clears_it_in_the_same_transact
         return score_round(info.players, before, rnd, info.rules)
 
     with pytest.raises(PendingChanged) as stale:  # a hand came in after it was read
-        store.record_round(info, rnd, compute, lambda s: s, pending=pending.revision)
+        store.record_round(info, rnd, compute, pending=pending.revision)
     assert stale.value.revision == pending.revision + 1
     assert store.round_count(info) == 0 and store.pending(info).hands.keys() == {"Ben", "Carl"}
-    number, _score = store.record_round(info, rnd, compute, lambda s: s, pending=stale.value.revision)
+    number, _score = store.record_round(info, rnd, compute, pending=stale.value.revision)
     assert number == 1 and store.pending(info).empty
     store.change_pending(info, PendingChange(hands={"Ben": PendingHand(None, 1)}))
     record(store, info, "Ben", Anna=3, Carl=4)  # a round saved otherwise leaves it alone
@@ -738,7 +746,7 @@ def _fails_in_the_middle(store: Store, info: SessionInfo) -> object:
     def compute(before: dict[str, int], played: int) -> RoundScore:
         raise ValueError("refused halfway")
 
-    return store.record_round(info, RoundInput("Anna", {}), compute, lambda s: s)
+    return store.record_round(info, RoundInput("Anna", {}), compute)
 
 
 REFUSALS["a write that fails halfway through"] = _fails_in_the_middle
@@ -746,9 +754,7 @@ REFUSALS["a write that fails halfway through"] = _fails_in_the_middle
 
 def _saves_a_stale_round_in_progress(store: Store, info: SessionInfo) -> object:
     rnd = RoundInput("Anna", {"Ben": Hand(points=1), "Carl": Hand(points=2)})
-    return store.record_round(
-        info, rnd, lambda b, n: score_round(info.players, b, rnd, RULES), lambda s: s, pending=99
-    )
+    return store.record_round(info, rnd, lambda b, n: score_round(info.players, b, rnd, RULES), pending=99)
 
 
 REFUSALS["save a round in progress that changed meanwhile"] = _saves_a_stale_round_in_progress

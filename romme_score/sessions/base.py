@@ -117,7 +117,8 @@ class ServiceBase:
         return self.store.version(info) != version
 
     def state(self, info: SessionInfo) -> GameState:
-        return game_state(info.players, self.store.totals(info), self.store.round_count(info), info.rules)
+        totals, played = self.store.totals_played(info)
+        return game_state(info.players, totals, played, info.rules)
 
     def check_open(self, info: SessionInfo) -> None:
         """Refuse when the session's game is over (saying whose tournament's table it is,

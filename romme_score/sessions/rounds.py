@@ -102,7 +102,7 @@ class Rounds(Reads):
         def compute(before: dict[str, int], _played: int) -> RoundScore:
             return score_round(info.players, before, rnd, info.rules)
 
-        number, score = self.store.record_round(info, rnd, compute, lambda s: s, pending=pending)
+        number, score = self.store.record_round(info, rnd, compute, pending=pending)
         waiting = pending is None and not self.store.pending(info).empty
         return Recorded(number, rnd, score, self.standings(info, last=0), unlikely, waiting)
 

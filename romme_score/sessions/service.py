@@ -6,17 +6,36 @@ sent again applied once) and a whole session exported and imported
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING
 
 from romme_score.sessions.errors import KeyReused
 from romme_score.sessions.rounds import Rounds
-from romme_score.store.errors import KeyTaken
-from romme_score.store.records import Link, SessionInfo
+from romme_score.store.records import Key, Link, SessionInfo
 
 if TYPE_CHECKING:
     from romme_score.export import SessionExport
+    from romme_score.store.protocol import Store
+
+
+class Once:
+    """A write under way in :meth:`SessionService.once`: ``first`` is the first answer
+    (status, text) where its key was applied already (nothing is to be done then; a text
+    of ``""``: applied, its answer never kept), else None. (A plain class: a dataclass
+    built at every start of ``romme`` cost more than the rest of this module.)"""
+
+    __slots__ = ("first", "info", "key", "store")
+
+    def __init__(
+        self, store: Store, info: SessionInfo, key: Key | None, first: tuple[int, str] | None
+    ) -> None:
+        self.store, self.info, self.key, self.first = store, info, key, first
+
+    def answered(self, text: str) -> None:
+        """Keep ``text``, the write's answer, with its key, in the write's transaction."""
+        if self.key is not None:
+            self.store.keep_key(self.info, self.key, 200, text)
 
 
 class SessionService(Rounds):
@@ -24,33 +43,33 @@ class SessionService(Rounds):
 
     # -- writes sent again (a phone that lost its answer) ---------------------------------
 
-    def write_once(self, info: SessionInfo, key: str, what: str, write: Callable[[], str]) -> tuple[int, str]:
-        """``write()`` (a write of this service, answering a text) applied at most once per
-        idempotency ``key`` of the session: the key is kept in the write's own transaction,
-        its answer right after it. A key sent again gets the first answer (status and
-        text) and nothing is applied; with another ``what`` (a digest of the write),
-        :class:`KeyReused`. A write that is refused keeps no key (it was not applied). A
-        key whose write was applied but not yet (or never, the server stopped) answered
-        gets (200, ``""``)."""
-        found = self.store.keyed_write(info, key)
-        if found is None:
-            try:
-                with self.store.keyed(info, key, what):
-                    text = write()
-            except KeyTaken:  # the same write, sent twice at once, applied by the other
-                found = self.store.keyed_write(info, key)
-            else:
-                self.store.answer_key(info, key, 200, text)
-                return 200, text
-        if found is None or found.what != what:
-            raise KeyReused(key)
-        return found.status or 200, found.answer or ""
+    @contextmanager
+    def once(self, info: SessionInfo, key: Key | None) -> Iterator[Once]:
+        """The block (the writes of this service that one request makes, and its answer)
+        as one transaction, applied at most once per idempotency ``key`` of the session:
+        the key is looked up in it with the session locked, and kept with the answer the
+        block gives it (:meth:`Once.answered`) in that same transaction. Where the key was
+        applied already, :attr:`Once.first` is its first answer and the block is to do
+        nothing; with another :attr:`Key.what` (a digest of the write), :class:`KeyReused`.
+        A write that is refused keeps no key (nothing of the block is written). Without a
+        key, the block is one transaction all the same. The caller tells whoever waits for
+        the change once the block has ended (committed)."""
+        with self.store.held():
+            first = None if key is None else self._first(info, key)
+            yield Once(self.store, info, key, first)
 
-    def telling(self, committed: Callable[[], None]) -> AbstractContextManager[None]:
-        """``committed()`` as soon as each write of the block has committed, before what
-        the write answers is read and worded (``romme serve`` tells the event streams
-        then: a board's event does not wait for the scorekeeper's answer)."""
-        return self.store.telling(committed)
+    def replay(self, info: SessionInfo, key: Key) -> tuple[int, str] | None:
+        """The first answer of the write kept under ``key`` (:class:`KeyReused` with another
+        write), or None: not applied."""
+        return self._first(info, key)
+
+    def _first(self, info: SessionInfo, key: Key) -> tuple[int, str] | None:
+        found = self.store.keyed_write(info, key.key)
+        if found is None:
+            return None
+        if found.what != key.what:
+            raise KeyReused(key.key)
+        return found.status or 200, found.answer or ""
 
     # -- links for the phones -------------------------------------------------------------
 

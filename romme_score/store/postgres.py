@@ -141,6 +141,10 @@ class PostgresDialect(Dialect):
     def insert(self, cur: Cursor, sql: str, params: Params) -> int:
         return int(cur.execute(sql + " RETURNING id", params).fetchone()[0])
 
+    def inserted(self, cur: Cursor, sql: str, params: Params) -> bool:
+        # its answer fetched: a statement in held()'s pipeline has no row count before
+        return cur.execute(sql + " RETURNING 1", params).fetchone() is not None
+
     def reserving(self, table: str) -> str:
         return f"SELECT nextval('{table}_id_seq') FROM generate_series(1, ?)"
 
@@ -351,6 +355,7 @@ class PostgresConnection:
         self._listener: psycopg.Connection[Any] | None = None
         self.read_only = read_only
         self._held = False  # inside held(): one transaction, its statements pipelined
+        self.locked: set[int] = set()  # the sessions the held transaction locked
         self._answers: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}  # held reads, by SQL
         self._reading = False  # inside reading(): one REPEATABLE READ transaction
         self._long_read = False  # LONG_READ said in it already
@@ -458,12 +463,18 @@ class PostgresConnection:
                 finally:
                     self._held = False
                     self._answers.clear()
+                    self.locked.clear()
                 db.execute("COMMIT")
         except BaseException as exc:
             self._roll_back(db)
             if isinstance(exc, self._pg.Error):
                 raise self.translate(exc) from None
             raise
+
+    @property
+    def holding(self) -> bool:
+        """Whether a :meth:`held` block is open (its transaction)."""
+        return self._held
 
     @contextmanager
     def reading(self) -> Iterator[None]:

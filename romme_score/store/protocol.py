@@ -19,6 +19,7 @@ from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.records import (
     Change,
     HeadToHead,
+    Key,
     KeyedWrite,
     LeagueInfo,
     Lines,
@@ -57,14 +58,9 @@ class Store(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
     def held(self) -> AbstractContextManager[None]:
-        """The block as one transaction, a session looked up in it locked for the write to
-        come, where the backend gains by it (PostgreSQL: few round trips); else nothing."""
-        ...
-
-    def telling(self, committed: Callable[[], None]) -> AbstractContextManager[None]:
-        """``committed()`` after each write of the block, as soon as it has committed
-        (the event streams of ``romme serve`` are told then, not after the answer is
-        written): in :meth:`held`, when the whole block has."""
+        """The block as one transaction, its reads and writes alike: a session looked up in
+        it is locked for the write to come (PostgreSQL: its reads asked in few round
+        trips); every write of the block commits as it ends, or none does."""
         ...
 
     def reading(self) -> AbstractContextManager[None]:
@@ -156,6 +152,10 @@ class Store(Protocol):
 
     def totals(self, session: SessionInfo) -> dict[str, int]: ...
 
+    def totals_played(self, session: SessionInfo) -> tuple[dict[str, int], int]:
+        """Each player's total and the rounds played, in one read (is the game over?)."""
+        ...
+
     def leaderboard(self, session: SessionInfo) -> dict[str, int]: ...
 
     def rounds(self, session: SessionInfo, last: int | None = None) -> list[RoundRecord]: ...
@@ -186,13 +186,12 @@ class Store(Protocol):
         self,
         session: SessionInfo,
         rnd: RoundInput,
-        compute: Callable[[dict[str, int], int], T],
-        score_of: Callable[[T], RoundScore],
+        compute: Callable[[dict[str, int], int], RoundScore],
         *,
         pending: int | None = None,
-    ) -> tuple[int, T]:
+    ) -> tuple[int, RoundScore]:
         """Record a round; ``compute`` gets the totals before and the rounds played, read
-        inside the same transaction, and returns the result to store. ``pending``: the
+        inside the same transaction, and returns the score to store. ``pending``: the
         round was made from the round in progress at that revision, which is cleared in
         the same transaction (:class:`PendingChanged`, nothing written, if it changed)."""
         ...
@@ -253,19 +252,18 @@ class Store(Protocol):
 
     # -- links for the phones -------------------------------------------------------------
 
-    def keyed(self, session: SessionInfo, key: str, what: str) -> AbstractContextManager[None]:
-        """The block's first write that commits keeps the idempotency ``key`` (with
-        ``what``, a digest of the write) in its own transaction: the write and its key,
-        or neither; :class:`~romme_score.store.errors.KeyTaken` (nothing written) if the
-        key was kept already. The keys of rounds before the last saved one are dropped."""
-        ...
-
     def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
-        """The write kept under ``key``, with its first answer once :meth:`answer_key` gave it."""
+        """The write kept under the idempotency ``key``, with its first answer; inside
+        :meth:`held`, the session is locked for the write to come (a key sent twice at
+        once is seen here by the second)."""
         ...
 
-    def answer_key(self, session: SessionInfo, key: str, status: int, answer: str) -> None:
-        """Keep the first answer of the write kept under ``key``."""
+    def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
+        """Keep ``key`` with its write's first answer: a write (inside :meth:`held`, in the
+        transaction of the write it was sent with: the write, its key and its answer, or
+        none of them); :class:`~romme_score.store.errors.KeyTaken` (nothing written) if
+        the key was kept already. The keys of rounds before the last saved one are
+        dropped as a round is saved."""
         ...
 
     def links(self, session: SessionInfo) -> list[Link]:

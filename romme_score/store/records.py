@@ -273,6 +273,15 @@ class KeyedWrite:
 
 
 @record
+class Key:
+    """A write's idempotency key as a phone sent it (``key``) and what the write was
+    (``what``, a digest of its path and body): kept with the write, in its transaction."""
+
+    key: str
+    what: str
+
+
+@record
 class Note:
     """A note written to a session's history, about one round or the whole game."""
 

@@ -41,6 +41,7 @@ from romme_score.web.context import (
     ServeConfig,
     Services,
     TournamentConfig,
+    WriteCall,
     in_thread,
     request_language,
 )
@@ -241,9 +242,14 @@ class _Server:
         where = request.url.path
 
         told = _Teller(site.watcher, asyncio.get_running_loop())
+        if isinstance(call, Call):  # the session read once for the whole request
+            call = WriteCall(call.link, call.language, call.notation, call.config, call.services)
 
         def work(c: Any) -> tuple[int, str]:
-            return once.write_once(c, key, where, body, route.handler, told)
+            status, text, applied = once.write_once(c, key, where, body, route.handler)
+            if applied:  # committed: the streams told now, before the answer is sent
+                told(c)
+            return status, text
 
         try:
             status, text = await in_thread(call, _guarded(work))
@@ -321,10 +327,9 @@ REVALIDATE = {"cache-control": "private, no-cache", "vary": "Accept-Language"}
 
 
 class _Teller:
-    """What a write through this server does as soon as each of its transactions has
-    committed: the session's version after it, read by the thread that wrote, told the
-    table's streams now (not at the watcher's next look, nor after the idempotency key's
-    answer is kept, a second commit); ``published`` says whether it was. No stream open:
+    """What a write through this server does as soon as its transaction has committed:
+    the session's version after it, read by the thread that wrote, told the table's
+    streams now (not at the watcher's next look); ``published`` says whether it was. No stream open:
     nobody to tell (the watcher's next look catches up, and a stream opened meanwhile
     reads the version itself)."""
 

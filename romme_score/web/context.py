@@ -250,6 +250,19 @@ class Call:
 
 
 @dataclass(frozen=True)
+class WriteCall(Call):
+    """One write's request: its session read once however often the write asks for it
+    (a write is one transaction; an event stream's :class:`Call` reads it anew each time)."""
+
+    found: list[SessionInfo] = field(default_factory=list, compare=False, repr=False)
+
+    def info(self) -> SessionInfo:
+        if not self.found:
+            self.found.append(self.service.session_by_id(self.config.session_id))
+        return self.found[0]
+
+
+@dataclass(frozen=True)
 class BoardCall:
     """One request to a tournament's board."""
 

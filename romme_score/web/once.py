@@ -1,9 +1,10 @@
 """A phone's write applied once, however often it is sent (the ``Idempotency-Key``
 header, as the IETF's draft "The Idempotency-Key HTTP Header Field" names it): a page
 makes a key for each write and sends the write with it until it is answered; the session
-service keeps the key in the write's own transaction (:meth:`~romme_score.sessions.SessionService.write_once`)
-and answers the same key again with the first answer. A write without the header is
-applied as it comes (for scripts)."""
+service keeps the key with the write's answer in the write's own transaction
+(:meth:`~romme_score.sessions.SessionService.once`, called here, never calling back) and
+answers the same key again with the first answer. A write without the header is applied
+as it comes (for scripts), one transaction all the same."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from romme_score.store.errors import KeyTaken
+from romme_score.store.records import Key
 from romme_score.web.context import Call
 from romme_score.web.errors import refusal
 
@@ -35,27 +38,31 @@ def check_key(key: str) -> str:
 
 
 def write_once(
-    call: Call,
-    key: str | None,
-    path: str,
-    body: dict[str, Any],
-    write: Callable[[Call, dict[str, Any]], Any],
-    written: Callable[[Call], None] = lambda call: None,
-) -> tuple[int, str]:
-    """(status, JSON text) of ``write(call, body)``, applied once per ``key`` (every time
-    without one); ``written(call)`` as soon as each of its transactions has committed,
-    before its answer is read, worded and kept with the key (a transaction of its own):
-    the event streams wait for none of that."""
+    call: Call, key: str | None, path: str, body: dict[str, Any], write: Callable[[Call, dict[str, Any]], Any]
+) -> tuple[int, str, bool]:
+    """(status, JSON text, whether it was applied now) of ``write(call, body)``, applied
+    once per ``key`` (every time without one): the write, its key and its answer are one
+    transaction of the service's (:meth:`~romme_score.sessions.SessionService.once`),
+    committed when this returns (the caller tells the event streams then)."""
+    keyed = None if key is None else Key(check_key(key), what(path, body))
+    service, info = call.service, call.info()
+    try:
+        with service.once(info, keyed) as once:
+            if once.first is not None:
+                return (*_repeated(once.first), False)
+            text = json.dumps(write(call, body), ensure_ascii=False)
+            once.answered(text)
+    except KeyTaken:  # the same write, sent twice at once, applied by the other meanwhile
+        assert keyed is not None
+        first = service.replay(info, keyed)
+        if first is None:
+            raise
+        return (*_repeated(first), False)
+    return 200, text, True
 
-    def apply() -> str:
-        with call.service.telling(lambda: written(call)):
-            answer = write(call, body)
-        return json.dumps(answer, ensure_ascii=False)
 
-    if key is None:
-        return 200, apply()
-    key = check_key(key)
-    status, text = call.service.write_once(call.info(), key, what(path, body), apply)
+def _repeated(first: tuple[int, str]) -> tuple[int, str]:
+    status, text = first
     if not text:  # applied, its answer lost when the server stopped: said so
         text = json.dumps({"applied": True, "repeated": True})
     return status, text

@@ -1,8 +1,11 @@
 """The store over SQL, written once for every SQL backend.
 
 - :mod:`.store`: :class:`~.store.SQLStore`, the whole :class:`~romme_score.store.protocol.Store`
-  (sessions, rounds, notes, renames and the rest; every write one transaction);
-- :mod:`.phones`: the round in progress (hands arriving from the phones) and the links;
+  (every write one transaction), made of a part per subject: :mod:`.sessions` (with their
+  notes and renames), :mod:`.rounds`, :mod:`.pending` (the round in progress and the
+  links), :mod:`.keys` (the phones' idempotency keys), on :mod:`.base` (the connection,
+  the transactions, the change counter and the lock);
+- :mod:`.phones`: the SQL of the round in progress (hands arriving from the phones) and the links;
 - :mod:`.lines`: the long reads (export lines, scoresheet, statistics);
 - :mod:`.tournaments`: a tournament's players, series and tables;
 - :mod:`.schema`: the tables, their column types named by what they hold;

@@ -16,10 +16,21 @@ class Connection(Protocol):
     """One open database, as the SQL store uses it."""
 
     location: str  # as said to a person
+    locked: set[int]  # the sessions the held transaction has locked (emptied as it ends)
+
+    @property
+    def holding(self) -> bool:
+        """Whether a :meth:`held` block is open (its transaction)."""
+        ...
 
     def transact(self, work: Callable[[Cursor], T]) -> T:
         """``work(cursor)`` as one transaction: all of its writes or none; the database's
         errors as the store's."""
+        ...
+
+    def held(self) -> AbstractContextManager[None]:
+        """The block's reads and writes as one transaction (a :meth:`transact` inside it is
+        part of it): committed as the block ends, rolled back whole on an error."""
         ...
 
     def query(self, sql: str, params: Params = ()) -> list[Any]: ...

@@ -53,6 +53,10 @@ class Dialect:
         """Run an INSERT of one row and return the id the database gave it."""
         raise NotImplementedError
 
+    def inserted(self, cur: Cursor, sql: str, params: Params) -> bool:
+        """Run an ``INSERT ... ON CONFLICT DO NOTHING`` of one row: whether it went in."""
+        return bool(cur.execute(sql, params).rowcount == 1)
+
     def reserve_ids(self, cur: Cursor, table: str, count: int) -> list[int]:
         """``count`` new ids for rows of ``table`` (inside the write), so that the rows and
         those that point at them go in with ``executemany``."""

@@ -1,50 +1,75 @@
-"""The idempotency keys of the phones' writes, as the SQL store keeps them: a key is
-written inside the transaction of the write it was sent with (so the write and its key
-are kept, or neither), its first answer right after it. The keys of rounds before the
-last one are dropped as a key is written (a round saved is the bound)."""
+"""The idempotency keys of the phones' writes, as the SQL store keeps them: a key is kept
+with its first answer inside the transaction of the write it was sent with (so the write,
+its key and its answer are kept, or none of them). The keys of rounds before the last one
+are dropped as a round is saved (a round saved is the bound). :class:`Keys` is the store's
+part that keeps them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from romme_score.store.errors import KeyTaken
-from romme_score.store.records import KeyedWrite, SessionInfo, now
-from romme_score.store.sql.dialect import Cursor
+from romme_score.store.errors import KeyTaken, NoSuchSession
+from romme_score.store.records import Key, KeyedWrite, SessionInfo, now
+from romme_score.store.sql.base import StoreBase
+from romme_score.store.sql.dialect import Cursor, Dialect, Params
 
-if TYPE_CHECKING:
-    from romme_score.store.sql.connection import Connection
+ACTIVE_ROUNDS = "(SELECT COUNT(*) FROM rounds WHERE session_id = ? AND status = 'active')"
 
 
-def claim(cur: Cursor, session: SessionInfo, key: str, what: str) -> None:
-    """Keep ``key`` with the write of this transaction (after its work, which holds the
-    session's lock: a key sent twice at once is seen here); :class:`KeyTaken` if it was
-    kept already, and the transaction rolls back."""
-    if cur.execute("SELECT 1 FROM write_keys WHERE session_id = ? AND key = ?", (session.id, key)).fetchone():
-        raise KeyTaken(session.name, key)
-    era = int(
-        cur.execute(
-            "SELECT COUNT(*) FROM rounds WHERE session_id = ? AND status = 'active'", (session.id,)
-        ).fetchone()[0]
-    )
-    cur.execute("DELETE FROM write_keys WHERE session_id = ? AND era < ?", (session.id, era - 1))
-    cur.execute(
-        "INSERT INTO write_keys (session_id, key, what, era, at) VALUES (?, ?, ?, ?, ?)",
-        (session.id, key, what, era, now()),
+def find(session: SessionInfo, key: str, lock: str) -> tuple[str, Params]:
+    """The read of the session's row (``lock``: locked for the write to come) with the
+    write kept under ``key``, if any: one statement."""
+    return (
+        "SELECT s.id, k.what, k.status, k.answer FROM sessions s LEFT JOIN write_keys k "
+        f"ON k.session_id = s.id AND k.key = ? WHERE s.id = ?{lock}",
+        (key, session.id),
     )
 
 
-def answer(cur: Cursor, session: SessionInfo, key: str, status: int, text: str) -> None:
-    cur.execute(
-        "UPDATE write_keys SET status = ?, answer = ? WHERE session_id = ? AND key = ?",
-        (status, text, session.id, key),
-    )
-
-
-def find(conn: Connection, session: SessionInfo, key: str) -> KeyedWrite | None:
-    rows = conn.query(
-        "SELECT what, status, answer FROM write_keys WHERE session_id = ? AND key = ?", (session.id, key)
-    )
+def found(session: SessionInfo, rows: list[Any]) -> KeyedWrite | None:
+    """The answer of :func:`find`; :class:`NoSuchSession` where the session is gone."""
     if not rows:
+        raise NoSuchSession(session.name, [])
+    _sid, what, status, text = rows[0]
+    if what is None:
         return None
-    what, status, text = rows[0]
     return KeyedWrite(what, None if status is None else int(status), text)
+
+
+def keep(cur: Cursor, dialect: Dialect, session: SessionInfo, key: Key, status: int, answer: str) -> None:
+    """Keep ``key`` with its first answer (in the transaction of its write, which holds the
+    session's lock); :class:`KeyTaken` if it was kept already, and the transaction rolls
+    back."""
+    if not dialect.inserted(
+        cur,
+        "INSERT INTO write_keys (session_id, key, what, era, status, answer, at) "
+        f"VALUES (?, ?, ?, {ACTIVE_ROUNDS}, ?, ?, ?) ON CONFLICT (session_id, key) DO NOTHING",
+        (session.id, key.key, key.what, session.id, status, answer, now()),
+    ):
+        raise KeyTaken(session.name, key.key)
+
+
+def drop_before(cur: Cursor, session_id: int, played: int) -> None:
+    """Forget the keys of the rounds before the last one saved (``played``: the rounds
+    saved now)."""
+    cur.execute("DELETE FROM write_keys WHERE session_id = ? AND era < ?", (session_id, played - 1))
+
+
+class Keys(StoreBase):
+    """The phones' idempotency keys, kept with their writes."""
+
+    # -- idempotency keys (romme_score/store/sql/keys.py) ----------------------------------
+
+    def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
+        """The write kept under ``key``, read with the session's row: inside :meth:`held`,
+        that row locked for the write to come (a key sent twice at once waits here for the
+        other's transaction, and sees its key)."""
+        holding = self.conn.holding
+        lock = f"{self.dialect.for_update} OF s" if holding and self.dialect.for_update else ""
+        kept = found(session, self.query(*find(session, key, lock)))
+        if holding:
+            self.conn.locked.add(session.id)
+        return kept
+
+    def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
+        self.write(lambda cur: keep(cur, self.dialect, session, key, status, answer))

@@ -23,8 +23,11 @@ if TYPE_CHECKING:
     from romme_score.store.sql.connection import Connection
 
 
-PENDING = "SELECT revision, winner, hand_romme, stalemate FROM pending WHERE session_id = ?"
-PENDING_HANDS = "SELECT player, cards, typed_points, never_out FROM pending_hands WHERE session_id = ?"
+PENDING = (  # the round in progress with its hands, in one read
+    "SELECT p.revision, p.winner, p.hand_romme, p.stalemate, h.player, h.cards, h.typed_points, "
+    "h.never_out FROM pending p LEFT JOIN pending_hands h ON h.session_id = p.session_id "
+    "WHERE p.session_id = ?"
+)
 
 
 def revision(cur: Cursor, session_id: int) -> int:
@@ -34,13 +37,13 @@ def revision(cur: Cursor, session_id: int) -> int:
 
 
 def pending(conn: Connection, session: SessionInfo) -> PendingRound:
-    row = conn.query(PENDING, (session.id,))
-    if not row:
+    rows = conn.query(PENDING, (session.id,))
+    if not rows:
         return PendingRound()
-    number, winner, hand_romme, stalemate = row[0]
+    number, winner, hand_romme, stalemate = rows[0][:4]
     seats = {p: i for i, p in enumerate(session.players)}
     hands = sorted(
-        conn.query(PENDING_HANDS, (session.id,)),
+        (r[4:] for r in rows if r[4] is not None),
         key=lambda r: seats.get(r[0], len(seats)),
     )
     return PendingRound(
@@ -53,22 +56,25 @@ def pending(conn: Connection, session: SessionInfo) -> PendingRound:
 
 
 def change(cur: Cursor, session: SessionInfo, change: PendingChange) -> None:
-    """Change parts of the round in progress; its revision counts up."""
-    cur.execute(
-        "INSERT INTO pending (session_id) VALUES (?) ON CONFLICT (session_id) DO NOTHING", (session.id,)
-    )
-    sets = ["revision = revision + 1"]
-    values: list[Any] = []
+    """Change parts of the round in progress; its revision counts up (one statement:
+    the row made where there is none yet)."""
+    columns = ["session_id", "revision"]
+    values: list[Any] = [session.id, 1]
     if change.winner is not KEEP:
-        sets.append("winner = ?")
+        columns.append("winner")
         values.append(change.winner)
     if change.hand_romme is not None:
-        sets.append("hand_romme = ?")
+        columns.append("hand_romme")
         values.append(bool(change.hand_romme))
     if change.stalemate is not None:
-        sets.append("stalemate = ?")
+        columns.append("stalemate")
         values.append(bool(change.stalemate))
-    cur.execute(f"UPDATE pending SET {', '.join(sets)} WHERE session_id = ?", (*values, session.id))
+    sets = ", ".join(["revision = pending.revision + 1", *(f"{c} = excluded.{c}" for c in columns[2:])])
+    cur.execute(
+        f"INSERT INTO pending ({', '.join(columns)}) VALUES ({', '.join('?' * len(values))}) "
+        f"ON CONFLICT (session_id) DO UPDATE SET {sets}",
+        values,
+    )
     at = now()
     for player, hand in change.hands.items():
         if hand is None:

@@ -77,6 +77,8 @@ class Connection:
         self._verified = False
         self._data_version = -1
         self.writes = 0  # transactions committed through this connection
+        self.holding = False  # inside held(): every write of the block one transaction
+        self.locked: set[int] = set()  # the sessions the held transaction has looked at
         try:
             # Under the lock: no other thread reads the header between this check and
             # the connection being counted.
@@ -286,6 +288,22 @@ class Connection:
         self.writes += 1
 
     @contextmanager
+    def held(self) -> Iterator[None]:
+        """The block as one ``BEGIN IMMEDIATE`` transaction, its reads and writes alike: a
+        write inside it (:meth:`transact`) is part of it, and the block commits all of
+        them or none (an error rolls everything back). Inside another, part of that."""
+        if self.holding:
+            yield
+            return
+        with self.write():
+            self.holding = True
+            try:
+                yield
+            finally:
+                self.holding = False
+                self.locked.clear()
+
+    @contextmanager
     def reading(self) -> Iterator[None]:
         """Every read of the block from one snapshot: a deferred ``BEGIN``, and one read at
         once, as SQLite takes a WAL file's snapshot at a transaction's first read (not at
@@ -313,7 +331,13 @@ class Connection:
             raise self.translate(exc) from None
 
     def transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work(connection)`` as one transaction (:meth:`write`)."""
+        """``work(connection)`` as one transaction (:meth:`write`); inside :meth:`held`,
+        part of that one."""
+        if self.holding:
+            try:
+                return work(self.db)
+            except sqlite3.Error as exc:
+                raise self.translate(exc) from None
         with self.write() as db:
             return work(db)
 
