@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from romme_score.sessions.changes import RoundReferee as RoundReferee
     from romme_score.sessions.changes import RoundState as RoundState
     from romme_score.sessions.changes import RoundTaken as RoundTaken
+    from romme_score.sessions.changes import TypedHand as TypedHand
     from romme_score.sessions.changes import hand_given as hand_given
     from romme_score.sessions.changes import round_of as round_of
     from romme_score.sessions.changes import went_out as went_out
@@ -117,6 +118,7 @@ EXPORTS = {
         "RoundReferee",
         "RoundState",
         "RoundTaken",
+        "TypedHand",
         "hand_given",
         "round_of",
         "went_out",

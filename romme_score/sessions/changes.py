@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from romme_score.cards import Profile
 from romme_score.errors import InputProblem
-from romme_score.frozen import record
+from romme_score.frozen import field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, NoWinner, RoundError, RoundInput, RoundScore
 from romme_score.sessions.errors import RoundIncomplete
@@ -119,11 +120,22 @@ class RoundReferee:
 
 
 @record
+class TypedHand:
+    """A hand as typed or tapped (cards or points, in ``notation``), read by the service
+    (:func:`~romme_score.inputs.read_hand`) once it knows the game is open: a finished game
+    takes no hand, readable or not."""
+
+    text: str
+    notation: Profile = "de"
+
+
+@record
 class RoundChange:
     """One change of the round in progress; what is not given stays. ``hands`` in the order
     given, by player (a player given twice is refused: :class:`GivenTwice`), None taking a
-    hand out; ``never_out`` marks players never out: their hand given here, or the one
-    already in (a player without a hand is not marked). ``seat``: the change comes from
+    hand out, a :class:`TypedHand` read by the service; ``never_out`` marks players never
+    out: their hand given here, or the one already in (a player without a hand is not
+    marked). ``seat``: the change comes from
     that player's own phone: their hand means they did not go out after all, and their
     claim to have gone out is refused while another player's stands (:class:`AlreadyOut`).
     ``confirm``: unlikely points were confirmed."""
@@ -131,15 +143,18 @@ class RoundChange:
     winner: str | None | Keep = KEEP
     stalemate: bool | None = None
     hand_romme: bool | None = None
-    hands: tuple[tuple[str, Hand | None], ...] = ()
+    hands: tuple[tuple[str, Hand | TypedHand | None], ...] = ()
     never_out: frozenset[str] = frozenset()
     confirm: bool = False
     seat: str | None = None
 
 
-def hand_given(player: str, hand: Hand, *, confirm: bool = False) -> RoundChange:
-    """A seat's own hand (``POST seat/hand``)."""
-    return RoundChange(hands=((player, hand),), confirm=confirm, seat=player)
+def hand_given(
+    player: str, hand: Hand | TypedHand, *, never_out: bool = False, confirm: bool = False
+) -> RoundChange:
+    """A seat's own hand (``POST seat/hand``), never out or not."""
+    marked = frozenset({player}) if never_out else frozenset()
+    return RoundChange(hands=((player, hand),), never_out=marked, confirm=confirm, seat=player)
 
 
 def went_out(player: str, hand_romme: bool = False) -> RoundChange:
@@ -162,7 +177,7 @@ class RoundState:
     the missing hands as 0 (None before anybody went out, or with ``refusal``, why the
     rules refuse it); ``merged``: another door wrote since the revision this door showed,
     and the change went on top of theirs, or, where theirs rules it out (``overruled``),
-    theirs stayed and nothing was written."""
+    theirs stayed and nothing was written; ``given``, the hands of the change as read."""
 
     round: PendingRound
     missing: tuple[str, ...]
@@ -171,6 +186,7 @@ class RoundState:
     refusal: RoundError | None = None
     merged: bool = False
     overruled: InputProblem | None = None
+    given: Mapping[str, Hand] = field(default_factory=dict)
 
     @property
     def can_save(self) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from romme_score.errors import InputProblem, RommeError
+from romme_score.frozen import replace
 from romme_score.scoring import (
     Hand,
     RoundError,
@@ -28,6 +29,7 @@ from romme_score.sessions.changes import (
     RoundReferee,
     RoundState,
     RoundTaken,
+    TypedHand,
     asking_order,
     hand_given,
     hands_given,
@@ -88,6 +90,8 @@ class Progress(Rounds):
         state = game_state(info.players, totals, played, info.rules)
         if state.finished:
             raise GameOver(info.name, state.winner, self.tournament_of(info))
+        change = self._read(info, change)
+        given = {p: h for p, h in change.hands if isinstance(h, Hand)}
         for _attempt in range(MERGE_RETRIES):
             now = self.store.pending(info)
             merged = seen is not None and now.revision != seen.revision
@@ -98,14 +102,14 @@ class Progress(Rounds):
             except InputProblem as exc:
                 if not merged:
                     raise
-                return self._state(info, now, totals, played, merged=True, overruled=exc)
+                return self._state(info, now, totals, played, merged=True, overruled=exc, given=given)
             claims = change.seat is not None and change.winner == change.seat
             expected = now.revision if seen is not None or claims else None
             try:
                 after = self.store.change_pending(info, write, expected=expected)
             except PendingChanged:
                 continue  # another door wrote meanwhile: the change checked against theirs
-            return self._state(info, after, totals, played, merged=merged)
+            return self._state(info, after, totals, played, merged=merged, given=given)
         raise StoreBusy()
 
     def round_state(self, info: SessionInfo, rnd: PendingRound | None = None) -> RoundState:
@@ -122,6 +126,7 @@ class Progress(Rounds):
         *,
         merged: bool = False,
         overruled: InputProblem | None = None,
+        given: Mapping[str, Hand] | None = None,
     ) -> RoundState:
         dealer = info.players[(info.first_dealer + played) % len(info.players)]
         missing = tuple(
@@ -143,7 +148,7 @@ class Progress(Rounds):
             except RoundError as exc:
                 refusal = exc
         unsaved: RoundIncomplete | RoundError | None = self._incomplete(info, rnd, missing) or refusal
-        return RoundState(rnd, missing, unsaved, score, refusal, merged, overruled)
+        return RoundState(rnd, missing, unsaved, score, refusal, merged, overruled, given or {})
 
     @staticmethod
     def _incomplete(info: SessionInfo, rnd: PendingRound, missing: Sequence[str]) -> RoundIncomplete | None:
@@ -156,21 +161,30 @@ class Progress(Rounds):
             return RoundIncomplete(info.name, seated, no_winner=False)
         return None
 
-    def _pending_change(self, info: SessionInfo, change: RoundChange, now: PendingRound) -> PendingChange:
-        """What ``change`` writes to the round in progress ``now``, every part of it checked:
-        the raising check of every change (:meth:`verify_change`)."""
-        given: dict[str, Hand | None] = {}
+    def _read(self, info: SessionInfo, change: RoundChange) -> RoundChange:
+        """``change`` with its players known (each once: :class:`GivenTwice`) and its typed
+        hands read (:func:`~romme_score.inputs.read_hand`), never-out marks on them."""
+        from romme_score.inputs import read_hand
+
+        marked = {self._player(info, p) for p in change.never_out}
+        hands: dict[str, Hand | None] = {}
         for name, hand in change.hands:
             player = self._player(info, name)
-            if player in given:  # "carl" and "Carl": as romme round refuses a hand given twice
+            if player in hands:  # "carl" and "Carl": as romme round refuses a hand given twice
                 raise GivenTwice(player)
-            given[player] = hand
-        marked = {self._player(info, p) for p in change.never_out}
-        for player in marked:
-            hand = given.get(player)
-            if hand is not None:
-                given[player] = Hand(hand.cards, hand.points, never_out=True)
-            elif player not in given and player in now.hands:  # a hand already in, marked now
+            if isinstance(hand, TypedHand):
+                hand = read_hand(player, hand.text, hand.notation, player in marked)
+            elif hand is not None and player in marked:
+                hand = Hand(hand.cards, hand.points, never_out=True)
+            hands[player] = hand
+        return replace(change, hands=tuple(hands.items()), never_out=frozenset(marked))
+
+    def _pending_change(self, info: SessionInfo, change: RoundChange, now: PendingRound) -> PendingChange:
+        """What ``change`` (:meth:`_read`) writes to the round in progress ``now``, every part
+        of it checked: the raising check of every change (:meth:`verify_change`)."""
+        given = {p: h for p, h in change.hands if not isinstance(h, TypedHand)}
+        for player in change.never_out:
+            if player not in given and player in now.hands:  # a hand already in, marked now
                 stored = now.hands[player].to_hand()
                 given[player] = Hand(stored.cards, stored.points, never_out=True)
         for player, hand in given.items():
@@ -215,6 +229,7 @@ class Progress(Rounds):
     def verify_change(self, info: SessionInfo, change: RoundChange, rnd: PendingRound | None = None) -> None:
         """Refuse ``change`` as :meth:`change_round` would on the round ``rnd`` (read when
         None), with the reason; nothing is written."""
+        change = self._read(info, change)
         self._pending_change(info, change, rnd if rnd is not None else self.store.pending(info))
 
     def can_change(self, info: SessionInfo, change: RoundChange, rnd: PendingRound | None = None) -> bool:
