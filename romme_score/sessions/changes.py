@@ -73,6 +73,29 @@ def hand_romme_refusal(winner: str | None) -> NoWinner | None:
     return NoWinner(hand_romme=True) if winner is None else None
 
 
+def provisional_score(
+    players: Sequence[str],
+    rules: RuleSet,
+    totals: Mapping[str, int],
+    rnd: PendingRound,
+    missing: Iterable[str],
+) -> tuple[RoundScore | None, RoundError | None]:
+    """The round in progress scored as it would be saved, the ``missing`` hands as 0, or why
+    the rules refuse it; (None, None) before anybody went out (and it is no stalemate)."""
+    from romme_score.scoring import score_round
+
+    if rnd.winner is None and not rnd.stalemate:
+        return None, None
+    whole = rnd.to_input()
+    hands = {**whole.hands, **{p: Hand(points=0) for p in missing}}
+    try:
+        return score_round(
+            players, totals, RoundInput(whole.winner, hands, whole.hand_romme, whole.stalemate), rules
+        ), None
+    except RoundError as exc:
+        return None, exc
+
+
 class RoundReferee:
     """The rules of one session's round as the table mode's entry asks them, without a
     database: which hands to ask and in what order, the round made of what was typed, each

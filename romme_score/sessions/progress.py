@@ -18,11 +18,9 @@ from romme_score.frozen import replace
 from romme_score.scoring import (
     Hand,
     RoundError,
-    RoundInput,
     StalemateWithWinner,
     check_winner_hand,
     game_state,
-    score_round,
 )
 from romme_score.sessions.changes import (
     RoundChange,
@@ -33,6 +31,7 @@ from romme_score.sessions.changes import (
     asking_order,
     hand_given,
     hands_given,
+    provisional_score,
     went_out,
 )
 from romme_score.sessions.errors import AlreadyOut, GameOver, GivenTwice, RoundIncomplete
@@ -134,19 +133,7 @@ class Progress(Rounds):
             for p in asking_order(info.players, info.rules, rnd.winner, rnd.stalemate, dealer)
             if p not in rnd.hands
         )
-        score, refusal = None, None
-        if rnd.winner is not None or rnd.stalemate:
-            whole = rnd.to_input()
-            hands = {**whole.hands, **{p: Hand(points=0) for p in missing}}
-            try:
-                score = score_round(
-                    info.players,
-                    totals,
-                    RoundInput(whole.winner, hands, whole.hand_romme, whole.stalemate),
-                    info.rules,
-                )
-            except RoundError as exc:
-                refusal = exc
+        score, refusal = provisional_score(info.players, info.rules, totals, rnd, missing)
         unsaved: RoundIncomplete | RoundError | None = self._incomplete(info, rnd, missing) or refusal
         return RoundState(rnd, missing, unsaved, score, refusal, merged, overruled, given or {})
 
