@@ -12,8 +12,10 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 from pgtest import fresh_database
+from serving import Served, in_process
 
 from romme_score.errors import RommeError
 from romme_score.inputs import read_hand
@@ -343,3 +345,41 @@ def test_the_edit_preview_is_what_edit_then_saves(service: SessionService) -> No
     preview = service.preview_edit(info, 2, corrected)
     edited = service.edit(info, 2, corrected.hands, corrected.winner, corrected.hand_romme, False)
     assert preview == edited.score
+
+
+# --- the phones only parse, call and word -------------------------------------------------------
+
+
+@pytest.fixture
+def phones_db(tmp_path: Path) -> Path:
+    path = tmp_path / "phones.sqlite3"
+    with SessionService(path) as service:
+        service.create("Friday", PLAYERS, find_preset("standard"), None, None)
+    return path
+
+
+@pytest.fixture
+def phones(phones_db: Path) -> Iterator[Served]:
+    with in_process(phones_db) as (links, _server):
+        yield links
+
+
+def test_the_phones_get_the_services_refusal_of_a_player_given_twice(phones: Served) -> None:
+    with httpx.Client(timeout=10) as http:
+        answer = http.post(phones.scorekeeper + "/pending", json={"hands": {"carl": 1, "Carl": 2}})
+        assert answer.status_code == 400 and answer.json()["code"] == "bad-input"
+        assert "Carl" in answer.json()["error"]
+        held = http.get(phones.board + "/state.json").json()["pending"]["hands"]
+    assert held["Carl"] is None  # nothing stored
+
+
+def test_the_phones_never_out_mark_for_a_hand_already_in_is_merged_by_the_service(
+    phones: Served, phones_db: Path
+) -> None:
+    with httpx.Client(timeout=10) as http:
+        assert http.post(phones.seats["Ben"] + "/hand", json={"cards": "HK K10"}).status_code == 200
+        answer = http.post(phones.scorekeeper + "/pending", json={"never_out": ["ben"]})
+        assert answer.status_code == 200
+    assert answer.json()["hands"]["Ben"]["points"] == 20
+    with SessionService(phones_db) as service:
+        assert service.pending(service.session("Friday")).hands["Ben"].never_out
