@@ -110,7 +110,7 @@ def run(folder: Path) -> None:
         table = Table(service, info, Output("de", False, False), runner(str(db), lambda: info.name))
         times = []
         for i in range(SAMPLES):
-            entry = RoundEntry(PLAYERS, info.rules, lambda r: service.preview(info, r))
+            entry = RoundEntry(service.referee(info))
             for line in (str(i % 4 + 1), "HK K10", "P7 P8", "T2 T3"):
                 entry.answer(line)
             rnd: RoundInput = entry.round_input()

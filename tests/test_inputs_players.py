@@ -25,6 +25,7 @@ from romme_score.inputs import (
 )
 from romme_score.rules import find_preset
 from romme_score.scoring import Hand, RoundError, RoundInput, score_round, unknown_player_message
+from romme_score.sessions import RoundReferee
 from romme_score.table.entry import RoundEntry, Step
 
 PLAYERS = ("Anna", "Ben", "Carl", "Dora")
@@ -40,7 +41,7 @@ def lang(request: pytest.FixtureRequest) -> Iterator[str]:
 
 def entry(players: tuple[str, ...] = PLAYERS) -> RoundEntry:
     rules = find_preset("standard")
-    return RoundEntry(players, rules, lambda r: score_round(players, {}, r, rules))
+    return RoundEntry(RoundReferee(players, rules, lambda r: score_round(players, {}, r, rules)))
 
 
 # --- choosing a player -----------------------------------------------------------------

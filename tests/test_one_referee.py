@@ -252,7 +252,7 @@ def test_the_ways_out_are_tables_keyed_by_code_not_isinstance_ladders(module: st
 def typing_at_the_table(service: SessionService) -> tuple[SessionInfo, RoundEntry, KeptRound]:
     """Friday's round as the table mode types it: the entry, kept as the round in progress."""
     info = service.session("Friday")
-    entry = RoundEntry(info.players, info.rules, lambda r: service.preview(info, r))
+    entry = RoundEntry(service.referee(info))
     return info, entry, KeptRound(service, info, service.pending(info))
 
 

@@ -10,7 +10,7 @@ import pytest
 from romme_score.inputs import PlayerChoiceError, choose_player
 from romme_score.rules import RuleSet, find_preset
 from romme_score.scoring import GameState, Hand, RoundError, RoundInput, RoundScore, places, score_round
-from romme_score.sessions import RoundRow, SessionRefused, Standings
+from romme_score.sessions import RoundReferee, RoundRow, SessionRefused, Standings
 from romme_score.sessions.reads import running_totals
 from romme_score.table.entry import RoundEntry, Step
 from romme_score.views import play as views
@@ -25,7 +25,10 @@ def entry(
     dealer: str | None = None,
 ) -> RoundEntry:
     rules = rules or find_preset("standard")
-    return RoundEntry(players, rules, lambda r: score_round(players, totals or {}, r, rules), dealer=dealer)
+    referee = RoundReferee(
+        players, rules, lambda r: score_round(players, totals or {}, r, rules), dealer=dealer
+    )
+    return RoundEntry(referee)
 
 
 def step(e: RoundEntry) -> Step:
@@ -126,7 +129,7 @@ def test_game_over_is_the_services_refusal_and_reaches_the_front() -> None:
     def refuse(_: RoundInput) -> RoundScore:
         raise SessionRefused("the game of session 'F' is over")
 
-    e = RoundEntry(PLAYERS, find_preset("standard"), refuse)
+    e = RoundEntry(RoundReferee(PLAYERS, find_preset("standard"), refuse))
     feed(e, "a", "1", "2")
     with pytest.raises(SessionRefused):
         e.answer("3")
@@ -136,7 +139,7 @@ def test_a_round_the_service_refuses_goes_back_to_the_winner_keeping_the_hands()
     def refuse(_: RoundInput) -> RoundScore:
         raise RoundError("who went out?")
 
-    e = feed(RoundEntry(PLAYERS, find_preset("standard"), refuse), "a", "1", "2", "3")
+    e = feed(RoundEntry(RoundReferee(PLAYERS, find_preset("standard"), refuse)), "a", "1", "2", "3")
     assert step(e) is Step.WINNER and e.message and "cannot be saved" in e.message
     assert len(e.hands) == 3
 

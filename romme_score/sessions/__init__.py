@@ -18,8 +18,12 @@ own module:
   the referee of every door (:func:`check_hand`, :func:`read_hands`);
 - :mod:`~romme_score.sessions.reads`: the standings, the snapshot every door shows and
   the one settlement (:func:`settle_evening`);
-- :mod:`~romme_score.sessions.rounds`: rounds saved, previewed, corrected and undone, and
-  the round in progress, with one fact of who went out;
+- :mod:`~romme_score.sessions.rounds`: rounds saved, previewed, corrected and undone;
+- :mod:`~romme_score.sessions.progress`: the round in progress, changed by one call
+  (:meth:`~SessionService.change_round`) with its ``verify_*``/``can_*`` twins;
+- :mod:`~romme_score.sessions.changes`: what a door sends of it and gets back
+  (:class:`RoundChange`, :class:`RoundState`), and its rules that need no database, the
+  table mode's entry's referee (:class:`RoundReferee`);
 - :mod:`~romme_score.sessions.service`: :class:`SessionService`, made of the parts above,
   with the phones' links and their writes applied once (write-once keys);
 - :mod:`~romme_score.sessions.transfer`: a whole session exported and imported (loaded
@@ -33,7 +37,7 @@ service's parts, never the export, which only export and import need (issue 28 i
 
 >>> from romme_score.sessions import SessionService
 >>> [part.__name__ for part in SessionService.__mro__[1:-1]]
-['Rounds', 'Reads', 'ServiceBase']
+['Progress', 'Rounds', 'Reads', 'ServiceBase']
 """
 
 from __future__ import annotations
@@ -47,6 +51,14 @@ if TYPE_CHECKING:
     from romme_score.export import SessionExport as SessionExport
     from romme_score.inputs import MAX_NOTE as MAX_NOTE
     from romme_score.sessions.base import HELD_RETRIES as HELD_RETRIES
+    from romme_score.sessions.changes import RoundChange as RoundChange
+    from romme_score.sessions.changes import RoundReferee as RoundReferee
+    from romme_score.sessions.changes import RoundState as RoundState
+    from romme_score.sessions.changes import RoundTaken as RoundTaken
+    from romme_score.sessions.changes import TypedHand as TypedHand
+    from romme_score.sessions.changes import hand_given as hand_given
+    from romme_score.sessions.changes import round_of as round_of
+    from romme_score.sessions.changes import went_out as went_out
     from romme_score.sessions.errors import AlreadyOut as AlreadyOut
     from romme_score.sessions.errors import GameOver as GameOver
     from romme_score.sessions.errors import GivenTwice as GivenTwice
@@ -101,6 +113,16 @@ EXPORTS = {
         "UnlikelyPoints",
     ),
     "romme_score.sessions.hands": ("ReadHands", "check_hand", "first_over_supply", "read_hands"),
+    "romme_score.sessions.changes": (
+        "RoundChange",
+        "RoundReferee",
+        "RoundState",
+        "RoundTaken",
+        "TypedHand",
+        "hand_given",
+        "round_of",
+        "went_out",
+    ),
     "romme_score.sessions.reads": (
         "DEFAULT_RATE",
         "DEFAULT_UNIT",

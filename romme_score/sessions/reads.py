@@ -11,13 +11,10 @@ from romme_score.rules import RuleSet
 from romme_score.scoring import (
     TENTHS,
     Hand,
-    RoundError,
-    RoundInput,
     RoundScore,
     game_state,
     place_bonus,
     places,
-    score_round,
 )
 from romme_score.sessions.base import ServiceBase
 from romme_score.sessions.errors import TournamentMoney
@@ -192,29 +189,17 @@ class Reads(ServiceBase):
             tournament,
         )
 
-    def provisional(self, info: SessionInfo, pending: PendingRound) -> RoundScore | None:
-        """The round in progress scored as it would be saved now (see :class:`Snapshot`)."""
-        standings = self.standings(info, last=0)
-        return self._provisional(info, standings, pending, self.missing_hands(info, pending))
-
     @staticmethod
     def _provisional(
         info: SessionInfo, standings: Standings, pending: PendingRound, missing: Sequence[str]
     ) -> RoundScore | None:
-        """The round in progress scored as it would be saved, the missing hands as 0."""
-        if standings.state.finished or (pending.winner is None and not pending.stalemate):
+        """The round in progress scored as it would be saved, the missing hands as 0
+        (:func:`~romme_score.sessions.changes.provisional_score`); None in a finished game."""
+        from romme_score.sessions.changes import provisional_score
+
+        if standings.state.finished:
             return None
-        rnd = pending.to_input()
-        hands = {**rnd.hands, **{p: Hand(points=0) for p in missing}}
-        try:
-            return score_round(
-                info.players,
-                standings.totals,
-                RoundInput(rnd.winner, hands, rnd.hand_romme, rnd.stalemate),
-                info.rules,
-            )
-        except RoundError:
-            return None
+        return provisional_score(info.players, info.rules, standings.totals, pending, missing)[0]
 
     def overview(self) -> list[SessionSummary]:
         current = self.store.current_name()

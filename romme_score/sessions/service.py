@@ -1,7 +1,7 @@
 """The session service, :class:`SessionService`: what a front end may do to a game, made
 of the parts of this package (:mod:`~romme_score.sessions.base`, :mod:`~romme_score.sessions.reads`,
-:mod:`~romme_score.sessions.rounds`), with what only the phones need (their links, a write
-sent again applied once) and a whole session exported and imported
+:mod:`~romme_score.sessions.rounds`, :mod:`~romme_score.sessions.progress`), with what only
+the phones need (their links, a write sent again applied once) and a whole session exported and imported
 (:mod:`~romme_score.sessions.transfer`, loaded by export and import alone)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING
 
 from romme_score.sessions.errors import KeyReused
-from romme_score.sessions.rounds import Rounds
+from romme_score.sessions.progress import Progress
 from romme_score.store.records import Key, Link, SessionInfo
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ class Once:
             self.store.keep_key(self.info, self.key, 200, text)
 
 
-class SessionService(Rounds):
+class SessionService(Progress):
     """Sessions and rounds of one database. Every write is one transaction."""
 
     # -- writes sent again (a phone that lost its answer) ---------------------------------

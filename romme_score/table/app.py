@@ -25,7 +25,7 @@ import click
 
 from romme_score.i18n import _
 from romme_score.inputs import ChoiceProblem, PlayerChoiceError, choose_player
-from romme_score.scoring import RoundError, RoundInput, RoundScore, score_round
+from romme_score.scoring import RoundError, RoundInput
 from romme_score.sessions import (
     GameOver,
     PendingChanged,
@@ -330,11 +330,7 @@ class Table:
             click.echo(views.fit(line, terminal_width()))
             return
         entry = RoundEntry(
-            self.info.players,
-            self.info.rules,
-            self.preview,
-            profile=self.out.profile,
-            dealer=self.current.next_dealer,
+            self.service.referee(self.info, dealer=self.current.next_dealer), profile=self.out.profile
         )
         kept = KeptRound(self.service, self.info, pending)
         if not pending.empty:
@@ -406,12 +402,7 @@ class Table:
         except SessionInputError as exc:
             self.error(str(exc))
             return
-        rows = self.service.standings(self.info).rounds[: number - 1]
-        before = {p: sum(r.points.get(p, 0) - r.bonus.get(p, 0) for r in rows) for p in self.info.players}
-        rules, players = self.info.rules, self.info.players
-        entry = RoundEntry(
-            players, rules, lambda r: score_round(players, before, r, rules), profile=self.out.profile
-        )
+        entry = RoundEntry(self.service.referee(self.info, edit=number), profile=self.out.profile)
         entry.load(old)
         try:
             rnd = drive(entry, self.asker, self.info.name, number, self.out)
@@ -427,9 +418,6 @@ class Table:
             return
         click.echo(views.edited_line(number, self.info.name))
         self.redraw()
-
-    def preview(self, rnd: RoundInput) -> RoundScore:
-        return self.service.preview(self.info, rnd)
 
 
 def run_fitted(run: Callable[[], int]) -> int:

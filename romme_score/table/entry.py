@@ -12,14 +12,19 @@ line), and feeds each typed line to :meth:`RoundEntry.answer`. The flow:
    message on an empty line (the front's history recalls the text as typed);
 3. cross-hand checks (card supply, jokers in play, then the round as the service would
    score it: winner rules, game over) send you back to the hand to fix;
+
+   which hands are asked, in what order, the round they make and every check are the
+   service's (:class:`~romme_score.sessions.RoundReferee`): the entry only asks;
 4. the summary: Enter saves, a seat number corrects that hand, ``h`` Hand-Rommé,
    ``s`` stalemate, ``nN`` never out for player N, ``w`` another winner.
 
 >>> from romme_score.rules import find_preset
 >>> from romme_score.scoring import score_round
+>>> from romme_score.sessions import RoundReferee
 >>> rules = find_preset("standard")
 >>> players = ("Anna", "Ben", "Carl")
->>> entry = RoundEntry(players, rules, lambda r: score_round(players, {}, r, rules))
+>>> referee = RoundReferee(players, rules, lambda r: score_round(players, {}, r, rules))
+>>> entry = RoundEntry(referee)
 >>> for line in ["b", "HK K10", "5"]:
 ...     entry.answer(line)
 >>> entry.step, entry.hand_order()
@@ -31,18 +36,15 @@ line), and feeds each typed line to :meth:`RoundEntry.answer`. The flow:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from enum import Enum
 
 from romme_score.cards import Profile, format_cards
 from romme_score.errors import InputProblem
 from romme_score.inputs import InputValueError, PlayerChoiceError, choose_player, read_hand
-from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput, RoundScore
-from romme_score.sessions import UnlikelyPoints, check_hand, first_over_supply
+from romme_score.sessions import RoundChange, RoundReferee, UnlikelyPoints, round_of
 from romme_score.views import play as views
 
-Preview = Callable[[RoundInput], RoundScore]
 STALEMATE_WORDS = ("0", "-", "stalemate")
 
 
@@ -54,23 +56,17 @@ class Step(Enum):
 
 
 class RoundEntry:
-    """The state of one round being typed. ``preview`` scores a complete round as the
-    service would save it, raising :class:`RoundError` (or the service's refusal)."""
+    """The state of one round being typed, asking ``referee`` (the service's rules of the
+    session's round: :meth:`SessionService.referee`) which hands to ask, what they make and
+    whether the round can be saved. :attr:`change` is what the last answer changed of the
+    round, for the round in progress (None: nothing)."""
 
-    def __init__(
-        self,
-        players: Sequence[str],
-        rules: RuleSet,
-        preview: Preview,
-        *,
-        profile: Profile = "de",
-        dealer: str | None = None,
-    ) -> None:
-        self.players = tuple(players)
-        self.rules = rules
-        self.preview = preview
+    def __init__(self, referee: RoundReferee, *, profile: Profile = "de") -> None:
+        self.referee = referee
+        self.players = referee.players
+        self.rules = referee.rules
         self.profile = profile
-        self.dealer = dealer
+        self.change: RoundChange | None = None
         self.step = Step.WINNER
         self.winner: str | None = None
         self.stalemate = False
@@ -90,23 +86,17 @@ class RoundEntry:
         return self.players.index(player) + 1
 
     def hand_order(self) -> list[str]:
-        """The players whose hands are asked, in seating order from the winner's left
-        (after a stalemate from the dealer's left, where the rules count the hands)."""
-        if self.stalemate and self.rules.stalemate == "nobody-scores":
-            return []
-        start = self.winner if self.winner is not None else self.dealer
-        first = (self.players.index(start) + 1) if start in self.players else 0
-        order = [self.players[(first + i) % len(self.players)] for i in range(len(self.players))]
-        return [p for p in order if p != self.winner]
+        """The players whose hands are asked, in the order the service asks them."""
+        return self.referee.order(self.winner, self.stalemate)
 
     def round_input(self) -> RoundInput:
-        # The winner's hand is never asked here; one left from a stalemate is not theirs now.
-        hands = {
-            p: Hand(h.cards, h.points, p in self.never_out) for p, h in self.hands.items() if p != self.winner
-        }
-        for p in self.never_out - set(hands):
-            hands[p] = Hand(points=None, never_out=True)
-        return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
+        """The round as typed so far, as the service makes it of the answers."""
+        return round_of(self.winner, self.stalemate, self.hand_romme, self.hands, self.never_out)
+
+    def _hands_of(self, *players: str | None) -> RoundChange:
+        """The change that gives ``players``' hands as the round now holds them."""
+        hands = self.round_input().hands
+        return RoundChange(hands=tuple((p, hands.get(p)) for p in players if p is not None), confirm=True)
 
     # -- answers ----------------------------------------------------------------------
 
@@ -114,6 +104,7 @@ class RoundEntry:
         """Feed one typed line to the step asked."""
         self.message = None
         self.default = ""
+        self.change = None
         if self.step is Step.WINNER:
             self._answer_winner(text)
         elif self.step is Step.HAND:
@@ -126,8 +117,10 @@ class RoundEntry:
         if not typed:
             self.message = views.who_went_out()
             return
+        before, was = self.winner, (self.winner, self.stalemate)
         if typed.lower() in STALEMATE_WORDS:
             self.winner, self.stalemate, self.hand_romme = None, True, False
+            change = RoundChange(stalemate=True)
         else:
             try:
                 self.winner = choose_player(typed, self.players)
@@ -135,7 +128,18 @@ class RoundEntry:
                 self.message = str(exc)  # the sentence quotes what was typed; the line starts empty
                 return
             self.stalemate = False
+            change = RoundChange(winner=self.winner)
+        if (self.winner, self.stalemate) != was:
+            self.change = self._with_hand_back(change, before)
         self._advance()
+
+    def _with_hand_back(self, change: RoundChange, before: str | None) -> RoundChange:
+        """``change`` with the hand typed earlier for ``before``, who went out until now."""
+        if before is None or before == self.winner or before not in self.round_input().hands:
+            return change
+        return RoundChange(
+            change.winner, change.stalemate, change.hand_romme, self._hands_of(before).hands, confirm=True
+        )
 
     def _answer_hand(self, text: str) -> None:
         assert self.current is not None
@@ -148,7 +152,7 @@ class RoundEntry:
             return
         again = self._unlikely == (self.current, text.strip())  # the same points typed again keep them
         try:
-            check_hand(self.rules, self.current, hand, confirm=again)
+            self.referee.check_hand(self.current, hand, confirm=again)
         except UnlikelyPoints as exc:
             # Carl=320 for 32: asked once more, the points in the line; Enter keeps them
             self._unlikely = (self.current, text.strip())
@@ -161,6 +165,7 @@ class RoundEntry:
         self._unlikely = None
         self.hands[self.current] = hand
         self.texts[self.current] = text.strip()
+        self.change = self._hands_of(self.current)
         self._advance()
 
     def _answer_summary(self, text: str) -> None:
@@ -169,17 +174,20 @@ class RoundEntry:
             self.step = Step.DONE
             return
         if typed == "h":
-            if self.winner is None:
+            if not self.referee.can_hand_romme(self.winner):
                 self.message = views.hand_romme_needs_winner()
             else:
                 self.hand_romme = not self.hand_romme
+                self.change = RoundChange(hand_romme=self.hand_romme)
             self._advance()
         elif typed == "s":
             if self.stalemate:
                 self.stalemate = False
                 self.step = Step.WINNER
             else:
+                before = self.winner
                 self.stalemate, self.winner, self.hand_romme = True, None, False
+                self.change = self._with_hand_back(RoundChange(stalemate=True), before)
                 self._advance()
         elif typed == "w":
             self.step = Step.WINNER
@@ -193,6 +201,7 @@ class RoundEntry:
                 self.never_out.discard(player)
             else:
                 self.never_out.add(player)
+            self.change = self._hands_of(player)
             self._advance()
             self.message = views.never_out_marked(player, player in self.never_out, self.rules)
         elif typed.isdecimal() and len(typed) <= 3 and 1 <= int(typed) <= len(self.players):
@@ -248,14 +257,14 @@ class RoundEntry:
         """Card supply and jokers hand by hand in the order asked, then the round as the
         service would score it; a failure sends you back to the hand (or the winner)."""
         order = [*self.hand_order(), *(x for x in self.hands if x not in self.hand_order())]
-        over = first_over_supply(self.rules, [(p, self.hands[p]) for p in order if p in self.hands])
+        over = self.referee.over_supply([(p, self.hands[p]) for p in order if p in self.hands])
         if over is not None:
             player, exc = over
             self._ask(player, self.texts.get(player, ""))
             self.message = views.supply_error(player, str(exc))
             return
         try:
-            self.score = self.preview(self.round_input())
+            self.score = self.referee.preview(self.round_input())
         except RoundError as exc:
             self.step = Step.WINNER
             self.message = views.round_refused(str(exc))

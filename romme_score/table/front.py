@@ -15,8 +15,7 @@ import click
 from romme_score.cards import Profile
 from romme_score.errors import InputProblem
 from romme_score.scoring import RoundInput
-from romme_score.sessions import PendingChanged, PendingRound, SessionInfo, SessionService
-from romme_score.store.records import KEEP, Keep
+from romme_score.sessions import PendingChanged, PendingRound, RoundTaken, SessionInfo, SessionService
 from romme_score.table.entry import RoundEntry, Step
 from romme_score.views import play as views
 from romme_score.views.output import Output
@@ -49,9 +48,6 @@ class Asker(Protocol):
     def say(self, text: str, error: bool = False) -> None: ...
 
 
-HandState = tuple[tuple[str, ...] | None, int | None, bool]
-
-
 class TakenElsewhere(Exception):
     """The round being typed was saved or discarded elsewhere (the scorekeeper's phone,
     another window) while it was typed here: nothing more is written or saved of it."""
@@ -59,24 +55,28 @@ class TakenElsewhere(Exception):
 
 class KeptRound:
     """The round being typed, kept in the database as the session's round in progress
-    (the one the phones send to, :meth:`SessionService.change_pending`) part by part as it
-    is answered: one round in progress whatever the door, a typed round that survives a
-    crashed window, and the phones' hands in the same entry. Each write is made from the
-    revision last seen (a compare-and-set): when a phone wrote meanwhile, this entry's
-    change goes on top of the phone's and the entry is loaded again, so that no hand is
-    overwritten with an older state; when the round was saved or discarded elsewhere,
-    :class:`TakenElsewhere` ends the entry, so that it is not saved twice."""
+    (the one the phones send to) answer by answer: one round in progress whatever the
+    door, a typed round that survives a crashed window, and the phones' hands in the same
+    entry. Each answer's change goes through the service's one call
+    (:meth:`SessionService.change_round`) with the round this entry last saw: where a phone
+    wrote meanwhile, the service puts the change on top of the phone's (or keeps theirs
+    where it rules the change out) and the entry is loaded again; where the round was
+    saved or discarded elsewhere, :class:`TakenElsewhere` ends the entry, so that it is not
+    saved twice."""
 
     def __init__(self, service: SessionService, info: SessionInfo, start: PendingRound) -> None:
         self.service, self.info = service, info
         self.began_empty = start.empty
-        self.reset(start)
+        self.seen = start
+
+    @property
+    def revision(self) -> int:
+        """The revision of the round in progress this entry last saw."""
+        return self.seen.revision
 
     def reset(self, pending: PendingRound) -> None:
         """Take the round in progress as it stands as what this entry has seen."""
         self.seen = pending
-        self.revision = pending.revision
-        self.sent = _state_of(pending.to_input())
 
     def changed(self) -> bool:
         """Whether the round in progress changed since this entry last saw it (a phone sent
@@ -88,7 +88,7 @@ class KeptRound:
         a line each (``Dora (phone): ♦7 ♦8 = 15``, issue 30 item 7); the step asked stays the
         hand still missing. :class:`TakenElsewhere` where it was saved or discarded."""
         fresh = self.service.pending(self.info)
-        if fresh.empty and not _empty(self.sent):
+        if fresh.empty and not self.seen.empty:
             raise TakenElsewhere()
         news = views.phone_news(entry.players, self.seen, fresh, cards, entry.rules)
         entry.load(fresh.to_input())
@@ -96,60 +96,29 @@ class KeptRound:
         return news
 
     def follow(self, entry: RoundEntry) -> None:
-        """Send what the last answer changed (nothing while the winner is being asked again)."""
-        if entry.step is Step.WINNER and entry.winner is None and not entry.stalemate:
+        """Send what the last answer changed (:attr:`RoundEntry.change`), if anything."""
+        change, entry.change = entry.change, None
+        if change is None:
             return
-        rnd = entry.round_input()
-        now = _state_of(rnd)
-        if now == self.sent:
-            return
-        winner, stalemate, hand_romme, hands = now
-        sent_winner, sent_stalemate, sent_hand_romme, sent_hands = self.sent
-        given_winner: str | None | Keep = KEEP
-        given_stalemate: bool | None = None
-        if (winner, stalemate) != (sent_winner, sent_stalemate):
-            given_stalemate = stalemate
-            if not stalemate:
-                given_winner = winner
-        given_hand_romme = hand_romme if hand_romme != sent_hand_romme and not stalemate else None
-        changed = {p: rnd.hands.get(p) for p in {*hands, *sent_hands} if hands.get(p) != sent_hands.get(p)}
-
-        def send(expected: int) -> PendingRound:
-            return self.service.change_pending(
-                self.info,
-                winner=given_winner,
-                stalemate=given_stalemate,
-                hand_romme=given_hand_romme,
-                hands=changed,
-                confirm=True,  # the entry asked about unlikely points
-                expected=expected,
-            )
-
         try:
-            pending = send(self.revision)
-        except (PendingChanged, InputProblem):  # changed meanwhile (and perhaps ruled out by it)
-            self.merge(entry, send)
+            state = self.service.change_round(self.info, change, seen=self.seen)
+        except RoundTaken:
+            raise TakenElsewhere() from None
+        except InputProblem:  # refused as the round now stands: the entry shows it so
+            now = self.service.pending(self.info)
+            entry.load(now.to_input())
+            entry.message = views.pending_changed()
+            self.reset(now)
             return
-        self.seen, self.revision, self.sent = pending, pending.revision, now
-
-    def merge(self, entry: RoundEntry, send: Callable[[int], PendingRound]) -> None:
-        """A phone (or another window) wrote meanwhile: this answer on top of theirs, and
-        the entry loaded from what the round in progress holds now."""
-        fresh = self.service.pending(self.info)
-        if fresh.empty and not _empty(self.sent):
-            raise TakenElsewhere()
-        try:
-            merged = send(fresh.revision)
-        except (PendingChanged, InputProblem):  # theirs rules this answer out (a stalemate set)
-            merged = self.service.pending(self.info)
-        entry.load(merged.to_input())
-        entry.message = views.pending_changed()
-        self.reset(merged)
+        if state.merged:  # a phone (or another window) wrote meanwhile: the entry as it now is
+            entry.load(state.round.to_input())
+            entry.message = views.pending_changed()
+        self.reset(state.round)
 
     def saved_elsewhere(self) -> bool:
         """After a save refused as changed meanwhile: whether the round was taken (saved or
         discarded) elsewhere, rather than added to."""
-        return self.service.pending(self.info).empty and not _empty(self.sent)
+        return self.service.pending(self.info).empty and not self.seen.empty
 
     def discard(self) -> bool:
         """The entry was given up: a round this entry began is forgotten, unless someone
@@ -162,19 +131,6 @@ class KeptRound:
         except PendingChanged:
             return False
         return True
-
-
-def _empty(state: tuple[str | None, bool, bool, dict[str, HandState]]) -> bool:
-    winner, stalemate, hand_romme, hands = state
-    return winner is None and not stalemate and not hand_romme and not hands
-
-
-def _state_of(rnd: RoundInput) -> tuple[str | None, bool, bool, dict[str, HandState]]:
-    hands = {
-        p: (tuple(map(str, h.cards)) if h.cards is not None else None, h.points, h.never_out)
-        for p, h in rnd.hands.items()
-    }
-    return rnd.winner, rnd.stalemate, rnd.hand_romme, hands
 
 
 def prompt_for(entry: RoundEntry, session: str, number: int) -> str:
@@ -413,13 +369,7 @@ def ask_round(
     (Ctrl-C, or the end of input)."""
     standings = service.standings(info, last=0)
     number = standings.rounds_played + 1
-    entry = RoundEntry(
-        info.players,
-        info.rules,
-        lambda r: service.preview(info, r),
-        profile=out.profile,
-        dealer=standings.next_dealer,
-    )
+    entry = RoundEntry(service.referee(info, dealer=standings.next_dealer), profile=out.profile)
     start = service.pending(info)
     kept = KeptRound(service, info, start)
     if not start.empty:

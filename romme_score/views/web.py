@@ -175,7 +175,7 @@ def pending_json(
         "hand_romme": pending.hand_romme,
         "stalemate": pending.stalemate,
         "hands": hands,
-        "missing": list(missing),
+        "missing": [p for p in info.players if p in missing],  # in seat order, as the hands
         "complete": (pending.winner is not None or pending.stalemate) and not missing,
         "revision": pending.revision,
     }

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from romme_score.inputs import Hand, choose_player, read_hand
-from romme_score.sessions import GivenTwice
+from romme_score.inputs import choose_player
+from romme_score.sessions import RoundChange, TypedHand, hand_given, went_out
 from romme_score.store.records import KEEP, Keep
 from romme_score.views import session as session_views
 from romme_score.views import web as views
@@ -30,11 +30,12 @@ from romme_score.web.errors import Answer, bad_field, refusal
 Write = Callable[[Call, dict[str, Any]], dict[str, Any]]
 
 
-def _hand_of(player: str, value: object, call: Call, field: str, never_out: bool = False) -> Hand:
-    """A hand given in JSON: a text of cards or points, or a whole number of points."""
+def _typed(value: object, call: Call, field: str) -> TypedHand:
+    """A hand given in JSON: a text of cards or points, or a whole number of points, read
+    by the service (:class:`TypedHand`)."""
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise bad_field(field, "hand")
-    return read_hand(player, str(value), call.notation, never_out)
+    return TypedHand(str(value), call.notation)
 
 
 def _names(body: Mapping[str, Any], field: str, players: tuple[str, ...]) -> set[str]:
@@ -66,67 +67,57 @@ def _own_seat(call: Call, body: Mapping[str, Any]) -> str:
 def hand(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     player = _own_seat(call, body)
     info = call.info()
-    call.service.check_open(info)  # a finished game takes no hand, readable or not
     if "cards" in body and "points" in body:
         raise bad_field("points", "hand")
     if "cards" in body:
         if not isinstance(body["cards"], str):
             raise bad_field("cards", "text")
-        typed = _hand_of(player, body["cards"], call, "cards")
+        typed = _typed(body["cards"], call, "cards")
     elif "points" in body:
         if isinstance(body["points"], bool) or not isinstance(body["points"], int):
             raise bad_field("points", "hand")
-        typed = _hand_of(player, body["points"], call, "points")
+        typed = _typed(body["points"], call, "points")
     else:
         raise bad_field("cards", "hand")
-    if _flag(body, "never_out"):
-        typed = Hand(typed.cards, typed.points, never_out=True)
-    call.service.set_hand(info, player, typed, confirm=_flag(body, "confirm") or False)
-    return views.hand_json(typed, info.rules, call.notation)
+    never_out = _flag(body, "never_out") or False
+    change = hand_given(player, typed, never_out=never_out, confirm=_flag(body, "confirm") or False)
+    state = call.service.change_round(info, change)
+    return views.hand_json(state.given[player], info.rules, call.notation)
 
 
 def out(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     player = _own_seat(call, body)
     hand_romme = _flag(body, "hand_romme") or False
-    pending = call.service.declare_out(call.info(), player, hand_romme)
+    pending = call.service.change_round(call.info(), went_out(player, hand_romme)).round
     return {"winner": pending.winner, "hand_romme": pending.hand_romme}
 
 
 def pending(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     info = call.info()
-    call.service.check_open(info)  # a finished game takes no hand, readable or not
     winner: str | None | Keep = KEEP
     if "winner" in body:
         named = body["winner"]
         if named is not None and not isinstance(named, str):
             raise bad_field("winner", "player")
         winner = choose_player(named, info.players) if named is not None else None
-    hands: dict[str, Hand | None] = {}
     given = body.get("hands", {})
     if not isinstance(given, dict):
         raise bad_field("hands", "object")
     never_out = _names(body, "never_out", info.players)
-    for name, value in given.items():
-        player = choose_player(name, info.players)
-        if player in hands:  # "carl" and "Carl": as romme round refuses a hand given twice
-            raise GivenTwice(player)
-        field = f"hands.{name}"
-        hands[player] = None if value is None else _hand_of(player, value, call, field, player in never_out)
-    for player in never_out - set(hands):  # a hand already in, marked now
-        stored = call.service.pending(info).hands.get(player)
-        if stored is not None:
-            held = stored.to_hand()
-            hands[player] = Hand(held.cards, held.points, never_out=True)
-    now = call.service.change_pending(
-        info,
-        winner=winner,
-        stalemate=_flag(body, "stalemate"),
-        hand_romme=_flag(body, "hand_romme"),
-        hands=hands,
+    hands = tuple(
+        (choose_player(name, info.players), None if value is None else _typed(value, call, f"hands.{name}"))
+        for name, value in given.items()
+    )
+    change = RoundChange(
+        winner,
+        _flag(body, "stalemate"),
+        _flag(body, "hand_romme"),
+        hands,
+        frozenset(never_out),
         confirm=_flag(body, "confirm") or False,
     )
-    missing = call.service.missing_hands(info, now)
-    return views.pending_json(info, now, missing, call.notation, call.service.provisional(info, now))
+    now = call.service.change_round(info, change)
+    return views.pending_json(info, now.round, now.missing, call.notation, now.score)
 
 
 def save(call: Call, body: dict[str, Any]) -> dict[str, Any]:
