@@ -74,6 +74,7 @@ if TYPE_CHECKING:
     from romme_score.sessions.hands import check_hand as check_hand
     from romme_score.sessions.hands import first_over_supply as first_over_supply
     from romme_score.sessions.hands import read_hands as read_hands
+    from romme_score.sessions.hands import typed_hand as typed_hand
     from romme_score.sessions.reads import DEFAULT_RATE as DEFAULT_RATE
     from romme_score.sessions.reads import DEFAULT_UNIT as DEFAULT_UNIT
     from romme_score.sessions.reads import leaderboard_with_bonus as leaderboard_with_bonus
@@ -112,7 +113,13 @@ EXPORTS = {
         "TournamentMoney",
         "UnlikelyPoints",
     ),
-    "romme_score.sessions.hands": ("ReadHands", "check_hand", "first_over_supply", "read_hands"),
+    "romme_score.sessions.hands": (
+        "ReadHands",
+        "check_hand",
+        "first_over_supply",
+        "read_hands",
+        "typed_hand",
+    ),
     "romme_score.sessions.changes": (
         "RoundChange",
         "RoundReferee",

@@ -25,6 +25,7 @@ from romme_score.frozen import field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, NoWinner, RoundError, RoundInput, RoundScore
 from romme_score.sessions.errors import RoundIncomplete
+from romme_score.sessions.results import HandCount
 from romme_score.store.errors import PendingChanged
 from romme_score.store.records import KEEP, Keep, PendingRound
 
@@ -200,7 +201,8 @@ class RoundState:
     the missing hands as 0 (None before anybody went out, or with ``refusal``, why the
     rules refuse it); ``merged``: another door wrote since the revision this door showed,
     and the change went on top of theirs, or, where theirs rules it out (``overruled``),
-    theirs stayed and nothing was written; ``given``, the hands of the change as read."""
+    theirs stayed and nothing was written; ``given``, the hands of the change as read;
+    ``counts``, each hand of the round and of the change counted, as the doors show it."""
 
     round: PendingRound
     missing: tuple[str, ...]
@@ -210,6 +212,7 @@ class RoundState:
     merged: bool = False
     overruled: InputProblem | None = None
     given: Mapping[str, Hand] = field(default_factory=dict)
+    counts: Mapping[str, HandCount] = field(default_factory=dict)
 
     @property
     def can_save(self) -> bool:

@@ -21,6 +21,7 @@ from romme_score.scoring import (
     unlikely_points,
 )
 from romme_score.sessions.errors import GivenTwice, HandForm, UnlikelyPoints
+from romme_score.sessions.results import HandCount
 from romme_score.store.records import SessionInfo
 
 if TYPE_CHECKING:
@@ -88,6 +89,27 @@ def first_over_supply(
         except IllegalMeldError as exc:
             return player, exc
     return None
+
+
+def count_hand(hand: Hand, rules: RuleSet) -> HandCount:
+    """A hand's points before any doubling (:func:`~romme_score.scoring.hand_points`) and
+    each card's penalty (§3), as the doors show a hand that is in or being typed."""
+    if hand.cards is None:
+        return HandCount(hand.points or 0)
+    from romme_score.melds import penalty_value  # the referee: loaded once a card is counted
+
+    values = tuple(penalty_value(card, rules) for card in hand.cards)
+    return HandCount(sum(values), values)
+
+
+def typed_hand(rules: RuleSet, player: str, text: str, profile: Profile) -> tuple[Hand, HandCount]:
+    """A hand as a seat types it, before it is sent (the seat's live reading): read as
+    :func:`~romme_score.inputs.read_hand` reads it, checked as it will be when it arrives
+    (:func:`check_hand`, unlikely points kept), and counted
+    (:func:`count_hand`)."""
+    hand = read_hand(player, text, profile)
+    check_hand(rules, player, hand, confirm=True)
+    return hand, count_hand(hand, rules)
 
 
 def check_hand(rules: RuleSet, player: str, hand: Hand, *, confirm: bool = False) -> Hand:

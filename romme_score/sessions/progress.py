@@ -35,6 +35,7 @@ from romme_score.sessions.changes import (
     went_out,
 )
 from romme_score.sessions.errors import AlreadyOut, GameOver, GivenTwice, RoundIncomplete
+from romme_score.sessions.hands import count_hand
 from romme_score.sessions.results import Recorded
 from romme_score.sessions.rounds import Rounds
 from romme_score.store.errors import PendingChanged, StoreBusy
@@ -135,7 +136,9 @@ class Progress(Rounds):
         )
         score, refusal = provisional_score(info.players, info.rules, totals, rnd, missing)
         unsaved: RoundIncomplete | RoundError | None = self._incomplete(info, rnd, missing) or refusal
-        return RoundState(rnd, missing, unsaved, score, refusal, merged, overruled, given or {})
+        counts = self.counted(info, rnd)
+        counts.update((p, count_hand(h, info.rules)) for p, h in (given or {}).items())
+        return RoundState(rnd, missing, unsaved, score, refusal, merged, overruled, given or {}, counts)
 
     @staticmethod
     def _incomplete(info: SessionInfo, rnd: PendingRound, missing: Sequence[str]) -> RoundIncomplete | None:

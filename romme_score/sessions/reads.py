@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
-from romme_score.rules import RuleSet
 from romme_score.scoring import (
     TENTHS,
-    Hand,
     RoundScore,
     game_state,
     place_bonus,
@@ -59,17 +57,6 @@ def leaderboard_with_bonus(
         for name, extra in place_bonus(players, totals).items():
             result[name] += extra * TENTHS
     return result
-
-
-def count_hand(hand: Hand, rules: RuleSet) -> HandCount:
-    """A hand's points before any doubling (:func:`~romme_score.scoring.hand_points`) and
-    each card's penalty (§3), as the doors show a hand that is in or being typed."""
-    if hand.cards is None:
-        return HandCount(hand.points or 0)
-    from romme_score.melds import penalty_value  # the referee: loaded once a card is counted
-
-    values = tuple(penalty_value(card, rules) for card in hand.cards)
-    return HandCount(sum(values), values)
 
 
 def running_totals(
@@ -187,7 +174,16 @@ class Reads(ServiceBase):
             latest,
             settled,
             tournament,
+            self.counted(info, pending),
         )
+
+    @staticmethod
+    def counted(info: SessionInfo, pending: PendingRound) -> dict[str, HandCount]:
+        """Each hand of the round in progress counted under the session's rules
+        (:func:`~romme_score.sessions.hands.count_hand`), by player."""
+        from romme_score.sessions.hands import count_hand  # the pages and the table mode only
+
+        return {player: count_hand(hand.to_hand(), info.rules) for player, hand in pending.hands.items()}
 
     @staticmethod
     def _provisional(

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from romme_score.frozen import record
+from romme_score.frozen import field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, RoundInput, RoundScore
 from romme_score.sessions.errors import UnlikelyPoints
@@ -117,7 +117,8 @@ class Snapshot:
     (``provisional``: Hand-Rommé doubling, jokers, never-out and the winner's bonus
     applied, the missing hands counted as 0; None until a winner or a stalemate is
     known, or while the round cannot be saved as it stands), the last round, and the
-    settlement so far (None before the first round)."""
+    settlement so far (None before the first round); ``counts``, each hand of the round in
+    progress counted (:class:`HandCount`), as the doors show it beside the hand."""
 
     version: int
     standings: Standings
@@ -127,6 +128,7 @@ class Snapshot:
     last: RoundRecord | None
     settled: Settled | None
     tournament: str | None = None  # a tournament's table: no money (settled stays None)
+    counts: Mapping[str, HandCount] = field(default_factory=dict)
 
 
 @record

@@ -129,14 +129,14 @@ class Table:
             self._pending_lines()
             return
         news = views.phone_news(
-            self.info.players, before.pending, after.pending, self.out.cards, self.info.rules
+            self.info.players, before.pending, after.pending, self.out.cards, after.counts
         )
         if news:
             click.echo(self.out.text(views.fit("\n".join(news), width, indent="  ")))
 
     def _pending_lines(self) -> None:
         lines = views.pending_lines(
-            self.info.players, self.snap.pending, self.snap.missing, self.out.cards, self.info.rules
+            self.info.players, self.snap.pending, self.snap.missing, self.out.cards, self.snap.counts
         )
         click.echo(self.out.text(views.fit(lines, terminal_width(), indent="  ")))
 

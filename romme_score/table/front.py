@@ -90,7 +90,9 @@ class KeptRound:
         fresh = self.service.pending(self.info)
         if fresh.empty and not self.seen.empty:
             raise TakenElsewhere()
-        news = views.phone_news(entry.players, self.seen, fresh, cards, entry.rules)
+        news = views.phone_news(
+            entry.players, self.seen, fresh, cards, self.service.counted(self.info, fresh)
+        )
         entry.load(fresh.to_input())
         self.reset(fresh)
         return news

@@ -9,14 +9,14 @@ so that six players fit 80 columns and stay readable at 60.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from romme_score.cards import Card
 from romme_score.i18n import N_, _, ngettext, shown, tenths_text
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.sessions import PendingRound, RoundRow, Standings
-from romme_score.sessions.reads import count_hand
+from romme_score.sessions.results import HandCount
 from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
@@ -433,7 +433,11 @@ def render_help(words: Sequence[tuple[str, str]], width: int = 80) -> str:
 
 
 def pending_lines(
-    players: Sequence[str], pending: PendingRound, missing: Sequence[str], cards: CardsText, rules: RuleSet
+    players: Sequence[str],
+    pending: PendingRound,
+    missing: Sequence[str],
+    cards: CardsText,
+    counts: Mapping[str, HandCount],
 ) -> str:
     """Below the panel while phones send a round: who went out, each hand that is in (its
     cards and points), who is still awaited, and the word that takes it over."""
@@ -444,7 +448,7 @@ def pending_lines(
             continue
         hand = stored.to_hand()
         shown = cards(hand.cards) if hand.cards is not None else _("counted")
-        lines.append(f"  {player}: {shown} = {count_hand(hand, rules).points}")
+        lines.append(f"  {player}: {shown} = {counts[player].points}")
     if missing:
         lines.append("  " + _("waiting for %(players)s") % {"players": ", ".join(missing)})
     lines.append(_("'phones' takes this round over: Enter saves it."))
@@ -462,7 +466,11 @@ def _pending_state(pending: PendingRound) -> str:
 
 
 def phone_news(
-    players: Sequence[str], before: PendingRound, now: PendingRound, cards: CardsText, rules: RuleSet
+    players: Sequence[str],
+    before: PendingRound,
+    now: PendingRound,
+    cards: CardsText,
+    counts: Mapping[str, HandCount],
 ) -> list[str]:
     """What a phone changed of the round in progress since ``before``, a line each (issue 30
     item 7): who went out, and each hand sent (``Dora (phone): ♦7 ♦8 = 15``) or taken back."""
@@ -480,7 +488,7 @@ def phone_news(
         shown = cards(hand.cards) if hand.cards is not None else _("counted")
         lines.append(
             _("%(player)s (phone): %(hand)s = %(points)s")
-            % {"player": player, "hand": shown, "points": count_hand(hand, rules).points}
+            % {"player": player, "hand": shown, "points": counts[player].points}
         )
     return lines
 

@@ -16,10 +16,9 @@ from typing import Any
 
 from romme_score.cards import RANKS, SUITS, Card, Profile, Suit, parse_cards
 from romme_score.i18n import N_, _, decimal_text, ngettext, tenths_text
-from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, Hand, RoundScore
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
-from romme_score.sessions.reads import count_hand
+from romme_score.sessions.results import HandCount
 from romme_score.settlement import Settlement
 from romme_score.store.records import RoundPoints, RoundRecord
 from romme_score.views import marks
@@ -120,20 +119,20 @@ def cards_shown(cards: Sequence[Card], profile: Profile) -> list[str]:
     return [c.format(profile) for c in cards]
 
 
-def hand_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]:
+def hand_json(hand: Hand, count: HandCount, profile: Profile) -> dict[str, Any]:
     """One hand as the pages and ``POST {seat}/hand`` show it: its points (before any
-    doubling) and its cards as the referee reads them (none for points counted by hand)."""
+    doubling, ``count``: as the service counted it) and its cards as the referee reads them
+    (none for points counted by hand)."""
     return {
-        "points": count_hand(hand, rules).points,
+        "points": count.points,
         "cards": cards_shown(hand.cards, profile) if hand.cards is not None else [],
         "counted": hand.points if hand.cards is None else None,
     }
 
 
-def reading_json(hand: Hand, rules: RuleSet, profile: Profile) -> dict[str, Any]:
+def reading_json(hand: Hand, count: HandCount, profile: Profile) -> dict[str, Any]:
     """A hand as typed, read card by card (the seat's live reading): the hand's JSON plus
-    each card's penalty value."""
-    count = count_hand(hand, rules)
+    each card's penalty value (``count``: as the service counted it)."""
     return {
         "points": count.points,
         "cards": cards_shown(hand.cards, profile) if hand.cards is not None else [],
@@ -161,14 +160,15 @@ def pending_json(
     pending: PendingRound,
     missing: Sequence[str],
     profile: Profile,
-    provisional: RoundScore | None = None,
+    provisional: RoundScore | None,
+    counts: Mapping[str, HandCount],
 ) -> dict[str, Any]:
     """``"pending"`` of ``state.json``: every player in ``hands``, None until their hand is
     in, and ``"score"``, the round as it would be saved now (:func:`provisional_json`)."""
     hands: dict[str, Any] = {}
     for player in info.players:
         stored = pending.hands.get(player)
-        hands[player] = hand_json(stored.to_hand(), info.rules, profile) if stored is not None else None
+        hands[player] = hand_json(stored.to_hand(), counts[player], profile) if stored is not None else None
     return {
         "score": provisional_json(provisional, missing),
         "winner": pending.winner,

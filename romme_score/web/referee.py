@@ -20,9 +20,9 @@ from starlette.datastructures import QueryParams
 
 from romme_score import referee
 from romme_score.cards import NotationError, parse_cards
-from romme_score.inputs import HandInputError, read_hand
+from romme_score.inputs import HandInputError
 from romme_score.scoring import RoundError
-from romme_score.sessions import check_hand
+from romme_score.sessions import typed_hand
 from romme_score.solver import HandTooLarge
 from romme_score.views import best as best_views
 from romme_score.views import referee as referee_views
@@ -46,16 +46,15 @@ def read(call: Call, params: QueryParams) -> dict[str, Any]:
     info = call.info()
     who = call.link.player or "?"
     try:
-        hand = read_hand(who, params.get("cards", ""), call.notation)
         # as the hand will be checked when sent: the cards the packs hold, the points a hand can
-        check_hand(info.rules, who, hand, confirm=True)
+        hand, count = typed_hand(info.rules, who, params.get("cards", ""), call.notation)
     except HandInputError as exc:  # said under the seat's own hand: without its name before it
         answer = answer_of(exc)
         answer.body["error"] = _without_name(str(answer.body["error"]), who)
         raise answer from None
     except RoundError as exc:
         raise Answer(400, {"error": _without_name(str(exc), who), "code": "supply"}) from None
-    reading = views.reading_json(hand, info.rules, call.notation)
+    reading = views.reading_json(hand, count, call.notation)
     return {**reading, **views.reading_shown(reading, hand)}
 
 

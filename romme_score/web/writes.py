@@ -82,7 +82,7 @@ def hand(call: Call, body: dict[str, Any]) -> dict[str, Any]:
     never_out = _flag(body, "never_out") or False
     change = hand_given(player, typed, never_out=never_out, confirm=_flag(body, "confirm") or False)
     state = call.service.change_round(info, change)
-    return views.hand_json(state.given[player], info.rules, call.notation)
+    return views.hand_json(state.given[player], state.counts[player], call.notation)
 
 
 def out(call: Call, body: dict[str, Any]) -> dict[str, Any]:
@@ -117,7 +117,7 @@ def pending(call: Call, body: dict[str, Any]) -> dict[str, Any]:
         confirm=_flag(body, "confirm") or False,
     )
     now = call.service.change_round(info, change)
-    return views.pending_json(info, now.round, now.missing, call.notation, now.score)
+    return views.pending_json(info, now.round, now.missing, call.notation, now.score, now.counts)
 
 
 def save(call: Call, body: dict[str, Any]) -> dict[str, Any]:
