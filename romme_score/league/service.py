@@ -21,7 +21,7 @@ from romme_score.errors import InputProblem
 from romme_score.i18n import _, shown
 from romme_score.inputs import clean_name
 from romme_score.league.options import LeagueOptions
-from romme_score.league.rules import Event, Standing, ordered, person_key, rank_league
+from romme_score.league.rules import Event, Standing, course, ordered, person_key, rank_league
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
 from romme_score.store.errors import EventInLeague, TableInLeague
@@ -130,6 +130,12 @@ class LeagueStandings:
     @property
     def finished(self) -> bool:
         return all(e.finished for e in self.events)
+
+    @property
+    def course(self) -> dict[str, list[int]]:
+        """Each person's counted points after each event, in date order (the season's
+        course, as the report's chart draws it: :func:`~romme_score.league.rules.course`)."""
+        return course(self.players, self.events, self.options.best)
 
 
 @dataclass(frozen=True)

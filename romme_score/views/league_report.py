@@ -4,7 +4,7 @@ points over the season. As ``romme report``'s page: no script, no external file,
 column on a phone (360 px without sideways scrolling), print styles.
 
 The chart is :mod:`romme_score.views.chart_svg`'s, one ``<polyline>`` per player through
-the counted points after each event (:func:`romme_score.league.rules.course`), with a
+the counted points after each event (``LeagueStandings.course``), with a
 legend that names every player in ranking order.
 """
 
@@ -14,7 +14,6 @@ from datetime import date
 from html import escape
 
 from romme_score.i18n import N_, _
-from romme_score.league.rules import course
 from romme_score.league.service import LeagueStandings
 from romme_score.views import report as report_views
 from romme_score.views.chart_svg import Line, legend, svg_lines
@@ -51,7 +50,7 @@ CSS = (
 
 def _lines(s: LeagueStandings) -> list[Line]:
     """Each player's counted points after each event, in ranking order."""
-    course_of = course(s.players, s.events, s.options.best)
+    course_of = s.course
     steps = tuple(range(1, len(s.events) + 1))
     return [Line(p.name, steps, tuple(course_of[p.name]), p.points) for p in s.players]
 
