@@ -1,8 +1,9 @@
 """The boundary of issue 35 item 6: play is decided in one place.
 
 - The front ends (``cli/``, ``table/``, ``web/``) and the views import no *function* of the
-  game's core (``scoring``, ``melds``, ``layoff``, ``solver``, ``settlement``): its types
-  (cards, hands, verdicts, errors) are fine, a check or a sum is the service's to call.
+  game's core (``scoring``, ``melds``, ``layoff``, ``solver``, ``settlement``, and the pure
+  rules of a tournament and a league): its types (cards, hands, verdicts, errors) are fine,
+  a check or a sum is the service's to call.
 - The store imports nothing from ``tournament/`` or ``league/``: not at the top, not inside
   a function, not for types.
 - No import circle, counting imports inside functions and the names a package hands out
@@ -26,7 +27,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "romme_score"
 FRONT_ENDS = ("cli", "table", "web", "views")
-GAME_CORE = ("scoring", "melds", "layoff", "solver", "settlement")
+GAME_CORE = ("scoring", "melds", "layoff", "solver", "settlement", "tournament.rules", "league.rules")
 CLICK_ALLOWED = ("cli", "table")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
 
