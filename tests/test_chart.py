@@ -241,3 +241,22 @@ def test_chart_ascii_is_pure_ascii_for_any_session(lang: str) -> None:
     assert "Aerger" in out and "Baerbel" in out and "Rene" in out and "Zwischenstaende" in out
     out = ok("--lang", "de", "chart", "--ascii", "--session", "Freitag")
     assert "Joerg" in out and "Zoe ?" in out and "Hand-Romme" in out
+
+
+def test_no_two_of_36_svg_lines_share_colour_and_dash() -> None:
+    """The report's and the league's chart (one SVG module): a club's 8 players were drawn
+    with player 1's and 7's line alike (colour and dash both repeat every six); now the
+    dash moves on by one each time the colours start again, and the first six are as
+    before."""
+    import re
+
+    from romme_score.views.chart_svg import Line, svg_lines
+
+    lines = [Line(f"P{i}", (1, 2), (i, i + 1), i + 1) for i in range(36)]
+    svg = svg_lines(lines, 2, title="t", desc="d")
+    drawn = re.findall(
+        r'<polyline class="line"[^>]*stroke="(#[0-9A-Fa-f]+)"[^>]*?(?: stroke-dasharray="([^"]*)")?/>', svg
+    )
+    assert len(drawn) == 36
+    assert len(set(drawn)) == 36, "two lines share a colour and a dash"
+    assert [dash for _colour, dash in drawn[:6]] == ["", "8 4", "2 3", "10 3 2 3", "14 4", "4 2 4 6"]

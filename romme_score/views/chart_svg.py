@@ -50,7 +50,9 @@ def colour(i: int) -> str:
 
 
 def _dash(i: int) -> str:
-    dash = DASHES[i % len(DASHES)]
+    """The dash of line ``i``: the colours' own order for the first six, then shifted by one
+    for each round of the colours, so that no two of 36 lines share colour and dash."""
+    dash = DASHES[(i + i // len(COLOURS)) % len(DASHES)]
     return f' stroke-dasharray="{dash}"' if dash else ""
 
 
