@@ -1,9 +1,10 @@
 """The store over an SQL database, written once for every backend
 (:class:`~romme_score.store.protocol.Store`), made of a part per subject: sessions with
 their notes and renames (:mod:`.sessions`), rounds with their history (:mod:`.rounds`),
-the round in progress and the phones' links (:mod:`.pending`), on what they share
-(:mod:`.base`); the statistics, the tournaments, the leagues and the idempotency keys
-(:mod:`.keys`, loaded by their first use) here.
+on what they share (:mod:`.base`); the round in progress and the phones' links
+(:mod:`.pending`), the tournaments, the leagues and the idempotency keys (:mod:`.keys`)
+through thin methods here that load their modules with their first use; the statistics
+here.
 
 Every write is one transaction (:meth:`Connection.transact`); each one that changes a
 session counts up its ``version`` and announces it (:meth:`Dialect.notify`), so that
@@ -25,6 +26,9 @@ from romme_score.store.records import (
     Key,
     KeyedWrite,
     LeagueInfo,
+    Link,
+    PendingChange,
+    PendingRound,
     PlayerSessionStats,
     RoundPoints,
     SessionInfo,
@@ -35,17 +39,46 @@ from romme_score.store.records import (
 )
 from romme_score.store.sql.base import SET_STATE
 from romme_score.store.sql.dialect import Cursor
-from romme_score.store.sql.pending import Pending
 from romme_score.store.sql.sessions import Sessions
 
 if TYPE_CHECKING:
     from romme_score.store.records import StoredOptions
 
 
-class SQLStore(Sessions, Pending):
+class SQLStore(Sessions):
     """A romme-score database over a :class:`Connection` that speaks a :class:`Dialect`:
-    its parts by subject (:mod:`.sessions`, :mod:`.rounds`, :mod:`.pending` on
-    :mod:`.base`), the statistics, tournaments, leagues and keys here."""
+    its parts by subject (:mod:`.sessions`, :mod:`.rounds` on :mod:`.base`; the round in
+    progress, the tournaments, the leagues and the keys in their modules, loaded with their
+    first use), the statistics here."""
+
+    # -- the round in progress and the phones' links (romme_score/store/sql/pending.py) ----
+
+    def pending(self, session: SessionInfo) -> PendingRound:
+        from romme_score.store.sql import pending  # with its first use, not at every start
+
+        return pending.pending(self, session)
+
+    def change_pending(
+        self, session: SessionInfo, change: PendingChange, *, expected: int | None = None
+    ) -> PendingRound:
+        from romme_score.store.sql import pending  # with its first use, not at every start
+
+        return pending.change(self, session, change, expected)
+
+    def clear_pending(self, session: SessionInfo, *, expected: int | None = None) -> None:
+        from romme_score.store.sql import pending  # with its first use, not at every start
+
+        pending.clear(self, session, expected)
+
+    def links(self, session: SessionInfo) -> list[Link]:
+        from romme_score.store.sql import pending  # with its first use, not at every start
+
+        return pending.links(self, session)
+
+    def add_links(self, session: SessionInfo, links: Sequence[Link], *, replace: bool) -> list[Link]:
+        from romme_score.store.sql import pending  # with its first use, not at every start
+
+        return pending.add_links(self, session, links, replace)
 
     # -- idempotency keys (romme serve's writes; romme_score/store/sql/keys.py) ----------
 
