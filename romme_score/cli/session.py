@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 
 from romme_score.cli import TranslatedGroup
-from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
     InputError,
@@ -499,6 +498,8 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
 
             echo_chunks(chunks, fit=fit_json if fmt == "json" else None)
             return
+        from romme_score.cli.files import write_output  # export -o only, not at every start
+
         write_output(output, chunks)
     click.echo(views.exported(data.name, str(output)))
 
