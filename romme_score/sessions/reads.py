@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
-from romme_score.rules import RuleSet
 from romme_score.scoring import (
     TENTHS,
-    Hand,
     RoundScore,
     game_state,
     place_bonus,
@@ -20,7 +18,6 @@ from romme_score.sessions.base import ServiceBase
 from romme_score.sessions.errors import TournamentMoney
 from romme_score.sessions.results import (
     Correction,
-    HandCount,
     RoundRow,
     SessionSummary,
     Settled,
@@ -59,17 +56,6 @@ def leaderboard_with_bonus(
         for name, extra in place_bonus(players, totals).items():
             result[name] += extra * TENTHS
     return result
-
-
-def count_hand(hand: Hand, rules: RuleSet) -> HandCount:
-    """A hand's points before any doubling (:func:`~romme_score.scoring.hand_points`) and
-    each card's penalty (§3), as the doors show a hand that is in or being typed."""
-    if hand.cards is None:
-        return HandCount(hand.points or 0)
-    from romme_score.melds import penalty_value  # the referee: loaded once a card is counted
-
-    values = tuple(penalty_value(card, rules) for card in hand.cards)
-    return HandCount(sum(values), values)
 
 
 def running_totals(

@@ -52,15 +52,6 @@ class Standings:
 
 
 @record
-class HandCount:
-    """A hand's points under a session's rules before any doubling, and what each of its
-    cards counts (none for points counted by hand): what a door shows beside a hand."""
-
-    points: int
-    values: tuple[int, ...] = ()
-
-
-@record
 class SessionSummary:
     """A line of the session list."""
 

@@ -16,7 +16,7 @@ from romme_score.i18n import N_, _, ngettext, shown, tenths_text
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.sessions import PendingRound, RoundRow, Standings
-from romme_score.sessions.reads import count_hand
+from romme_score.sessions.hands import count_hand
 from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends

@@ -19,7 +19,7 @@ from romme_score.i18n import N_, _, decimal_text, ngettext, tenths_text
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, Hand, RoundScore
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
-from romme_score.sessions.reads import count_hand
+from romme_score.sessions.hands import count_hand
 from romme_score.settlement import Settlement
 from romme_score.store.records import RoundPoints, RoundRecord
 from romme_score.views import marks
