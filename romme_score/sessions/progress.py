@@ -44,7 +44,8 @@ MERGE_RETRIES = 20  # writes of one change that met another door's write, before
 
 
 class Progress(Rounds):
-    """The round in progress of :class:`~romme_score.sessions.SessionService`: changed by one
+    """The round in progress of :class:`~romme_score.sessions.SessionService` (which hands
+    its calls to one of these over its store, made with their first use): changed by one
     call, checked by ``verify_*``/``can_*`` twins, saved and discarded."""
 
     def pending(self, info: SessionInfo) -> PendingRound:
