@@ -1,7 +1,7 @@
 """The round in progress and the phones' links in the SQL store (their SQL in
-:mod:`romme_score.store.sql.phones`). The store's thin methods (``pending``,
-``change_pending``, ``clear_pending``, ``links``, ``add_links``) load this module with their
-first use: a command that only reads the rounds (``romme standings``) never does."""
+:mod:`romme_score.store.sql.phones`). The store's thin methods for the writes
+(``change_pending``, ``clear_pending``, ``add_links``) load this module with their first
+use; its reads (``pending``, ``links``) ask :mod:`~romme_score.store.sql.phones` alone."""
 
 from __future__ import annotations
 
@@ -17,10 +17,6 @@ if TYPE_CHECKING:
     from romme_score.store.sql.base import StoreBase
 
 
-def pending(store: StoreBase, session: SessionInfo) -> PendingRound:
-    return phones.pending(store.conn, session)
-
-
 def change(
     store: StoreBase, session: SessionInfo, change: PendingChange, expected: int | None
 ) -> PendingRound:
@@ -31,7 +27,7 @@ def change(
         store._changed(cur, session.id)
 
     store.write(work)
-    return pending(store, session)  # inside held(): read in its transaction
+    return phones.pending(store.conn, session)  # inside held(): read in its transaction
 
 
 def clear(store: StoreBase, session: SessionInfo, expected: int | None) -> None:
@@ -51,10 +47,6 @@ def expect(cur: Cursor, session: SessionInfo, expected: int | None) -> None:
         now_at = phones.revision(cur, session.id)
         if now_at != expected:
             raise PendingChanged(session.name, now_at)
-
-
-def links(store: StoreBase, session: SessionInfo) -> list[Link]:
-    return phones.links(store.conn, session)
 
 
 def add_links(store: StoreBase, session: SessionInfo, links: Sequence[Link], replace: bool) -> list[Link]:

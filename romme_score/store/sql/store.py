@@ -54,9 +54,9 @@ class SQLStore(Sessions):
     # -- the round in progress and the phones' links (romme_score/store/sql/pending.py) ----
 
     def pending(self, session: SessionInfo) -> PendingRound:
-        from romme_score.store.sql import pending  # with its first use, not at every start
+        from romme_score.store.sql import phones  # a read: the SQL alone, not pending.py's writes
 
-        return pending.pending(self, session)
+        return phones.pending(self.conn, session)
 
     def change_pending(
         self, session: SessionInfo, change: PendingChange, *, expected: int | None = None
@@ -71,9 +71,9 @@ class SQLStore(Sessions):
         pending.clear(self, session, expected)
 
     def links(self, session: SessionInfo) -> list[Link]:
-        from romme_score.store.sql import pending  # with its first use, not at every start
+        from romme_score.store.sql import phones  # a read: the SQL alone, not pending.py's writes
 
-        return pending.links(self, session)
+        return phones.links(self.conn, session)
 
     def add_links(self, session: SessionInfo, links: Sequence[Link], *, replace: bool) -> list[Link]:
         from romme_score.store.sql import pending  # with its first use, not at every start
