@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from serving import Served, in_process
 
+from romme_score import best as best_referee
 from romme_score import referee
 from romme_score.cards import Card, parse_cards
 from romme_score.cli import main
@@ -33,8 +34,8 @@ def table(*texts: str) -> list[tuple[str, list[Card]]]:
 
 
 def test_an_illegal_table_meld_is_refused_with_its_number_text_and_reason() -> None:
-    with pytest.raises(referee.IllegalTableMeld) as caught:
-        referee.judge_best(parse_cards("H2"), table("HK KK PK", "HK"), STANDARD)
+    with pytest.raises(best_referee.IllegalTableMeld) as caught:
+        best_referee.judge_best(parse_cards("H2"), table("HK KK PK", "HK"), STANDARD)
     error = caught.value
     assert (error.number, error.text, error.code) == (2, "HK", "illegal-table-meld")
     assert isinstance(error.reason, Reason) and error.exit_code == 2
@@ -49,31 +50,31 @@ def test_an_illegal_table_meld_is_said_before_a_later_one_is_read() -> None:
             read.append(text)
             yield text, parse_cards(text) if text == "HK" else []
 
-    with pytest.raises(referee.IllegalTableMeld):
-        referee.judge_best(parse_cards("H2"), melds(), STANDARD)
+    with pytest.raises(best_referee.IllegalTableMeld):
+        best_referee.judge_best(parse_cards("H2"), melds(), STANDARD)
     assert read == ["HK"]
 
 
 def test_more_cards_than_the_packs_hold_is_the_supply_rules_1() -> None:
-    with pytest.raises(referee.SupplyExceeded) as caught:
-        referee.judge_best(parse_cards("HK HK"), table("HK KK PK"), STANDARD)
+    with pytest.raises(best_referee.SupplyExceeded) as caught:
+        best_referee.judge_best(parse_cards("HK HK"), table("HK KK PK"), STANDARD)
     assert caught.value.code == "supply" and "♥K" in str(caught.value)
 
 
 def test_a_hand_too_large_is_the_solvers_refusal() -> None:
     with pytest.raises(HandTooLarge):
-        referee.judge_best(
+        best_referee.judge_best(
             parse_cards("H2 H3 H4 H5 H6 H7 H8 H9 H10 HB HD HK HA K2 K3 K4 K5 K6 K7 K8 K9 K10"), (), STANDARD
         )
 
 
 def test_the_lone_jokers_melds_come_in_the_solvers_answer_rules_5() -> None:
-    verdict = referee.judge_best(parse_cards("J J T2"), table("HB HD HK"), STANDARD, came_out=True)
+    verdict = best_referee.judge_best(parse_cards("J J T2"), table("HB HD HK"), STANDARD, came_out=True)
     best = verdict.best
     assert len(best.out_layoff_melds) == len(best.out_layoffs)
     lone = [m for move, m in zip(best.out_layoffs, best.out_layoff_melds, strict=True) if not move.cards]
     assert lone and all(m is not None and len(m.cards) == 5 for m in lone)
-    natural = referee.judge_best(parse_cards("♥A ♥5 TK P9"), table("♥2 ♥3 ♥4"), STANDARD, came_out=True)
+    natural = best_referee.judge_best(parse_cards("♥A ♥5 TK P9"), table("♥2 ♥3 ♥4"), STANDARD, came_out=True)
     assert natural.best.layoff_melds == (None,) * len(natural.best.layoffs)
 
 
@@ -127,7 +128,7 @@ def served(db: Path) -> Iterator[Served]:
 def test_the_phones_best_says_what_romme_best_says(
     db: Path, served: Served, hand: str, came_out: bool
 ) -> None:
-    """Both through :func:`romme_score.referee.judge_best`; the phone worded a hand that has
+    """Both through :func:`romme_score.best_referee.judge_best`; the phone worded a hand that has
     come out as one that has not before issue 35."""
     args = ["--lang", "en", "best", hand, "--db", str(db), *(["--came-out"] if came_out else [])]
     line = CliRunner().invoke(main, args)

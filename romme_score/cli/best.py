@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from romme_score.best import IllegalTableMeld, SupplyExceeded, judge_best
 from romme_score.cli.options import (
     Output,
     RulesFrom,
@@ -14,7 +15,6 @@ from romme_score.cli.options import (
     referee_rule_options,
 )
 from romme_score.i18n import _, shown
-from romme_score.referee import IllegalTableMeld, SupplyExceeded, judge_best
 from romme_score.rules import RuleSet
 from romme_score.views.best import best_json, render_best
 

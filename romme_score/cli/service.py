@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from romme_score.sessions import SessionService
+if TYPE_CHECKING:  # loaded when a command opens it: not for a command's --help
+    from romme_score.sessions.service import SessionService
 
 SQLITE_SIDECARS = ("", "-wal", "-shm", "-journal")
 
@@ -23,6 +25,8 @@ def open_service(db: str | Path | None, create: bool = False) -> SessionService:
     Only a command that starts something (``new``, ``import``, ``tournament new``) creates
     the database, through :func:`creating_service`: any other finds no database where
     there is none, and leaves neither a file nor a folder behind (issue 20 item 23)."""
+    from romme_score.sessions.service import SessionService
+
     return SessionService(db, create=create)
 
 

@@ -7,11 +7,11 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from romme_score.cli import TranslatedGroup
-from romme_score.cli.files import write_output
 from romme_score.cli.options import (
     FilePath,
     InputError,
@@ -32,9 +32,11 @@ from romme_score.i18n import N_, _, grouped, os_reason
 from romme_score.inputs import PlayerChoiceError, choose_player, clean_currency, parse_rate
 from romme_score.rules import GameEnd, RuleError, RuleSet
 from romme_score.scoring import Hand, RoundError, RoundInput
-from romme_score.sessions import Recorded, SessionInfo, SessionService, read_hands
 from romme_score.store.errors import NoDatabase
 from romme_score.views import session as views
+
+if TYPE_CHECKING:  # the service and its hand reading load when a command runs, not for its --help
+    from romme_score.sessions import Recorded, SessionInfo, SessionService
 
 SHOWN_ROUNDS = 30  # rounds shown in the standings table unless --all
 
@@ -58,6 +60,8 @@ def parse_hands(
     """``NAME=CARDS`` / ``NAME=POINTS`` arguments, and ``--never-out`` marks, by player, as
     the service reads them (:func:`~romme_score.sessions.read_hands`); unlikely points are
     kept with a warning on stderr (nobody is asked: a script must not wait)."""
+    from romme_score.sessions.hands import read_hands  # a command that reads hands only
+
     marked = {chosen(n, info.players, "--never-out") for n in never_out}
     read = read_hands(info, items, marked, out.profile)
     for unlikely in read.unlikely:
@@ -499,6 +503,8 @@ def export(fmt: str, output: Path | None, session: str | None, db: str | None) -
 
             echo_chunks(chunks, fit=fit_json if fmt == "json" else None)
             return
+        from romme_score.cli.files import write_output  # export -o only, not at every start
+
         write_output(output, chunks)
     click.echo(views.exported(data.name, str(output)))
 

@@ -20,7 +20,9 @@ own module:
   the one settlement (:func:`settle_evening`);
 - :mod:`~romme_score.sessions.rounds`: rounds saved, previewed, corrected and undone;
 - :mod:`~romme_score.sessions.progress`: the round in progress, changed by one call
-  (:meth:`~SessionService.change_round`) with its ``verify_*``/``can_*`` twins;
+  (:meth:`~SessionService.change_round`) with its ``verify_*``/``can_*`` twins; the
+  service's thin methods hand them to it, loaded with their first use (a command that only
+  reads, ``romme standings``, never loads it);
 - :mod:`~romme_score.sessions.changes`: what a door sends of it and gets back
   (:class:`RoundChange`, :class:`RoundState`), and its rules that need no database, the
   table mode's entry's referee (:class:`RoundReferee`);
@@ -37,7 +39,7 @@ service's parts, never the export, which only export and import need (issue 28 i
 
 >>> from romme_score.sessions import SessionService
 >>> [part.__name__ for part in SessionService.__mro__[1:-1]]
-['Progress', 'Rounds', 'Reads', 'ServiceBase']
+['Rounds', 'Reads', 'ServiceBase']
 """
 
 from __future__ import annotations

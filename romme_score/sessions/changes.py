@@ -25,7 +25,7 @@ from romme_score.frozen import field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, NoWinner, RoundError, RoundInput, RoundScore
 from romme_score.sessions.errors import RoundIncomplete
-from romme_score.sessions.results import HandCount
+from romme_score.sessions.hands import HandCount
 from romme_score.store.errors import PendingChanged
 from romme_score.store.records import KEEP, Keep, PendingRound
 

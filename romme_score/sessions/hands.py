@@ -1,7 +1,7 @@
 """Reading hands and checking them, at every door (typed, scripted, tapped): the referee
 of the session service. ``NAME=CARDS`` words read once (:func:`read_hands`), each hand
 checked as it arrives (:func:`check_hand`), the round's cards against the packs
-(:func:`first_over_supply`)."""
+(:func:`first_over_supply`); what a door shows beside a hand (:func:`count_hand`)."""
 
 from __future__ import annotations
 
@@ -21,11 +21,30 @@ from romme_score.scoring import (
     unlikely_points,
 )
 from romme_score.sessions.errors import GivenTwice, HandForm, UnlikelyPoints
-from romme_score.sessions.results import HandCount
 from romme_score.store.records import SessionInfo
 
 if TYPE_CHECKING:
     from romme_score.melds import IllegalMeldError
+
+
+@record
+class HandCount:
+    """A hand's points under a session's rules before any doubling, and what each of its
+    cards counts (none for points counted by hand): what a door shows beside a hand."""
+
+    points: int
+    values: tuple[int, ...] = ()
+
+
+def count_hand(hand: Hand, rules: RuleSet) -> HandCount:
+    """A hand's points before any doubling (:func:`~romme_score.scoring.hand_points`) and
+    each card's penalty (§3), as the doors show a hand that is in or being typed."""
+    if hand.cards is None:
+        return HandCount(hand.points or 0)
+    from romme_score.melds import penalty_value  # the referee: loaded once a card is counted
+
+    values = tuple(penalty_value(card, rules) for card in hand.cards)
+    return HandCount(sum(values), values)
 
 
 def unlikely_refusal(rules: RuleSet, player: str, hand: Hand) -> UnlikelyPoints | None:
@@ -89,17 +108,6 @@ def first_over_supply(
         except IllegalMeldError as exc:
             return player, exc
     return None
-
-
-def count_hand(hand: Hand, rules: RuleSet) -> HandCount:
-    """A hand's points before any doubling (:func:`~romme_score.scoring.hand_points`) and
-    each card's penalty (§3), as the doors show a hand that is in or being typed."""
-    if hand.cards is None:
-        return HandCount(hand.points or 0)
-    from romme_score.melds import penalty_value  # the referee: loaded once a card is counted
-
-    values = tuple(penalty_value(card, rules) for card in hand.cards)
-    return HandCount(sum(values), values)
 
 
 def typed_hand(rules: RuleSet, player: str, text: str, profile: Profile) -> tuple[Hand, HandCount]:

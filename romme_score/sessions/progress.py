@@ -12,6 +12,7 @@ them on its state; :meth:`Progress.referee` hands the table mode's entry its rul
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from romme_score.errors import InputProblem, RommeError
 from romme_score.frozen import replace
@@ -21,18 +22,6 @@ from romme_score.scoring import (
     StalemateWithWinner,
     check_winner_hand,
     game_state,
-)
-from romme_score.sessions.changes import (
-    RoundChange,
-    RoundReferee,
-    RoundState,
-    RoundTaken,
-    TypedHand,
-    asking_order,
-    hand_given,
-    hands_given,
-    provisional_score,
-    went_out,
 )
 from romme_score.sessions.errors import AlreadyOut, GameOver, GivenTwice, RoundIncomplete
 from romme_score.sessions.hands import count_hand
@@ -49,11 +38,15 @@ from romme_score.store.records import (
     canonical,
 )
 
+if TYPE_CHECKING:  # changes.py is imported by the methods that use it: romme standings never loads it
+    from romme_score.sessions.changes import RoundChange, RoundReferee, RoundState
+
 MERGE_RETRIES = 20  # writes of one change that met another door's write, before the store is busy
 
 
 class Progress(Rounds):
-    """The round in progress of :class:`~romme_score.sessions.SessionService`: changed by one
+    """The round in progress of :class:`~romme_score.sessions.SessionService` (which hands
+    its calls to one of these over its store, made with their first use): changed by one
     call, checked by ``verify_*``/``can_*`` twins, saved and discarded."""
 
     def pending(self, info: SessionInfo) -> PendingRound:
@@ -67,6 +60,8 @@ class Progress(Rounds):
         """The rules of ``info``'s next round for the table mode's entry (``dealer``: who
         deals it, read when not given), or, with ``edit``, of that round corrected
         (previewed on the totals before it, :meth:`preview_edit`)."""
+        from romme_score.sessions.changes import RoundReferee
+
         if edit is not None:
             number = edit
             return RoundReferee(info.players, info.rules, lambda r: self.preview_edit(info, number, r))
@@ -86,6 +81,8 @@ class Progress(Rounds):
         stays (:attr:`RoundState.overruled`); where the round was saved or discarded
         meanwhile, :class:`RoundTaken`. Without ``seen`` the change goes on top of whatever
         is there. Every hand is checked as it arrives (:meth:`verify_hand`)."""
+        from romme_score.sessions.changes import RoundTaken
+
         totals, played = self.store.totals(info), self.store.round_count(info)
         state = game_state(info.players, totals, played, info.rules)
         if state.finished:
@@ -128,6 +125,12 @@ class Progress(Rounds):
         overruled: InputProblem | None = None,
         given: Mapping[str, Hand] | None = None,
     ) -> RoundState:
+        from romme_score.sessions.changes import (
+            RoundState,
+            asking_order,
+            provisional_score,
+        )
+
         dealer = info.players[(info.first_dealer + played) % len(info.players)]
         missing = tuple(
             p
@@ -155,6 +158,7 @@ class Progress(Rounds):
         """``change`` with its players known (each once: :class:`GivenTwice`) and its typed
         hands read (:func:`~romme_score.inputs.read_hand`), never-out marks on them."""
         from romme_score.inputs import read_hand
+        from romme_score.sessions.changes import TypedHand
 
         marked = {self._player(info, p) for p in change.never_out}
         hands: dict[str, Hand | None] = {}
@@ -172,6 +176,8 @@ class Progress(Rounds):
     def _pending_change(self, info: SessionInfo, change: RoundChange, now: PendingRound) -> PendingChange:
         """What ``change`` (:meth:`_read`) writes to the round in progress ``now``, every part
         of it checked: the raising check of every change (:meth:`verify_change`)."""
+        from romme_score.sessions.changes import TypedHand
+
         given = {p: h for p, h in change.hands if not isinstance(h, TypedHand)}
         for player in change.never_out:
             if player not in given and player in now.hands:  # a hand already in, marked now
@@ -248,10 +254,14 @@ class Progress(Rounds):
     @staticmethod
     def verify_hand_romme(info: SessionInfo, rnd: PendingRound) -> None:
         """A Hand-Rommé needs who went out (none in a stalemate): :class:`NoWinner`."""
+        from romme_score.sessions.changes import RoundReferee
+
         RoundReferee.verify_hand_romme(rnd.winner)
 
     @staticmethod
     def can_hand_romme(info: SessionInfo, rnd: PendingRound) -> bool:
+        from romme_score.sessions.changes import RoundReferee
+
         return RoundReferee.can_hand_romme(rnd.winner)
 
     def verify_save(self, info: SessionInfo, rnd: PendingRound | None = None) -> None:
@@ -268,10 +278,14 @@ class Progress(Rounds):
 
     def set_hand(self, info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> PendingRound:
         """``player``'s own hand (:func:`hand_given`) through :meth:`change_round`."""
+        from romme_score.sessions.changes import hand_given
+
         return self.change_round(info, hand_given(self._player(info, player), hand, confirm=confirm)).round
 
     def declare_out(self, info: SessionInfo, player: str, hand_romme: bool = False) -> PendingRound:
         """``player`` went out (:func:`went_out`) through :meth:`change_round`."""
+        from romme_score.sessions.changes import went_out
+
         return self.change_round(info, went_out(self._player(info, player), hand_romme)).round
 
     def change_pending(
@@ -286,6 +300,11 @@ class Progress(Rounds):
     ) -> PendingRound:
         """Set parts of the round in progress at once (:class:`RoundChange`, the
         scorekeeper's, for a player without a phone) through :meth:`change_round`."""
+        from romme_score.sessions.changes import (
+            RoundChange,
+            hands_given,
+        )
+
         change = RoundChange(winner, stalemate, hand_romme, hands_given(hands or {}), confirm=confirm)
         return self.change_round(info, change).round
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from romme_score.scoring import (
     TENTHS,
@@ -18,7 +19,6 @@ from romme_score.sessions.base import ServiceBase
 from romme_score.sessions.errors import TournamentMoney
 from romme_score.sessions.results import (
     Correction,
-    HandCount,
     RoundRow,
     SessionSummary,
     Settled,
@@ -28,6 +28,9 @@ from romme_score.sessions.results import (
 )
 from romme_score.store.errors import NoRounds
 from romme_score.store.records import Lines, PendingRound, RoundRecord, SessionInfo
+
+if TYPE_CHECKING:
+    from romme_score.sessions.hands import HandCount
 
 DEFAULT_RATE = Decimal("0.01")  # money per point when neither the session nor a rate given says
 DEFAULT_UNIT = Decimal("0.01")  # the smallest amount paid, unless a settlement is given another

@@ -15,6 +15,7 @@ from romme_score.sessions.errors import UnlikelyPoints
 from romme_score.store.records import Note, PendingRound, Rename, RoundPoints, RoundRecord, SessionInfo
 
 if TYPE_CHECKING:
+    from romme_score.sessions.hands import HandCount  # built where a hand is counted
     from romme_score.settlement import Settlement  # imported by settle_evening alone
 
 RoundRow = RoundPoints  # one line of the scoresheet, as the store reads it
@@ -49,15 +50,6 @@ class Standings:
     corrections: Sequence[Correction] = ()
     notes: Sequence[Note] = ()
     renames: Sequence[Rename] = ()
-
-
-@record
-class HandCount:
-    """A hand's points under a session's rules before any doubling, and what each of its
-    cards counts (none for points counted by hand): what a door shows beside a hand."""
-
-    points: int
-    values: tuple[int, ...] = ()
 
 
 @record

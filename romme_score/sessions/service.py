@@ -1,21 +1,27 @@
 """The session service, :class:`SessionService`: what a front end may do to a game, made
 of the parts of this package (:mod:`~romme_score.sessions.base`, :mod:`~romme_score.sessions.reads`,
-:mod:`~romme_score.sessions.rounds`, :mod:`~romme_score.sessions.progress`), with what only
+:mod:`~romme_score.sessions.rounds`; :mod:`~romme_score.sessions.progress` through thin methods,
+loaded with its first use), with what only
 the phones need (their links, a write sent again applied once) and a whole session exported and imported
 (:mod:`~romme_score.sessions.transfer`, loaded by export and import alone)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import functools
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING
 
 from romme_score.sessions.errors import KeyReused
-from romme_score.sessions.progress import Progress
-from romme_score.store.records import Key, Link, SessionInfo
+from romme_score.sessions.rounds import Rounds
+from romme_score.store.records import KEEP, Keep, Key, Link, PendingRound, SessionInfo
 
 if TYPE_CHECKING:
     from romme_score.export import SessionExport
+    from romme_score.scoring import Hand
+    from romme_score.sessions.changes import RoundChange, RoundReferee, RoundState
+    from romme_score.sessions.progress import Progress
+    from romme_score.sessions.results import Recorded
     from romme_score.store.protocol import Store
 
 
@@ -38,8 +44,90 @@ class Once:
             self.store.keep_key(self.info, self.key, 200, text)
 
 
-class SessionService(Progress):
+class SessionService(Rounds):
     """Sessions and rounds of one database. Every write is one transaction."""
+
+    # -- the round in progress (sessions/progress.py: what each call does) ---------------
+
+    @functools.cached_property
+    def _progress(self) -> Progress:
+        """The service's part for the round in progress, over the same store, made with its
+        first use: a command that only reads (``romme standings``) never loads it."""
+        from romme_score.sessions.progress import Progress
+
+        return Progress(store=self.store)
+
+    def pending(self, info: SessionInfo) -> PendingRound:
+        return self._progress.pending(info)
+
+    def referee(
+        self, info: SessionInfo, *, edit: int | None = None, dealer: str | None = None
+    ) -> RoundReferee:
+        return self._progress.referee(info, edit=edit, dealer=dealer)
+
+    def change_round(
+        self, info: SessionInfo, change: RoundChange, *, seen: PendingRound | None = None
+    ) -> RoundState:
+        return self._progress.change_round(info, change, seen=seen)
+
+    def round_state(self, info: SessionInfo, rnd: PendingRound | None = None) -> RoundState:
+        return self._progress.round_state(info, rnd)
+
+    def verify_change(self, info: SessionInfo, change: RoundChange, rnd: PendingRound | None = None) -> None:
+        self._progress.verify_change(info, change, rnd)
+
+    def can_change(self, info: SessionInfo, change: RoundChange, rnd: PendingRound | None = None) -> bool:
+        return self._progress.can_change(info, change, rnd)
+
+    def verify_hand(self, info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> Hand:
+        return self._progress.verify_hand(info, player, hand, confirm=confirm)
+
+    def can_hand(self, info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> bool:
+        return self._progress.can_hand(info, player, hand, confirm=confirm)
+
+    def verify_out(self, info: SessionInfo, player: str, rnd: PendingRound | None = None) -> None:
+        self._progress.verify_out(info, player, rnd)
+
+    def can_go_out(self, info: SessionInfo, player: str, rnd: PendingRound | None = None) -> bool:
+        return self._progress.can_go_out(info, player, rnd)
+
+    def verify_hand_romme(self, info: SessionInfo, rnd: PendingRound) -> None:
+        self._progress.verify_hand_romme(info, rnd)
+
+    def can_hand_romme(self, info: SessionInfo, rnd: PendingRound) -> bool:
+        return self._progress.can_hand_romme(info, rnd)
+
+    def verify_save(self, info: SessionInfo, rnd: PendingRound | None = None) -> None:
+        self._progress.verify_save(info, rnd)
+
+    def can_save(self, info: SessionInfo, rnd: PendingRound | None = None) -> bool:
+        return self._progress.can_save(info, rnd)
+
+    def set_hand(self, info: SessionInfo, player: str, hand: Hand, *, confirm: bool = False) -> PendingRound:
+        return self._progress.set_hand(info, player, hand, confirm=confirm)
+
+    def declare_out(self, info: SessionInfo, player: str, hand_romme: bool = False) -> PendingRound:
+        return self._progress.declare_out(info, player, hand_romme)
+
+    def change_pending(
+        self,
+        info: SessionInfo,
+        *,
+        winner: str | None | Keep = KEEP,
+        stalemate: bool | None = None,
+        hand_romme: bool | None = None,
+        hands: Mapping[str, Hand | None] | None = None,
+        confirm: bool = False,
+    ) -> PendingRound:
+        return self._progress.change_pending(
+            info, winner=winner, stalemate=stalemate, hand_romme=hand_romme, hands=hands, confirm=confirm
+        )
+
+    def discard_pending(self, info: SessionInfo, *, expected: int | None = None) -> None:
+        self._progress.discard_pending(info, expected=expected)
+
+    def save_pending(self, info: SessionInfo) -> Recorded:
+        return self._progress.save_pending(info)
 
     # -- writes sent again (a phone that lost its answer) ---------------------------------
 

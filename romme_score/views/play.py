@@ -10,17 +10,20 @@ so that six players fit 80 columns and stay readable at 60.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from romme_score.cards import Card
 from romme_score.i18n import N_, _, ngettext, shown, tenths_text
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.sessions import PendingRound, RoundRow, Standings
-from romme_score.sessions.results import HandCount
 from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
 from romme_score.views.session import hand_shown
+
+if TYPE_CHECKING:
+    from romme_score.sessions.hands import HandCount
 
 CardsText = Callable[[Sequence[Card]], str]
 

@@ -12,13 +12,12 @@ sent with ``state.json`` under ``"view"``. An error of the service says what is 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from romme_score.cards import RANKS, SUITS, Card, Profile, Suit, parse_cards
 from romme_score.i18n import N_, _, decimal_text, ngettext, tenths_text
 from romme_score.scoring import GameState, Hand, RoundScore
 from romme_score.sessions import PendingRound, Recorded, SessionInfo, Standings
-from romme_score.sessions.results import HandCount
 from romme_score.settlement import Settlement
 from romme_score.store.records import RoundPoints, RoundRecord
 from romme_score.views import marks
@@ -26,6 +25,9 @@ from romme_score.views.local import format_money
 from romme_score.views.output import leaderboard_json
 from romme_score.views.play import distance_line
 from romme_score.views.session import state_line
+
+if TYPE_CHECKING:
+    from romme_score.sessions.hands import HandCount
 
 # The pages' fixed words, by key (the script shows them; {name} fields are filled there).
 TEXTS: dict[str, str] = {

@@ -7,7 +7,7 @@
 - ``GET {link}/check?meld=...&meld=...``: whether melds are legal and what they are worth
   (``romme check``), ``&first=1`` as a first meld;
 - ``GET {link}/best?hand=...``: the best arrangement of a hand (``romme best``), ``&came_out=1``
-  as ``--came-out`` (the referee's :func:`~romme_score.referee.judge_best`, as every door's).
+  as ``--came-out`` (the referee's :func:`~romme_score.best.judge_best`, as every door's).
 
 Each answers the JSON of its command plus ``"text"``, the command's words.
 """
@@ -19,6 +19,7 @@ from typing import Any
 from starlette.datastructures import QueryParams
 
 from romme_score import referee
+from romme_score.best import SupplyExceeded, judge_best
 from romme_score.cards import NotationError, parse_cards
 from romme_score.inputs import HandInputError
 from romme_score.scoring import RoundError
@@ -83,8 +84,8 @@ def best(call: Call, params: QueryParams) -> dict[str, Any]:
     if not cards:
         raise Answer(400, {"error": views.bad_field("hand", views.expected("text")), "code": "bad-request"})
     try:
-        verdict = referee.judge_best(cards, (), rules, came_out=params.get("came_out") in ("1", "true"))
-    except (referee.SupplyExceeded, HandTooLarge) as exc:
+        verdict = judge_best(cards, (), rules, came_out=params.get("came_out") in ("1", "true"))
+    except (SupplyExceeded, HandTooLarge) as exc:
         raise Answer(400, {"error": str(exc), "code": "refused"}) from None
     return {
         **best_views.best_json(verdict.best, verdict.table, rules, call.notation),

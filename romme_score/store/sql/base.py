@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-import romme_score.store.sql.phones as phones
 from romme_score.rules import RuleSet
 from romme_score.store.errors import (
     NoSuchSession,
@@ -102,6 +101,8 @@ class StoreBase:
     def _reads(self, sid: int, *, writing: bool) -> list[tuple[str, Params]]:
         """What a command of a session reads of it, asked at once inside :meth:`held`
         (``writing``: with the id of the round it may add)."""
+        from romme_score.store.sql import phones  # with its first use: a command that writes
+
         reads: list[tuple[str, Params]] = [
             (PLAYERS, (sid,)),
             (ROUND_COUNT, (sid,)),

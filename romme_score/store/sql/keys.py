@@ -1,17 +1,20 @@
 """The idempotency keys of the phones' writes, as the SQL store keeps them: a key is kept
 with its first answer inside the transaction of the write it was sent with (so the write,
 its key and its answer are kept, or none of them). The keys of rounds before the last one
-are dropped as a round is saved (a round saved is the bound). :class:`Keys` is the store's
-part that keeps them."""
+are dropped as a round is saved (a round saved is the bound). The
+store's thin methods ``keyed_write`` and ``keep_key`` load this module with their first use:
+only ``romme serve``'s writes carry keys."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from romme_score.store.errors import KeyTaken, NoSuchSession
 from romme_score.store.records import Key, KeyedWrite, SessionInfo, now
-from romme_score.store.sql.base import StoreBase
 from romme_score.store.sql.dialect import Cursor, Dialect, Params
+
+if TYPE_CHECKING:
+    from romme_score.store.sql.connection import Connection
 
 ACTIVE_ROUNDS = "(SELECT COUNT(*) FROM rounds WHERE session_id = ? AND status = 'active')"
 
@@ -55,21 +58,13 @@ def drop_before(cur: Cursor, session_id: int, played: int) -> None:
     cur.execute("DELETE FROM write_keys WHERE session_id = ? AND era < ?", (session_id, played - 1))
 
 
-class Keys(StoreBase):
-    """The phones' idempotency keys, kept with their writes."""
-
-    # -- idempotency keys (romme_score/store/sql/keys.py) ----------------------------------
-
-    def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
-        """The write kept under ``key``, read with the session's row: inside :meth:`held`,
-        that row locked for the write to come (a key sent twice at once waits here for the
-        other's transaction, and sees its key)."""
-        holding = self.conn.holding
-        lock = f"{self.dialect.for_update} OF s" if holding and self.dialect.for_update else ""
-        kept = found(session, self.query(*find(session, key, lock)))
-        if holding:
-            self.conn.locked.add(session.id)
-        return kept
-
-    def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
-        self.write(lambda cur: keep(cur, self.dialect, session, key, status, answer))
+def keyed_write(conn: Connection, dialect: Dialect, session: SessionInfo, key: str) -> KeyedWrite | None:
+    """The write kept under ``key``, read with the session's row: inside the store's
+    ``held()``, that row locked for the write to come (a key sent twice at once waits here
+    for the other's transaction, and sees its key)."""
+    holding = conn.holding
+    lock = f"{dialect.for_update} OF s" if holding and dialect.for_update else ""
+    kept = found(session, conn.query(*find(session, key, lock)))
+    if holding:
+        conn.locked.add(session.id)
+    return kept

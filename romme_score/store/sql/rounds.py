@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import romme_score.store.sql.lines as lines
-import romme_score.store.sql.phones as phones
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.errors import (
     NoRounds,
@@ -230,7 +229,7 @@ class Rounds(StoreBase):
         (read inside the same transaction) and returns the score to store. With
         ``pending``, the round in progress at that revision is cleared with it. The
         phones' keys of the rounds before this one are dropped."""
-        from romme_score.store.sql import keys  # a light module: its SQL only
+        from romme_score.store.sql import keys, phones  # light modules: their SQL only
 
         def work(cur: Cursor) -> tuple[int, RoundScore]:
             self._lock(cur, session)

@@ -8,7 +8,6 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import romme_score.store.sql.tournaments as tournaments
 from romme_score.rules import RuleSet
 from romme_score.store.errors import (
     NoCurrentSession,
@@ -224,7 +223,7 @@ class Sessions(Rounds):
     @staticmethod
     def _refuse_delete(cur: Cursor, info: SessionInfo) -> None:
         """A tournament's table, or a session that counts in a league, is not deleted."""
-        from romme_score.store.sql import leagues  # with its first use, not at every start
+        from romme_score.store.sql import leagues, tournaments  # with their first use, not at every start
 
         tournaments.refuse_if_a_table(cur, info.id, info.name)
         leagues.refuse_if_counted(cur, info.id, info.name)
@@ -285,6 +284,8 @@ class Sessions(Rounds):
             if existing:
                 if not overwrite:
                     raise SessionExists(name, "import")
+                from romme_score.store.sql import tournaments  # with its first use, not at every start
+
                 tournaments.refuse_if_a_table(cur, existing[0], name)
                 sid = int(existing[0])
                 self._clear_session(cur, sid)

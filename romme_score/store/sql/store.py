@@ -1,9 +1,10 @@
 """The store over an SQL database, written once for every backend
 (:class:`~romme_score.store.protocol.Store`), made of a part per subject: sessions with
 their notes and renames (:mod:`.sessions`), rounds with their history (:mod:`.rounds`),
-the round in progress and the phones' links (:mod:`.pending`), the idempotency keys
-(:mod:`.keys`), on what they share (:mod:`.base`); the statistics, the tournaments and
-the leagues here.
+on what they share (:mod:`.base`); the round in progress and the phones' links
+(:mod:`.pending`), the tournaments, the leagues and the idempotency keys (:mod:`.keys`)
+through thin methods here that load their modules with their first use; the statistics
+here.
 
 Every write is one transaction (:meth:`Connection.transact`); each one that changes a
 session counts up its ``version`` and announces it (:meth:`Dialect.notify`), so that
@@ -19,11 +20,15 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import romme_score.store.sql.lines as lines
-import romme_score.store.sql.tournaments as tournaments
 from romme_score.rules import RuleSet
 from romme_score.store.records import (
     HeadToHead,
+    Key,
+    KeyedWrite,
     LeagueInfo,
+    Link,
+    PendingChange,
+    PendingRound,
     PlayerSessionStats,
     RoundPoints,
     SessionInfo,
@@ -34,18 +39,60 @@ from romme_score.store.records import (
 )
 from romme_score.store.sql.base import SET_STATE
 from romme_score.store.sql.dialect import Cursor
-from romme_score.store.sql.keys import Keys
-from romme_score.store.sql.pending import Pending
 from romme_score.store.sql.sessions import Sessions
 
 if TYPE_CHECKING:
     from romme_score.store.records import StoredOptions
 
 
-class SQLStore(Sessions, Pending, Keys):
+class SQLStore(Sessions):
     """A romme-score database over a :class:`Connection` that speaks a :class:`Dialect`:
-    its parts by subject (:mod:`.sessions`, :mod:`.rounds`, :mod:`.pending`, :mod:`.keys`
-    on :mod:`.base`), the statistics, tournaments and leagues here."""
+    its parts by subject (:mod:`.sessions`, :mod:`.rounds` on :mod:`.base`; the round in
+    progress, the tournaments, the leagues and the keys in their modules, loaded with their
+    first use), the statistics here."""
+
+    # -- the round in progress and the phones' links (romme_score/store/sql/pending.py) ----
+
+    def pending(self, session: SessionInfo) -> PendingRound:
+        from romme_score.store.sql import phones  # a read: the SQL alone, not pending.py's writes
+
+        return phones.pending(self.conn, session)
+
+    def change_pending(
+        self, session: SessionInfo, change: PendingChange, *, expected: int | None = None
+    ) -> PendingRound:
+        from romme_score.store.sql import pending  # with its first use, not at every start
+
+        return pending.change(self, session, change, expected)
+
+    def clear_pending(self, session: SessionInfo, *, expected: int | None = None) -> None:
+        from romme_score.store.sql import pending  # with its first use, not at every start
+
+        pending.clear(self, session, expected)
+
+    def links(self, session: SessionInfo) -> list[Link]:
+        from romme_score.store.sql import phones  # a read: the SQL alone, not pending.py's writes
+
+        return phones.links(self.conn, session)
+
+    def add_links(self, session: SessionInfo, links: Sequence[Link], *, replace: bool) -> list[Link]:
+        from romme_score.store.sql import pending  # with its first use, not at every start
+
+        return pending.add_links(self, session, links, replace)
+
+    # -- idempotency keys (romme serve's writes; romme_score/store/sql/keys.py) ----------
+
+    def keyed_write(self, session: SessionInfo, key: str) -> KeyedWrite | None:
+        """The write kept under ``key``, read with the session's row (locked inside
+        :meth:`held`, for the write to come)."""
+        from romme_score.store.sql import keys  # with its first use: romme serve only
+
+        return keys.keyed_write(self.conn, self.dialect, session, key)
+
+    def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
+        from romme_score.store.sql import keys  # with its first use: romme serve only
+
+        self.write(lambda cur: keys.keep(cur, self.dialect, session, key, status, answer))
 
     # -- statistics across sessions (romme stats) -----------------------------------
 
@@ -65,6 +112,8 @@ class SQLStore(Sessions, Pending, Keys):
         seed: int,
         players: Sequence[TournamentPlayer],
     ) -> None:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
         def work(cur: Cursor) -> None:
             tournaments.create(cur, self.dialect, name, rules, options, seed, players)
             cur.execute(SET_STATE, ("tournament", name))
@@ -94,6 +143,8 @@ class SQLStore(Sessions, Pending, Keys):
         return [r[0] for r in self.query("SELECT name FROM tournaments ORDER BY id")]
 
     def tournament(self, name: str | None = None) -> TournamentInfo:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
         return tournaments.info(self.conn, name, self.current_tournament, self.tournament_names)
 
     def draw_series(
@@ -104,6 +155,8 @@ class SQLStore(Sessions, Pending, Keys):
         rules: RuleSet,
         currency: str | None,
     ) -> None:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
         def work(cur: Cursor) -> None:
             tournaments.add_series(cur, self.dialect, tournament, series)
             self.dialect.lock_names(cur, "sessions")
@@ -129,9 +182,13 @@ class SQLStore(Sessions, Pending, Keys):
         )
 
     def tournament_tables(self, tournament: TournamentInfo) -> list[TournamentTable]:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
         return tournaments.tables(self.conn, tournament)
 
     def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
         return tournaments.games(self.conn, tournament)
 
     # -- leagues (romme league) -------------------------------------------------------
