@@ -33,7 +33,13 @@ def _session_exists(facts: dict[str, Any], command: str | None) -> str:
     if action == "import":
         return _("use --replace to overwrite it, or --name to import under another name")
     if action == "create":
-        return _("choose another name or 'romme use %(session)s'") % {"session": facts.get("name")}
+        from romme_score.views.shell import shell_word
+
+        name = str(facts.get("name"))
+        word = shell_word(name)  # bare where it can be; else "..." reads best inside the '...'
+        return _("choose another name or 'romme use %(session)s'") % {
+            "session": word if word == name else shell_word(name, '"')
+        }
     return _(ANOTHER_NAME)
 
 

@@ -13,6 +13,7 @@ from romme_score.league.options import LeagueOptions
 from romme_score.league.rules import Event
 from romme_score.league.service import Added, League, LeagueStandings, LeagueSummary
 from romme_score.views.local import day_text
+from romme_score.views.shell import shell_word
 from romme_score.views.table import simple_table
 
 
@@ -42,8 +43,8 @@ def render_created(info: League) -> str:
     if info.season:
         head += " " + _("(season %(season)s)") % {"season": info.season}
     return f"{head}: {options_text(info.options)}.\n" + _(
-        "Add its events with: romme league add '%(league)s' --tournament NAME --session NAME"
-    ) % {"league": info.name}
+        "Add its events with: romme league add %(league)s --tournament NAME --session NAME"
+    ) % {"league": shell_word(info.name, "'")}
 
 
 def created_json(info: League) -> dict[str, Any]:

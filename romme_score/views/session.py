@@ -422,6 +422,8 @@ RECORD_HINT = N_("%(dealer)s deals first. Record rounds with: %(command)s")  # s
 
 
 def render_created(info: SessionInfo) -> str:
+    from romme_score.views.shell import shell_word  # romme new's hint only
+
     return (
         _("Session '%(session)s' started with %(players)s; it %(end)s.")
         % {"session": info.name, "players": ", ".join(info.players), "end": ends(info.rules.game_end)}
@@ -429,7 +431,7 @@ def render_created(info: SessionInfo) -> str:
         + _(RECORD_HINT)
         % {
             "dealer": info.players[info.first_dealer],
-            "command": f'romme round --winner NAME {info.players[-1]}="{_("CARDS")}" ...',
+            "command": f'romme round --winner NAME {shell_word(info.players[-1])}="{_("CARDS")}" ...',
         }
     )
 

@@ -21,6 +21,7 @@ from romme_score.tournament import (
     missing_text,
 )
 from romme_score.views.local import money
+from romme_score.views.shell import shell_word
 from romme_score.views.table import simple_table
 
 
@@ -133,8 +134,8 @@ def render_drawn(drawn: Drawn) -> str:
             % {"table": t.table, "session": t.session, "seats": seats}
         )
     lines.append(
-        _('Seat 1 deals first. Record each table\'s games with: romme round --session "%(session)s" ...')
-        % {"session": drawn.tables[0].session}
+        _("Seat 1 deals first. Record each table's games with: romme round --session %(session)s ...")
+        % {"session": shell_word(drawn.tables[0].session, '"')}
     )
     return "\n".join(lines)
 
@@ -452,10 +453,10 @@ def table_keeper_line(table: int, session: str, url: str) -> str:
 
 def other_links_note(tournament: str) -> str:
     return _(
-        'The seats\' links and every QR code: romme tournament sheets "%(tournament)s" --links '
+        "The seats' links and every QR code: romme tournament sheets %(tournament)s --links "
         "-o sheets.html (a sheet to lay on each table), "
-        'or romme serve --tournament "%(tournament)s" --qr all.'
-    ) % {"tournament": tournament}
+        "or romme serve --tournament %(tournament)s --qr all."
+    ) % {"tournament": shell_word(tournament, '"')}
 
 
 def serving_tournament(tournament: str, series: int, tables: int, host: str, port: int) -> str:

@@ -1,0 +1,48 @@
+"""Hostile input on the league and the hints (issue 37 items 1-3): every hint that shows a
+command line quotes a person's value as the shell needs, so that the line pasted back gives
+that value and runs nothing else; the league board's link carries 144 bits like every other;
+``romme serve --league L --new-links`` revokes the board's link."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+from clirun import ok, run
+
+from romme_score.views.tournament import other_links_note
+
+NAMES = ["O'Brien Cup", "x'; rm -rf ~; '", "Freitag Abend", "Club", 'Cup "$HOME" `id` \\ !']
+
+
+def command_after(marker: str, text: str) -> list[str]:
+    """The words of the command line that follows ``marker`` on its line of ``text``."""
+    line = next(line for line in text.splitlines() if marker in line)
+    return shlex.split(marker + line.split(marker, 1)[1])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_hint_quotes_values_as_the_shell_needs_issue_37_item_1(name: str, tmp_path: Path) -> None:
+    db = str(tmp_path / "club.sqlite3")
+    out = ok("league", "new", name, "--db", db)
+    assert command_after("romme league add", out)[:4] == ["romme", "league", "add", name]
+
+    out = ok("tournament", "new", name, "A", "B", "C", "D", "--db", db)
+    out = ok("tournament", "draw", "--db", db)
+    words = command_after("romme round", out.rstrip(" .\n"))
+    assert words[:4] == ["romme", "round", "--session", f"{name} S1 T1"]
+
+    note = other_links_note(name)
+    assert command_after("romme tournament sheets", note.split(" (a sheet", 1)[0])[3] == name
+    assert command_after("romme serve", note.rstrip("."))[:4] == ["romme", "serve", "--tournament", name]
+
+    out = ok("new", name, name, "Ben", "--db", db)
+    words = command_after("romme round", out.rstrip(" .\n"))
+    assert words[:5] == ["romme", "round", "--winner", "NAME", "Ben=CARDS"]
+    out = ok("new", "Abend", "Ben", name, "--db", db)
+    assert command_after("romme round", out.rstrip(" .\n"))[4] == f"{name}=CARDS"
+
+    status, _out, err = run("new", name, "Anna", "Ben", "--db", db)
+    assert status == 1
+    assert command_after("romme use", err.strip().removesuffix("'")) == ["romme", "use", name]
