@@ -5,11 +5,20 @@ that value and runs nothing else; the league board's link carries 144 bits like 
 
 from __future__ import annotations
 
+import base64
+import json
+import os
 import shlex
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 from clirun import ok, run
+from serving import HOST, _first_line
 
 from romme_score.views.tournament import other_links_note
 
@@ -46,3 +55,43 @@ def test_every_hint_quotes_values_as_the_shell_needs_issue_37_item_1(name: str, 
     status, _out, err = run("new", name, "Anna", "Ben", "--db", db)
     assert status == 1
     assert command_after("romme use", err.strip().removesuffix("'")) == ["romme", "use", name]
+
+
+@contextmanager
+def league_board(db: Path, *args: str) -> Iterator[str]:
+    """``romme serve --league Club ARGS`` on 127.0.0.1: the board's link while it runs."""
+    command = [sys.executable, "-m", "romme_score", "serve", "--db", str(db), "--league", "Club"]
+    command += ["--host", HOST, "--port", "0", "--json", *args]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ)
+    )
+    try:
+        links = json.loads(_first_line(proc, 30))
+        assert links["league"] == "Club"
+        yield str(links["board"])
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+        try:
+            assert proc.wait(timeout=15) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def answer(url: str) -> int:
+    with httpx.Client(timeout=10) as client:
+        return client.get(f"{url}/state.json").status_code
+
+
+def bits(board: str) -> int:
+    token = board.rstrip("/").rsplit("/", 1)[1]
+    return len(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))) * 8
+
+
+def test_the_league_board_link_carries_144_bits_issue_37_item_2(isolated_data_dir: Path) -> None:
+    ok("league", "new", "Club")
+    with league_board(isolated_data_dir) as board:
+        assert bits(board) >= 144
+        assert answer(board) == 200

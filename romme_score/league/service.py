@@ -27,7 +27,7 @@ from romme_score.store import StoreError
 from romme_score.store.errors import EventInLeague, TableInLeague
 from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, SessionInfo
 
-TOKEN_BYTES = 12  # as the phones' links
+TOKEN_BYTES = 18  # 144 bits, as every link of the phones (web/links.py, docs/phones.md)
 
 
 class AliasOntoItself(InputProblem):
