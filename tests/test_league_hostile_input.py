@@ -18,8 +18,11 @@ from pathlib import Path
 import httpx
 import pytest
 from clirun import ok, run
+from pgtest import fresh_database
 from serving import HOST, _first_line
 
+from romme_score.cli.service import open_service
+from romme_score.league.service import LeagueService
 from romme_score.views.tournament import other_links_note
 
 NAMES = ["O'Brien Cup", "x'; rm -rf ~; '", "Freitag Abend", "Club", 'Cup "$HOME" `id` \\ !']
@@ -95,3 +98,44 @@ def test_the_league_board_link_carries_144_bits_issue_37_item_2(isolated_data_di
     with league_board(isolated_data_dir) as board:
         assert bits(board) >= 144
         assert answer(board) == 200
+
+
+def test_serve_league_new_links_revokes_the_board_link_issue_37_item_3(isolated_data_dir: Path) -> None:
+    ok("league", "new", "Club")
+    with league_board(isolated_data_dir) as old:
+        assert answer(old) == 200
+    with league_board(isolated_data_dir) as kept:  # without --new-links: the same link
+        assert kept.rsplit("/", 1)[1] == old.rsplit("/", 1)[1]
+    with league_board(isolated_data_dir, "--new-links") as new:
+        assert new.rsplit("/", 1)[1] != old.rsplit("/", 1)[1]
+        assert bits(new) >= 144
+        assert answer(new) == 200
+        origin = new.rsplit("/", 1)[0]
+        assert answer(f"{origin}/{old.rsplit('/', 1)[1]}") == 404  # the wrong-link page
+    with league_board(isolated_data_dir) as again:  # kept: a restart keeps the new link
+        assert again.rsplit("/", 1)[1] == new.rsplit("/", 1)[1]
+        assert answer(f"{again.rsplit('/', 1)[0]}/{old.rsplit('/', 1)[1]}") == 404
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The database of the test (a file, or a PostgreSQL database of its own)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "club.sqlite3")
+    else:
+        with fresh_database() as url:
+            yield url
+
+
+def test_the_league_token_renewed_in_the_store_issue_37_item_3(db: str) -> None:
+    """The renewal on both stores: a new token of 144 bits, kept; the board's version (its
+    content) the same."""
+    ok("league", "new", "Club", "--db", db)
+    with open_service(db, create=False) as service:
+        leagues = LeagueService(service)
+        before = leagues.league("Club")
+        after = leagues.renew_link(before)
+        assert after.token != before.token and bits(f"x/{after.token}") >= 144
+        assert leagues.version(after) == leagues.version(before)
+    with open_service(db, create=False) as service:
+        assert LeagueService(service).league("Club").token == after.token

@@ -128,7 +128,7 @@ def serve(
     if league is not None:
         if session is not None or tournament is not None:
             fail_input(_("give a session, --tournament or --league, not two of them"))
-        _serve_league(league, host, port, as_json, allow_hosts, db)
+        _serve_league(league, host, port, as_json, allow_hosts, db, new_links)
         return
     if tournament is not None:
         if session is not None:
@@ -290,10 +290,17 @@ def _serve_tournament(
 
 
 def _serve_league(
-    name: str, host: str, port: int, as_json: bool, allow_hosts: tuple[str, ...], db: str | None
+    name: str,
+    host: str,
+    port: int,
+    as_json: bool,
+    allow_hosts: tuple[str, ...],
+    db: str | None,
+    new_links: bool = False,
 ) -> None:
     """``romme serve --league NAME``: the board of the league alone, read only, behind the
-    league's own token (kept with it, so that a restarted server keeps its link)."""
+    league's own token (kept with it, so that a restarted server keeps its link; a new one
+    with ``new_links``, the old link then refused)."""
     from romme_score.cli.service import open_service
     from romme_score.league.service import LeagueService
     from romme_score.store.records import Link
@@ -308,6 +315,8 @@ def _serve_league(
     with open_service(db, create=False) as service:
         leagues = LeagueService(service)
         info = leagues.league(name)
+        if new_links:
+            info = leagues.renew_link(info)
         location = leagues.location
     sock = _bound(host, port)
     board = LinkSet(f"http://{link_host(host)}:{sock.getsockname()[1]}", (Link(KIND, None, info.token),))

@@ -220,6 +220,12 @@ class LeagueService:
             out.append(LeagueSummary(built(info), len(info.events)))
         return out
 
+    def renew_link(self, info: LeagueInfo) -> LeagueInfo:
+        """The league with a new token for its board (``romme serve --league --new-links``):
+        its old link opens nothing any more."""
+        self.store.renew_league_token(info, secrets.token_urlsafe(TOKEN_BYTES))
+        return self.store.league(info.name)
+
     def version(self, info: LeagueInfo) -> int:
         """Changes whenever the league or any of its events changes (its board's version)."""
         return self.store.league_version(info)

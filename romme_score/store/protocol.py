@@ -382,6 +382,11 @@ class Store(Protocol):
         again, the newer person."""
         ...
 
+    def renew_league_token(self, league: LeagueInfo, token: str) -> None:
+        """The league's board behind ``token`` from now on; the old token opens nothing
+        (``romme serve --league --new-links``); :class:`NoSuchLeague` when it is gone."""
+        ...
+
     def league_version(self, league: LeagueInfo) -> int:
         """A number that changes whenever the league or any session it reads changes; -1
         once the league is gone."""

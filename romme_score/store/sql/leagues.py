@@ -168,6 +168,12 @@ def set_alias(cur: Cursor, dialect: Dialect, league: LeagueInfo, spelling: str, 
     )
 
 
+def renew_token(cur: Cursor, league: LeagueInfo, token: str) -> None:
+    """The board's new token; the content is the same, so its version stays."""
+    if cur.execute("UPDATE leagues SET token = ? WHERE id = ?", (token, league.id)).rowcount != 1:
+        raise NoSuchLeague(league.name, [])
+
+
 def version(conn: Connection, league_id: int) -> int:
     """A number that changes with the league and with every session it reads: its own
     counter plus the versions of its sessions and of its tournaments' tables; -1 when gone."""

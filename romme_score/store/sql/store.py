@@ -223,6 +223,11 @@ class SQLStore(Sessions):
 
         self.write(lambda cur: leagues.set_alias(cur, self.dialect, league, spelling, person))
 
+    def renew_league_token(self, league: LeagueInfo, token: str) -> None:
+        from romme_score.store.sql import leagues  # with its first use, not at every start
+
+        self.write(lambda cur: leagues.renew_token(cur, league, token))
+
     def league_version(self, league: LeagueInfo) -> int:
         from romme_score.store.sql import leagues  # with its first use, not at every start
 
