@@ -218,6 +218,41 @@ def clean_text(text: str, what: str) -> str:
     )
 
 
+_HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?", re.IGNORECASE)
+
+
+def read_host(text: str) -> tuple[str, int | None] | None:
+    """The host and port of ``NAME`` or ``NAME:PORT`` as an address gives them, or None
+    if ``text`` is not one: a host name (dot-separated labels of ASCII letters, digits,
+    hyphens and underscores), an IPv4 address or an IPv6 one in brackets, and a port of
+    digits 0-65535. A scheme, user information, a path, a query or a space is none.
+
+    >>> read_host("Laptop.local:8765"), read_host("[::1]"), read_host("10.0.0.5")
+    (('Laptop.local', 8765), ('::1', None), ('10.0.0.5', None))
+    >>> read_host("https://a"), read_host("a:port"), read_host("a:65536"), read_host("x@evil")
+    (None, None, None, None)
+    """
+    host, sep, port = text.rpartition(":") if not text.endswith("]") else (text, "", "")
+    if not sep:
+        host = text
+    if host.startswith("[") and host.endswith("]"):
+        import ipaddress
+
+        try:
+            host = str(ipaddress.IPv6Address(host[1:-1]))
+        except ValueError:
+            return None
+    else:
+        labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+        if len(host) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
+            return None
+    if not sep:
+        return host, None
+    if not (port.isascii() and port.isdigit()) or int(port) > 65535:
+        return None
+    return host, int(port)
+
+
 def _has_control(text: str) -> bool:
     import unicodedata  # only for names: the referee's start-up never needs it
 
