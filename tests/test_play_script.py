@@ -300,3 +300,21 @@ def test_a_script_that_renames_its_session_keeps_playing_it() -> None:
         ("Friday 28 Nov", "Freitag"),
     ]
     assert run("standings", "--session", "Other")[0] == 0  # the other session was not touched
+
+
+def test_a_word_of_the_terminal_only_in_a_script_is_one_sentence_naming_it_issue_37_item_12() -> None:
+    """`echo handys | romme play Abend` printed Click's usage lines and "No such command
+    'phones'", a word never typed. A word only the terminal has, in either language and any
+    case, is one sentence naming the word as typed (exit 2), and the script goes on."""
+    setup_sessions()
+    for lang, typed, said in (
+        ("en", "handys", "'handys' works only at the terminal, not in a script"),
+        ("en", "Phones", "'Phones' works only at the terminal, not in a script"),
+        ("de", "handys", "'handys' geht nur am Terminal, nicht in einem Skript"),
+        ("de", "phones now", "'phones' geht nur am Terminal, nicht in einem Skript"),
+    ):
+        code, out, err = run("--lang", lang, "play", "Friday", input=f"{typed}\nvalue HA\n")
+        assert code == 1 and "10" in out, err
+        assert said in err, err
+        assert "Usage:" not in err and "No such command" not in err and "Kein solcher" not in err
+        assert len(err.splitlines()) == 2, err  # the sentence, and which line failed

@@ -41,6 +41,7 @@ class Word(NamedTuple):
     leaves: bool = False  # ends the table mode (or the script)
     draws: bool = False  # draws on the terminal itself (a round asked step by step)
     follows: bool = False  # the session it leaves current is played here from then on
+    terminal: bool = False  # only at the terminal: no ``romme`` command, nothing in a script
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -174,6 +175,7 @@ WORDS: tuple[Word, ...] = (
         (("phones", N_("the round sent from the phones (romme serve): Enter saves")),),
         german=("handys",),
         handler=do.phones,
+        terminal=True,
     ),
     Word("help", (("help", N_("this list")),), german=("hilfe",), handler=help_),
     Word(
