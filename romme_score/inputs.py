@@ -184,13 +184,33 @@ def parse_decimal(
     return number
 
 
+def nfc(text: str) -> str:
+    """``text`` composed (NFC): an umlaut typed as a letter and a combining mark (NFD, as
+    macOS writes it) is the one character a German keyboard types, so that what a person
+    typed matches a word or a name however it was typed.
+
+    >>> nfc("Jo\u0308rg") == "Jörg"
+    True
+    """
+    if text.isascii():  # the common case, without unicodedata (romme check's start-up)
+        return text
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text)
+
+
+def fold(text: str) -> str:
+    """``text`` as names are compared: composed and case-folded (as the league compares people)."""
+    return nfc(nfc(text).casefold())
+
+
 _NOT_TEXT = "[\ud800-\udfff]"  # lone surrogates: what is not text in a str
 
 
 def clean_text(text: str, what: str) -> str:
-    """``text`` if it is valid text, else :class:`InputValueError` naming the field ``what``
-    (already translated), the byte or code point and its position (counted from 1 in the
-    bytes typed, or in the characters of a file).
+    """``text`` composed (:func:`nfc`) if it is valid text, else :class:`InputValueError`
+    naming the field ``what`` (already translated), the byte or code point and its position
+    (counted from 1 in the bytes typed, or in the characters of a file).
 
     >>> clean_text("Café", "the note")
     'Café'
@@ -204,7 +224,7 @@ def clean_text(text: str, what: str) -> str:
         return text
     found = re.search(_NOT_TEXT, text)
     if found is None:
-        return text
+        return nfc(text)
     code = ord(found.group())
     if 0xDC80 <= code <= 0xDCFF:  # a byte that could not be decoded, as Python keeps it
         position = len(text[: found.start()].encode("utf-8", "surrogateescape")) + 1
@@ -315,8 +335,7 @@ def clean_name(text: str, what: str | None = None) -> str:
     control characters. ``what`` names the field in the message (already translated;
     default: "a name")."""
     what = _("a name") if what is None else what
-    clean_text(text, what)
-    name = text.strip()
+    name = clean_text(text, what).strip()
     if not name:
         raise InputValueError(_("%(what)s must not be empty") % {"what": what})
     if "=" in name:
@@ -344,12 +363,12 @@ def clean_names(names: Iterable[str], what: str | None = None) -> list[str]:
     seen: set[str] = set()
     for raw in names:
         name = clean_name(raw, what)
-        if name.casefold() in seen:
+        if fold(name) in seen:
             raise InputValueError(
                 _("the %(what)s %(name)s is given twice: names must be unique (ignoring case)")
                 % {"what": what, "name": name}
             )
-        seen.add(name.casefold())
+        seen.add(fold(name))
         out.append(name)
     return out
 
@@ -514,8 +533,8 @@ def unknown_player(text: str, players: Sequence[str]) -> PlayerChoiceError:
     name it cannot place; import and the service use it where a name must match exactly."""
     import difflib  # only when a name is wrong: the referee's start-up never needs it
 
-    folded = {p.casefold(): p for p in players}
-    close = difflib.get_close_matches(text.strip().casefold(), list(folded), n=1, cutoff=0.5)
+    folded = {fold(p): p for p in players}
+    close = difflib.get_close_matches(fold(text.strip()), list(folded), n=1, cutoff=0.5)
     return PlayerChoiceError(ChoiceProblem.UNKNOWN, text, players, close=folded[close[0]] if close else None)
 
 
@@ -536,13 +555,13 @@ def choose_player(text: str, players: Sequence[str]) -> str:
     Traceback (most recent call last):
     romme_score.inputs.PlayerChoiceError: there is no seat 4 (seats: 1 Anna, 2 Ben, 3 Carl)
     """
-    typed = text.strip()
+    typed = nfc(text.strip())
     if not typed:
         raise PlayerChoiceError(ChoiceProblem.EMPTY, typed, players)
     if typed in players:
         return typed
-    low = typed.casefold()
-    named = [p for p in players if p.casefold() == low]
+    low = fold(typed)
+    named = [p for p in players if fold(p) == low]
     if len(named) == 1:
         return named[0]
     digits = ascii_digits(typed)
@@ -551,7 +570,7 @@ def choose_player(text: str, players: Sequence[str]) -> str:
         if seat is None or not 1 <= seat <= len(players):
             raise PlayerChoiceError(ChoiceProblem.NO_SEAT, typed, players, seat=seat)
         return players[seat - 1]
-    matches = named or [p for p in players if p.casefold().startswith(low)]
+    matches = named or [p for p in players if fold(p).startswith(low)]
     if len(matches) == 1:
         return matches[0]
     if matches:

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import click
 
 from romme_score.i18n import N_, _, language
+from romme_score.inputs import fold
 from romme_score.table import handlers as do
 from romme_score.table.handlers import Handler, Outcome, Place
 
@@ -191,8 +192,9 @@ _BY_WORD = {w.casefold(): word for word in WORDS for w in (word.name, *word.alia
 
 
 def find(typed: str) -> Word | None:
-    """The word typed, by its name or an alias in either language, in any case."""
-    return _BY_WORD.get(typed.casefold())
+    """The word typed, by its name or an alias in either language, in any case, its
+    umlauts composed or not (``ru\u0308ckga\u0308ngig`` is ``rückgängig``)."""
+    return _BY_WORD.get(fold(typed))
 
 
 def names() -> tuple[str, ...]:
