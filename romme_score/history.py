@@ -8,10 +8,11 @@ money comes from :mod:`romme_score.settlement`, the same settlement as
 ``romme settle``.
 
 The same person across sessions is matched by name, trimmed and ignoring case
-(Unicode case folding): "Anna", " anna " and "ANNA" are one player.
+(Unicode case folding) and how an umlaut was typed (NFC): "Anna", " anna " and "ANNA"
+are one player, and so are "Jörg" kept composed and "Jörg" kept decomposed (NFD).
 
->>> name_key("  Anna ") == name_key("ANNA")
-True
+>>> name_key("  Anna ") == name_key("ANNA"), name_key("Jo\u0308rg") == name_key("JÖRG")
+(True, True)
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from romme_score.inputs import fold
 from romme_score.rules import GameEnd, RuleSet
 from romme_score.scoring import game_state
 from romme_score.sessions import SessionInfo, SessionInputError, SessionService, Standings, settle_evening
@@ -43,8 +45,9 @@ class UnknownPlayer(SessionInputError):
 
 
 def name_key(name: str) -> str:
-    """How a player is recognised across sessions: trimmed, case-folded."""
-    return name.strip().casefold()
+    """How a player is recognised across sessions: trimmed, composed and case-folded
+    (:func:`~romme_score.inputs.fold`: Jörg typed decomposed is Jörg)."""
+    return fold(name.strip())
 
 
 # --- the course of a game -------------------------------------------------------------

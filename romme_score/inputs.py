@@ -184,13 +184,33 @@ def parse_decimal(
     return number
 
 
+def nfc(text: str) -> str:
+    """``text`` composed (NFC): an umlaut typed as a letter and a combining mark (NFD, as
+    macOS writes it) is the one character a German keyboard types, so that what a person
+    typed matches a word or a name however it was typed.
+
+    >>> nfc("Jo\u0308rg") == "Jörg"
+    True
+    """
+    if text.isascii():  # the common case, without unicodedata (romme check's start-up)
+        return text
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text)
+
+
+def fold(text: str) -> str:
+    """``text`` as names are compared: composed and case-folded (as the league compares people)."""
+    return nfc(nfc(text).casefold())
+
+
 _NOT_TEXT = "[\ud800-\udfff]"  # lone surrogates: what is not text in a str
 
 
 def clean_text(text: str, what: str) -> str:
-    """``text`` if it is valid text, else :class:`InputValueError` naming the field ``what``
-    (already translated), the byte or code point and its position (counted from 1 in the
-    bytes typed, or in the characters of a file).
+    """``text`` composed (:func:`nfc`) if it is valid text, else :class:`InputValueError`
+    naming the field ``what`` (already translated), the byte or code point and its position
+    (counted from 1 in the bytes typed, or in the characters of a file).
 
     >>> clean_text("Café", "the note")
     'Café'
@@ -204,7 +224,7 @@ def clean_text(text: str, what: str) -> str:
         return text
     found = re.search(_NOT_TEXT, text)
     if found is None:
-        return text
+        return nfc(text)
     code = ord(found.group())
     if 0xDC80 <= code <= 0xDCFF:  # a byte that could not be decoded, as Python keeps it
         position = len(text[: found.start()].encode("utf-8", "surrogateescape")) + 1
@@ -216,6 +236,41 @@ def clean_text(text: str, what: str) -> str:
         _("%(what)s is not valid text (U+%(code)04X at position %(position)d is half of a surrogate pair)")
         % {"what": what, "code": code, "position": found.start() + 1}
     )
+
+
+_HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?", re.IGNORECASE)
+
+
+def read_host(text: str) -> tuple[str, int | None] | None:
+    """The host and port of ``NAME`` or ``NAME:PORT`` as an address gives them, or None
+    if ``text`` is not one: a host name (dot-separated labels of ASCII letters, digits,
+    hyphens and underscores), an IPv4 address or an IPv6 one in brackets, and a port of
+    digits 0-65535. A scheme, user information, a path, a query or a space is none.
+
+    >>> read_host("Laptop.local:8765"), read_host("[::1]"), read_host("10.0.0.5")
+    (('Laptop.local', 8765), ('::1', None), ('10.0.0.5', None))
+    >>> read_host("https://a"), read_host("a:port"), read_host("a:65536"), read_host("x@evil")
+    (None, None, None, None)
+    """
+    host, sep, port = text.rpartition(":") if not text.endswith("]") else (text, "", "")
+    if not sep:
+        host = text
+    if host.startswith("[") and host.endswith("]"):
+        import ipaddress
+
+        try:
+            host = str(ipaddress.IPv6Address(host[1:-1]))
+        except ValueError:
+            return None
+    else:
+        labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+        if len(host) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
+            return None
+    if not sep:
+        return host, None
+    if not (port.isascii() and port.isdigit()) or int(port) > 65535:
+        return None
+    return host, int(port)
 
 
 def _has_control(text: str) -> bool:
@@ -280,8 +335,7 @@ def clean_name(text: str, what: str | None = None) -> str:
     control characters. ``what`` names the field in the message (already translated;
     default: "a name")."""
     what = _("a name") if what is None else what
-    clean_text(text, what)
-    name = text.strip()
+    name = clean_text(text, what).strip()
     if not name:
         raise InputValueError(_("%(what)s must not be empty") % {"what": what})
     if "=" in name:
@@ -309,12 +363,12 @@ def clean_names(names: Iterable[str], what: str | None = None) -> list[str]:
     seen: set[str] = set()
     for raw in names:
         name = clean_name(raw, what)
-        if name.casefold() in seen:
+        if fold(name) in seen:
             raise InputValueError(
                 _("the %(what)s %(name)s is given twice: names must be unique (ignoring case)")
                 % {"what": what, "name": name}
             )
-        seen.add(name.casefold())
+        seen.add(fold(name))
         out.append(name)
     return out
 
@@ -479,8 +533,8 @@ def unknown_player(text: str, players: Sequence[str]) -> PlayerChoiceError:
     name it cannot place; import and the service use it where a name must match exactly."""
     import difflib  # only when a name is wrong: the referee's start-up never needs it
 
-    folded = {p.casefold(): p for p in players}
-    close = difflib.get_close_matches(text.strip().casefold(), list(folded), n=1, cutoff=0.5)
+    folded = {fold(p): p for p in players}
+    close = difflib.get_close_matches(fold(text.strip()), list(folded), n=1, cutoff=0.5)
     return PlayerChoiceError(ChoiceProblem.UNKNOWN, text, players, close=folded[close[0]] if close else None)
 
 
@@ -501,13 +555,13 @@ def choose_player(text: str, players: Sequence[str]) -> str:
     Traceback (most recent call last):
     romme_score.inputs.PlayerChoiceError: there is no seat 4 (seats: 1 Anna, 2 Ben, 3 Carl)
     """
-    typed = text.strip()
+    typed = nfc(text.strip())
     if not typed:
         raise PlayerChoiceError(ChoiceProblem.EMPTY, typed, players)
     if typed in players:
         return typed
-    low = typed.casefold()
-    named = [p for p in players if p.casefold() == low]
+    low = fold(typed)
+    named = [p for p in players if fold(p) == low]
     if len(named) == 1:
         return named[0]
     digits = ascii_digits(typed)
@@ -516,7 +570,7 @@ def choose_player(text: str, players: Sequence[str]) -> str:
         if seat is None or not 1 <= seat <= len(players):
             raise PlayerChoiceError(ChoiceProblem.NO_SEAT, typed, players, seat=seat)
         return players[seat - 1]
-    matches = named or [p for p in players if p.casefold().startswith(low)]
+    matches = named or [p for p in players if fold(p).startswith(low)]
     if len(matches) == 1:
         return matches[0]
     if matches:

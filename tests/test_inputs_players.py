@@ -420,3 +420,19 @@ def test_a_round_given_by_name_and_an_export_say_choose_players_sentence(lang: s
     with pytest.raises(PlayerChoiceError) as chosen:
         choose_player("bne", PLAYERS)
     assert unknown_player_message("bne", PLAYERS) == str(chosen.value)
+
+
+def test_decomposed_umlauts_are_the_names_they_look_like_issue_37_item_11() -> None:
+    """`romme round --winner $'Jo\\xcc\\x88rg' Bärbel=5 Özil=6` (an umlaut decomposed, NFD,
+    as macOS writes it) said "unknown player 'Jörg'; did you mean Jörg?". Names, sessions
+    and players typed either way are the same text (NFC)."""
+    nfd = "Jo\u0308rg"
+    ok("new", "Ba\u0308rbels Abend", "Jörg", "Ba\u0308rbel", "Özil")  # a name kept as NFC
+    said = ok("round", "--winner", nfd, "Bärbel=5", "O\u0308zil=6")
+    assert "Round 1 of 'Bärbels Abend':" in said, said
+    assert json.loads(ok("standings", "--session", "Bärbels Abend", "--json"))["session"] == "Bärbels Abend"
+    code, _out, err = run("new", "Zwei", "Jörg", nfd)
+    assert code == 2 and "Jörg" in err  # the same name twice
+    assert choose_player(nfd, ["Anna", "Jörg"]) == "Jörg"
+    assert choose_player("jö", ["Anna", nfd]) == nfd  # a name kept before as typed
+    assert choose_player("ba\u0308", ["Bärbel", "Ben"]) == "Bärbel"

@@ -300,3 +300,33 @@ def test_a_script_that_renames_its_session_keeps_playing_it() -> None:
         ("Friday 28 Nov", "Freitag"),
     ]
     assert run("standings", "--session", "Other")[0] == 0  # the other session was not touched
+
+
+def test_a_word_of_the_terminal_only_in_a_script_is_one_sentence_naming_it_issue_37_item_12() -> None:
+    """`echo handys | romme play Abend` printed Click's usage lines and "No such command
+    'phones'", a word never typed. A word only the terminal has, in either language and any
+    case, is one sentence naming the word as typed (exit 2), and the script goes on."""
+    setup_sessions()
+    for lang, typed, said in (
+        ("en", "handys", "'handys' works only at the terminal, not in a script"),
+        ("en", "Phones", "'Phones' works only at the terminal, not in a script"),
+        ("de", "handys", "'handys' geht nur am Terminal, nicht in einem Skript"),
+        ("de", "phones now", "'phones' geht nur am Terminal, nicht in einem Skript"),
+    ):
+        code, out, err = run("--lang", lang, "play", "Friday", input=f"{typed}\nvalue HA\n")
+        assert code == 1 and "10" in out, err
+        assert said in err, err
+        assert "Usage:" not in err and "No such command" not in err and "Kein solcher" not in err
+        assert len(err.splitlines()) == 2, err  # the sentence, and which line failed
+
+
+def test_decomposed_umlauts_are_the_words_they_look_like_issue_37_item_11() -> None:
+    """`printf 'ru\\xcc\\x88ckga\\xcc\\x88ngig --yes\\n' | romme play Abend` said "No such
+    command 'rückgängig'"; `prüfen` likewise. A word typed decomposed (NFD) is the word."""
+    setup_sessions()
+    assert run("play", "Friday", input="round --winner Anna Ben=1 Carl=2 Dora=3\n")[0] == 0
+    code, out, err = run("play", "Friday", input="ru\u0308ckga\u0308ngig --yes\npru\u0308fen 'HK KK PK'\n")
+    assert code == 0, err
+    assert "No such command" not in err and "Round 1" in out and "HK" not in err
+    code, out, err = run("play", "Friday", input="ru\u0308ckga\u0308ngig --yes\n")
+    assert code == 1 and "No such command" not in err  # nothing left to undo: the command's own refusal

@@ -146,3 +146,24 @@ def test_tokens_are_long_and_the_links_name_the_address_served_on() -> None:
     assert len(tokens) == 200 and all(len(base64.urlsafe_b64decode(t + "==")) == TOKEN_BYTES for t in tokens)
     assert link_host("127.0.0.1") == "127.0.0.1" and link_host("::1") == "[::1]"
     assert link_host("0.0.0.0").count(".") == 3  # the local network's address (found without sending)
+
+
+def test_allow_host_that_is_not_a_host_name_is_refused_at_start_issue_37_item_9(db: Path) -> None:
+    """`romme serve --allow-host https://romme.club.example` started and admitted `Host:
+    https` instead of the proxy's name. A URL, a path, a port out of range or an empty
+    value is refused before anything is served: exit 2, one sentence naming it."""
+    for value in ("https://romme.club.example", "romme.club.example/romme", "romme.club.example:99999", ""):
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "romme_score", "serve", "--db", str(db), "--host", "127.0.0.1"]
+                + ["--port", "0", "--json", "--allow-host", value],
+                capture_output=True,
+                text=True,
+                timeout=15,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"romme serve --allow-host {value!r} started")
+        assert (done.returncode, done.stdout) == (2, ""), value
+        assert f"--allow-host: '{value}' is no host name like romme.club.example" in done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr

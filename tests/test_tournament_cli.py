@@ -503,6 +503,33 @@ def test_sheets_are_written_to_a_file_and_refused_before_a_draw(tmp_path: Path) 
     assert code == 2 and "has no series 2" in err
 
 
+def test_sheets_url_base_with_user_information_or_a_bad_port_is_refused_issue_37_item_10() -> None:
+    """`--url-base http://127.0.0.1:8765@evil.example` put every seat's token in a QR code
+    for evil.example (exit 0); a port that is not a number, another scheme or a path with a
+    query passed too. Each is refused with exit 2 and one sentence, nothing printed."""
+    new()
+    draw()
+    for base in (
+        "http://127.0.0.1:8765@evil.example",
+        "http://user@laptop:8765",
+        "http://laptop:port",
+        "http://laptop:65536",
+        "http://laptop:",
+        "ftp://laptop:8765",
+        "javascript://x",
+        "http://laptop:8765?x=1",
+        "http://laptop:8765/p?x=1",
+        "http://laptop:8765#x",
+        "http://",
+        "http://lap top",
+    ):
+        code, out, err = run("tournament", "sheets", "--links", "--url-base", base)
+        assert (code, out) == (2, ""), base
+        assert f"--url-base: '{base}' is no address like http://" in err and err.count("\n") == 1, err
+    for base in ("http://laptop:8765", "https://romme.club.example/", "http://[::1]:8765"):
+        assert ok("tournament", "sheets", "--links", "--url-base", base).count("<svg") > 1
+
+
 def _chromium(tmp_path: Path, page: Path, *args: str) -> None:
     chromium = find_chromium()
     if chromium is None:

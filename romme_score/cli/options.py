@@ -158,13 +158,14 @@ class Text(click.types.StringParamType):
     """Text from the command line, as Python decoded it: refused, naming the field, where it
     holds bytes that the locale's encoding could not decode (Python keeps them as lone
     surrogates, which are no text and which SQLite cannot store). Every text option and
-    argument of every command has this type (:func:`text_params`)."""
+    argument of every command has this type (:func:`text_params`). What it gives is composed
+    (NFC, :func:`~romme_score.inputs.nfc`): an umlaut typed decomposed is the same name."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = super().convert(value, param, ctx)
         if not (ctx is not None and ctx.resilient_parsing):
             try:
-                clean_text(text, field_name(param))
+                return clean_text(text, field_name(param))  # composed (NFC): Jörg however typed
             except InputProblem as exc:
                 raise InputError(str(exc)) from None
         return text

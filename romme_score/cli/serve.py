@@ -14,6 +14,7 @@ from romme_score.cards import Profile
 from romme_score.cli.options import Refused, complete_with, db_option, fail_input
 from romme_score.errors import MissingExtra
 from romme_score.i18n import _, os_reason
+from romme_score.inputs import read_host
 
 # The session service (SQLite, the store) and the web stack are imported when the
 # server starts, not by ``romme serve --help`` (issue 28 item 3).
@@ -116,6 +117,9 @@ def serve(
       romme serve --allow-host romme.club.example
       romme serve --tournament Cup --qr all
     """
+    for name in allow_hosts:
+        if read_host(name) is None and not _is_address(name):
+            fail_input(_("--allow-host: '%(name)s' is no host name like romme.club.example") % {"name": name})
     try:
         from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
         from romme_score.web.server import Signals, bind
@@ -287,6 +291,17 @@ def _serve_tournament(
         )
         run_server(config, sock, signals)
     click.echo(views.stopped(), err=True)
+
+
+def _is_address(text: str) -> bool:
+    """Whether ``text`` is an IP address as such (an IPv6 one without brackets)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _serve_league(

@@ -16,7 +16,7 @@ from romme_score.cli.options import (
 from romme_score.cli.service import open_service
 from romme_score.cli.terminal import terminal_columns
 from romme_score.i18n import _, shown
-from romme_score.inputs import clean_currency, clean_name, parse_rate, parse_total, parse_unit
+from romme_score.inputs import clean_currency, clean_name, fold, parse_rate, parse_total, parse_unit
 from romme_score.sessions import DEFAULT_RATE, settle_evening
 from romme_score.settlement import SettlementError, TooFewPlayers
 from romme_score.views.settle import render_settlement, settlement_json
@@ -103,7 +103,7 @@ def paper_totals(items: Sequence[str]) -> dict[str, int]:
         if not raw.strip():
             fail_input(_("%(item)s has no name before '='") % {"item": shown(item)})
         name = clean_name(raw, _("a player's name"))
-        if name.casefold() in {n.casefold() for n in totals}:
+        if fold(name) in {fold(n) for n in totals}:
             fail_input(_("%(name)s is given twice") % {"name": name})
         totals[name] = parse_total(points, f"{name}={shown(points.strip(), quote=False)}")
     return totals  # fewer than two: the settlement's to refuse

@@ -25,7 +25,7 @@ from romme_score.cli.options import (
     read_rules_file,
 )
 from romme_score.i18n import _, os_reason
-from romme_score.inputs import parse_int
+from romme_score.inputs import parse_int, read_host
 from romme_score.rules import RuleError
 
 # The service, the store and the views are imported by the subcommand that runs, not by
@@ -168,10 +168,12 @@ def new(
 
 
 def _url_base(text: str) -> str:
-    """``http://HOST:PORT`` as typed, without a trailing slash."""
+    """``http://HOST:PORT`` as typed, without a trailing slash: a scheme http or https, a
+    host and port :func:`read_host` takes (no user information, a port of digits), nothing
+    after them (no path, query or fragment)."""
     typed = text.strip().rstrip("/")
     scheme, sep, rest = typed.partition("://")
-    if not sep or scheme.lower() not in ("http", "https") or not rest or "/" in rest or " " in rest:
+    if not sep or scheme.lower() not in ("http", "https") or read_host(rest) is None:
         fail_input(_("--url-base: '%(url)s' is no address like http://192.168.1.20:8765") % {"url": text})
     return typed
 

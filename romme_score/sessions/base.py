@@ -38,13 +38,12 @@ def _lookup(name: str | None) -> str | None:
     """A session's name as given to find it, refused unless valid text (SQLite cannot
     look up the rest)."""
     if name is not None:
-        clean_text(name, _("the session's name"))
+        return clean_text(name, _("the session's name"))  # composed (NFC), as names are kept
     return name
 
 
 def _lookup_name(name: str) -> str:
-    clean_text(name, _("the session's name"))
-    return name
+    return clean_text(name, _("the session's name"))
 
 
 class ServiceBase:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 
 from romme_score.i18n import _, grouped
+from romme_score.inputs import nfc
 
 # Commands that are not run inside the table mode (the words that leave it are the
 # registry's: romme_score/table/words.py).
@@ -33,7 +34,7 @@ def split_line(line: str) -> list[str]:
             % {"length": grouped(len(line)), "max": grouped(MAX_LINE)}
         )
     try:
-        lexer = shlex.shlex(line, posix=True, punctuation_chars=False)
+        lexer = shlex.shlex(nfc(line), posix=True, punctuation_chars=False)
         lexer.whitespace_split = True
         lexer.commenters = "#"
         return list(lexer)

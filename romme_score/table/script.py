@@ -116,6 +116,9 @@ def run_script(lines: Iterable[str | UnreadableLine], run_line: RunLine) -> int:
         elif words[0] in NOT_INSIDE:
             click.echo(views.error_line(views.not_inside(words[0])), err=True)
             code = 2
+        elif word is not None and word.terminal:
+            click.echo(views.error_line(views.terminal_only(words[0])), err=True)
+            code = 2
         elif word is not None:
             code = run_line([word.name, *words[1:]], False)
         else:

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import click
 
 from romme_score.i18n import N_, _, language
+from romme_score.inputs import fold
 from romme_score.table import handlers as do
 from romme_score.table.handlers import Handler, Outcome, Place
 
@@ -41,6 +42,7 @@ class Word(NamedTuple):
     leaves: bool = False  # ends the table mode (or the script)
     draws: bool = False  # draws on the terminal itself (a round asked step by step)
     follows: bool = False  # the session it leaves current is played here from then on
+    terminal: bool = False  # only at the terminal: no ``romme`` command, nothing in a script
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -174,6 +176,7 @@ WORDS: tuple[Word, ...] = (
         (("phones", N_("the round sent from the phones (romme serve): Enter saves")),),
         german=("handys",),
         handler=do.phones,
+        terminal=True,
     ),
     Word("help", (("help", N_("this list")),), german=("hilfe",), handler=help_),
     Word(
@@ -189,8 +192,9 @@ _BY_WORD = {w.casefold(): word for word in WORDS for w in (word.name, *word.alia
 
 
 def find(typed: str) -> Word | None:
-    """The word typed, by its name or an alias in either language, in any case."""
-    return _BY_WORD.get(typed.casefold())
+    """The word typed, by its name or an alias in either language, in any case, its
+    umlauts composed or not (``ru\u0308ckga\u0308ngig`` is ``rückgängig``)."""
+    return _BY_WORD.get(fold(typed))
 
 
 def names() -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from decimal import Decimal
 
 from romme_score.frozen import record
 from romme_score.i18n import _, ngettext
-from romme_score.inputs import ascii_digits, choose_player, clean_name
+from romme_score.inputs import ascii_digits, choose_player, clean_name, fold
 from romme_score.rules import RuleSet
 from romme_score.sessions import SessionInputError, SessionService
 from romme_score.store import StoreError
@@ -516,7 +516,7 @@ class TournamentService:
         """The player meant: a name (or its first letters), or a start number."""
         typed = text.strip()
         for p in info.players:
-            if p.name.casefold() == typed.casefold():
+            if fold(p.name) == fold(typed):
                 return p
         digits = ascii_digits(typed)
         if digits is not None:

@@ -554,6 +554,11 @@ def not_inside(word: str) -> str:
     return _("'%(word)s' cannot run inside the table mode") % {"word": word}
 
 
+def terminal_only(word: str) -> str:
+    """A word of the table mode's terminal alone (``phones``), read in a script."""
+    return _("'%(word)s' works only at the terminal, not in a script") % {"word": word}
+
+
 def table_hint(text: str) -> str:
     """``new``'s words as the table mode shows them: its hint for recording a round on the
     command line (``romme round --winner ...``) becomes what to type here.
