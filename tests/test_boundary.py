@@ -24,8 +24,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from test_architecture import PACKAGE, find_cycle, module_name
 
-PACKAGE = Path(__file__).resolve().parent.parent / "romme_score"
 FRONT_ENDS = ("cli", "table", "web", "views")
 GAME_CORE = ("scoring", "melds", "layoff", "solver", "settlement", "tournament.rules", "league.rules")
 CLICK_ALLOWED = ("cli", "table")
@@ -35,11 +35,6 @@ OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
 def speaks_facts_only(name: str) -> bool:
     """The core, the store and the services: every module but the front ends and the views."""
     return package_part(name) not in (*FRONT_ENDS, "__main__")
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 @cache
@@ -111,34 +106,8 @@ def edges_of(here: str) -> set[str]:
 
 
 @cache
-def graph() -> dict[str, frozenset[str]]:
-    return {name: frozenset(edges_of(name)) for name in modules()}
-
-
-def find_cycle(edges: dict[str, frozenset[str]] | dict[str, set[str]]) -> list[str] | None:
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        stack.append(node)
-        for nxt in sorted(edges.get(node, ())):
-            if state.get(nxt) == 1:
-                return stack[stack.index(nxt) :] + [nxt]
-            if nxt not in state:
-                found = visit(nxt)
-                if found:
-                    return found
-        stack.pop()
-        state[node] = 2
-        return None
-
-    for start in sorted(edges):
-        if start not in state:
-            cycle = visit(start)
-            if cycle:
-                return cycle
-    return None
+def graph() -> dict[str, set[str]]:
+    return {name: edges_of(name) for name in modules()}
 
 
 # --- the front ends call the service, not the core's functions --------------------------
