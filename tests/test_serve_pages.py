@@ -146,7 +146,7 @@ def test_every_page_extends_the_base_template_and_loads_the_scripts_as_modules(
 
 
 MODULES = ["main.js", "net.js", "outbox.js", "render.js", "seat.js", "keeper.js", "board.js"]
-MODULES += ["tournament.js", "paging.js"]
+MODULES += ["tournament.js", "paging.js", "awake.js"]
 
 
 def test_the_scripts_are_small_modules_sharing_one_network() -> None:

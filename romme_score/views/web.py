@@ -91,6 +91,12 @@ TEXTS: dict[str, str] = {
     "server_error": N_("The server could not do that; please try again."),
     "link_gone": N_("This link is wrong or no longer valid: scan the QR code on the board again."),
     "stale": N_("The server is not answering: this is the state of {time}."),
+    "awake": N_("Keep screen on"),
+    "awake_on": N_("The screen stays on while this page is open."),
+    "awake_tap": N_("Tap the page once to keep the screen on."),
+    "awake_failed": N_(
+        "This phone does not let the page keep its screen on: choose a longer screen timeout in its settings."
+    ),
 }
 
 

@@ -9,6 +9,9 @@ const roles = {
 
 const role = roles[document.body.dataset.kind];
 if (role) role().then((module) => module.start());
+// "Keep screen on", where the page offers it (the board, a seat); not loaded: no button works
+const unloaded = (error) => error;
+if (document.getElementById("awake")) import("./awake.js").then((module) => module.start(), unloaded);
 
 // Where the browser allows a service worker (a secure origin), it keeps this link's page
 // for a reload while the server is away (sw.js); on plain HTTP there is none.

@@ -22,6 +22,7 @@ const FILES = [
   "/static/tournament.js",
   "/static/paging.js",
   "/static/league.js",
+  "/static/awake.js",
   "/static/style.css",
   "/static/icon.svg",
 ];
