@@ -191,12 +191,14 @@ NO_PLAY_WITHOUT_TAP = """{
 }"""
 
 
+@pytest.mark.parametrize("tap", ["#heading", "#awake"])
 def test_keep_screen_on_refused_without_a_tap_asks_for_one_issue_36_item_6(
-    browser: Any, served: Served
+    browser: Any, served: Served, tap: str
 ) -> None:
     """A browser that plays no video without a tap (stricter than Chromium's muted
     autoplay): after a reload the kept choice cannot be taken up by itself; the page says,
-    calmly, to tap it once, and the next tap anywhere starts the video."""
+    calmly, to tap it once, and the next tap anywhere starts the video (on the button too:
+    it then keeps the screen on rather than turning the choice off)."""
     url = served.seats["Anna"].replace(f"//{HOST}:", f"//{INSECURE}:")
     context = phone(browser)
     context.add_init_script(NO_PLAY_WITHOUT_TAP)
@@ -211,7 +213,7 @@ def test_keep_screen_on_refused_without_a_tap_asks_for_one_issue_36_item_6(
         )
         assert pressed(page) == "true"
         assert page.evaluate("() => document.querySelector('video.awake-video').paused") is True
-        page.click("#heading")
+        page.click(tap)
         page.wait_for_function(VIDEO_PLAYING)
         assert page.text_content("#awake-msg") == TEXTS["awake_on"]
         assert pressed(page) == "true"

@@ -160,8 +160,9 @@ function armTap() {
   );
 }
 
+/** The button: on, or off; while the choice waits for a tap (above), its tap takes it up. */
 function toggle() {
-  if (wanted) {
+  if (wanted && holding()) {
     keep(false);
     letGo();
     show("");
