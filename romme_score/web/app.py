@@ -128,7 +128,7 @@ def _sites(served: ServeConfig | TournamentConfig | LeagueConfig, limits: Limits
     sites = [_Site(c, c.links, ROUTES, Watcher(c.db, c.session_id, limits.poll)) for c in configs]
     if isinstance(served, TournamentConfig):
         ids = served.session_ids
-        look = sum_version(lambda service: board.versions(service, ids))
+        look = sum_version(lambda service: board.versions(service, served.tournament))
         sites.append(
             _Site(served, served.board, TOURNAMENT_ROUTES, Watcher(served.db, ids[0], limits.poll, look))
         )

@@ -67,7 +67,7 @@ class TournamentConfig:
     board: LinkSet  # one link, of kind ``tournament``
     tables: tuple[ServeConfig, ...]
     table_numbers: tuple[int, ...]  # the table number of each of ``tables``
-    session_ids: tuple[int, ...]  # every table's session, of every series drawn (the board's version)
+    session_ids: tuple[int, ...]  # every table's session, of every series drawn (served)
     language: str
     limits: Limits = field(default_factory=Limits)
     served_on: str = ""
