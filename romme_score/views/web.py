@@ -551,6 +551,18 @@ def bad_field(field: str, expected: str) -> str:
     return _("'%(field)s' must be %(expected)s") % {"field": field, "expected": expected}
 
 
+def json_field(field: str) -> str:
+    """A text field of a request's JSON, as a sentence names it (``'cards'``)."""
+    return f"'{field}'"
+
+
+def json_key(field: str) -> str:
+    """A key of an object of a request's JSON (of the body itself: ``field`` empty)."""
+    if not field:
+        return _("a key of the JSON body")
+    return _("a key in '%(field)s'") % {"field": field}
+
+
 EXPECTED = {
     "text": N_("a text"),
     "bool": N_("true or false"),

@@ -234,6 +234,9 @@ class _Server:
         try:
             body = await read_json(request, limit, self.limits.body_time)
         except BodyRefused as refused:
+            if refused.field is not None:  # a text that is not text (web/guard.py: clean_json)
+                body = {"error": refused.sentence, "code": refused.code, "field": refused.field}
+                raise Answer(400, body) from None
             if refused.code == "body-timeout":  # the rest of the body is not waited for
                 answer = refusal(refused.code, refused.status)
                 return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
