@@ -530,6 +530,9 @@ def refused(code: str) -> str:
         "too-large": N_("refused: the body is larger than %(limit)d bytes"),
         "bad-request": N_("refused: the body is not the JSON this expects"),
         "too-many-streams": N_("too many pages are open at once; close one and try again"),
+        "too-many-connections": N_(
+            "the server has too many connections open just now; try again in a few seconds"
+        ),
         "busy": N_("the database is busy; try again"),
         "unreachable": N_("the database cannot be reached just now; try again in a few seconds"),
         "database-gone": N_(

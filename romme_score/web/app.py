@@ -49,6 +49,8 @@ from romme_score.web.errors import DROPPED, RETRY_AFTER, Answer, answer_of, refu
 from romme_score.web.events import Watcher, events, sum_version
 from romme_score.web.guard import (
     BodyRefused,
+    Crowd,
+    CrowdGuard,
     HostGuard,
     SecurityHeaders,
     Throttle,
@@ -300,10 +302,13 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlet
     base = served.links.base if isinstance(served, ServeConfig) else served.board.base
     hosts = admitted_hosts(base.partition("://")[2], served.served_on, served.allow_hosts)
     app.add_middleware(HostGuard, hosts=hosts, language=served.language)
+    crowd = Crowd(served.limits.connections)  # the connections counted by the server's protocol
+    app.add_middleware(CrowdGuard, crowd=crowd, language=served.language)
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, the Host guard's too
     app.state.watcher = server.watchers[0]
     app.state.watchers = server.watchers
     app.state.services = server.services
+    app.state.crowd = crowd
     return app
 
 

@@ -31,12 +31,13 @@ from typing import Any
 
 from starlette.datastructures import Headers, QueryParams
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from romme_score.i18n import using_language
 from romme_score.inputs import InputValueError, clean_text
 from romme_score.views import web as views
 from romme_score.web.context import request_language
+from romme_score.web.errors import RETRY_AFTER
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -83,6 +84,52 @@ class SecurityHeaders:
 
 
 _OURS = {name for name, _value in HEADERS}
+
+
+class Crowd:
+    """The connections open and the requests under way, against ``Limits.connections``
+    (what uvicorn's ``limit_concurrency`` counted, which answered past it with a plain
+    "Service Unavailable" of its own): the server's protocol counts the connections, the
+    :class:`CrowdGuard` the requests."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.connections = 0
+        self.requests = 0
+
+    def full(self) -> bool:
+        """Whether a new request is past the limit (its own connection counted already)."""
+        return self.connections > self.limit or self.requests >= self.limit
+
+
+class CrowdGuard:
+    """ASGI middleware: a request past :class:`Crowd`'s limit is refused as every refusal
+    is (503 ``too-many-connections``, the JSON error with a sentence in the request's
+    language, a Retry-After), its connection closed; the others pass, counted."""
+
+    def __init__(self, app: ASGIApp, crowd: Crowd, language: str) -> None:
+        self.app = app
+        self.crowd = crowd
+        self.language = language
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.crowd.full():
+            headers = Headers(scope=scope)
+            asked = QueryParams(scope.get("query_string", b"")).get("lang")
+            lang = request_language(asked, headers.get("accept-language"), self.language)
+            with using_language(lang):
+                body = {"error": views.refused("too-many-connections"), "code": "too-many-connections"}
+            extra = {"retry-after": str(RETRY_AFTER), "connection": "close", "content-language": lang}
+            await JSONResponse(body, status_code=503, headers=extra)(scope, receive, send)
+            return
+        self.crowd.requests += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.crowd.requests -= 1
 
 
 def not_found() -> Response:
