@@ -6,7 +6,7 @@ writes nothing (the database's content the same before and after).
 
 Bounded and repeatable by default (a fixed seed, ``EXAMPLES`` bodies per route); more with
 ``ROMME_HYPOTHESIS_EXAMPLES=2000``. A new write route joins :data:`WRITES` (one line: the
-link that may write it, its path, the strategy of its bodies);
+kind of link that may write it, a key of :data:`LINKS`; its path; the strategy of its bodies);
 :func:`test_every_write_route_is_in_the_list` fails until it does.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,9 +111,17 @@ def body_of(fields: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[byte
     return st.one_of(encoded, encoded, encoded, raw(list(fields)))
 
 
+# The link each kind of write is sent through, from the served session's links (a kind
+# of link added, e.g. an organiser's, joins here).
+LINKS: dict[str, Callable[[Served], str]] = {
+    "seat": lambda served: served.seats[SEAT],
+    "scorekeeper": lambda served: served.scorekeeper,
+}
+
+
 @dataclass(frozen=True)
 class Write:
-    link: str  # "seat" (Ben's link) or "scorekeeper"
+    link: str  # a key of LINKS
     path: str
     body: st.SearchStrategy[bytes] = field(repr=False)
 
@@ -212,7 +220,7 @@ def test_a_write_route_answers_any_body_with_2xx_or_a_json_refusal_that_wrote_no
         headers["Idempotency-Key"] = key
     if kind is not None:
         headers["Content-Type"] = kind
-    link = links.seats[SEAT] if write.link == "seat" else links.scorekeeper
+    link = LINKS[write.link](links)
     before = held(db)
     answer = http.post(f"{link}/{write.path}", content=body, headers=headers)
     assert 200 <= answer.status_code < 500, (answer.status_code, answer.text[:300])
