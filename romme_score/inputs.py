@@ -207,10 +207,12 @@ def fold(text: str) -> str:
 _NOT_TEXT = "[\ud800-\udfff]"  # lone surrogates: what is not text in a str
 
 
-def clean_text(text: str, what: str) -> str:
+def clean_text(text: str, what: str, *, escaped_bytes: bool = True) -> str:
     """``text`` composed (:func:`nfc`) if it is valid text, else :class:`InputValueError`
     naming the field ``what`` (already translated), the byte or code point and its position
-    (counted from 1 in the bytes typed, or in the characters of a file).
+    (counted from 1 in the bytes typed, or in the characters of a file). With
+    ``escaped_bytes`` false (text decoded strictly, as a JSON body's: a lone surrogate there
+    was written as one, ``"\\udc80"``), every surrogate is named as one, none as a byte.
 
     >>> clean_text("Café", "the note")
     'Café'
@@ -226,7 +228,7 @@ def clean_text(text: str, what: str) -> str:
     if found is None:
         return nfc(text)
     code = ord(found.group())
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that could not be decoded, as Python keeps it
+    if escaped_bytes and 0xDC80 <= code <= 0xDCFF:  # a byte that could not be decoded, as Python keeps it
         position = len(text[: found.start()].encode("utf-8", "surrogateescape")) + 1
         raise InputValueError(
             _("%(what)s is not valid text (byte 0x%(byte)02X at position %(position)d)")

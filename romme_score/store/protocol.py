@@ -347,6 +347,12 @@ class Store(Protocol):
         """Every table of every series drawn, by series and table number."""
         ...
 
+    def tournament_version(self, tournament: TournamentInfo) -> int:
+        """A number that counts up with every change of the tournament (a round at any of
+        its tables, a series drawn, a player withdrawn): its board's version; -1 once it
+        is gone."""
+        ...
+
     def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
         """The active rounds of all the tournament's tables, as (session id, round), by
         session and round number, in one read."""
@@ -388,6 +394,7 @@ class Store(Protocol):
         ...
 
     def league_version(self, league: LeagueInfo) -> int:
-        """A number that changes whenever the league or any session it reads changes; -1
-        once the league is gone."""
+        """A number that counts up whenever the league or any session or tournament it reads
+        changes, never back to a number it had (an event taken out and another added do
+        not cancel); -1 once the league is gone."""
         ...

@@ -426,6 +426,11 @@ class TournamentService:
         every = self.store.tournament_tables(info)
         return tuple(every if series is None else (t for t in every if t.series == series))
 
+    def version(self, info: TournamentInfo) -> int:
+        """Counts up with every change of the tournament, at any of its tables or of its
+        own (its board's version)."""
+        return self.store.tournament_version(info)
+
     # -- writing --------------------------------------------------------------------------
 
     def create(

@@ -536,6 +536,9 @@ def refused(code: str) -> str:
         "too-large": N_("refused: the body is larger than %(limit)d bytes"),
         "bad-request": N_("refused: the body is not the JSON this expects"),
         "too-many-streams": N_("too many pages are open at once; close one and try again"),
+        "too-many-connections": N_(
+            "the server has too many connections open just now; try again in a few seconds"
+        ),
         "busy": N_("the database is busy; try again"),
         "unreachable": N_("the database cannot be reached just now; try again in a few seconds"),
         "database-gone": N_(
@@ -555,6 +558,18 @@ def refused(code: str) -> str:
 def bad_field(field: str, expected: str) -> str:
     """A field of a request's JSON that is not what it should be."""
     return _("'%(field)s' must be %(expected)s") % {"field": field, "expected": expected}
+
+
+def json_field(field: str) -> str:
+    """A text field of a request's JSON, as a sentence names it (``'cards'``)."""
+    return f"'{field}'"
+
+
+def json_key(field: str) -> str:
+    """A key of an object of a request's JSON (of the body itself: ``field`` empty)."""
+    if not field:
+        return _("a key of the JSON body")
+    return _("a key in '%(field)s'") % {"field": field}
 
 
 EXPECTED = {

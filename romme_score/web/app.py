@@ -49,6 +49,8 @@ from romme_score.web.errors import DROPPED, RETRY_AFTER, Answer, answer_of, refu
 from romme_score.web.events import Watcher, events, sum_version
 from romme_score.web.guard import (
     BodyRefused,
+    Crowd,
+    CrowdGuard,
     HostGuard,
     SecurityHeaders,
     Throttle,
@@ -128,7 +130,7 @@ def _sites(served: ServeConfig | TournamentConfig | LeagueConfig, limits: Limits
     sites = [_Site(c, c.links, ROUTES, Watcher(c.db, c.session_id, limits.poll)) for c in configs]
     if isinstance(served, TournamentConfig):
         ids = served.session_ids
-        look = sum_version(lambda service: board.versions(service, ids))
+        look = sum_version(lambda service: board.versions(service, served.tournament))
         sites.append(
             _Site(served, served.board, TOURNAMENT_ROUTES, Watcher(served.db, ids[0], limits.poll, look))
         )
@@ -234,6 +236,9 @@ class _Server:
         try:
             body = await read_json(request, limit, self.limits.body_time)
         except BodyRefused as refused:
+            if refused.field is not None:  # a text that is not text (web/guard.py: clean_json)
+                body = {"error": refused.sentence, "code": refused.code, "field": refused.field}
+                raise Answer(400, body) from None
             if refused.code == "body-timeout":  # the rest of the body is not waited for
                 answer = refusal(refused.code, refused.status)
                 return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
@@ -297,10 +302,13 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlet
     base = served.links.base if isinstance(served, ServeConfig) else served.board.base
     hosts = admitted_hosts(base.partition("://")[2], served.served_on, served.allow_hosts)
     app.add_middleware(HostGuard, hosts=hosts, language=served.language)
+    crowd = Crowd(served.limits.connections)  # the connections counted by the server's protocol
+    app.add_middleware(CrowdGuard, crowd=crowd, language=served.language)
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, the Host guard's too
     app.state.watcher = server.watchers[0]
     app.state.watchers = server.watchers
     app.state.services = server.services
+    app.state.crowd = crowd
     return app
 
 

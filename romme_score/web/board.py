@@ -2,8 +2,8 @@
 projector, behind a link of its own (issue 22 item 10).
 
 ``GET {board}/state.json`` is the JSON of ``romme tournament standings --json`` plus
-``"version"`` (the sum of the tables' session versions: each counts up with every change
-of its table, so the sum changes whenever any table changes), the served series' tables
+``"version"`` (:meth:`TournamentService.version`: it counts up with every change of any
+table and of the tournament itself, a series drawn or a player withdrawn), the served series' tables
 (``"tables"``: how many games each has played) and the page's sentences (``"view"``);
 ``GET {board}/events`` sends one event per change, as a session's board does. The tables
 themselves are served as ordinary sessions, each with its own links.
@@ -22,7 +22,7 @@ import hmac
 from collections.abc import Callable
 from typing import Any
 
-from romme_score.sessions import SessionInfo, SessionService
+from romme_score.sessions import SessionService
 from romme_score.tournament import TournamentService
 from romme_score.views import tournament as views
 from romme_score.web import pages
@@ -39,21 +39,22 @@ def board_token(keeper_token: str) -> str:
     return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode().rstrip("=")
 
 
-def versions(service: SessionService, session_ids: tuple[int, ...]) -> Callable[[], int]:
-    """The board's version: the sum of the tables' session versions, as often as asked."""
-    infos: list[SessionInfo] = [service.session_by_id(i) for i in session_ids]
-    return lambda: sum(service.version(info) for info in infos)
+def versions(service: SessionService, tournament: str) -> Callable[[], int]:
+    """The board's version (:meth:`TournamentService.version`), as often as asked."""
+    tournaments = TournamentService(service)
+    info = tournaments.tournament(tournament)  # its id: the version is read anew each time
+    return lambda: tournaments.version(info)
 
 
 def version(call: BoardCall) -> int:
-    return versions(call.service, call.config.session_ids)()
+    return versions(call.service, call.config.tournament)()
 
 
 def read_state(call: BoardCall) -> bytes:
     """The JSON text of the board's ``state.json`` (read again when a table changed meanwhile)."""
     service = call.service
     config = call.config
-    current = versions(service, config.session_ids)
+    current = versions(service, config.tournament)
     tournaments = TournamentService(service)
 
     def build(version: int) -> dict[str, Any]:

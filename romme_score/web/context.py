@@ -32,7 +32,7 @@ class Limits:
 
     body: int = 16 * 1024  # bytes of a write's JSON body
     streams: int = 128  # event streams open at once
-    connections: int = 1000  # connections open at once (uvicorn's limit_concurrency)
+    connections: int = 1000  # connections open and requests under way at once (web/guard.py Crowd)
     first_request: float = 10.0  # seconds a new connection has to send its request
     body_time: float = 10.0  # seconds a write's body has to arrive once its headers did
     throttle_base: float = 0.25  # the first delay of a repeated 404, doubling ...
@@ -67,7 +67,7 @@ class TournamentConfig:
     board: LinkSet  # one link, of kind ``tournament``
     tables: tuple[ServeConfig, ...]
     table_numbers: tuple[int, ...]  # the table number of each of ``tables``
-    session_ids: tuple[int, ...]  # every table's session, of every series drawn (the board's version)
+    session_ids: tuple[int, ...]  # every table's session, of every series drawn (served)
     language: str
     limits: Limits = field(default_factory=Limits)
     served_on: str = ""

@@ -73,8 +73,9 @@ def session_version(
 def sum_version(
     version: Callable[[SessionService], Callable[[], int]],
 ) -> Callable[[SessionService], Callable[[int, threading.Event, float], int]]:
-    """How a watcher of a combined version looks (a tournament's: the sum of its tables'
-    versions): ``version`` gives the number to compare, asked again after a wait."""
+    """How a watcher of a board's version looks (a tournament's, a league's: counting up with
+    every change of what it shows): ``version`` gives the number to compare, asked again
+    after a wait."""
 
     def prepare(service: SessionService) -> Callable[[int, threading.Event, float], int]:
         current = version(service)

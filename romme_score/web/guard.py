@@ -31,11 +31,13 @@ from typing import Any
 
 from starlette.datastructures import Headers, QueryParams
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from romme_score.i18n import using_language
+from romme_score.inputs import InputValueError, clean_text
 from romme_score.views import web as views
 from romme_score.web.context import request_language
+from romme_score.web.errors import RETRY_AFTER
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -84,6 +86,52 @@ class SecurityHeaders:
 
 
 _OURS = {name for name, _value in HEADERS}
+
+
+class Crowd:
+    """The connections open and the requests under way, against ``Limits.connections``
+    (what uvicorn's ``limit_concurrency`` counted, which answered past it with a plain
+    "Service Unavailable" of its own): the server's protocol counts the connections, the
+    :class:`CrowdGuard` the requests."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.connections = 0
+        self.requests = 0
+
+    def full(self) -> bool:
+        """Whether a new request is past the limit (its own connection counted already)."""
+        return self.connections > self.limit or self.requests >= self.limit
+
+
+class CrowdGuard:
+    """ASGI middleware: a request past :class:`Crowd`'s limit is refused as every refusal
+    is (503 ``too-many-connections``, the JSON error with a sentence in the request's
+    language, a Retry-After), its connection closed; the others pass, counted."""
+
+    def __init__(self, app: ASGIApp, crowd: Crowd, language: str) -> None:
+        self.app = app
+        self.crowd = crowd
+        self.language = language
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.crowd.full():
+            headers = Headers(scope=scope)
+            asked = QueryParams(scope.get("query_string", b"")).get("lang")
+            lang = request_language(asked, headers.get("accept-language"), self.language)
+            with using_language(lang):
+                body = {"error": views.refused("too-many-connections"), "code": "too-many-connections"}
+            extra = {"retry-after": str(RETRY_AFTER), "connection": "close", "content-language": lang}
+            await JSONResponse(body, status_code=503, headers=extra)(scope, receive, send)
+            return
+        self.crowd.requests += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.crowd.requests -= 1
 
 
 def not_found() -> Response:
@@ -247,12 +295,51 @@ class HostGuard:
 
 
 class BodyRefused(Exception):
-    """A write's body that is not taken: ``code`` is ``not-json``, ``too-large`` or ``bad-request``."""
+    """A write's body that is not taken: ``code`` is ``not-json``, ``too-large`` or
+    ``bad-request``; with ``field``, the field (a path: ``hands.Anna``, ``never_out[0]``)
+    whose text is not text, and ``sentence`` saying so."""
 
-    def __init__(self, code: str, status: int) -> None:
+    def __init__(self, code: str, status: int, field: str | None = None, sentence: str = "") -> None:
         super().__init__(code)
         self.code = code
         self.status = status
+        self.field = field
+        self.sentence = sentence
+
+
+MAX_DEPTH = 32  # a write's JSON nested deeper than this is no write of a page's (they nest 2)
+
+
+def clean_json(value: Any, field: str = "", depth: int = 0) -> Any:
+    """The one reader of the text a write's JSON carries: every string, and every key of
+    every object, read by :func:`~romme_score.inputs.clean_text` (composed, NFC, as typed
+    text is everywhere; a lone surrogate, ``"\\ud800"``, refused naming the field), before
+    any route sees it; nesting deeper than :data:`MAX_DEPTH` refused too. Runs in the
+    request's language (its sentence is the answer's).
+
+    >>> clean_json({"hands": {"Jo\u0308rg": 5}, "never_out": ["A"]})
+    {'hands': {'Jörg': 5}, 'never_out': ['A']}
+    """
+    if depth > MAX_DEPTH:
+        raise BodyRefused("bad-request", 400)
+    if isinstance(value, str):
+        return _text(value, field, views.json_field(field))
+    if isinstance(value, list):
+        return [clean_json(v, f"{field}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            name = _text(key, field, views.json_key(field))
+            out[name] = clean_json(item, f"{field}.{name}" if field else name, depth + 1)
+        return out
+    return value
+
+
+def _text(text: str, field: str, what: str) -> str:
+    try:
+        return clean_text(text, what, escaped_bytes=False)
+    except InputValueError as exc:
+        raise BodyRefused("bad-request", 400, field, str(exc)) from None
 
 
 async def read_json(request: Request, limit: int, timeout: float = 10.0) -> dict[str, Any]:
@@ -294,4 +381,5 @@ def _json_of(kind: str | None, body: bytearray) -> dict[str, Any]:
         raise BodyRefused("bad-request", 400) from None
     if not isinstance(data, dict):
         raise BodyRefused("bad-request", 400)
-    return data
+    cleaned: dict[str, Any] = clean_json(data)
+    return cleaned

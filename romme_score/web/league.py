@@ -2,9 +2,9 @@
 a phone, read only, behind a link of its own.
 
 ``GET {board}/state.json`` is the JSON of ``romme league standings --json`` plus
-``"version"`` (:meth:`LeagueService.version`: the league's own change counter plus the
-versions of every session it reads, its tournaments' tables included, so it changes with
-every round recorded anywhere in the season) and the page's sentences (``"view"``);
+``"version"`` (:meth:`LeagueService.version`: it counts up with every change of the league
+and of every session and tournament it reads, so with every round recorded anywhere in the
+season, never back to a number it had) and the page's sentences (``"view"``);
 ``GET {board}/events`` sends one event per change, as a tournament's board does. The
 token is the league's own, kept with it in the database.
 """

@@ -22,16 +22,22 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from romme_score.web.app import create_app
 from romme_score.web.context import LeagueConfig, ServeConfig, TournamentConfig
+from romme_score.web.guard import Crowd
 
 
 class GuardedH11(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a whole request
-    within ``first_request`` seconds: hundreds of idle connections cannot hold the server."""
+    within ``first_request`` seconds: hundreds of idle connections cannot hold the server.
+    Each connection is counted in ``crowd`` (the application refuses requests past its
+    limit, :class:`~romme_score.web.guard.CrowdGuard`)."""
 
     first_request = 10.0
+    crowd: Crowd | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if self.crowd is not None:
+            self.crowd.connections += 1
         self._silent = self.loop.call_later(self.first_request, self._drop_if_silent)
 
     def _drop_if_silent(self) -> None:
@@ -40,6 +46,8 @@ class GuardedH11(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._silent.cancel()
+        if self.crowd is not None:
+            self.crowd.connections -= 1
         super().connection_lost(exc)
 
 
@@ -89,18 +97,21 @@ def make_server(config: ServeConfig | TournamentConfig | LeagueConfig) -> uvicor
     limits = config.limits
     logging.getLogger("uvicorn.error").addFilter(_QuietCancel())
 
+    app = create_app(config)
+
     class Protocol(GuardedH11):
         first_request = limits.first_request
+        crowd = app.state.crowd
 
     settings = uvicorn.Config(
-        create_app(config),
+        app,
         http=Protocol,
         ws="none",
         lifespan="on",
         access_log=False,
         proxy_headers=False,  # no proxy in front: X-Forwarded-For is nobody's address
         log_level="warning",
-        limit_concurrency=limits.connections,
+        limit_concurrency=None,  # Limits.connections: counted by Protocol, refused by the app (JSON)
         timeout_keep_alive=5,
         timeout_graceful_shutdown=max(1, round(limits.shutdown)),
         server_header=False,

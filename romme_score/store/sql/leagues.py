@@ -19,6 +19,7 @@ from romme_score.store.errors import (
     SessionInLeague,
 )
 from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, StoredOptions, now
+from romme_score.store.sql import tournaments
 from romme_score.store.sql.dialect import Cursor, Dialect
 
 if TYPE_CHECKING:
@@ -143,13 +144,24 @@ def refuse_if_counted(cur: Cursor, session_id: int, session: str) -> None:
 def remove_event(
     cur: Cursor, dialect: Dialect, league: LeagueInfo, kind: str, event_id: int, event_name: str
 ) -> None:
+    """The event out of the league. What it added to the league's version (:func:`version`)
+    goes into the league's own counter, plus one: the version counts up, never back to a
+    number it had (issue 37 item 4: taking out a session at version 5 and adding one at 3
+    left it where it was)."""
     _lock(cur, dialect, league)
     column = COLUMN[kind]
+    if kind == "session":  # locked: a round written meanwhile counts here or after the commit
+        row = cur.execute(f"SELECT version FROM sessions WHERE id = ?{dialect.for_update}", (event_id,))
+        found = row.fetchone()
+        counted = int(found[0]) if found else 0
+    else:
+        counted = tournaments.lock_for_version(cur, dialect, event_id)
     done = cur.execute(
         f"DELETE FROM league_events WHERE league_id = ? AND {column} = ?", (league.id, event_id)
     ).rowcount
     if done != 1:
         raise EventNotInLeague(league.name, kind, event_name)
+    cur.execute("UPDATE leagues SET version = version + ? WHERE id = ?", (counted, league.id))
 
 
 def set_alias(cur: Cursor, dialect: Dialect, league: LeagueInfo, spelling: str, person: str) -> None:
@@ -175,18 +187,22 @@ def renew_token(cur: Cursor, league: LeagueInfo, token: str) -> None:
 
 
 def version(conn: Connection, league_id: int) -> int:
-    """A number that changes with the league and with every session it reads: its own
-    counter plus the versions of its sessions and of its tournaments' tables; -1 when gone."""
+    """The league's board's version: its own counter plus what its events add, each term
+    only counting up (a session's version; a tournament's :data:`~tournaments.TERMS`);
+    what an event took out adds to the counter (:func:`remove_event`). So it changes with
+    every change of the season and never comes back to a number it had; -1 when gone."""
+    tables = (
+        "SELECT tt.session_id FROM tournament_tables tt "
+        "JOIN league_events e ON e.tournament_id = tt.tournament_id WHERE e.league_id = l.id"
+    )
     rows = conn.query(
         "SELECT l.version + COALESCE((SELECT SUM(s.version) FROM sessions s WHERE s.id IN ("
         "SELECT e.session_id FROM league_events e WHERE e.league_id = l.id AND e.session_id IS NOT NULL "
-        "UNION SELECT tt.session_id FROM tournament_tables tt "
-        "JOIN league_events e ON e.tournament_id = tt.tournament_id WHERE e.league_id = l.id)), 0), "
-        "(SELECT COUNT(*) FROM tournament_tables tt JOIN league_events e "
-        "ON e.tournament_id = tt.tournament_id WHERE e.league_id = l.id) "
+        f"UNION {tables})), 0) "
+        f"+ (SELECT COUNT(*) FROM ({tables}) n) "
+        "+ (SELECT COUNT(*) FROM tournament_players tp JOIN league_events e "
+        "ON e.tournament_id = tp.tournament_id WHERE e.league_id = l.id AND tp.withdrawn_after IS NOT NULL) "
         "FROM leagues l WHERE l.id = ?",
         (league_id,),
     )
-    if not rows:
-        return -1
-    return int(rows[0][0]) + int(rows[0][1])
+    return int(rows[0][0]) if rows else -1

@@ -173,18 +173,27 @@ class SQLStore(Sessions):
         self.write(work)
 
     def withdraw_player(self, tournament: TournamentInfo, start: int, after_series: int) -> None:
-        self.write(
-            lambda cur: cur.execute(
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
+        def work(cur: Cursor) -> None:
+            tournaments.lock(cur, self.dialect, tournament)  # after a league's count of it
+            cur.execute(
                 "UPDATE tournament_players SET withdrawn_after = ?, withdrawn_at = ? "
                 "WHERE tournament_id = ? AND start = ? AND withdrawn_after IS NULL",
                 (after_series, now(), tournament.id, start),
             )
-        )
+
+        self.write(work)
 
     def tournament_tables(self, tournament: TournamentInfo) -> list[TournamentTable]:
         from romme_score.store.sql import tournaments  # with its first use, not at every start
 
         return tournaments.tables(self.conn, tournament)
+
+    def tournament_version(self, tournament: TournamentInfo) -> int:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
+        return tournaments.version(self.conn, tournament.id)
 
     def tournament_games(self, tournament: TournamentInfo) -> Iterator[tuple[int, RoundPoints]]:
         from romme_score.store.sql import tournaments  # with its first use, not at every start

@@ -57,7 +57,7 @@ def create(
 def add_series(cur: Cursor, dialect: Dialect, tournament: TournamentInfo, series: int) -> None:
     """Series ``series`` drawn, inside the caller's transaction (:class:`SeriesDrawn` when it
     is there already: two organisers drawing at once, the second waits, then finds it)."""
-    cur.execute(f"SELECT id FROM tournaments WHERE id = ?{dialect.for_update}", (tournament.id,))
+    lock(cur, dialect, tournament)
     if cur.execute(
         "SELECT 1 FROM tournament_series WHERE tournament_id = ? AND number = ?", (tournament.id, series)
     ).fetchone():
@@ -147,6 +147,47 @@ def games(conn: Connection, tournament: TournamentInfo) -> Iterator[tuple[int, R
         current[1].bonus[player] = bonus  # type: ignore[index]
     if current is not None:
         yield current
+
+
+# What a tournament adds to the version of a board that shows it (its own, a league's),
+# given its id: every term only ever counts up (a table's session its version with every
+# change, the tables as a series is drawn, the players withdrawn: a withdrawal is never
+# taken back), so the sum changes with every change of the tournament and never comes
+# back to a number it had. A new kind of change to a tournament counts up one of them.
+TERMS = (
+    "COALESCE((SELECT SUM(s.version) FROM sessions s JOIN tournament_tables tt ON tt.session_id = s.id "
+    "WHERE tt.tournament_id = {id}), 0) "
+    "+ (SELECT COUNT(*) FROM tournament_tables tt WHERE tt.tournament_id = {id}) "
+    "+ (SELECT COUNT(*) FROM tournament_players tp WHERE tp.tournament_id = {id} "
+    "AND tp.withdrawn_after IS NOT NULL)"
+)
+
+
+def version(conn: Connection, tournament_id: int) -> int:
+    """The tournament's board's version (:data:`TERMS`); -1 when it is gone."""
+    rows = conn.query(f"SELECT {TERMS.format(id='t.id')} FROM tournaments t WHERE t.id = ?", (tournament_id,))
+    return int(rows[0][0]) if rows else -1
+
+
+def lock_for_version(cur: Cursor, dialect: Dialect, tournament_id: int) -> int:
+    """The tournament's :data:`TERMS` inside the caller's transaction, with the rows they
+    are read from locked (the tournament's row, its tables' sessions): no table's write, no
+    draw and no withdrawal of it commits until the caller has (a league taking it out
+    counts it so, exactly)."""
+    cur.execute(f"SELECT id FROM tournaments WHERE id = ?{dialect.for_update}", (tournament_id,))
+    cur.execute(
+        "SELECT id FROM sessions WHERE id IN (SELECT session_id FROM tournament_tables "
+        f"WHERE tournament_id = ?){dialect.for_update}",
+        (tournament_id,),
+    ).fetchall()
+    row = cur.execute(f"SELECT {TERMS.format(id='?')}", (tournament_id,) * 3).fetchone()
+    return int(row[0])
+
+
+def lock(cur: Cursor, dialect: Dialect, tournament: TournamentInfo) -> None:
+    """Writers of one tournament (a draw, a withdrawal, a league taking it out) one after
+    the other: they wait on its row."""
+    cur.execute(f"SELECT id FROM tournaments WHERE id = ?{dialect.for_update}", (tournament.id,))
 
 
 def refuse_if_a_table(cur: Cursor, session_id: int, session: str) -> None:
