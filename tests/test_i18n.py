@@ -131,6 +131,8 @@ def test_compiled_catalogs_match_their_po_files(lang: str, domain: str) -> None:
         if len(ids) == 2:
             assert compiled.ngettext(ids[0], ids[1], 1) == strings[0], ids
             assert compiled.ngettext(ids[0], ids[1], 5) == strings[1], ids
+        elif entry.context:  # a word said two ways in German (issue 38 item 6)
+            assert compiled.pgettext(entry.context, ids[0]) == strings[0], (entry.context, ids[0])
         else:
             assert compiled.gettext(ids[0]) == strings[0], f"stale .mo: run make messages ({ids[0]!r})"
 
@@ -154,6 +156,10 @@ def test_the_catalog_read_on_demand_answers_as_gnutranslations(lang: str, domain
             assert lazy.ngettext(msgid, "PLURAL", n) == whole.ngettext(msgid, "PLURAL", n), (msgid, n)
     assert lazy.info() == whole.info() and lazy.charset() == whole.charset()
     assert lazy.pgettext("ctx", singulars[1]) == whole.pgettext("ctx", singulars[1])
+    for key in [k for k in singulars if "\x04" in k]:  # a msgctxt: found by the binary search too
+        context, msgid = key.split("\x04")
+        assert lazy.pgettext(context, msgid) == whole.pgettext(context, msgid), key
+        assert lang == "en" or lazy.pgettext(context, msgid) != lazy.gettext(msgid), key
 
 
 def test_the_catalog_read_on_demand_falls_back_to_gnutranslations() -> None:
