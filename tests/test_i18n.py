@@ -110,6 +110,24 @@ def test_every_message_of_the_code_has_a_german_and_an_english_entry() -> None:
                 assert placeholders(form) == set().union(*map(placeholders, ids)), (lang, msgid)
 
 
+def test_every_message_said_in_a_context_has_its_entry_in_both_catalogs() -> None:
+    """pgettext(context, msgid): one English word German says two ways (issue 38 item 6)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "pgettext":
+                context, msgid = (a.value for a in node.args if isinstance(a, ast.Constant))
+                found.append((str(context), str(msgid)))
+    assert ("league event", "game") in found
+    for lang in ("de", "en"):
+        catalog = load_po(lang)
+        for context, msgid in found:
+            entry = catalog.get(msgid, context=context)
+            assert entry is not None and entry.string and not entry.fuzzy, (lang, context, msgid)
+    with i18n.using_language("de"):
+        assert (i18n.pgettext("league event", "game"), i18n._("game")) == ("Partie", "Spiel")
+
+
 def test_the_click_catalog_keeps_clicks_placeholders() -> None:
     for entry in load_po("de", "click"):
         if not entry.id:

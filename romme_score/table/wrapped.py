@@ -122,8 +122,9 @@ class ReadingStream(io.TextIOBase):
 
     def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]
         line = self.source.readline(-1 if size is None else size)
-        for stream in self.streams:
-            stream.line_read()
+        if self.source.isatty():  # echoed with its Enter (a pipe's line is not shown)
+            for stream in self.streams:
+                stream.line_read()
         return line
 
     def read(self, size: int | None = -1, /) -> str:
