@@ -309,6 +309,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog().ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """The message in the language in use, as meant in ``context``: one English word that
+    German says two ways (a league's "game" is a Partie, a tournament table's a Spiel)."""
+    return catalog().pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Mark a message for extraction only; it is translated where it is shown."""
     return message

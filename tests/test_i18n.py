@@ -110,6 +110,24 @@ def test_every_message_of_the_code_has_a_german_and_an_english_entry() -> None:
                 assert placeholders(form) == set().union(*map(placeholders, ids)), (lang, msgid)
 
 
+def test_every_message_said_in_a_context_has_its_entry_in_both_catalogs() -> None:
+    """pgettext(context, msgid): one English word German says two ways (issue 38 item 6)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "pgettext":
+                context, msgid = (a.value for a in node.args if isinstance(a, ast.Constant))
+                found.append((str(context), str(msgid)))
+    assert ("league event", "game") in found
+    for lang in ("de", "en"):
+        catalog = load_po(lang)
+        for context, msgid in found:
+            entry = catalog.get(msgid, context=context)
+            assert entry is not None and entry.string and not entry.fuzzy, (lang, context, msgid)
+    with i18n.using_language("de"):
+        assert (i18n.pgettext("league event", "game"), i18n._("game")) == ("Partie", "Spiel")
+
+
 def test_the_click_catalog_keeps_clicks_placeholders() -> None:
     for entry in load_po("de", "click"):
         if not entry.id:
@@ -131,6 +149,8 @@ def test_compiled_catalogs_match_their_po_files(lang: str, domain: str) -> None:
         if len(ids) == 2:
             assert compiled.ngettext(ids[0], ids[1], 1) == strings[0], ids
             assert compiled.ngettext(ids[0], ids[1], 5) == strings[1], ids
+        elif entry.context:  # a word said two ways in German (issue 38 item 6)
+            assert compiled.pgettext(entry.context, ids[0]) == strings[0], (entry.context, ids[0])
         else:
             assert compiled.gettext(ids[0]) == strings[0], f"stale .mo: run make messages ({ids[0]!r})"
 
@@ -154,6 +174,10 @@ def test_the_catalog_read_on_demand_answers_as_gnutranslations(lang: str, domain
             assert lazy.ngettext(msgid, "PLURAL", n) == whole.ngettext(msgid, "PLURAL", n), (msgid, n)
     assert lazy.info() == whole.info() and lazy.charset() == whole.charset()
     assert lazy.pgettext("ctx", singulars[1]) == whole.pgettext("ctx", singulars[1])
+    for key in [k for k in singulars if "\x04" in k]:  # a msgctxt: found by the binary search too
+        context, msgid = key.split("\x04")
+        assert lazy.pgettext(context, msgid) == whole.pgettext(context, msgid), key
+        assert lang == "en" or lazy.pgettext(context, msgid) != lazy.gettext(msgid), key
 
 
 def test_the_catalog_read_on_demand_falls_back_to_gnutranslations() -> None:

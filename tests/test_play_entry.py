@@ -153,7 +153,9 @@ def summary() -> RoundEntry:
 
 def test_correct_any_hand_by_its_number_keeping_the_others() -> None:
     e = feed(summary(), "3")
-    assert step(e) is Step.HAND and e.current == "Carl" and e.default == "P7 P8"
+    # asked on an empty line, the hand it replaces said above it and recalled by Up (issue 38 item 13)
+    assert step(e) is Step.HAND and e.current == "Carl" and e.default == "" and e.recall == "P7 P8"
+    assert e.message is not None and "3 Carl had P7 P8" in e.message
     feed(e, "P9")
     assert step(e) is Step.SUMMARY and e.score is not None
     assert e.score.points == {"Anna": 0, "Ben": 20, "Carl": 9, "Dora": 5}

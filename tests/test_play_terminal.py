@@ -152,7 +152,8 @@ def test_typo_correction_of_an_earlier_hand_up_arrow_and_abbreviation(table: Ter
     table.type(UP, "4 Dora> HK K10")  # Up recalls the last hand
     table.type(CTRL_U + "PA\r", "1 Anna>")
     table.type("7\r", "Enter saves>")
-    table.type("3\r", "3 Carl> HK K10")  # correct Carl's hand by its number
+    table.type("3\r", "3 Carl had HK K10")  # correct Carl's hand by its number, on an empty line
+    table.type(UP, "3 Carl> HK K10")  # Up recalls the hand it replaces
     table.type(CTRL_U + "P9\r")
     table.wait_for("Enter saves>", count=2)
     assert " 3 Carl  ♠9" in table.text
@@ -312,8 +313,8 @@ def test_twelve_rounds_at_a_table_of_four_without_leaving_the_window(table: Term
     table.type("undo\r", "Remove round 12")
     table.type("y\r", "Round 12 removed")
     table.type("edit 1\r", "Round 1 of 'Friday': Anna went out")  # correct round 1 ...
-    table.type("2\r", "2 Ben> HK K10")  # ... Ben's hand
-    table.type(CTRL_U + "HK\r", "Enter saves>")
+    table.type("2\r", "2 Ben had HK K10")  # ... Ben's hand, typed anew on an empty line
+    table.type("HK\r", "Enter saves>")
     table.type("\r", "Round 1 of 'Friday' corrected")
     round_(12, "d", "1", "1", "1")
     table.wait_for("Friday · round 13>")

@@ -33,9 +33,13 @@ def _is_command_decorator(node: ast.expr) -> bool:
     return name in ("command", "group")
 
 
-def scan(path: Path) -> list[tuple[str | tuple[str, str], int]]:
-    """(msgid or (singular, plural), line) of every message in one module."""
-    found: list[tuple[str | tuple[str, str], int]] = []
+Found = tuple[str | tuple[str, str], int] | tuple[str, int, str]
+
+
+def scan(path: Path) -> list[Found]:
+    """(msgid or (singular, plural), line) of every message in one module, and (msgid, line,
+    context) of a pgettext() message."""
+    found: list[Found] = []
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -50,6 +54,8 @@ def scan(path: Path) -> list[tuple[str | tuple[str, str], int]]:
                 found.append((args[1], node.lineno))
             elif name == "ngettext" and len(args) >= 2 and args[0] and args[1]:
                 found.append(((args[0], args[1]), node.lineno))
+            elif name == "pgettext" and len(args) >= 2 and args[0] and args[1]:
+                found.append((args[1], node.lineno, args[0]))
             for kw in node.keywords:
                 if (
                     kw.arg in ("help", "short_help")
@@ -69,8 +75,9 @@ def scan(path: Path) -> list[tuple[str | tuple[str, str], int]]:
 def template() -> Catalog:
     cat = Catalog(project="romme-score", charset="utf-8", creation_date=FIXED_DATE)
     for path in sorted(PACKAGE.rglob("*.py")):
-        for msgid, line in scan(path):
-            cat.add(msgid, locations=[(str(path.relative_to(ROOT)), line)])
+        for msgid, line, *context in scan(path):
+            where = [(str(path.relative_to(ROOT)), line)]
+            cat.add(msgid, locations=where, context=context[0] if context else None)
     return cat
 
 
@@ -100,6 +107,9 @@ def main() -> int:
         empty = [
             m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)
         ]
+        for message in cat:  # a msgctxt as the .mo keys it, so that Babel sorts by that key
+            if message.context:  # (i18n.MoCatalog binary-searches the keys)
+                message.id, message.context = f"{message.context}\x04{message.id}", None
         with open(po_path.with_suffix(".mo"), "wb") as fp:
             write_mo(fp, cat)
         print(

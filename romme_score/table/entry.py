@@ -77,6 +77,7 @@ class RoundEntry:
         self.current: str | None = None  # whose hand is asked
         self.message: str | None = None  # to show before the next question
         self.default = ""  # text to put in the next line
+        self.recall = ""  # text for the Up arrow to recall in the next line (not typed in it)
         self.score: RoundScore | None = None
         self._unlikely: tuple[str, str] | None = None  # the points asked again, whose and as typed
 
@@ -103,7 +104,7 @@ class RoundEntry:
     def answer(self, text: str) -> None:
         """Feed one typed line to the step asked."""
         self.message = None
-        self.default = ""
+        self.default = self.recall = ""
         self.change = None
         if self.step is Step.WINNER:
             self._answer_winner(text)
@@ -209,7 +210,12 @@ class RoundEntry:
             if player == self.winner:
                 self.message = views.winner_has_no_hand(int(typed), player)
                 return
-            self._ask(player, self.texts.get(player, ""))
+            # a hand corrected is typed anew on an empty line, the one it replaces shown
+            # above it and recalled by Up (issue 38 item 13: not 'J P5 P6P5 P6')
+            self._ask(player)
+            self.recall = self.texts.get(player, "")
+            if self.recall:
+                self.message = views.hand_to_correct(int(typed), player, self.recall)
         else:
             self.message = views.unknown_key(text.strip(), self.players, self.winner)
 

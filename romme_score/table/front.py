@@ -319,6 +319,9 @@ class PromptAsker:
     def ask(self, entry: RoundEntry, prompt: str, watch: Callable[[], bool] | None = None) -> str:
         pre_run = watching(watch) if watch is not None else None
         if entry.step is Step.HAND:
+            recalled = self.hands.history.get_strings()
+            if entry.recall and (not recalled or recalled[-1] != entry.recall):
+                self.hands.history.append_string(entry.recall)  # Up gives the hand corrected
             return self.hands.prompt(
                 prompt,
                 default=entry.default,

@@ -81,6 +81,13 @@ class WrappedStream(io.TextIOBase):
         self.column += len(self.spaces) + wide
         self.word = self.spaces = ""
 
+    def line_read(self) -> None:
+        """A line was typed in answer to what stands on the screen: the terminal echoed it
+        and its Enter, so the cursor is at the start of a new line (issue 38 item 12: the
+        answer after ``[j/N]`` then fits the whole width again)."""
+        self.flush()
+        self.column, self.spaces = 0, ""
+
     def flush(self) -> None:
         self._word()
         if self.spaces:
@@ -90,34 +97,74 @@ class WrappedStream(io.TextIOBase):
         self.target.flush()
 
 
+class ReadingStream(io.TextIOBase):
+    """Standard input that tells the wrapped streams when a line was read (a question's
+    answer): the terminal's echo put the cursor at the start of a line. Everything else
+    is the terminal's own standard input's."""
+
+    def __init__(self, source: TextIO, streams: list[WrappedStream]) -> None:
+        super().__init__()
+        self.source = source
+        self.streams = streams
+
+    def readable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return bool(self.source.isatty())
+
+    def fileno(self) -> int:
+        return self.source.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.source, "encoding", None) or "utf-8"
+
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]
+        line = self.source.readline(-1 if size is None else size)
+        if self.source.isatty():  # echoed with its Enter (a pipe's line is not shown)
+            for stream in self.streams:
+                stream.line_read()
+        return line
+
+    def read(self, size: int | None = -1, /) -> str:
+        return self.source.read(-1 if size is None else size)
+
+    def __getattr__(self, name: str) -> object:  # buffer, errors, ...: the terminal's own
+        return getattr(self.source, name)
+
+
 @contextlib.contextmanager
 def wrapped_output(columns: int, out: bool = True) -> Iterator[None]:
     """Standard error, and standard output unless not ``out``, wrapped to ``columns``
-    while the block runs."""
-    saved = sys.stdout, sys.stderr
+    while the block runs; a line read from standard input starts their lines anew."""
+    saved = sys.stdout, sys.stderr, sys.stdin
     streams = [WrappedStream(sys.stderr, columns)]
     sys.stderr = streams[0]
     if out:
         streams.append(WrappedStream(sys.stdout, columns))
         sys.stdout = streams[1]
+    sys.stdin = ReadingStream(sys.stdin, streams)
     try:
         yield
     finally:
         for stream in streams:
             stream.flush()
-        sys.stdout, sys.stderr = saved
+        sys.stdout, sys.stderr, sys.stdin = saved
 
 
 @contextlib.contextmanager
 def unwrapped() -> Iterator[None]:
     """The terminal's own streams while the block runs, inside :func:`wrapped_output`: a
     round asked step by step is drawn by prompt_toolkit, which needs the terminal itself."""
-    saved = sys.stdout, sys.stderr
-    for stream in saved:
+    saved = sys.stdout, sys.stderr, sys.stdin
+    for stream in saved[:2]:
         if isinstance(stream, WrappedStream):
             stream.flush()
-    sys.stdout, sys.stderr = (s.target if isinstance(s, WrappedStream) else s for s in saved)
+    sys.stdout, sys.stderr = (s.target if isinstance(s, WrappedStream) else s for s in saved[:2])
+    if isinstance(sys.stdin, ReadingStream):
+        sys.stdin = sys.stdin.source
     try:
         yield
     finally:
-        sys.stdout, sys.stderr = saved
+        sys.stdout, sys.stderr, sys.stdin = saved

@@ -8,7 +8,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from romme_score.i18n import N_, _, ngettext
+from romme_score.i18n import N_, _, ngettext, pgettext
 from romme_score.league.options import LeagueOptions
 from romme_score.league.rules import Event
 from romme_score.league.service import Added, League, LeagueStandings, LeagueSummary
@@ -18,7 +18,9 @@ from romme_score.views.table import simple_table
 
 
 def kind_text(kind: str) -> str:
-    return _("tournament") if kind == "tournament" else _("game")
+    """A league's event: a tournament, or a game of an evening (a Partie in German, where a
+    tournament table's game is a Spiel: issue 38 item 6)."""
+    return _("tournament") if kind == "tournament" else pgettext("league event", "game")
 
 
 def options_text(options: LeagueOptions) -> str:

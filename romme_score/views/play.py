@@ -243,6 +243,15 @@ def who_went_out() -> str:
     return _("who went out? a number, a name or its first letters (0 for a stalemate)")
 
 
+def hand_to_correct(seat: int, player: str, typed: str) -> str:
+    """Above the empty line of a hand corrected at the summary: what it was."""
+    return _("%(seat)d %(player)s had %(hand)s: type the hand again (Up recalls it)") % {
+        "seat": seat,
+        "player": player,
+        "hand": typed,
+    }
+
+
 def supply_error(player: str, error: str) -> str:
     return _("the hands do not add up at %(player)s's hand: %(error)s; correct it (Up recalls)") % {
         "player": player,

@@ -311,7 +311,9 @@ def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore, c
         elif score.multiplier.get(p, 1) > 1:
             note = f"{score.base[p]} x {score.multiplier[p]}"
         rows.append([p, shown, score.points[p], note])
-    return simple_table(rows, headers=[_("player"), _("cards left"), _("points"), ""])
+    # the fourth column says how the points came about (went out, a bonus, a multiplier):
+    # headed like the others (issue 38 item 10), not a rule under an empty heading
+    return simple_table(rows, headers=[_("player"), _("cards left"), _("points"), _("remark")])
 
 
 def recorded_json(r: Recorded) -> dict[str, Any]:

@@ -82,8 +82,13 @@ def stats_json(s: Stats) -> dict[str, Any]:
     return {"players": [player_json(p) for p in s.players]}
 
 
-def _money(p: PlayerStats, ascii: bool) -> str:
+def _money(p: PlayerStats, ascii: bool, column: str | None) -> str:
+    """A player's money in the column's currency: the player's own one, or for a player
+    who never played for money (nothing settled, no currency) the one of everybody else's
+    (issue 38 item 9: ``0,00 €`` beside ``1,67 €``, not ``0,00``)."""
     currency = p.currencies[0] if len(p.currencies) == 1 else None
+    if not p.currencies:
+        currency = column
     return money(p.money, currency, ascii=ascii)
 
 
@@ -130,6 +135,8 @@ def _vs_line(p: PlayerStats, h: HeadToHead) -> str:
 def render_stats(s: Stats, ascii: bool = False) -> str:
     if not s.players:
         return _(NO_GAMES)
+    mixed = sorted({c for p in s.players for c in p.currencies})
+    column = mixed[0] if len(mixed) == 1 else None
     rows = [
         [
             p.name,
@@ -140,7 +147,7 @@ def render_stats(s: Stats, ascii: bool = False) -> str:
             p.hand_rommes,
             decimal_text(f"{p.average_penalty:.2f}"),
             p.worst_round,
-            _money(p, ascii),
+            _money(p, ascii, column),
         ]
         for p in s.players
     ]
@@ -159,7 +166,6 @@ def render_stats(s: Stats, ascii: bool = False) -> str:
     if vs:
         lines.append("")
         lines.extend(vs)
-    mixed = sorted({c for p in s.players for c in p.currencies})
     if len(mixed) > 1:
         lines.append(_(MIXED_CURRENCIES).format(currencies=", ".join(mixed)))
     lines.append(_(KEY))

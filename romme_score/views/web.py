@@ -270,11 +270,25 @@ def tournament_money_json(tournament: str) -> dict[str, Any]:
     }
 
 
-def heading(s: Standings) -> str:
-    """``Friday · round 5`` (the round being played), or the game's end."""
+def heading(s: Standings, games: bool = False) -> str:
+    """``Friday · round 5`` (the round being played), or the game's end; at a tournament's
+    table (``games``) each round is a game of the series: ``Cup S1 T1 · game 2``."""
     if s.state.finished:
         return _("%(session)s · game over") % {"session": s.session}
-    return _("%(session)s · round %(number)d") % {"session": s.session, "number": s.rounds_played + 1}
+    number = {"session": s.session, "number": s.rounds_played + 1}
+    return (_("%(session)s · game %(number)d") if games else _("%(session)s · round %(number)d")) % number
+
+
+def table_distance_line(s: Standings) -> str:
+    """How far a tournament table is from the end of its series: the games left, as the
+    command line and the sheets count them (issue 38 item 7: not "rounds")."""
+    end = s.rules.game_end
+    if s.state.finished or s.to_go is None or end.kind != "rounds":
+        return distance_line(s)
+    return ngettext("%(count)d game left of %(limit)d", "%(count)d games left of %(limit)d", s.to_go) % {
+        "count": s.to_go,
+        "limit": end.limit,
+    }
 
 
 def pending_line(info: SessionInfo, pending: PendingRound, missing: Sequence[str]) -> str:
@@ -301,9 +315,18 @@ def pending_line(info: SessionInfo, pending: PendingRound, missing: Sequence[str
     )
 
 
-def last_round_line(record: RoundRecord | None) -> str:
+def last_round_line(record: RoundRecord | None, games: bool = False) -> str:
     if record is None:
-        return _("No rounds played yet.")
+        return _("No games played yet.") if games else _("No rounds played yet.")
+    if games:  # a tournament's table: its rounds are the games of the series
+        if record.stalemate:
+            return _("Game %(number)d: a stalemate") % {"number": record.number}
+        if record.hand_romme:
+            return _("Game %(number)d: %(player)s went out with a Hand-Rommé") % {
+                "number": record.number,
+                "player": record.winner,
+            }
+        return _("Game %(number)d: %(player)s went out") % {"number": record.number, "player": record.winner}
     if record.stalemate:
         return _("Round %(number)d: a stalemate") % {"number": record.number}
     if record.hand_romme:
@@ -315,17 +338,23 @@ def last_round_line(record: RoundRecord | None) -> str:
 
 
 def view_json(
-    s: Standings, info: SessionInfo, pending: PendingRound, missing: Sequence[str], last: RoundRecord | None
+    s: Standings,
+    info: SessionInfo,
+    pending: PendingRound,
+    missing: Sequence[str],
+    last: RoundRecord | None,
+    games: bool = False,
 ) -> dict[str, str]:
-    """The sentences of ``state.json`` (``"view"``), in the request's language."""
+    """The sentences of ``state.json`` (``"view"``), in the request's language; ``games``
+    at a tournament's table, whose rounds are the games of its series."""
     return {
-        "heading": heading(s),
-        "distance": distance_line(s),
+        "heading": heading(s, games),
+        "distance": table_distance_line(s) if games else distance_line(s),
         "state": state_line(s.state, s.totals, s.next_dealer),
         "pending": _("The game is over: no more rounds.")
         if s.state.finished
         else pending_line(info, pending, missing),
-        "last_round": last_round_line(last),
+        "last_round": last_round_line(last, games),
     }
 
 

@@ -184,7 +184,9 @@ def _state(call: Call, snap: Snapshot, asked: Rounds) -> dict[str, Any]:
         )
     else:
         data["settlement"] = None
-    data["view"] = views.view_json(standings, info, snap.pending, snap.missing, snap.last)
+    data["view"] = views.view_json(
+        standings, info, snap.pending, snap.missing, snap.last, games=snap.tournament is not None
+    )
     data["kind"] = call.link.kind
     data["me"] = call.link.player
     data["shown"] = views.shown_json(standings, data, recent, None)
