@@ -119,6 +119,7 @@ export function live(render, T = {}) {
   let source = null;
   let shown = false;
   let retry = null;
+  let stale = false; // the page says the server is not answering: asked again as soon as it is back
 
   /** Say that what is shown is the state of an earlier time (showing it first if nothing is). */
   function showStale() {
@@ -126,6 +127,7 @@ export function live(render, T = {}) {
     if (!saved?.state) return;
     if (!shown) render(saved.state);
     shown = true;
+    stale = true;
     const time = new Date(saved.at).toLocaleTimeString(document.documentElement.lang || undefined, {
       hour: "2-digit",
       minute: "2-digit",
@@ -143,6 +145,7 @@ export function live(render, T = {}) {
         fetchAgain = false;
         try {
           const state = await call("GET", "state.json");
+          stale = false;
           online(true);
           showTrouble("");
           clearTimeout(retry);
@@ -197,6 +200,10 @@ export function live(render, T = {}) {
     if (event.persisted) wake();
   });
   window.addEventListener("online", wake);
+  // The server is back (the stream opened, a write arrived): the words saying it is away go now.
+  onOnline((yes) => {
+    if (yes && stale) refresh();
+  });
   refresh().finally(connect);
   return { refresh };
 }
