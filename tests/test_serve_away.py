@@ -24,6 +24,16 @@ from romme_score.sessions import SessionService
 __all__ = ["browser"]  # the module-scoped fixture, used by name
 PLAYERS = ["Anna", "Ben", "Carl", "Dora"]
 LAN_HOST = "tisch.example"  # a name for 127.0.0.1: an insecure origin, as http://192.168... is
+WORKER_READY = """() => Promise.race([
+    navigator.serviceWorker.ready.then((r) => Boolean(r.active)),
+    new Promise((resolve) => setTimeout(() => resolve(false), 10000)),
+])"""
+# What the phone keeps of a link: localStorage's boxes, the service worker's caches and registrations.
+KEPT = """async () => ({
+    boxes: Object.keys(localStorage).filter((k) => k.startsWith("romme-")),
+    caches: (await caches.keys()).filter((k) => k.startsWith("romme-")),
+    workers: (await navigator.serviceWorker.getRegistrations()).length,
+})"""
 
 
 @pytest.fixture
@@ -64,6 +74,55 @@ def pending_hands(db: Path) -> tuple[dict[str, Any], int]:
 def stop(served: Served | None) -> None:
     if served is not None and served.process is not None and served.process.poll() is None:
         served.stop()
+
+
+def test_a_revoked_links_page_and_state_are_deleted_from_the_phone_issue_37_item_5(
+    browser: Any, db: Path
+) -> None:
+    """Anna's seat on 127.0.0.1 (a secure origin: the service worker keeps the page), a hand
+    sent while the server is away; ``romme serve --new-links``; the old link again: the
+    wrong-link page, which says that the phone's copy and the unsent hand were deleted;
+    the server stopped, a reload: the browser's own page, never Anna's seat of before."""
+    port = free_port()
+    served: Served | None = start_serve(db, "--port", str(port))
+    assert served is not None
+    old = served.seats["Anna"]
+    context = phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(old)
+        page.wait_for_selector("#players li")
+        assert page.evaluate(WORKER_READY), "no service worker keeps the page"
+        assert "Seat of Anna" in page.title()
+        served.stop(signal.SIGTERM)
+        page.fill("#hand-text", "TA TK")
+        page.click("#send-hand")
+        page.wait_for_selector("#myhand-msg:has-text('Not sent yet')")
+        kept = page.evaluate(KEPT)
+        assert kept["caches"] and kept["workers"] and len(kept["boxes"]) == 2  # the state and the hand
+        page.close()  # the phone put away, the hand waiting in it
+
+        served = start_serve(db, "--port", str(port), "--new-links")
+        assert served.seats["Anna"] != old
+        page = context.new_page()
+        page.goto(old)
+        page.wait_for_selector("h1:has-text('Link not found')")
+        page.wait_for_selector("#forgot:has-text('This phone has deleted its copy of this link')")
+        page.wait_for_selector("#forgot-writes:has-text('deleted what was not sent yet')")
+        assert page.evaluate(KEPT) == {"boxes": [], "caches": [], "workers": 0}
+
+        served.stop(signal.SIGTERM)
+        served = None
+        try:
+            page.reload()
+        except Exception as exc:  # the browser's own page: the server cannot be reached
+            assert "ERR_CONNECTION_REFUSED" in str(exc)
+        text = page.evaluate("() => document.documentElement.innerText")
+        assert "Anna" not in text and "Seat of" not in text and "state of" not in text, text[:300]
+        assert pending_hands(db) == ({}, 0)  # the unsent hand never reached the new links
+    finally:
+        context.close()
+        stop(served)
 
 
 def test_every_server_away_sentence_goes_when_it_is_back_issue_37_item_6(lan_browser: Any, db: Path) -> None:

@@ -607,6 +607,11 @@ def missing_texts() -> dict[str, str]:
         "title": _("Link not found"),
         "text": _("This link is wrong or no longer valid."),
         "hint": _("Scan the QR code on the board again, or ask the scorekeeper for the link."),
+        # shown by the page's script where the phone kept something of the link asked for
+        "forgot": _("This phone has deleted its copy of this link's page and the last state it showed."),
+        "forgot_writes": _(
+            "It has also deleted what was not sent yet on this link: the link takes nothing any more."
+        ),
     }
 
 
