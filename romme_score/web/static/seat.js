@@ -43,6 +43,11 @@ function renderMine(s) {
   const out = s.pending.winner === me;
   $("went-out").setAttribute("aria-pressed", String(out));
   const over = Boolean(s.shown.finished);
+  // the service says whether this phone may send a hand now: not while its claim to have
+  // gone out stands (until the scorekeeper saves the round or changes who went out)
+  const closed = !over && (s.pending.closed || []).includes(me);
+  $("hand-fields").disabled = closed;
+  $("hand-closed").hidden = !closed;
   $("picker").hidden = over;
   $("entry").hidden = over;
   $("out-entry").hidden = over;
@@ -150,7 +155,7 @@ function showReading(box, reading) {
 }
 
 function sendHand() {
-  if (state?.shown.finished) return;
+  if (state?.shown.finished || $("hand-fields").disabled) return;
   post("hand", { cards: handInput().value.trim() });
 }
 
