@@ -71,6 +71,32 @@ def pending_hands(db: Path) -> tuple[dict[str, Any], int]:
         return dict(service.pending(info).hands), int(keys[0][0])
 
 
+def nothing_kept(page: Any, timeout: float = 20.0) -> None:
+    """Until the phone keeps nothing of any link (:data:`KEPT`)."""
+    end = time.monotonic() + timeout
+    kept = page.evaluate(KEPT)
+    while kept != {"boxes": [], "caches": [], "workers": 0} and time.monotonic() < end:
+        time.sleep(0.2)
+        kept = page.evaluate(KEPT)
+    assert kept == {"boxes": [], "caches": [], "workers": 0}, kept
+
+
+def reloaded_text(page: Any) -> str:
+    """The text of the page reloaded while the server is away: the browser's own error
+    page where the phone has no copy of it."""
+    try:
+        page.reload()
+    except Exception as exc:  # the browser's own page: the server cannot be reached
+        assert "ERR_CONNECTION_REFUSED" in str(exc)
+    for _attempt in range(50):
+        try:
+            page.wait_for_load_state()
+            return str(page.evaluate("() => document.documentElement.innerText"))
+        except Exception:  # the error page still arriving
+            time.sleep(0.1)
+    raise AssertionError("the reloaded page never settled")
+
+
 def stop(served: Served | None) -> None:
     if served is not None and served.process is not None and served.process.poll() is None:
         served.stop()
@@ -113,13 +139,38 @@ def test_a_revoked_links_page_and_state_are_deleted_from_the_phone_issue_37_item
 
         served.stop(signal.SIGTERM)
         served = None
-        try:
-            page.reload()
-        except Exception as exc:  # the browser's own page: the server cannot be reached
-            assert "ERR_CONNECTION_REFUSED" in str(exc)
-        text = page.evaluate("() => document.documentElement.innerText")
+        text = reloaded_text(page)
         assert "Anna" not in text and "Seat of" not in text and "state of" not in text, text[:300]
         assert pending_hands(db) == ({}, 0)  # the unsent hand never reached the new links
+    finally:
+        context.close()
+        stop(served)
+
+
+def test_a_page_left_open_at_a_revoked_link_deletes_its_copy_too_issue_37_item_5(
+    browser: Any, db: Path
+) -> None:
+    """Anna's seat left open (no reload) through ``romme serve --new-links``: its state is
+    answered 404, the page says the link is no longer valid and the phone keeps nothing of
+    it; the server stopped, a reload is not Anna's seat of before."""
+    port = free_port()
+    served: Served | None = start_serve(db, "--port", str(port))
+    assert served is not None
+    old = served.seats["Anna"]
+    context = phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(old)
+        page.wait_for_selector("#players li")
+        assert page.evaluate(WORKER_READY), "no service worker keeps the page"
+        served.stop(signal.SIGTERM)
+        served = start_serve(db, "--port", str(port), "--new-links")
+        page.wait_for_selector("#trouble:has-text('This link is wrong or no longer valid')", timeout=40_000)
+        nothing_kept(page)
+        served.stop(signal.SIGTERM)
+        served = None
+        text = reloaded_text(page)
+        assert "Anna" not in text and "Seat of" not in text and "state of" not in text, text[:300]
     finally:
         context.close()
         stop(served)

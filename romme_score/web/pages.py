@@ -43,7 +43,8 @@ STATIC_TYPES = {
         "league.js",  # the board of romme serve --league
         "app.js",  # the entry of old, kept: it loads main.js
         "sw.js",  # the service worker: the page, its scripts and styles kept for a reload offline
-        "gone.js",  # the 404 page's: what the phone kept of a link no longer valid deleted
+        "forget.js",  # what the phone keeps of a link, deleted when the link is no longer valid
+        "gone.js",  # the 404 page's: forget.js for the link asked for
     )
 }
 STATIC_TYPES.update({"style.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"})
@@ -299,4 +300,9 @@ def unavailable_page(sentence: str, retry: int) -> str:
     return _notice(texts["title"], sentence, texts["hint"], retry)
 
 
-PUBLIC_STATIC = ("style.css", "icon.svg", "gone.js")  # also at /static/NAME, for the pages of no link
+PUBLIC_STATIC = (
+    "style.css",
+    "icon.svg",
+    "gone.js",
+    "forget.js",
+)  # also at /static/NAME, for the pages of no link

@@ -2,6 +2,7 @@
 // stream that says when something changed (whoever changed it); the writes are
 // outbox.js's. Nothing here knows the game: a refused request carries the server's own
 // sentence and code; the browser's own words are never shown.
+import { forget } from "./forget.js";
 
 const body = document.body;
 export const base = body.dataset.base;
@@ -155,6 +156,9 @@ export function live(render, T = {}) {
           render(state);
         } catch (error) {
           if (error instanceof Refused && !AGAIN.has(error.status)) {
+            if (error.status === 404) forget(base); // the link is no longer valid: the phone keeps nothing of it
+            stale = false;
+            online(true); // the server answered: it is there, the trouble is another one
             showTrouble(trouble(error, T));
           } else if (error instanceof Refused || !shown) {
             showStale(); // the server is busy (503), or away since before this page was loaded
@@ -184,7 +188,12 @@ export function live(render, T = {}) {
     };
     source.onerror = () => {
       online(false);
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
+      if (source.readyState === EventSource.CLOSED) {
+        // the server answered, but not with a stream (the link no longer valid, the server
+        // busy): the state says which, and the stream is asked for again
+        refresh();
+        setTimeout(connect, 3000);
+      }
     };
   }
 
