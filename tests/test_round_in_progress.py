@@ -25,6 +25,7 @@ from romme_score.sessions import (
     AlreadyOut,
     GameOver,
     GivenTwice,
+    OutNoHand,
     PendingRound,
     RoundChange,
     RoundIncomplete,
@@ -194,11 +195,23 @@ def test_a_never_out_mark_for_a_hand_already_in_is_merged_by_the_service(service
     assert "Carl" not in state.round.hands  # a player without a hand is not marked
 
 
-def test_a_hand_from_the_seat_said_to_have_gone_out_means_it_did_not(service: SessionService) -> None:
+def test_a_hand_from_the_seat_that_went_out_is_refused_till_the_scorekeeper_changes_it_issue_38_item_14(
+    service: SessionService,
+) -> None:
+    """Ben's phone said he went out: a hand from it is refused (it no longer takes his claim
+    back), nothing written, until the scorekeeper names another winner."""
     info = friday(service)
     service.change_round(info, went_out("Ben", hand_romme=True))
+    assert service.closed_seats(info) == ["Ben"]
+    with pytest.raises(OutNoHand) as refused:
+        service.change_round(info, hand_given("Ben", Hand(points=5)))
+    assert refused.value.code == "out-no-hand" and refused.value.player == "Ben"
+    now = service.pending(info)
+    assert now.winner == "Ben" and now.hand_romme and "Ben" not in now.hands
+    service.change_round(info, RoundChange(winner="Anna"))  # the scorekeeper's change
+    assert service.closed_seats(info) == ["Anna"]
     state = service.change_round(info, hand_given("Ben", Hand(points=5)))
-    assert state.round.winner is None and not state.round.hand_romme and state.score is None
+    assert state.round.winner == "Anna" and state.round.hands["Ben"].typed_points == 5
 
 
 # --- each change's twins agree -------------------------------------------------------------------
@@ -244,6 +257,18 @@ TWINS: list[
         "going out after another's claim",
         lambda s, i: s.verify_out(i, "Ben", out_of("Anna")),
         lambda s, i: s.can_go_out(i, "Ben", out_of("Anna")),
+        False,
+    ),
+    (
+        "a hand from a seat while another went out",
+        lambda s, i: s.verify_seat_hand(i, "Ben", out_of("Anna")),
+        lambda s, i: s.can_seat_hand(i, "Ben", out_of("Anna")),
+        True,
+    ),
+    (
+        "a hand from the seat that went out",
+        lambda s, i: s.verify_seat_hand(i, "Ben", out_of("Ben")),
+        lambda s, i: s.can_seat_hand(i, "Ben", out_of("Ben")),
         False,
     ),
     (

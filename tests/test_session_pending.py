@@ -11,7 +11,7 @@ import pytest
 from romme_score.inputs import read_hand
 from romme_score.rules import GameEnd, find_preset
 from romme_score.scoring import Hand, RoundError, RoundInput, StalemateWithWinner
-from romme_score.sessions import GameOver, PendingChanged, RoundIncomplete, SessionService
+from romme_score.sessions import GameOver, OutNoHand, PendingChanged, RoundIncomplete, SessionService
 
 PLAYERS = ["Anna", "Ben", "Carl", "Dora"]
 
@@ -49,13 +49,17 @@ def test_nobody_out_is_told_with_the_hands_still_missing(service: SessionService
     assert incomplete.value.no_winner and incomplete.value.missing == ("Anna", "Carl", "Dora")
 
 
-def test_a_hand_from_the_declared_winner_means_they_did_not_go_out(service: SessionService) -> None:
+def test_a_hand_from_the_declared_winner_is_refused_issue_38_item_14(service: SessionService) -> None:
+    """It no longer takes the claim back (it did before issue 38 item 14): who went out
+    is changed by the scorekeeper."""
     info = service.session("Friday")
-    service.declare_out(info, "Ben", hand_romme=True)
-    pending = service.set_hand(info, "Ben", Hand(points=5))
-    assert pending.winner is None and not pending.hand_romme and pending.hands["Ben"].typed_points == 5
-    pending = service.declare_out(info, "Ben")
+    service.set_hand(info, "Ben", Hand(points=5))
+    pending = service.declare_out(info, "Ben", hand_romme=True)
     assert pending.winner == "Ben" and "Ben" not in pending.hands
+    with pytest.raises(OutNoHand):
+        service.set_hand(info, "Ben", Hand(points=5))
+    pending = service.pending(info)
+    assert pending.winner == "Ben" and pending.hand_romme and "Ben" not in pending.hands
 
 
 def test_the_scorekeeper_sets_parts_and_a_stalemate_drops_the_winner(service: SessionService) -> None:

@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from romme_score.sessions.errors import HandForm as HandForm
     from romme_score.sessions.errors import KeyReused as KeyReused
     from romme_score.sessions.errors import NoSuchRound as NoSuchRound
+    from romme_score.sessions.errors import OutNoHand as OutNoHand
     from romme_score.sessions.errors import RoundIncomplete as RoundIncomplete
     from romme_score.sessions.errors import SessionInputError as SessionInputError
     from romme_score.sessions.errors import SessionRefused as SessionRefused
@@ -109,6 +110,7 @@ EXPORTS = {
         "HandForm",
         "KeyReused",
         "NoSuchRound",
+        "OutNoHand",
         "RoundIncomplete",
         "SessionInputError",
         "SessionRefused",

@@ -160,8 +160,9 @@ class RoundChange:
     hand out, a :class:`TypedHand` read by the service; ``never_out`` marks players never
     out: their hand given here, or the one already in (a player without a hand is not
     marked). ``seat``: the change comes from
-    that player's own phone: their hand means they did not go out after all, and their
-    claim to have gone out is refused while another player's stands (:class:`AlreadyOut`).
+    that player's own phone: their hand is refused while their claim to have gone out
+    stands (:class:`OutNoHand`), and their claim to have gone out is refused while another
+    player's stands (:class:`AlreadyOut`).
     ``confirm``: unlikely points were confirmed."""
 
     winner: str | None | Keep = KEEP

@@ -60,6 +60,23 @@ class AlreadyOut(SessionRefused):
         self.player = player
 
 
+class OutNoHand(SessionRefused):
+    """``player``'s own phone sent a hand while their claim to have gone out stands: who
+    went out sends no cards left until the scorekeeper saves the round or changes who went
+    out (the scorekeeper also types a winner's cards where 002 e/f take them)."""
+
+    def __init__(self, session: str, player: str) -> None:
+        super().__init__(
+            _(
+                "%(player)s went out: no hand is sent from their phone until the scorekeeper "
+                "saves the round or changes who went out"
+            )
+            % {"player": player}
+        )
+        self.session = session
+        self.player = player
+
+
 class KeyReused(SessionRefused):
     """An idempotency key sent again with another write than the one applied under it
     (another path or body): nothing is done."""

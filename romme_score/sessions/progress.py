@@ -23,7 +23,7 @@ from romme_score.scoring import (
     check_winner_hand,
     game_state,
 )
-from romme_score.sessions.errors import AlreadyOut, GameOver, GivenTwice, RoundIncomplete
+from romme_score.sessions.errors import AlreadyOut, GameOver, GivenTwice, OutNoHand, RoundIncomplete
 from romme_score.sessions.hands import count_hand
 from romme_score.sessions.results import Recorded
 from romme_score.sessions.rounds import Rounds
@@ -193,8 +193,8 @@ class Progress(Rounds):
         if change.seat is not None:
             if winner == change.seat:
                 self.verify_out(info, change.seat, now)
-            elif isinstance(winner, Keep) and now.winner == change.seat and change.seat in given:
-                winner, hand_romme = None, False  # a hand from who was said to have gone out: they did not
+            elif isinstance(winner, Keep) and change.seat in given:
+                self.verify_seat_hand(info, change.seat, now)
         if change.stalemate and not isinstance(winner, Keep) and winner is not None:
             raise StalemateWithWinner()
         stays_stalemate = (
@@ -250,6 +250,23 @@ class Progress(Rounds):
 
     def can_go_out(self, info: SessionInfo, player: str, rnd: PendingRound | None = None) -> bool:
         return _passes(lambda: self.verify_out(info, player, rnd))
+
+    def verify_seat_hand(self, info: SessionInfo, player: str, rnd: PendingRound | None = None) -> None:
+        """A hand from ``player``'s own phone: :class:`OutNoHand` while their claim to have
+        gone out stands in the round ``rnd`` (read when None), until the scorekeeper saves
+        the round or changes who went out."""
+        now = rnd if rnd is not None else self.store.pending(info)
+        if now.winner == player:
+            raise OutNoHand(info.name, player)
+
+    def can_seat_hand(self, info: SessionInfo, player: str, rnd: PendingRound | None = None) -> bool:
+        return _passes(lambda: self.verify_seat_hand(info, player, rnd))
+
+    def closed_seats(self, info: SessionInfo, rnd: PendingRound | None = None) -> list[str]:
+        """The players whose own phone may send no hand now (:meth:`verify_seat_hand`), in
+        seat order: what a seat's page shows, with why."""
+        now = rnd if rnd is not None else self.store.pending(info)
+        return [p for p in info.players if not self.can_seat_hand(info, p, now)]
 
     @staticmethod
     def verify_hand_romme(info: SessionInfo, rnd: PendingRound) -> None:

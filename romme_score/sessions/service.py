@@ -91,6 +91,15 @@ class SessionService(Rounds):
     def can_go_out(self, info: SessionInfo, player: str, rnd: PendingRound | None = None) -> bool:
         return self._progress.can_go_out(info, player, rnd)
 
+    def verify_seat_hand(self, info: SessionInfo, player: str, rnd: PendingRound | None = None) -> None:
+        self._progress.verify_seat_hand(info, player, rnd)
+
+    def can_seat_hand(self, info: SessionInfo, player: str, rnd: PendingRound | None = None) -> bool:
+        return self._progress.can_seat_hand(info, player, rnd)
+
+    def closed_seats(self, info: SessionInfo, rnd: PendingRound | None = None) -> list[str]:
+        return self._progress.closed_seats(info, rnd)
+
     def verify_hand_romme(self, info: SessionInfo, rnd: PendingRound) -> None:
         self._progress.verify_hand_romme(info, rnd)
 

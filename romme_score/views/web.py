@@ -57,6 +57,10 @@ TEXTS: dict[str, str] = {
     "hand_in": N_("My hand is in: {points} points"),
     "hand_not_in": N_("My hand is not in yet."),
     "you_went_out": N_("You went out."),
+    "hand_closed": N_(
+        "You went out: no hand is sent from this phone until the scorekeeper saves the round "
+        "or changes who went out."
+    ),
     "reading": N_("The referee reads"),
     "last_round": N_("Last round"),
     "recent": N_("Recent rounds"),
@@ -170,9 +174,12 @@ def pending_json(
     profile: Profile,
     provisional: RoundScore | None,
     counts: Mapping[str, HandCount],
+    closed: Sequence[str] = (),
 ) -> dict[str, Any]:
     """``"pending"`` of ``state.json``: every player in ``hands``, None until their hand is
-    in, and ``"score"``, the round as it would be saved now (:func:`provisional_json`)."""
+    in, ``"score"``, the round as it would be saved now (:func:`provisional_json`), and
+    ``"closed"``, the players whose own phone may send no hand now (as the service says:
+    who went out, until the scorekeeper saves the round or changes who went out)."""
     hands: dict[str, Any] = {}
     for player in info.players:
         stored = pending.hands.get(player)
@@ -186,6 +193,7 @@ def pending_json(
         "missing": [p for p in info.players if p in missing],  # in seat order, as the hands
         "complete": (pending.winner is not None or pending.stalemate) and not missing,
         "revision": pending.revision,
+        "closed": list(closed),
     }
 
 
@@ -657,6 +665,11 @@ def missing_texts() -> dict[str, str]:
         "title": _("Link not found"),
         "text": _("This link is wrong or no longer valid."),
         "hint": _("Scan the QR code on the board again, or ask the scorekeeper for the link."),
+        # shown by the page's script where the phone kept something of the link asked for
+        "forgot": _("This phone has deleted its copy of this link's page and the last state it showed."),
+        "forgot_writes": _(
+            "It has also deleted what was not sent yet on this link: the link takes nothing any more."
+        ),
     }
 
 

@@ -53,6 +53,7 @@ ANSWERS: dict[str, tuple[int, str]] = {
     "changed": (409, "changed"),
     "no-rounds": (409, "no-rounds"),
     "already-out": (409, "already-out"),
+    "out-no-hand": (409, "out-no-hand"),
     "unlikely_points": (409, "unlikely_points"),
     "key-reused": (422, "key-reused"),
     "game-over": (400, "game-over"),

@@ -44,6 +44,8 @@ STATIC_TYPES = {
         "awake.js",  # "Keep screen on": the Wake Lock, or a muted inline video where there is none
         "app.js",  # the entry of old, kept: it loads main.js
         "sw.js",  # the service worker: the page, its scripts and styles kept for a reload offline
+        "forget.js",  # what the phone keeps of a link, deleted when the link is no longer valid
+        "gone.js",  # the 404 page's: forget.js for the link asked for
     )
 }
 STATIC_TYPES.update({"style.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"})
@@ -257,9 +259,10 @@ def qr_of(call: Call, which: str | None) -> bytes | None:
     return qr_svg(links.url(target), label)
 
 
-def _notice(title: str, text: str, hint: str, refresh: int | None) -> str:
-    """A page of its own, without script, in the language in use: its style sheet and
-    icon from the paths every link shares (``/static/...``), its language links relative."""
+def _notice(title: str, text: str, hint: str, refresh: int | None, script: str = "", extra: str = "") -> str:
+    """A page of its own, in the language in use: its style sheet and icon (and
+    ``script``, if any) from the paths every link shares (``/static/...``), its language
+    links relative; ``extra``: HTML after the hint."""
     current = ' aria-current="true"'
     languages = " · ".join(
         f'<a href="?lang={code}"{current if code == language() else ""}>'
@@ -273,13 +276,22 @@ def _notice(title: str, text: str, hint: str, refresh: int | None) -> str:
         hint=escape(hint),
         languages=languages,
         refresh=f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh else "",
+        script=f'<script src="/static/{script}" type="module"></script>\n' if script else "",
+        extra=extra,
     )
 
 
 def missing_page() -> str:
-    """The one 404 page (a wrong token, a changed one, any path that is not there)."""
+    """The one 404 page (a wrong token, a changed one, any path that is not there). Its
+    script (``gone.js``) deletes what the phone kept of the link asked for (the service
+    worker's copy of its page, its last state, its unsent writes) and then shows the
+    sentences saying so (hidden till then)."""
     texts = views.missing_texts()
-    return _notice(texts["title"], texts["text"], texts["hint"], None)
+    said = "".join(
+        f'  <p id="{name}" class="help" role="status" hidden>{escape(texts[key])}</p>\n'
+        for name, key in (("forgot", "forgot"), ("forgot-writes", "forgot_writes"))
+    )
+    return _notice(texts["title"], texts["text"], texts["hint"], None, "gone.js", said)
 
 
 def unavailable_page(sentence: str, retry: int) -> str:
@@ -289,4 +301,9 @@ def unavailable_page(sentence: str, retry: int) -> str:
     return _notice(texts["title"], sentence, texts["hint"], retry)
 
 
-PUBLIC_STATIC = ("style.css", "icon.svg")  # also at /static/NAME, for the pages of no link
+PUBLIC_STATIC = (
+    "style.css",
+    "icon.svg",
+    "gone.js",
+    "forget.js",
+)  # also at /static/NAME, for the pages of no link

@@ -170,8 +170,9 @@ def _state(call: Call, snap: Snapshot, asked: Rounds) -> dict[str, Any]:
     data["rounds"] = rounds
     data["rounds_page"] = {"offset": offset, "limit": listed, "total": played}
     data["version"] = snap.version
+    closed = [] if standings.state.finished else service.closed_seats(info, snap.pending)
     data["pending"] = views.pending_json(
-        info, snap.pending, snap.missing, call.notation, snap.provisional, snap.counts
+        info, snap.pending, snap.missing, call.notation, snap.provisional, snap.counts, closed
     )
     data["rounds_played"] = played
     data["last_round"] = views.last_round_json(snap.last, info, call.notation)

@@ -2,8 +2,9 @@
 
 - ``POST {seat}/hand``: the seat's cards left (``{"cards": "HK K10 J"}``) or counted
   points (``{"points": 23}``), read by :func:`~romme_score.inputs.read_hand` as typed
-  anywhere else; ``POST {seat}/out``: this seat went out (``{"hand_romme": false}``),
-  refused (409 ``already-out``) while another seat's claim stands.
+  anywhere else, refused (409 ``out-no-hand``) while this seat's claim to have gone out
+  stands; ``POST {seat}/out``: this seat went out (``{"hand_romme": false}``), refused
+  (409 ``already-out``) while another seat's claim stands.
 - ``POST {scorekeeper}/pending``: any part of the round in progress, for a player without
   a phone; ``/save`` (the round as ``romme round --json`` prints it), ``/discard``,
   ``/undo``.

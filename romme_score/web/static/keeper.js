@@ -2,7 +2,7 @@
 // stalemate, a Hand-Rommé, save, discard, undo; and the links for the phones.
 import { base, call, live, Refused } from "./net.js";
 import { writes } from "./outbox.js";
-import { $, ask, clear, el, failure, fill, renderSession, say, T } from "./render.js";
+import { $, ask, clear, el, failure, fill, renderSession, say, T, WAITING } from "./render.js";
 
 const rows = new Map();
 let state = null;
@@ -18,7 +18,7 @@ function tell(text, error = false, rounds = state?.rounds_played ?? null) {
 
 const handlers = {
   sending: () => tell(T.sending),
-  queued: () => tell(T.queued),
+  queued: () => tell(T.queued, WAITING),
   arrived(entry, answer) {
     if (entry.path === "save") {
       cleanRows();

@@ -2,6 +2,7 @@
 // stream that says when something changed (whoever changed it); the writes are
 // outbox.js's. Nothing here knows the game: a refused request carries the server's own
 // sentence and code; the browser's own words are never shown.
+import { forget } from "./forget.js";
 
 const body = document.body;
 export const base = body.dataset.base;
@@ -119,6 +120,7 @@ export function live(render, T = {}) {
   let source = null;
   let shown = false;
   let retry = null;
+  let stale = false; // the page says the server is not answering: asked again as soon as it is back
 
   /** Say that what is shown is the state of an earlier time (showing it first if nothing is). */
   function showStale() {
@@ -126,6 +128,7 @@ export function live(render, T = {}) {
     if (!saved?.state) return;
     if (!shown) render(saved.state);
     shown = true;
+    stale = true;
     const time = new Date(saved.at).toLocaleTimeString(document.documentElement.lang || undefined, {
       hour: "2-digit",
       minute: "2-digit",
@@ -143,6 +146,7 @@ export function live(render, T = {}) {
         fetchAgain = false;
         try {
           const state = await call("GET", "state.json");
+          stale = false;
           online(true);
           showTrouble("");
           clearTimeout(retry);
@@ -152,6 +156,9 @@ export function live(render, T = {}) {
           render(state);
         } catch (error) {
           if (error instanceof Refused && !AGAIN.has(error.status)) {
+            if (error.status === 404) forget(base); // the link is no longer valid: the phone keeps nothing of it
+            stale = false;
+            online(true); // the server answered: it is there, the trouble is another one
             showTrouble(trouble(error, T));
           } else if (error instanceof Refused || !shown) {
             showStale(); // the server is busy (503), or away since before this page was loaded
@@ -181,7 +188,12 @@ export function live(render, T = {}) {
     };
     source.onerror = () => {
       online(false);
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
+      if (source.readyState === EventSource.CLOSED) {
+        // the server answered, but not with a stream (the link no longer valid, the server
+        // busy): the state says which, and the stream is asked for again
+        refresh();
+        setTimeout(connect, 3000);
+      }
     };
   }
 
@@ -197,6 +209,10 @@ export function live(render, T = {}) {
     if (event.persisted) wake();
   });
   window.addEventListener("online", wake);
+  // The server is back (the stream opened, a write arrived): the words saying it is away go now.
+  onOnline((yes) => {
+    if (yes && stale) refresh();
+  });
   refresh().finally(connect);
   return { refresh };
 }

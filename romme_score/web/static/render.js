@@ -1,7 +1,7 @@
 // Building the pages from state.json: every text that counts, marks or words a number
 // comes ready from the server (state.json's "shown" and "view", the page's words in
 // data-texts); this only puts it in place. Names are always written as text, never as HTML.
-import { Refused, url } from "./net.js";
+import { AGAIN, Refused, Unreachable, url } from "./net.js";
 
 export const T = JSON.parse(document.body.dataset.texts || "{}");
 export const $ = (id) => document.getElementById(id);
@@ -47,12 +47,23 @@ export function clear(node) {
   return node;
 }
 
-/** A message under a form: the server's sentence as it is (once), red when an error. */
-export function say(id, text, error) {
+export const WAITING = "waiting"; // a message's tone: it waits for the server (the banner's colour)
+
+/**
+ * A message under a form: the server's sentence as it is (once), red when an error
+ * (`tone` true), in the colour of waiting when it waits for the server (`tone` WAITING).
+ */
+export function say(id, text, tone) {
   const node = $(id);
   if (!node) return;
   node.textContent = text || "";
-  node.classList.toggle("error", Boolean(error));
+  node.classList.toggle("error", tone === true);
+  node.classList.toggle(WAITING, tone === WAITING);
+}
+
+/** Whether a request failed because the server is away (not reached, or busy for now). */
+export function away(error) {
+  return error instanceof Unreachable || (error instanceof Refused && AGAIN.has(error.status));
 }
 
 /**

@@ -1,9 +1,9 @@
 // A seat: the board, plus this player's hand (tapped or typed, read by the referee as it
 // is typed), "I went out", and the referee on the phone. The cards a button types, how
 // a hand reads and what it counts all come from the server.
-import { call, live, Refused } from "./net.js";
+import { call, live, onOnline, Refused } from "./net.js";
 import { waiting, writes } from "./outbox.js";
-import { $, ask, clear, el, failure, fill, renderPending, renderSession, say, T } from "./render.js";
+import { $, ask, away, clear, el, failure, fill, renderPending, renderSession, say, T, WAITING } from "./render.js";
 
 const me = document.body.dataset.player || null;
 let suit = null;
@@ -13,6 +13,11 @@ let roundsSeen = null;
 let said = null; // what the message under the hand says, while it still holds: {path, points}
 let state = null;
 let post = null;
+// What was asked while the server was away, asked again as soon as it is back (its answer
+// then replaces the sentence saying it cannot be reached): the reading of the typed hand,
+// the referee's question.
+let readingAway = false;
+let refereeAway = null;
 
 const handInput = () => $("hand-text");
 
@@ -38,6 +43,11 @@ function renderMine(s) {
   const out = s.pending.winner === me;
   $("went-out").setAttribute("aria-pressed", String(out));
   const over = Boolean(s.shown.finished);
+  // the service says whether this phone may send a hand now: not while its claim to have
+  // gone out stands (until the scorekeeper saves the round or changes who went out)
+  const closed = !over && (s.pending.closed || []).includes(me);
+  $("hand-fields").disabled = closed;
+  $("hand-closed").hidden = !closed;
   $("picker").hidden = over;
   $("entry").hidden = over;
   $("out-entry").hidden = over;
@@ -56,7 +66,7 @@ function render(s) {
 
 const handlers = {
   sending: () => tell(T.sending),
-  queued: () => tell(T.queued),
+  queued: () => tell(T.queued, WAITING),
   arrived(entry, answer) {
     if (entry.path === "hand") {
       if (typeof answer.points === "number")
@@ -104,19 +114,23 @@ async function readHand() {
   const box = $("reading");
   const asked = ++readingAsked;
   if (!text) {
+    readingAway = false;
     clear(box);
-    box.classList.remove("error");
+    box.classList.remove("error", WAITING);
     return;
   }
   try {
     // the last reading stays until the new one is there: no blank between the two
     const reading = await call("GET", "read", null, { cards: text });
     if (asked !== readingAsked) return;
-    box.classList.remove("error");
+    readingAway = false;
+    box.classList.remove("error", WAITING);
     showReading(box, reading);
   } catch (error) {
     if (asked !== readingAsked) return;
-    box.classList.add("error");
+    readingAway = away(error);
+    box.classList.toggle("error", !readingAway);
+    box.classList.toggle(WAITING, readingAway);
     box.textContent = failure(error);
   }
 }
@@ -141,7 +155,7 @@ function showReading(box, reading) {
 }
 
 function sendHand() {
-  if (state?.shown.finished) return;
+  if (state?.shown.finished || $("hand-fields").disabled) return;
   post("hand", { cards: handInput().value.trim() });
 }
 
@@ -191,7 +205,8 @@ function refereeLines() {
 async function referee(question) {
   const lines = refereeLines();
   const out = $("ref-out");
-  out.classList.remove("error");
+  refereeAway = null;
+  out.classList.remove("error", WAITING);
   if (!lines.length) {
     out.textContent = "";
     return;
@@ -207,9 +222,17 @@ async function referee(question) {
       out.textContent = (await call("GET", "best", null, { hand: lines.join(" ") })).text;
     }
   } catch (error) {
-    out.classList.add("error");
+    refereeAway = away(error) ? question : null;
+    out.classList.add(refereeAway ? WAITING : "error");
     out.textContent = failure(error);
   }
+}
+
+/** The server is back: what could not be read while it was away is read now. */
+function back(yes) {
+  if (!yes) return;
+  if (readingAway) readSoon(0);
+  if (refereeAway) referee(refereeAway);
 }
 
 export function start() {
@@ -218,5 +241,6 @@ export function start() {
   $("ref-check").addEventListener("click", () => referee("check"));
   $("ref-value").addEventListener("click", () => referee("value"));
   $("ref-best").addEventListener("click", () => referee("best"));
+  onOnline(back);
   live(render, T);
 }
