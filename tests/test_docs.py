@@ -259,3 +259,54 @@ def test_the_readmes_picture_of_the_table_mode_is_the_table_modes_page() -> None
     for line in screen:
         at = capture.index(line, at) + 1  # in the capture's order
     assert marks.legend(sep="  ") in screen
+
+
+def _section(text: str, heading: str) -> str:
+    """``heading``'s section of a page: up to the next heading of its level or higher."""
+    start = ("\n" + text).index(f"\n{heading}\n")
+    level = heading.split(" ", 1)[0]
+    ends = [text.find(f"\n{'#' * n} ", start + 1) for n in range(1, len(level) + 1)]
+    found = [end for end in ends if end != -1]
+    return text[start : min(found)] if found else text[start:]
+
+
+def _commands_in(text: str) -> list[str]:
+    """The lines of the shell blocks of a text, without comments, continuations joined."""
+    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+    joined = "\n".join(blocks).replace("\\\n", " ")
+    return [line.split("  #", 1)[0].strip() for line in joined.splitlines() if line.strip()]
+
+
+def test_docs_club_server_says_how_to_start_postgresql_issue_38_item_16() -> None:
+    """docs/club-server.md says how to start a PostgreSQL server on Debian and Ubuntu (the
+    package, ``pg_ctlcluster``, or a cluster of one's own with ``initdb``/``pg_ctl``), on
+    macOS with Homebrew and in a container, and how to make the role and the database the
+    page uses (``romme`` and ``romme``), none of it only with ``sudo``."""
+    page = (ROOT / "docs" / "club-server.md").read_text(encoding="utf-8")
+    starting = _section(page, "## Starting PostgreSQL")
+    debian = _section(starting, "### Debian and Ubuntu: the `postgresql` package")
+    macos = _section(starting, "### macOS: Homebrew")
+    container = _section(starting, "### In a container: docker or podman")
+    debian_commands = _commands_in(debian)
+    assert "apt install postgresql" in debian
+    assert "pg_lsclusters" in debian_commands
+    assert "pg_ctlcluster 15 main start" in debian_commands
+    assert any(c.startswith("$PGBIN/initdb -D ~/") and "-U romme" in c for c in debian_commands)
+    assert any(c.startswith("$PGBIN/pg_ctl -D ~/") and c.endswith(" start") for c in debian_commands)
+    assert "createdb -h 127.0.0.1 -p 5433 -U romme romme" in debian_commands
+    assert "su postgres -c 'createuser --pwprompt romme'" in debian_commands
+    assert "su postgres -c 'createdb --owner romme romme'" in debian_commands
+    macos_commands = _commands_in(macos)
+    assert "brew install postgresql@16" in macos_commands
+    assert "brew services start postgresql@16" in macos_commands
+    assert {"createuser --pwprompt romme", "createdb --owner romme romme"} <= set(macos_commands)
+    (run,) = [c for c in _commands_in(container) if c.startswith("docker run")]
+    for option in ("-e POSTGRES_USER=romme", "-e POSTGRES_DB=romme", "-e POSTGRES_PASSWORD=", "-p 5432:5432"):
+        assert option in run, option
+    assert run.split()[-1].startswith("postgres:")
+    assert "podman run" in container
+    everywhere = _commands_in(starting)
+    assert not [c for c in everywhere if c.startswith("sudo")], "sudo is not every reader's"
+    # the role and the database the rest of the page uses
+    assert "export ROMME_DB=postgresql://romme@clubhaus.local/romme" in page
+    assert "(#starting-postgresql)" in _section(page, "# A club's server: PostgreSQL")
