@@ -199,23 +199,43 @@ def _table(text: str, heading: str) -> list[list[str]]:
 RULES_PAGE = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 
 
+def _card_values_cell(values: dict[str, dict[str, int | None]]) -> str:
+    """The §9 row of ``card_values`` for one preset: the ace and the joker, which differ
+    between rule sets (the other cards count as §3 says, checked beside it)."""
+    ace, joker = values["ace"], values["joker"]
+    return f"ace {ace['meld']} and {ace['low_run']}, in hand {ace['hand']}; joker in hand {joker['hand']}"
+
+
 @pytest.mark.parametrize("preset", ["standard", "wiki-51", "classic", "speedromme", "basic"])
-def test_docs_rules_names_every_option_of_romme_rules_json_with_its_value(preset: str) -> None:
-    """Issue 30 item 2: docs/rules.md §9 has a row for every option ``romme rules --json``
-    lists, in its order, with each preset's value as the program has it."""
+def test_docs_rules_names_every_key_of_romme_rules_json_with_its_value_issue_38_item_17(preset: str) -> None:
+    """docs/rules.md §9 has a row for every key ``romme rules PRESET --json`` prints, in
+    its order, with each preset's value as the program has it: every option (issue 30
+    item 2) and ``card_values`` (issue 38 item 17), whose other cards count as §3 says."""
     import json
 
     result = CliRunner().invoke(main, ["rules", preset, "--json"])
+    assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    options = [name for name in data if name != "card_values"]
     rows = _table(RULES_PAGE, "## 9. House rules and presets")
-    assert [row[0] for row in rows] == options
+    assert [row[0] for row in rows] == list(data)
     column = 2 + ["standard", "wiki-51", "classic", "speedromme", "basic"].index(preset)
     for row in rows:
         shown = data[row[0]]
         expected = "none" if shown is None else str(shown).lower() if isinstance(shown, bool) else str(shown)
+        if row[0] == "card_values":
+            expected = _card_values_cell(shown)
         assert row[column] == expected, (preset, row[0])
         assert row[-1], f"{row[0]}: no source"
+    values = data["card_values"]
+    for number in range(2, 11):  # §3: 2-10 their number, B, D, K 10, the joker what it stands for
+        assert values[str(number)] == {"meld": number, "hand": number}
+    for face in ("jack", "queen", "king"):
+        assert values[face] == {"meld": 10, "hand": 10}
+    assert list(values) == [*map(str, range(2, 11)), "jack", "queen", "king", "ace", "joker"]
+    assert values["joker"]["meld"] is None and values["ace"]["low_run"] == 1
+    section = RULES_PAGE[RULES_PAGE.index("## 3. Values") : RULES_PAGE.index("## 4. ")]
+    for words in ("`card_values`", "`meld`", "`hand`", "`low_run`", '`"meld": null`'):
+        assert words in section, words
 
 
 def test_docs_rules_names_every_tournament_option_with_its_default() -> None:
