@@ -165,9 +165,12 @@ def test_any_names_at_romme_new_are_stored_composed_or_refused_unwritten(
     tmp_path: Path, session: str, names: list[str]
 ) -> None:
     """``romme new`` with names typed in any form: stored composed and trimmed, found
-    again typed in the other form; or refused in one sentence with nothing written."""
+    again typed in the other form; or refused in one sentence with nothing written (a
+    name that begins with a combining mark always)."""
     db = fresh(tmp_path)
     result = invoke(["new", session, *names, "--until", "open"], db)
+    if any(unicodedata.category(nfc(n).strip()[:1] or "x").startswith("M") for n in [session, *names]):
+        assert result.exit_code == 2, (session, names, result.output)  # an accent with no letter
     if result.exit_code:
         assert result.exit_code == 2, result.output
         assert written(db) in (None, ([], [])), result.stderr
@@ -358,3 +361,32 @@ def test_a_script_line_that_is_no_command_is_one_sentence_issue_37_unicode_prope
         "line 3 failed (exit code 2): -\u00e4 runde",
     ]
     assert len(standings(db)["rounds"]) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["new", "Abend", "\u0301", "Ben"],
+        ["new", "Abend", "\u0308rg", "Ben"],
+        ["new", "\u0301Abend", "Anna", "Ben"],
+        ["new", "Abend", " \u0301 ", "Ben"],
+    ],
+)
+def test_a_name_that_begins_with_a_combining_mark_is_one_sentence_issue_37_unicode_properties(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """Found by the names property above: ``romme new Abend $'\\u0301' Ben`` started a game
+    with a player whose name is an accent alone ("started with ́, B": the accent on the
+    space before it, and no column heading to see). A name that begins with a combining
+    mark is refused, the mark named by its code point; nothing is written."""
+    db = fresh(tmp_path)
+    result = invoke(args, db)
+    mark = next(ch for ch in "".join(args[1:]).strip() if unicodedata.category(ch).startswith("M"))
+    what = "a session's name" if args[1].startswith(mark) else "player name"
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: {what} begins with U+{ord(mark):04X}, an accent or mark with no letter before it\n"
+    )
+    assert written(db) in (None, ([], []))
+    german = CliRunner().invoke(main, ["--lang", "de", *args, "--db", str(db)])
+    assert german.exit_code == 2 and f"beginnt mit U+{ord(mark):04X}, einem Akzent" in german.stderr
