@@ -182,12 +182,16 @@ def test_any_names_at_romme_new_are_stored_composed_or_refused_unwritten(
         assert standings(db, other.strip())["session"] == nfc(session).strip()
 
 
+SESSION = "Köln"
+
+
 def evening(tmp_path: Path) -> tuple[Path, list[str]]:
-    """A new session of four players whose names differ between NFC and NFD (two of
-    them typed decomposed), in a database of its own."""
+    """A new session (typed decomposed) of four players whose names differ between NFC
+    and NFD (two of them typed decomposed), in a database of its own."""
     db = fresh(tmp_path)
     players = ["Jörg", "Bärbel", "Özil", "Straße"]
-    result = invoke(["new", "Abend", *[nfd(p) for p in players[:2]], *players[2:], "--until", "open"], db)
+    typed = [nfd(SESSION), *[nfd(p) for p in players[:2]], *players[2:]]
+    result = invoke(["new", *typed, "--until", "open"], db)
     assert result.exit_code == 0, result.output
     return db, players
 
@@ -210,7 +214,7 @@ def test_a_round_typed_in_any_form_counts_for_the_stored_players_or_writes_nothi
     before = written(db)
     winner = data.draw(st.sampled_from(players))
     points = {p: data.draw(st.integers(0, 60)) for p in players if p != winner}
-    args = ["round", "--winner", typed_as(data.draw, winner)]
+    args = ["round", "--session", data.draw(form)(SESSION), "--winner", typed_as(data.draw, winner)]
     hands = [f"{typed_as(data.draw, p)}={n}" for p, n in points.items()]
     hostile = data.draw(st.booleans())
     if hostile:  # a hand, a name or a word of any Unicode among them
@@ -252,7 +256,9 @@ def test_any_hand_at_check_value_and_best_is_answered_or_refused_in_one_sentence
     sentence (2), never a traceback; nothing is written (they need no database)."""
     db = fresh(tmp_path)
     line = " ".join(hand)
-    invoke([*command, line], db)
+    result = invoke([*command, line], db)
+    if all(card in CARDS for card in hand):  # cards alone: an answer, never unreadable
+        assert result.exit_code in (0, 1), (command, line, result.output)
     assert not db.exists()
 
 
@@ -288,7 +294,7 @@ def test_a_table_mode_script_of_words_in_any_form_runs_each_line_as_meant(
     for _line, kind in lines:
         rounds = max(rounds + {"round": 1, "undo": -1}.get(kind, 0), 0)
     script = "\n".join(line for line, _kind in lines) + "\n"
-    session = data.draw(form)("Abend")
+    session = data.draw(form)(SESSION)
     result = CliRunner().invoke(
         main,
         ["--lang", "en", "play", session, "--db", str(db)],
@@ -350,7 +356,7 @@ def test_a_script_line_that_is_no_command_is_one_sentence_issue_37_unicode_prope
     (tests/test_table_words_differential.py)."""
     db, _players = evening(tmp_path)
     script = "0\n\u0308a\n-\u00e4 runde\nrunde --winner Jörg Bärbel=1 Özil=2 Straße=3\n"
-    result = CliRunner().invoke(main, ["--lang", "en", "play", "Abend", "--db", str(db)], input=script)
+    result = CliRunner().invoke(main, ["--lang", "en", "play", SESSION, "--db", str(db)], input=script)
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         "Error: No such command '0'.",
