@@ -337,7 +337,7 @@ def clean_name(text: str, what: str | None = None) -> str:
     control characters. ``what`` names the field in the message (already translated;
     default: "a name")."""
     what = _("a name") if what is None else what
-    name = clean_text(text, what).strip()
+    name = _letter_first(clean_text(text, what).strip(), what)
     if not name:
         raise InputValueError(_("%(what)s must not be empty") % {"what": what})
     if "=" in name:
@@ -656,3 +656,26 @@ def read_hand(player: str, text: str, profile: Profile = "de", never_out: bool =
         return Hand(cards=tuple(parse_cards(typed, profile)), never_out=never_out)
     except NotationError as exc:
         raise HandInputError(HandProblem.NOTATION, player, typed, f"{player}: {exc}", exc) from None
+
+
+def _letter_first(name: str, what: str) -> str:
+    """``name``, or :class:`InputValueError` where it begins with a combining mark (an
+    accent typed decomposed with no letter before it): shown after a quote or a space it
+    would sit on that, and a name of marks alone shows as nothing (issue 37, the Unicode
+    property test). Said by its code point, as the mark cannot be shown alone.
+
+    >>> _letter_first("J\u00f6rg", "a name")
+    'Jörg'
+    >>> _letter_first("\u0308rg", "a name")
+    Traceback (most recent call last):
+    ...
+    romme_score.inputs.InputValueError: a name begins with U+0308, an accent or mark with no letter before it
+    """
+    import unicodedata  # only for names: the referee's start-up never needs it
+
+    if name and unicodedata.category(name[0]).startswith("M"):
+        raise InputValueError(
+            _("%(what)s begins with U+%(code)04X, an accent or mark with no letter before it")
+            % {"what": what, "code": ord(name[0])}
+        )
+    return name

@@ -199,23 +199,43 @@ def _table(text: str, heading: str) -> list[list[str]]:
 RULES_PAGE = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 
 
+def _card_values_cell(values: dict[str, dict[str, int | None]]) -> str:
+    """The §9 row of ``card_values`` for one preset: the ace and the joker, which differ
+    between rule sets (the other cards count as §3 says, checked beside it)."""
+    ace, joker = values["ace"], values["joker"]
+    return f"ace {ace['meld']} and {ace['low_run']}, in hand {ace['hand']}; joker in hand {joker['hand']}"
+
+
 @pytest.mark.parametrize("preset", ["standard", "wiki-51", "classic", "speedromme", "basic"])
-def test_docs_rules_names_every_option_of_romme_rules_json_with_its_value(preset: str) -> None:
-    """Issue 30 item 2: docs/rules.md §9 has a row for every option ``romme rules --json``
-    lists, in its order, with each preset's value as the program has it."""
+def test_docs_rules_names_every_key_of_romme_rules_json_with_its_value_issue_38_item_17(preset: str) -> None:
+    """docs/rules.md §9 has a row for every key ``romme rules PRESET --json`` prints, in
+    its order, with each preset's value as the program has it: every option (issue 30
+    item 2) and ``card_values`` (issue 38 item 17), whose other cards count as §3 says."""
     import json
 
     result = CliRunner().invoke(main, ["rules", preset, "--json"])
+    assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    options = [name for name in data if name != "card_values"]
     rows = _table(RULES_PAGE, "## 9. House rules and presets")
-    assert [row[0] for row in rows] == options
+    assert [row[0] for row in rows] == list(data)
     column = 2 + ["standard", "wiki-51", "classic", "speedromme", "basic"].index(preset)
     for row in rows:
         shown = data[row[0]]
         expected = "none" if shown is None else str(shown).lower() if isinstance(shown, bool) else str(shown)
+        if row[0] == "card_values":
+            expected = _card_values_cell(shown)
         assert row[column] == expected, (preset, row[0])
         assert row[-1], f"{row[0]}: no source"
+    values = data["card_values"]
+    for number in range(2, 11):  # §3: 2-10 their number, B, D, K 10, the joker what it stands for
+        assert values[str(number)] == {"meld": number, "hand": number}
+    for face in ("jack", "queen", "king"):
+        assert values[face] == {"meld": 10, "hand": 10}
+    assert list(values) == [*map(str, range(2, 11)), "jack", "queen", "king", "ace", "joker"]
+    assert values["joker"]["meld"] is None and values["ace"]["low_run"] == 1
+    section = RULES_PAGE[RULES_PAGE.index("## 3. Values") : RULES_PAGE.index("## 4. ")]
+    for words in ("`card_values`", "`meld`", "`hand`", "`low_run`", '`"meld": null`'):
+        assert words in section, words
 
 
 def test_docs_rules_names_every_tournament_option_with_its_default() -> None:
@@ -259,3 +279,54 @@ def test_the_readmes_picture_of_the_table_mode_is_the_table_modes_page() -> None
     for line in screen:
         at = capture.index(line, at) + 1  # in the capture's order
     assert marks.legend(sep="  ") in screen
+
+
+def _section(text: str, heading: str) -> str:
+    """``heading``'s section of a page: up to the next heading of its level or higher."""
+    start = ("\n" + text).index(f"\n{heading}\n")
+    level = heading.split(" ", 1)[0]
+    ends = [text.find(f"\n{'#' * n} ", start + 1) for n in range(1, len(level) + 1)]
+    found = [end for end in ends if end != -1]
+    return text[start : min(found)] if found else text[start:]
+
+
+def _commands_in(text: str) -> list[str]:
+    """The lines of the shell blocks of a text, without comments, continuations joined."""
+    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+    joined = "\n".join(blocks).replace("\\\n", " ")
+    return [line.split("  #", 1)[0].strip() for line in joined.splitlines() if line.strip()]
+
+
+def test_docs_club_server_says_how_to_start_postgresql_issue_38_item_16() -> None:
+    """docs/club-server.md says how to start a PostgreSQL server on Debian and Ubuntu (the
+    package, ``pg_ctlcluster``, or a cluster of one's own with ``initdb``/``pg_ctl``), on
+    macOS with Homebrew and in a container, and how to make the role and the database the
+    page uses (``romme`` and ``romme``), none of it only with ``sudo``."""
+    page = (ROOT / "docs" / "club-server.md").read_text(encoding="utf-8")
+    starting = _section(page, "## Starting PostgreSQL")
+    debian = _section(starting, "### Debian and Ubuntu: the `postgresql` package")
+    macos = _section(starting, "### macOS: Homebrew")
+    container = _section(starting, "### In a container: docker or podman")
+    debian_commands = _commands_in(debian)
+    assert "apt install postgresql" in debian
+    assert "pg_lsclusters" in debian_commands
+    assert "pg_ctlcluster 15 main start" in debian_commands
+    assert any(c.startswith("$PGBIN/initdb -D ~/") and "-U romme" in c for c in debian_commands)
+    assert any(c.startswith("$PGBIN/pg_ctl -D ~/") and c.endswith(" start") for c in debian_commands)
+    assert "createdb -h 127.0.0.1 -p 5433 -U romme romme" in debian_commands
+    assert "su postgres -c 'createuser --pwprompt romme'" in debian_commands
+    assert "su postgres -c 'createdb --owner romme romme'" in debian_commands
+    macos_commands = _commands_in(macos)
+    assert "brew install postgresql@16" in macos_commands
+    assert "brew services start postgresql@16" in macos_commands
+    assert {"createuser --pwprompt romme", "createdb --owner romme romme"} <= set(macos_commands)
+    (run,) = [c for c in _commands_in(container) if c.startswith("docker run")]
+    for option in ("-e POSTGRES_USER=romme", "-e POSTGRES_DB=romme", "-e POSTGRES_PASSWORD=", "-p 5432:5432"):
+        assert option in run, option
+    assert run.split()[-1].startswith("postgres:")
+    assert "podman run" in container
+    everywhere = _commands_in(starting)
+    assert not [c for c in everywhere if c.startswith("sudo")], "sudo is not every reader's"
+    # the role and the database the rest of the page uses
+    assert "export ROMME_DB=postgresql://romme@clubhaus.local/romme" in page
+    assert "(#starting-postgresql)" in _section(page, "# A club's server: PostgreSQL")

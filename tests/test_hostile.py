@@ -28,6 +28,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -800,7 +801,8 @@ any_name = st.text(
     alphabet=st.characters(exclude_categories=["Cs", "Cc", "Cf", "Zl", "Zp"], exclude_characters="="),
     min_size=1,
     max_size=12,
-).filter(lambda n: n.strip() == n and bool(n))
+).filter(lambda n: n.strip() == n and bool(n) and not unicodedata.category(n[0]).startswith("M"))
+# (a name that begins with a combining mark is refused: tests/test_unicode_properties.py)
 OUTPUTS = [
     ["standings"],
     ["standings", "--json"],

@@ -181,7 +181,10 @@ def run_command(
     ``ask`` (a person at the terminal), a command that would ask a question gets the end
     of input, so that it never reads the next line of a script (``undo`` asks for --yes).
     At the terminal ``check`` reads its unquoted words as one meld (:func:`one_meld`);
-    a script's lines are read as on the command line."""
+    a script's lines are read as on the command line, a word that is no command (or an
+    option of the group that Click cannot read) in one sentence, "Error: No such command
+    '0'.", without the usage lines of a ``romme`` nobody typed (issue 37, the Unicode
+    property test); a command's own usage error is said as on the command line."""
     from romme_score.cli import main
 
     args = with_context(one_meld(words) if ask else words, db, session, output)
@@ -203,6 +206,12 @@ def run_command(
         sys.stdin = ScriptInput("")
     try:
         result = main.main(args, prog_name="romme", standalone_mode=False)
+    except click.UsageError as exc:
+        if ask or exc.ctx is None or exc.ctx.parent is not None:
+            exc.show()  # a command's usage error, as on the command line (issue 35 item 2)
+        else:  # no command, or the group's option: one sentence, not `romme`'s usage
+            click.ClickException.show(exc)
+        return exc.exit_code
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code

@@ -22,7 +22,7 @@ import functools
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from romme_score.errors import MissingExtra
@@ -295,6 +295,8 @@ _PASSWORD = re.compile(r'password authentication failed for user "([^"]+)"')
 _CLOSED = re.compile(
     r"server closed the connection unexpectedly|terminating connection due to|the connection is closed"
     r"|connection has been closed|SSL connection has been closed unexpectedly|connection to server was lost"
+    # a new connection while the server stops or starts (issue 37 item 13: retried as it stopped)
+    r"|the database system is (?:shutting down|starting up)"
 )
 
 
@@ -309,6 +311,9 @@ def driver_failure(location: str, text: str, user: str) -> Unreachable:
     >>> driver_failure("p", 'failed: FATAL:  database "club" does not exist', "anna").database
     'club'
     >>> driver_failure("p", "consuming input failed: server closed the connection unexpectedly", "a").cause
+    'closed'
+    >>> text = 'port 5 failed: FATAL:  the database system is shutting down'
+    >>> driver_failure("p", text, "a").cause
     'closed'
     >>> driver_failure("p", "something else", "anna").cause is None
     True
@@ -440,6 +445,40 @@ class PostgresConnection:
             return None
 
     @contextmanager
+    def _ended(self, db: psycopg.Connection[Any], manager: AbstractContextManager[Any]) -> Iterator[None]:
+        """psycopg's ``manager`` on ``db`` (a pipeline, a transaction) around the block; where
+        the block's error says the server ended the connection (it stopped while a write
+        waited on a lock), the connection is closed and the manager ended without a word.
+        Ended as psycopg ends it, it would try a sync or a ROLLBACK on the dead connection,
+        fail, and log "error ignored terminating <psycopg.Pipeline [BAD]>: ..." to stderr
+        beside the one sentence the front end says (issue 37 item 13). Nothing is left to
+        end: the server rolls a transaction back as its connection goes."""
+        manager.__enter__()
+        try:
+            yield
+        except BaseException as exc:
+            if not self._gone(db, exc):
+                if not manager.__exit__(type(exc), exc, exc.__traceback__):
+                    raise
+                return
+            db.close()  # nothing more reaches the server: no COMMIT below can
+            try:
+                manager.__exit__(None, None, None)  # psycopg's error raised, not logged
+            except self._pg.Error:
+                pass  # the block's error is the one to tell
+            raise
+        manager.__exit__(None, None, None)
+
+    def _gone(self, db: psycopg.Connection[Any], exc: BaseException) -> bool:
+        """Whether ``exc`` (psycopg's or the store's) says the connection is lost: libpq
+        may read the server's last words ("terminating connection due to administrator
+        command") before it sees the connection close."""
+        if db.closed or db.broken or isinstance(exc, ConnectionClosed):
+            return True
+        lost = isinstance(exc, self._pg.OperationalError) and self.translate(exc)
+        return isinstance(lost, ConnectionClosed)
+
+    @contextmanager
     def held(self) -> Iterator[None]:
         """Every statement of the block in one transaction, sent in psycopg's pipeline
         (``conn.pipeline()``): the client waits for the server only where it needs an
@@ -455,7 +494,7 @@ class PostgresConnection:
         try:
             # BEGIN and COMMIT said in the pipeline, without waiting for their answers
             # (psycopg's transaction() waits at both ends: two round trips more)
-            with db.pipeline():
+            with self._ended(db, db.pipeline()):
                 db.execute("BEGIN")
                 self._held = True
                 try:
@@ -551,7 +590,7 @@ class PostgresConnection:
             cursor: _Cursor | None = None
             try:
                 db = self._live()
-                with db.transaction(), db.cursor() as cur:
+                with self._ended(db, db.transaction()), db.cursor() as cur:
                     cursor = _Cursor(cur)
                     return work(cursor)
             except retry:
@@ -570,7 +609,11 @@ class PostgresConnection:
         """Whether ``exc`` says only that the connection had broken while it lay idle (the
         server restarted since): the first use after that fails and is tried once on a new
         connection, so that nobody is refused once the server is back."""
-        return not (fresh or self._reading) and isinstance(exc, self._pg.OperationalError) and self.db.broken
+        return (
+            not (fresh or self._reading)
+            and isinstance(exc, self._pg.OperationalError)
+            and (self.db.broken or self.db.closed)  # closed by _ended() as the error came
+        )
 
     def query(self, sql: str, params: Params = ()) -> list[Any]:
         if self._held:
@@ -612,7 +655,7 @@ class PostgresConnection:
                 yield from self._cursor(self.db, sql, params, size)
                 return
             db = self._live()
-            with db.transaction():
+            with self._ended(db, db.transaction()):
                 yield from self._cursor(db, sql, params, size)
         except self._pg.Error as exc:
             raise self.translate(exc) from None
