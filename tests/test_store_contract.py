@@ -659,7 +659,7 @@ def test_a_series_is_drawn_with_a_session_per_table_and_its_games_are_read_at_on
         cup, 1, [("Cup S1 T1", ("Dora", "Anna")), ("Cup S1 T2", ("Carl", "Ben"))], TOURNAMENT_RULES, "EUR"
     )
     cup = store.tournament()
-    assert cup.series_drawn == 1 and store.current_name() == "Cup S1 T1"
+    assert cup.series_drawn == 1 and store.current_name() is None  # issue 36 item 4: no current game made
     first, second = store.tournament_tables(cup)
     assert (first.series, first.table, first.session, first.players, first.games) == (
         1,

@@ -334,7 +334,7 @@ class Store(Protocol):
     ) -> None:
         """Series ``series`` with its tables, in one transaction: each table (a session name
         and its players in seat order) becomes a session under ``rules``, the first seat
-        dealing first, and the first table's session is made current.
+        dealing first; the current session stays as it was (issue 36 item 4).
         :class:`SeriesDrawn` when that series is there already, :class:`SessionExists` when a
         name is taken; then nothing is written."""
         ...
