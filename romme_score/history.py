@@ -130,7 +130,7 @@ def chart_from_totals(service: SessionService, info: SessionInfo, most: int | No
     store = service.store
     count = store.round_count(info)
     totals = store.totals(info)
-    state = game_state(info.players, totals, count, info.rules)
+    state = game_state(info.players, totals, count, info.rules, info.ended)
     if most is None or count <= most:
         rows = list(store.round_totals(info))
         hand_rommes = store.hand_rommes(info)

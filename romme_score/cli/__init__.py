@@ -41,6 +41,7 @@ COMMANDS = {
     "standings": "session:standings",
     "sessions": "session:sessions",
     "use": "session:use",
+    "end": "session:end",
     "export": "session:export",
     "import": "session:import_",
     "note": "session:note",

@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from romme_score.sessions.errors import HandForm as HandForm
     from romme_score.sessions.errors import KeyReused as KeyReused
     from romme_score.sessions.errors import NoSuchRound as NoSuchRound
+    from romme_score.sessions.errors import NotEnded as NotEnded
     from romme_score.sessions.errors import RoundIncomplete as RoundIncomplete
     from romme_score.sessions.errors import SessionInputError as SessionInputError
     from romme_score.sessions.errors import SessionRefused as SessionRefused
@@ -83,6 +84,7 @@ if TYPE_CHECKING:
     from romme_score.sessions.reads import settle_evening as settle_evening
     from romme_score.sessions.results import Correction as Correction
     from romme_score.sessions.results import Edited as Edited
+    from romme_score.sessions.results import Ended as Ended
     from romme_score.sessions.results import Recorded as Recorded
     from romme_score.sessions.results import RoundRow as RoundRow
     from romme_score.sessions.results import SessionSummary as SessionSummary
@@ -109,6 +111,7 @@ EXPORTS = {
         "HandForm",
         "KeyReused",
         "NoSuchRound",
+        "NotEnded",
         "RoundIncomplete",
         "SessionInputError",
         "SessionRefused",
@@ -141,6 +144,7 @@ EXPORTS = {
     "romme_score.sessions.results": (
         "Correction",
         "Edited",
+        "Ended",
         "Recorded",
         "RoundRow",
         "SessionSummary",

@@ -54,6 +54,7 @@ class SessionInfo:
     currency: str | None
     first_dealer: int
     created_at: str
+    ended: bool = False  # ended by agreement before its rules end it (issue 36 item 5)
 
 
 @record
@@ -294,6 +295,16 @@ class Note:
 class Rename:
     old: str
     new: str
+    at: str
+
+
+@record
+class Ending:
+    """A game ended by agreement (``ended``), or taken back (not ``ended``), when
+    ``round`` rounds were played (issue 36 item 5)."""
+
+    ended: bool
+    round: int
     at: str
 
 
