@@ -151,3 +151,16 @@ def test_ending_is_one_transaction_issue_36_item_5(
         info = service.session("Familie")
         assert not info.ended and service.store.endings(info) == []
         assert not service.state(info).finished
+
+
+def test_the_table_mode_ends_with_beenden_and_leaves_with_ende_issue_36_item_5() -> None:
+    """In the table mode ``beenden`` (English ``end``) ends the game, ``ende`` still quits."""
+    family_evening()
+    code, out, err = run("play", "Familie", "--lang", "de", input="beenden\nstand\nende\nstand\n")
+    assert code == 0, err
+    assert "Partie einvernehmlich beendet: Oma gewinnt" in out
+    assert out.count("Gespielte Runden") == 1  # ende left: the last line never ran
+    assert json.loads(ok("standings", "--json"))["ended_by_agreement"] is True
+    code, out, err = run("play", "Familie", input="end --reopen\nround --winner Oma Opa=5 Kind=5\n")
+    assert code == 0, err
+    assert json.loads(ok("standings", "--json"))["rounds"][-1]["number"] == 3
