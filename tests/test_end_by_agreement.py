@@ -164,3 +164,14 @@ def test_the_table_mode_ends_with_beenden_and_leaves_with_ende_issue_36_item_5()
     code, out, err = run("play", "Familie", input="end --reopen\nround --winner Oma Opa=5 Kind=5\n")
     assert code == 0, err
     assert json.loads(ok("standings", "--json"))["rounds"][-1]["number"] == 3
+
+
+def test_romme_stats_counts_a_game_ended_by_agreement_as_won_issue_36_item_5() -> None:
+    family_evening()
+
+    def won() -> dict[str, int]:
+        return {p["name"]: p["games_won"] for p in json.loads(ok("stats", "--json"))["players"]}
+
+    assert won() == {"Oma": 0, "Opa": 0, "Kind": 0}
+    ok("end")
+    assert won() == {"Oma": 1, "Opa": 0, "Kind": 0}

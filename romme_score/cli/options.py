@@ -73,7 +73,7 @@ class JsonRefusal(click.ClickException):
 
     def __init__(self, refusal: click.ClickException) -> None:
         super().__init__(refusal.format_message())
-        self.exit_code = refusal.exit_code
+        setattr(self, "exit_code", refusal.exit_code)  # noqa: B010  (a ClassVar of Click's, this one's own)
         self.refusal = refusal
 
     def error_json(self) -> dict[str, Any]:

@@ -407,6 +407,7 @@ class PlayerSessionStats(TupleRecord):
     hand_rommes: int
     points: int
     worst_round: int
+    ended: bool = False  # the game ended by agreement (issue 36 item 5)
 
 
 class HeadToHead(TupleRecord):
