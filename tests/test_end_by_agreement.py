@@ -175,3 +175,15 @@ def test_romme_stats_counts_a_game_ended_by_agreement_as_won_issue_36_item_5() -
     assert won() == {"Oma": 0, "Opa": 0, "Kind": 0}
     ok("end")
     assert won() == {"Oma": 1, "Opa": 0, "Kind": 0}
+
+
+def test_a_tournament_table_is_not_ended_by_agreement_issue_36_item_5() -> None:
+    """How many games a table plays is the tournament's to say: ``romme end`` refuses, and
+    the way on is a forced draw; nothing is written."""
+    ok("tournament", "new", "Cup", "Anna", "Ben", "Carl", "Dora", "--series", "2")
+    table = json.loads(ok("tournament", "draw", "--json"))["tables"][0]["session"]
+    code, _out, err = run("end", "--session", table)
+    assert code == 1 and "tournament draw --force" in err
+    assert json.loads(ok("standings", "--session", table, "--json"))["endings"] == []
+    code, _out, err = run("end", "--session", table, "--json")
+    assert code == 1 and json.loads(err)["error"]["tournament"] == "Cup"

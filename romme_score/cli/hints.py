@@ -126,6 +126,7 @@ WAYS_OUT: dict[str, WayOut] = {
     "game-over": _game_over,
     "missing-extra": _missing_extra,
     "table-in-league": _table_in_league,
+    "table-not-ended": N_("'romme tournament draw --force' seats the next series without its missing games"),
     "tournament-money": N_("'romme tournament payout' shows what each player paid in and receives"),
 }
 # what goes before the sentence: the option it was typed for

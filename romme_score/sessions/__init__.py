@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from romme_score.sessions.errors import RoundIncomplete as RoundIncomplete
     from romme_score.sessions.errors import SessionInputError as SessionInputError
     from romme_score.sessions.errors import SessionRefused as SessionRefused
+    from romme_score.sessions.errors import TableNotEnded as TableNotEnded
     from romme_score.sessions.errors import TournamentMoney as TournamentMoney
     from romme_score.sessions.errors import UnlikelyPoints as UnlikelyPoints
     from romme_score.sessions.hands import ReadHands as ReadHands
@@ -115,6 +116,7 @@ EXPORTS = {
         "RoundIncomplete",
         "SessionInputError",
         "SessionRefused",
+        "TableNotEnded",
         "TournamentMoney",
         "UnlikelyPoints",
     ),

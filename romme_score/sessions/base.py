@@ -22,7 +22,7 @@ from romme_score.inputs import (
 )
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, RoundError, game_state
-from romme_score.sessions.errors import GameOver, NoSuchRound, NotEnded, SessionInputError
+from romme_score.sessions.errors import GameOver, NoSuchRound, NotEnded, SessionInputError, TableNotEnded
 from romme_score.sessions.results import Ended
 from romme_score.store import open_store
 from romme_score.store.errors import Raced, StoreBusy
@@ -182,8 +182,11 @@ class ServiceBase:
             state = game_state(info.players, totals, played, info.rules, info.ended)
             if reopen and not state.agreed:
                 raise NotEnded(info.name)
+            tournament = self.tournament_of(info)
             if not reopen and state.finished:
-                raise GameOver(info.name, state.winner, self.tournament_of(info), state.agreed)
+                raise GameOver(info.name, state.winner, tournament, state.agreed)
+            if not reopen and tournament is not None:
+                raise TableNotEnded(info.name, tournament)
             ending = self.store.end_session(info, not reopen, played)
             after = game_state(info.players, totals, played, info.rules, not reopen)
             return Ended(info.name, ending, after, totals)

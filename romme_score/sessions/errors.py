@@ -35,6 +35,22 @@ class GameOver(SessionRefused):
         self.ended = ended
 
 
+class TableNotEnded(SessionRefused):
+    """A tournament's table is not ended by agreement: how many games it plays is the
+    tournament's to say (its ranking counts them), not the table's."""
+
+    def __init__(self, session: str, tournament: str) -> None:
+        super().__init__(
+            _(
+                "session '%(session)s' is a table of tournament '%(tournament)s': it plays the "
+                "tournament's games and is not ended by agreement"
+            )
+            % {"session": session, "tournament": tournament}
+        )
+        self.session = session
+        self.tournament = tournament
+
+
 class NotEnded(SessionRefused):
     """``romme end --reopen`` of a game nobody ended by agreement: nothing to take back."""
 

@@ -456,6 +456,7 @@ def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
             "rounds": r.rounds,
             "created": r.info.created_at,
             "finished": r.state.finished,
+            "ended_by_agreement": r.state.agreed,
             "winner": r.state.winner,
             "current": r.current,
         }
