@@ -173,14 +173,15 @@ class ServiceBase:
         """End the game by agreement where it stands (``romme end``, as a family stops at
         eleven), or take that back (``reopen``), in one transaction: then it is finished
         everywhere (standings, phones, report, league) and takes no round. A game over by
-        its rules is not ended again (:class:`GameOver`), a game not ended is not reopened
-        (:class:`NotEnded`). A game without a round may be ended too."""
+        its rules is not ended again (:class:`GameOver`), nor a tournament's table
+        (:class:`TableNotEnded`); a game not ended is not reopened (:class:`NotEnded`). A
+        game without a round may be ended too."""
 
         def work() -> Ended:
             info = self.session(name)  # locked for the write to come
             totals, played = self.store.totals_played(info)
             state = game_state(info.players, totals, played, info.rules, info.ended)
-            if reopen and not state.agreed:
+            if reopen and not info.ended:
                 raise NotEnded(info.name)
             tournament = self.tournament_of(info)
             if not reopen and state.finished:
