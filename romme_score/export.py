@@ -38,7 +38,7 @@ from romme_score.inputs import (
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore, places, unknown_player_message
 from romme_score.store.protocol import Store
-from romme_score.store.records import HandRecord, Lines, Note, Rename, SessionInfo, StoredRound
+from romme_score.store.records import Ending, HandRecord, Lines, Note, Rename, SessionInfo, StoredRound
 from romme_score.stream import RawJSON, stream_json
 
 
@@ -47,7 +47,13 @@ class ExportError(InputProblem):
 
 
 EXPORT_FORMAT = "romme-score session"
-EXPORT_VERSION = 2  # 2: the history, notes, renames and every time; version 1 is still read
+# 2: the history, notes, renames and every time; version 1 is still read. 3: a game ended
+# by agreement (``endings``, issue 36 item 5), written only by an export that has one, so
+# that every other export stays version 2, read by the versions before; they refuse a 3
+# with their sentence rather than import an ended game as one that goes on.
+EXPORT_VERSION = 3
+PLAIN_VERSION = 2  # an export without endings
+READ_VERSIONS = (1, 2, 3)
 STATUSES = ("active", "undone", "replaced")
 # A round's number or row in an export, and a note's round: far beyond any evening, and
 # within what SQLite stores (a whole number of 64 bits).
@@ -188,6 +194,7 @@ class SessionExport:
     history: Iterable[ExportRound] = ()
     notes: tuple[Note, ...] = ()
     renames: tuple[Rename, ...] = ()
+    endings: tuple[Ending, ...] = ()  # ended by agreement and taken back, in order
     # The same rounds as the store lines them up, for the fast path; None where only the
     # objects above are (an export read from a file).
     lines: _StoreLines | None = None
@@ -196,7 +203,7 @@ class SessionExport:
         """Everything but the rounds, history, notes and renames, in the export's key order."""
         return {
             "format": EXPORT_FORMAT,
-            "version": EXPORT_VERSION,
+            "version": EXPORT_VERSION if self.endings else PLAIN_VERSION,
             "name": self.name,
             "players": list(self.players),
             "rules": self.rules.to_dict(),
@@ -214,6 +221,7 @@ class SessionExport:
             "history": [r.to_json() for r in self.history],
             "notes": [{"round": n.round, "text": n.text, "at": n.at} for n in self.notes],
             "renames": [{"from": r.old, "to": r.new, "at": r.at} for r in self.renames],
+            **_endings_json(self.endings),
         }
 
     @classmethod
@@ -225,11 +233,11 @@ class SessionExport:
                 % {"format": EXPORT_FORMAT}
             )
         version = data.get("version")
-        if version not in (1, EXPORT_VERSION) or isinstance(version, bool):
+        if version not in READ_VERSIONS or isinstance(version, bool):
             raise ExportError(
                 _(
                     "export version %(version)s is not supported "
-                    "(this romme-score reads versions 1 and %(latest)d)"
+                    "(this romme-score reads versions 1 to %(latest)d)"
                 )
                 % {"version": shown(version), "latest": EXPORT_VERSION}
             )
@@ -289,8 +297,20 @@ class SessionExport:
         _check_rows(rounds, history)
         notes = tuple(_note(i, n) for i, n in enumerate(_list(data, "notes"), 1))
         renames = tuple(_rename(i, r) for i, r in enumerate(_list(data, "renames"), 1))
+        endings = tuple(_ending(i, e) for i, e in enumerate(_list(data, "endings"), 1))
         return cls(
-            name, tuple(players), rules, rate, currency, dealer, created, rounds, history, notes, renames
+            name,
+            tuple(players),
+            rules,
+            rate,
+            currency,
+            dealer,
+            created,
+            rounds,
+            history,
+            notes,
+            renames,
+            endings,
         )
 
 
@@ -507,6 +527,28 @@ def _rename(i: int, r: Any) -> Rename:
     )
 
 
+def _ending(i: int, e: Any) -> Ending:
+    """An end by agreement (``"ended": true``) or its taking back, with the rounds played then."""
+    if not isinstance(e, dict) or not isinstance(e.get("ended"), bool):
+        raise ExportError(
+            _('ending %(number)d of the export is not an object with "ended": true or false') % {"number": i}
+        )
+    played: Any = e.get("round")
+    if not _is_whole(played, 0, MAX_ROW):
+        raise ExportError(
+            _("ending %(number)d: round must be a whole number from 0 to %(max)s")
+            % {"number": i, "max": grouped(MAX_ROW)}
+        )
+    return Ending(e["ended"], played, _time(e.get("at") or "", f"ending {i}: at"))
+
+
+def _endings_json(endings: Sequence[Ending]) -> dict[str, Any]:
+    """The ``endings`` key of an export that has any (version 3); none in version 2."""
+    if not endings:
+        return {}
+    return {"endings": [{"ended": e.ended, "round": e.round, "at": e.at} for e in endings]}
+
+
 def check_points(rnd: ExportRound, score: RoundScore, players: Sequence[str]) -> None:
     """Refuse an imported round whose points are not what its cards and the rules give
     (a round written without points, by hand, is scored and taken as it is)."""
@@ -572,6 +614,7 @@ def from_store(store: Store, info: SessionInfo) -> SessionExport:
         history,
         tuple(store.notes(info)),
         tuple(store.renames(info)),
+        tuple(store.endings(info)),
         lines,
     )
 
@@ -596,6 +639,7 @@ def json_chunks(export: SessionExport) -> Iterator[str]:
         "history": history,
         "notes": iter([{"round": n.round, "text": n.text, "at": n.at} for n in export.notes]),
         "renames": iter([{"from": r.old, "to": r.new, "at": r.at} for r in export.renames]),
+        **_endings_json(export.endings),
     }
     yield from stream_json(whole, indent=2)
     yield "\n"

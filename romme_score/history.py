@@ -130,7 +130,7 @@ def chart_from_totals(service: SessionService, info: SessionInfo, most: int | No
     store = service.store
     count = store.round_count(info)
     totals = store.totals(info)
-    state = game_state(info.players, totals, count, info.rules)
+    state = game_state(info.players, totals, count, info.rules, info.ended)
     if most is None or count <= most:
         rows = list(store.round_totals(info))
         hand_rommes = store.hand_rommes(info)
@@ -233,6 +233,7 @@ class _Game:
     rules: str
     rate: str | None
     currency: str | None
+    ended: bool = False  # ended by agreement (issue 36 item 5)
 
 
 @functools.lru_cache(maxsize=64)
@@ -313,7 +314,9 @@ class History:
                 continue  # a session without rounds is not a game yet
             game = games.get(row.session_id)
             if game is None:
-                game = games[row.session_id] = _Game([], {}, row.rounds, row.rules, row.rate, row.currency)
+                game = games[row.session_id] = _Game(
+                    [], {}, row.rounds, row.rules, row.rate, row.currency, bool(row.ended)
+                )
             game.players.append(row.player)
             game.totals[row.player] = row.total
             tally.games += 1
@@ -367,7 +370,7 @@ class History:
     @staticmethod
     def _count_game(game: _Game, tallies: dict[str, _Tally]) -> None:
         """Games won (under the session's own game end) and the money settled."""
-        state = game_state(game.players, game.totals, game.rounds, _rules(game.rules))
+        state = game_state(game.players, game.totals, game.rounds, _rules(game.rules), game.ended)
         if state.finished and state.winner is not None:
             tallies[name_key(state.winner)].games_won += 1
         if game.rate is None or len(game.players) < 2:

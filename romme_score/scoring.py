@@ -318,10 +318,19 @@ class GameState:
     finished: bool
     winner: str | None
     tied: tuple[str, ...] = ()
+    agreed: bool = False  # over because the table agreed to end it, before its rules did
 
 
-def game_state(players: Sequence[str], totals: Mapping[str, int], rounds: int, rules: RuleSet) -> GameState:
-    """Whether the game is over and who won: the fewest points (003)."""
+def game_state(
+    players: Sequence[str], totals: Mapping[str, int], rounds: int, rules: RuleSet, ended: bool = False
+) -> GameState:
+    """Whether the game is over and who won: the fewest points (003). ``ended``: the table
+    agreed to end it where it stands (``romme end``), as a family stops at eleven.
+
+    >>> from romme_score.rules import RuleSet
+    >>> game_state(["A", "B"], {"A": 20, "B": 70}, 3, RuleSet(), ended=True)
+    GameState(finished=True, winner='A', tied=('A',), agreed=True)
+    """
     end = rules.game_end
     if end.kind == "points":
         finished = any(totals[p] >= end.limit for p in players)
@@ -329,11 +338,12 @@ def game_state(players: Sequence[str], totals: Mapping[str, int], rounds: int, r
         finished = rounds >= end.limit
     else:
         finished = False
-    if not finished:
+    agreed = ended and not finished
+    if not (finished or agreed):
         return GameState(False, None)
     best = min(totals[p] for p in players)
     leaders = tuple(p for p in players if totals[p] == best)
-    return GameState(True, leaders[0] if len(leaders) == 1 else None, leaders)
+    return GameState(True, leaders[0] if len(leaders) == 1 else None, leaders, agreed)
 
 
 def place_bonus(players: Sequence[str], totals: Mapping[str, int]) -> dict[str, int]:

@@ -204,7 +204,14 @@ def test_a_json_run_leaves_the_callers_language_as_it_was() -> None:
 def test_a_json_runs_error_is_one_english_line_as_its_json_is() -> None:
     code, out, err = run("--lang", "de", "check", "HK HX", "--json")
     assert code == 2 and out == ""
-    assert err == "Error: cannot read card 'HX' (2nd card): X is not a rank (A, 2-10, B, D, K)\n"
+    # one line of JSON, its message in English (issue 36 item 3)
+    assert json.loads(err) == {
+        "error": {
+            "code": "bad-input",
+            "message": "cannot read card 'HX' (2nd card): X is not a rank (A, 2-10, B, D, K)",
+        }
+    }
+    assert err.count("\n") == 1
     code, _, err = run("--lang", "de", "check", "HK HX")
     assert code == 2 and err.startswith("Fehler: Karte 'HX' (2. Karte) nicht lesbar")
 
@@ -224,7 +231,7 @@ def test_a_play_line_with_json_leaves_the_next_line_in_german(monkeypatch: pytes
     lines = out.splitlines()
     assert json.loads(lines[0])["melds"][0]["kind"] == "set"
     assert "1. ♥K ♦K ♠K: gültig als Satz, 30 Punkte" in lines[1:]
-    assert "Error: cannot read card 'HX' (2nd card)" in err and "Zeile 3" in err
+    assert '"message": "cannot read card \'HX\' (2nd card)' in err and "Zeile 3" in err  # JSON: issue 36
     assert "1. ♥K ♦K ♠K: legal set, 30 points" in lines
     assert lines[-1] == "Summe: 40 Punkte"  # after the English line, German again
 

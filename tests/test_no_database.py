@@ -32,6 +32,7 @@ NOT_CREATING: dict[str, list[list[str]]] = {
     "edit": [["edit", "1", "Ben=5"]],
     "note": [["note", "a note"]],
     "use": [["use", "Friday"]],
+    "end": [["end"], ["end", "--reopen", "--session", "Friday"]],
     "play": [["play"]],
     "serve": [["serve", "--port", "0"]],
     "check": [["check", "HK HD HB", "--session", "Friday"], ["check", "HK HD HB"]],

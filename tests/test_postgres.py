@@ -199,6 +199,8 @@ def test_migration_to_leaderboard_tenths_recomputes_the_stored_points_on_postgre
         "UPDATE hands SET leaderboard = 7 WHERE player = 'B' AND points = 23",
         "UPDATE totals SET leaderboard = 0",
         "DROP TABLE league_aliases, league_events, leagues, write_keys, round_totals",  # later migrations'
+        "DROP TABLE endings",  # and issue 36's
+        "ALTER TABLE sessions DROP COLUMN ended_at",
         "DROP INDEX rounds_hand_romme",
         "UPDATE romme_schema SET value = '3' WHERE key = 'version'",
     )

@@ -414,8 +414,10 @@ def test_migration_to_leaderboard_tenths_recomputes_the_stored_points_rules_7(tm
         "league_events",
         "leagues",
         "write_keys",
+        "endings",
     ):  # the tables of later migrations
         con.execute(f"DROP TABLE {later}")
+    con.execute("ALTER TABLE sessions DROP COLUMN ended_at")  # schema 11 (issue 36)
     con.execute("DROP TABLE round_totals")  # nor what came after schema 7 (issue 28)
     con.execute("DROP INDEX rounds_hand_romme")
     con.execute("PRAGMA user_version = 6")

@@ -659,7 +659,7 @@ def test_a_series_is_drawn_with_a_session_per_table_and_its_games_are_read_at_on
         cup, 1, [("Cup S1 T1", ("Dora", "Anna")), ("Cup S1 T2", ("Carl", "Ben"))], TOURNAMENT_RULES, "EUR"
     )
     cup = store.tournament()
-    assert cup.series_drawn == 1 and store.current_name() == "Cup S1 T1"
+    assert cup.series_drawn == 1 and store.current_name() is None  # issue 36 item 4: no current game made
     first, second = store.tournament_tables(cup)
     assert (first.series, first.table, first.session, first.players, first.games) == (
         1,
@@ -941,3 +941,25 @@ def test_every_league_refusal_leaves_the_database_unchanged_rules_11(store: Stor
     with pytest.raises((LeagueExists, EventInLeague, EventNotInLeague)):
         LEAGUE_REFUSALS[refusal](store, league, info)
     assert snapshot(store) == before
+
+
+def test_a_game_ended_by_agreement_is_kept_with_its_history_issue_36_item_5(store: Store) -> None:
+    """``end_session`` marks the game ended (``SessionInfo.ended``, read by every lookup)
+    and keeps each end and its taking back in the history; an import writes them whole."""
+    from romme_score.store.records import Ending
+
+    info = make(store)
+    record(store, info, "Anna", Ben=10, Carl=20)
+    version = store.version(info)
+    ended = store.end_session(info, True, 1)
+    assert ended.ended and ended.round == 1 and store.version(info) > version
+    assert store.session(info.name).ended and store.session_by_id(info.id).ended
+    store.end_session(store.session(info.name), False, 1)
+    assert not store.session(info.name).ended
+    assert [(e.ended, e.round) for e in store.endings(info)] == [(True, 1), (False, 1)]
+    endings = [Ending(True, 0, "2026-01-09T20:00:00+00:00")]
+    store.write_session("Copy", "", PLAYERS, RULES, None, None, 0, [], [], [], False, endings=endings)
+    copy = store.session("Copy")
+    assert copy.ended and store.endings(copy) == endings
+    store.write_session("Copy", "", PLAYERS, RULES, None, None, 0, [], [], [], True)  # replaced: open again
+    assert not store.session("Copy").ended and store.endings(store.session("Copy")) == []

@@ -608,3 +608,21 @@ def test_every_tournament_command_has_help_with_an_example() -> None:
         text = ok("tournament", command, "--help")
         assert f"romme tournament {command}" in text
     assert "Startnummern" in ok("--lang", "de", "tournament", "new", "--help")
+
+
+def test_a_draw_leaves_the_current_game_alone_issue_36_item_4() -> None:
+    """``romme tournament draw`` prints each table's game and leaves the current game as
+    it was: ``romme standings``, ``round`` and ``settle`` without ``--session`` go on
+    with the game that was current before the draw."""
+    ok("new", "Friday", "Ute", "Vera", "--rate", "0.01")
+    ok("round", "--winner", "Ute", "Vera=20")
+    new("--games", "1")
+    drawn = draw()
+    shown = ok("tournament", "draw", "--force")  # series 2, in words: each table's game
+    assert all(t["session"] not in shown for t in drawn["tables"])
+    assert "Cup S2 T1" in shown
+    standings = json.loads(ok("standings", "--json"))
+    assert standings["session"] == "Friday"
+    ok("round", "--winner", "Vera", "Ute=10")
+    assert json.loads(ok("standings", "--json"))["rounds"][-1]["number"] == 2
+    assert "Ute" in ok("settle")  # a tournament table would be refused

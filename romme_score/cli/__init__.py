@@ -13,12 +13,21 @@ import importlib
 import inspect
 import sys
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import click
 
 from romme_score import i18n
-from romme_score.cli.options import InputError, Refused, edge_error, group_db_option, text_params
+from romme_score.cli.options import (
+    InputError,
+    Refused,
+    edge_error,
+    group_db_option,
+    json_refusal,
+    text_params,
+    wants_json,
+)
 from romme_score.cli.terminal import showable_streams
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import N_, _
@@ -26,6 +35,10 @@ from romme_score.i18n import N_, _
 _Item = TypeVar("_Item", click.Command, click.Parameter)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug of ours, never the user's input
+# Whether the line being run asked for JSON (``--json``): then a refusal is one line of
+# JSON on standard error (issue 36 item 3). Per run, as the language is: a line run inside
+# ``romme play`` says it for itself.
+JSON_ERRORS: ContextVar[bool] = ContextVar("json_errors", default=False)
 
 # command name -> "module:attribute", relative to this package
 COMMANDS = {
@@ -41,6 +54,7 @@ COMMANDS = {
     "standings": "session:standings",
     "sessions": "session:sessions",
     "use": "session:use",
+    "end": "session:end",
     "export": "session:export",
     "import": "session:import_",
     "note": "session:note",
@@ -413,17 +427,38 @@ class LazyGroup(click.Group):
         if lang not in i18n.LANGUAGES:  # else the language this run was called in, or the environment's
             lang = i18n.chosen_language() or i18n.choose_language()
         install_click_translation()
-        with i18n.using_language(lang):
-            # the group in this language, run as Click runs a group (not this method again)
-            return click.Group.main(translate_command(self), line, *posargs, **kwargs)
+        asked = JSON_ERRORS.set(wants_json(line))
+        try:
+            with i18n.using_language(lang):
+                # the group in this language, run as Click runs a group (not this method again)
+                return click.Group.main(translate_command(self), line, *posargs, **kwargs)
+        finally:
+            JSON_ERRORS.reset(asked)
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        """Click's; a mistake in the group's own options of a ``--json`` line said in JSON."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as exc:
+            if JSON_ERRORS.get():
+                raise json_refusal(exc) from None
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; every error becomes one sentence, never a traceback."""
+        """Run the command; every error becomes one sentence, never a traceback (with
+        ``--json``, one line of JSON: :class:`~romme_score.cli.options.JsonRefusal`)."""
         try:
             return super().invoke(ctx)
         except (InputProblem, Refusal) as exc:
-            raise edge_error(exc, ctx.invoked_subcommand) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort, BrokenPipeError):
+            edge = edge_error(exc, ctx.invoked_subcommand)
+            raise (json_refusal(edge) if JSON_ERRORS.get() else edge) from None
+        except click.ClickException as exc:
+            if JSON_ERRORS.get():
+                raise json_refusal(exc) from None
+            raise  # Click's own
+        except (click.exceptions.Exit, click.Abort, BrokenPipeError):
             raise  # Click's own; a closed pipe (romme ... | head) ends quietly, as Click does
         except RecursionError:
             raise InputError(_("the input is nested too deeply to be read")) from None

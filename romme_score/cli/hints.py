@@ -55,7 +55,14 @@ def _no_winner(facts: dict[str, Any], command: str | None) -> str:
 
 def _game_over(facts: dict[str, Any], command: str | None) -> str | None:
     """A game of its own starts anew; a tournament's table has played its games (whether
-    another series follows is the tournament's to say)."""
+    another series follows is the tournament's to say); a game ended by agreement goes on
+    once that is taken back."""
+    if facts.get("ended"):
+        from romme_score.views.shell import shell_word
+
+        return _("'romme end --reopen --session %(session)s' takes back its end by agreement") % {
+            "session": shell_word(str(facts.get("session")))
+        }
     if facts.get("tournament"):
         return _("this table has played its games: 'romme tournament standings' shows the ranking")
     return _("start a new one with 'romme new'")
@@ -119,6 +126,7 @@ WAYS_OUT: dict[str, WayOut] = {
     "game-over": _game_over,
     "missing-extra": _missing_extra,
     "table-in-league": _table_in_league,
+    "table-not-ended": N_("'romme tournament draw --force' seats the next series without its missing games"),
     "tournament-money": N_("'romme tournament payout' shows what each player paid in and receives"),
 }
 # what goes before the sentence: the option it was typed for

@@ -46,14 +46,71 @@ class EdgeError(click.ClickException):
     it was worded in: a ``--json`` run words its errors in English, and the line stays
     of one language when the run's own language comes back before Click shows it."""
 
-    def __init__(self, message: str, code: str = "usage") -> None:
+    def __init__(
+        self, message: str, code: str = "usage", error: InputProblem | Refusal | None = None
+    ) -> None:
         super().__init__(message)
         self.language = i18n.language()
         self.code = code  # the domain error's code (romme_score.errors), "usage" for the line's own
+        self.error = error  # the domain error it words (its facts), None for the line's own
 
     def show(self, file: IO[Any] | None = None) -> None:
         with i18n.using_language(self.language):
             super().show(file)
+
+
+# The web's codes of a refusal that is no domain error (the line's own, Click's), by its
+# exit code: as the phones' JSON answers an error of that kind (romme_score/web/errors.py).
+CODE_OF_KIND = {2: "bad-input", 1: "refused"}
+
+
+class JsonRefusal(click.ClickException):
+    """A refusal of a ``--json`` run (issue 36 item 3), shown as one line of JSON on
+    standard error instead of the sentence, exit code as the sentence's:
+    ``{"error": {"code", "message", ...facts}}``. The ``code`` and facts are the ones the
+    phones' JSON answers for the same error (:func:`romme_score.web.errors.classify`), the
+    ``message`` the command line's sentence with its way out."""
+
+    def __init__(self, refusal: click.ClickException) -> None:
+        super().__init__(refusal.format_message())
+        setattr(self, "exit_code", refusal.exit_code)  # noqa: B010  (a ClassVar of Click's, this one's own)
+        self.refusal = refusal
+
+    def error_json(self) -> dict[str, Any]:
+        error = getattr(self.refusal, "error", None)
+        if error is not None:
+            from romme_score.web.errors import classify  # the phones' codes; no web stack needed
+
+            _status, code, facts = classify(error)
+        else:
+            code, facts = CODE_OF_KIND.get(self.exit_code, "refused"), {}
+        return {"error": {**facts, "code": code, "message": self.format_message()}}
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        import json  # only a refused --json run needs it
+
+        click.echo(json.dumps(self.error_json(), ensure_ascii=False), err=True)
+
+
+def json_refusal(exc: click.ClickException) -> click.ClickException:
+    """``exc`` as a ``--json`` run shows it (once)."""
+    return exc if isinstance(exc, JsonRefusal) else JsonRefusal(exc)
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether the line asks for JSON (``--json``, ``--format json``) before ``--``.
+
+    >>> wants_json(["round", "--json", "X=1"]), wants_json(["standings", "--format", "json"])
+    (True, True)
+    >>> wants_json(["note", "--", "--json"]), wants_json(["standings"])
+    (False, False)
+    """
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return False
+        if arg in ("--json", "--format=json") or (arg == "--format" and args[i + 1 : i + 2] == ["json"]):
+            return True
+    return False
 
 
 class InputError(EdgeError):
@@ -74,7 +131,8 @@ def edge_error(exc: InputProblem | Refusal, command: str | None = None) -> EdgeE
     from romme_score.cli.hints import with_hint  # only an error needs it (start-up)
 
     text = with_hint(exc, command)
-    return InputError(text, exc.code) if exc.exit_code == InputError.exit_code else Refused(text, exc.code)
+    kind = InputError if exc.exit_code == InputError.exit_code else Refused
+    return kind(text, exc.code, exc)
 
 
 def fail_input(message: str) -> NoReturn:

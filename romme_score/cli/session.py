@@ -1,4 +1,4 @@
-"""Session commands of ``romme``: new, round, undo, edit, standings, sessions, use,
+"""Session commands of ``romme``: new, round, undo, edit, standings, sessions, use, end,
 export, import. Each parses its arguments, calls the session service and prints a view."""
 
 from __future__ import annotations
@@ -457,6 +457,32 @@ def note(text: str, round_number: int | None, session: str | None, db: str | Non
         out.dump({"session": info.name, "round": written.round, "text": written.text, "at": written.at})
     else:
         out.echo(views.noted(info.name, written.round))
+
+
+@click.command()
+@click.option("--reopen", is_flag=True, help="Take back the end by agreement: the game goes on.")
+@session_option
+@db_option
+@plain_output_options
+def end(reopen: bool, session: str | None, db: str | None, out: Output) -> None:
+    """End the game by agreement where it stands, before its rules end it.
+
+    The game is then finished everywhere: standings, the phones, the report, the
+    league; a round after it is refused until --reopen takes the end back. A game
+    without a round may be ended too.
+
+    \b
+    Examples:
+      romme end
+      romme end --session Friday
+      romme end --reopen
+    """
+    with open_service(db) as service:
+        result = service.end(session, reopen)
+    if out.json:
+        out.dump(views.ended_json(result))
+    else:
+        out.echo(views.ended(result))
 
 
 @click.command()

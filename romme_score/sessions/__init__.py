@@ -67,10 +67,12 @@ if TYPE_CHECKING:
     from romme_score.sessions.errors import HandForm as HandForm
     from romme_score.sessions.errors import KeyReused as KeyReused
     from romme_score.sessions.errors import NoSuchRound as NoSuchRound
+    from romme_score.sessions.errors import NotEnded as NotEnded
     from romme_score.sessions.errors import OutNoHand as OutNoHand
     from romme_score.sessions.errors import RoundIncomplete as RoundIncomplete
     from romme_score.sessions.errors import SessionInputError as SessionInputError
     from romme_score.sessions.errors import SessionRefused as SessionRefused
+    from romme_score.sessions.errors import TableNotEnded as TableNotEnded
     from romme_score.sessions.errors import TournamentMoney as TournamentMoney
     from romme_score.sessions.errors import UnlikelyPoints as UnlikelyPoints
     from romme_score.sessions.hands import ReadHands as ReadHands
@@ -84,6 +86,7 @@ if TYPE_CHECKING:
     from romme_score.sessions.reads import settle_evening as settle_evening
     from romme_score.sessions.results import Correction as Correction
     from romme_score.sessions.results import Edited as Edited
+    from romme_score.sessions.results import Ended as Ended
     from romme_score.sessions.results import Recorded as Recorded
     from romme_score.sessions.results import RoundRow as RoundRow
     from romme_score.sessions.results import SessionSummary as SessionSummary
@@ -110,10 +113,12 @@ EXPORTS = {
         "HandForm",
         "KeyReused",
         "NoSuchRound",
+        "NotEnded",
         "OutNoHand",
         "RoundIncomplete",
         "SessionInputError",
         "SessionRefused",
+        "TableNotEnded",
         "TournamentMoney",
         "UnlikelyPoints",
     ),
@@ -143,6 +148,7 @@ EXPORTS = {
     "romme_score.sessions.results": (
         "Correction",
         "Edited",
+        "Ended",
         "Recorded",
         "RoundRow",
         "SessionSummary",

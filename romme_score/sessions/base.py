@@ -22,7 +22,8 @@ from romme_score.inputs import (
 )
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, RoundError, game_state
-from romme_score.sessions.errors import GameOver, NoSuchRound, SessionInputError
+from romme_score.sessions.errors import GameOver, NoSuchRound, NotEnded, SessionInputError, TableNotEnded
+from romme_score.sessions.results import Ended
 from romme_score.store import open_store
 from romme_score.store.errors import Raced, StoreBusy
 from romme_score.store.records import Note, SessionInfo
@@ -117,14 +118,14 @@ class ServiceBase:
 
     def state(self, info: SessionInfo) -> GameState:
         totals, played = self.store.totals_played(info)
-        return game_state(info.players, totals, played, info.rules)
+        return game_state(info.players, totals, played, info.rules, info.ended)
 
     def check_open(self, info: SessionInfo) -> None:
         """Refuse when the session's game is over (saying whose tournament's table it is,
         if it is one: the way on is then the next series, not a new game)."""
         state = self.state(info)
         if state.finished:
-            raise GameOver(info.name, state.winner, self.tournament_of(info))
+            raise GameOver(info.name, state.winner, self.tournament_of(info), state.agreed)
 
     def tournament_of(self, info: SessionInfo) -> str | None:
         """The tournament whose table the session is, or None (asked for every snapshot
@@ -167,6 +168,31 @@ class ServiceBase:
             first,
         )
         return self.store.session(name)
+
+    def end(self, name: str | None = None, reopen: bool = False) -> Ended:
+        """End the game by agreement where it stands (``romme end``, as a family stops at
+        eleven), or take that back (``reopen``), in one transaction: then it is finished
+        everywhere (standings, phones, report, league) and takes no round. A game over by
+        its rules is not ended again (:class:`GameOver`), nor a tournament's table
+        (:class:`TableNotEnded`); a game not ended is not reopened (:class:`NotEnded`). A
+        game without a round may be ended too."""
+
+        def work() -> Ended:
+            info = self.session(name)  # locked for the write to come
+            totals, played = self.store.totals_played(info)
+            state = game_state(info.players, totals, played, info.rules, info.ended)
+            if reopen and not info.ended:
+                raise NotEnded(info.name)
+            tournament = self.tournament_of(info)
+            if not reopen and state.finished:
+                raise GameOver(info.name, state.winner, tournament, state.agreed)
+            if not reopen and tournament is not None:
+                raise TableNotEnded(info.name, tournament)
+            ending = self.store.end_session(info, not reopen, played)
+            after = game_state(info.players, totals, played, info.rules, not reopen)
+            return Ended(info.name, ending, after, totals)
+
+        return self.one_transaction(work)
 
     def use(self, name: str) -> None:
         self.store.set_current(_lookup_name(name))

@@ -18,9 +18,12 @@ class SessionRefused(StoreError):
 class GameOver(SessionRefused):
     """The session's game is over: no more rounds. ``winner`` is who won it (None: a tie);
     ``tournament`` the tournament whose table it is (None: a game of its own), so that a
-    front end offers the way on that fits: a table waits for the next series."""
+    front end offers the way on that fits: a table waits for the next series. ``ended``:
+    the table agreed to end it (``romme end``), which ``romme end --reopen`` takes back."""
 
-    def __init__(self, session: str, winner: str | None, tournament: str | None = None) -> None:
+    def __init__(
+        self, session: str, winner: str | None, tournament: str | None = None, ended: bool = False
+    ) -> None:
         if winner:
             message = _("the game of session '%(session)s' is over (%(winner)s won)")
         else:
@@ -29,6 +32,34 @@ class GameOver(SessionRefused):
         self.session = session
         self.winner = winner
         self.tournament = tournament
+        self.ended = ended
+
+
+class TableNotEnded(SessionRefused):
+    """A tournament's table is not ended by agreement: how many games it plays is the
+    tournament's to say (its ranking counts them), not the table's."""
+
+    def __init__(self, session: str, tournament: str) -> None:
+        super().__init__(
+            _(
+                "session '%(session)s' is a table of tournament '%(tournament)s': it plays the "
+                "tournament's games and is not ended by agreement"
+            )
+            % {"session": session, "tournament": tournament}
+        )
+        self.session = session
+        self.tournament = tournament
+
+
+class NotEnded(SessionRefused):
+    """``romme end --reopen`` of a game nobody ended by agreement: nothing to take back."""
+
+    def __init__(self, session: str) -> None:
+        super().__init__(
+            _("the game of session '%(session)s' was not ended by agreement: there is nothing to take back")
+            % {"session": session}
+        )
+        self.session = session
 
 
 class TournamentMoney(SessionRefused):

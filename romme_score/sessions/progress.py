@@ -84,9 +84,9 @@ class Progress(Rounds):
         from romme_score.sessions.changes import RoundTaken
 
         totals, played = self.store.totals(info), self.store.round_count(info)
-        state = game_state(info.players, totals, played, info.rules)
+        state = game_state(info.players, totals, played, info.rules, info.ended)
         if state.finished:
-            raise GameOver(info.name, state.winner, self.tournament_of(info))
+            raise GameOver(info.name, state.winner, self.tournament_of(info), state.agreed)
         change = self._read(info, change)
         given = {p: h for p, h in change.hands if isinstance(h, Hand)}
         for _attempt in range(MERGE_RETRIES):

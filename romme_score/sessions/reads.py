@@ -115,7 +115,7 @@ class Reads(ServiceBase):
         rows = list(self.round_rows(info, last))
         count = self.store.round_count(info)
         totals = self.store.totals(info)
-        state = game_state(info.players, totals, count, info.rules)
+        state = game_state(info.players, totals, count, info.rules, info.ended)
         board = None
         if info.rules.leaderboard:
             board = leaderboard_with_bonus(info.players, self.store.leaderboard(info), totals, state.finished)
@@ -142,6 +142,7 @@ class Reads(ServiceBase):
             corrections,
             self.store.notes(info),
             self.store.renames(info),
+            self.store.endings(info),
         )
 
     def snapshot(self, info: SessionInfo, last: int | None = 0) -> Snapshot:
@@ -204,7 +205,10 @@ class Reads(ServiceBase):
         current = self.store.current_name()
         return [
             SessionSummary(
-                info, count, game_state(info.players, totals, count, info.rules), info.name == current
+                info,
+                count,
+                game_state(info.players, totals, count, info.rules, info.ended),
+                info.name == current,
             )
             for info, count, totals in self.store.session_overview()
         ]

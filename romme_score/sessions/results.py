@@ -12,7 +12,15 @@ from romme_score.frozen import field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, RoundInput, RoundScore
 from romme_score.sessions.errors import UnlikelyPoints
-from romme_score.store.records import Note, PendingRound, Rename, RoundPoints, RoundRecord, SessionInfo
+from romme_score.store.records import (
+    Ending,
+    Note,
+    PendingRound,
+    Rename,
+    RoundPoints,
+    RoundRecord,
+    SessionInfo,
+)
 
 if TYPE_CHECKING:
     from romme_score.sessions.hands import HandCount  # built where a hand is counted
@@ -50,6 +58,7 @@ class Standings:
     corrections: Sequence[Correction] = ()
     notes: Sequence[Note] = ()
     renames: Sequence[Rename] = ()
+    endings: Sequence[Ending] = ()  # ended by agreement and taken back (issue 36 item 5)
 
 
 @record
@@ -72,6 +81,17 @@ class Recorded:
     standings: Standings
     unlikely: tuple[UnlikelyPoints, ...] = ()  # the unlikely points it was saved with (confirmed)
     next_in_progress: bool = False  # a round in progress elsewhere (phones) now counts as the next
+
+
+@record
+class Ended:
+    """A game ended by agreement, or taken back (``ending.ended`` false), and its state
+    after it (issue 36 item 5)."""
+
+    session: str
+    ending: Ending
+    state: GameState
+    totals: Mapping[str, int]
 
 
 @record

@@ -122,5 +122,6 @@ def import_session(
         export.renames,
         overwrite=replace,
         make_current=use,
+        endings=export.endings,
     )
     return sname, len(rounds)

@@ -99,6 +99,7 @@ MIGRATIONS: list[list[tables.Step]] = [
     tables.spoken(TYPES, tables.LEAGUES),  # 5: a club's season (docs/rules.md §11)
     tables.spoken(TYPES, tables.ROUND_TOTALS),  # 6: as the SQLite file's version 9 (issue 28)
     tables.spoken(TYPES, tables.WRITE_KEYS),  # 7: as the SQLite file's version 10
+    tables.spoken(TYPES, tables.ENDINGS),  # 8: as the SQLite file's version 11 (issue 36)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -18,6 +18,7 @@ from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.records import (
     Change,
+    Ending,
     HeadToHead,
     Key,
     KeyedWrite,
@@ -139,6 +140,7 @@ class Store(Protocol):
         renames: Sequence[Rename],
         overwrite: bool,
         make_current: bool = True,
+        endings: Sequence[Ending] = (),
     ) -> None:
         """A whole session as exported, in one transaction; made current with
         ``make_current``, or where no session is current (none, or one deleted since).
@@ -296,6 +298,15 @@ class Store(Protocol):
 
     def add_note(self, session: SessionInfo, round_number: int | None, text: str) -> Note: ...
 
+    def endings(self, session: SessionInfo) -> list[Ending]:
+        """The game's ends by agreement and their taking back, in order (issue 36 item 5)."""
+        ...
+
+    def end_session(self, session: SessionInfo, ended: bool, played: int) -> Ending:
+        """Mark the game ended by agreement (``ended``) or take that back, with its line in
+        the history (``played``: the rounds played then), in one transaction."""
+        ...
+
     # -- statistics across sessions --------------------------------------------------------
 
     def player_session_stats(self, since: str | None = None) -> list[PlayerSessionStats]: ...
@@ -334,7 +345,7 @@ class Store(Protocol):
     ) -> None:
         """Series ``series`` with its tables, in one transaction: each table (a session name
         and its players in seat order) becomes a session under ``rules``, the first seat
-        dealing first, and the first table's session is made current.
+        dealing first; the current session stays as it was (issue 36 item 4).
         :class:`SeriesDrawn` when that series is there already, :class:`SessionExists` when a
         name is taken; then nothing is written."""
         ...

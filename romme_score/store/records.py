@@ -54,6 +54,7 @@ class SessionInfo:
     currency: str | None
     first_dealer: int
     created_at: str
+    ended: bool = False  # ended by agreement before its rules end it (issue 36 item 5)
 
 
 @record
@@ -297,6 +298,16 @@ class Rename:
     at: str
 
 
+@record
+class Ending:
+    """A game ended by agreement (``ended``), or taken back (not ``ended``), when
+    ``round`` rounds were played (issue 36 item 5)."""
+
+    ended: bool
+    round: int
+    at: str
+
+
 def round_records(rows: Iterable[Sequence[Any]]) -> list[RoundRecord]:
     """Rounds from rows of one hand each, in order: number, winner, Hand-Rommé, stalemate,
     recorded_at, then the hand's player, cards, typed points, never out, points, bonus,
@@ -396,6 +407,7 @@ class PlayerSessionStats(TupleRecord):
     hand_rommes: int
     points: int
     worst_round: int
+    ended: bool = False  # the game ended by agreement (issue 36 item 5)
 
 
 class HeadToHead(TupleRecord):

@@ -150,6 +150,15 @@ WORDS: tuple[Word, ...] = (
         options=("--round",),
     ),
     Word(
+        "end",
+        (
+            ("end", N_("end the game by agreement where it stands")),
+            ("end --reopen", N_("take that back: the game goes on")),
+        ),
+        german=("beenden",),  # not "ende", which leaves the table mode
+        options=("--reopen",),
+    ),
+    Word(
         "export",
         ((N_("export [-o FILE]"), N_("the session as JSON or CSV (without -o: a new file here)")),),
         german=("exportieren",),

@@ -375,8 +375,11 @@ def changed_before_save(session: str, number: int) -> str:
     }
 
 
-def game_over_no_round(line: str, tournament: str | None = None) -> str:
-    """A round asked after the game's end: at a tournament's table, the table has played."""
+def game_over_no_round(line: str, tournament: str | None = None, ended: bool = False) -> str:
+    """A round asked after the game's end: at a tournament's table, the table has played;
+    a game ended by agreement goes on after ``end --reopen``."""
+    if ended:
+        return line + " " + _("Ended by agreement: 'end --reopen' takes that back.")
     if tournament:
         return line + " " + _("This table has played its games; the ranking is the tournament's.")
     return line + " " + _("No more rounds; 'settle' settles up.")

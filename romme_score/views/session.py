@@ -15,6 +15,7 @@ from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, Hand, RoundInput, RoundScore
 from romme_score.sessions import (
     Edited,
+    Ended,
     Recorded,
     RoundRow,
     SessionInfo,
@@ -37,7 +38,15 @@ CardsText = Callable[[Sequence[Card]], str]
 
 
 def game_over_line(state: GameState, totals: Mapping[str, int]) -> str:
-    """``Game over: Anna won with 120 points.`` (or the tie)."""
+    """``Game over: Anna won with 120 points.`` (or the tie; or ended by agreement)."""
+    if state.agreed:
+        if state.winner:
+            return ngettext(
+                "Game ended by agreement: %(player)s won with %(points)d point.",
+                "Game ended by agreement: %(player)s won with %(points)d points.",
+                totals[state.winner],
+            ) % {"player": state.winner, "points": totals[state.winner]}
+        return _("Game ended by agreement: a tie between %(players)s.") % {"players": ", ".join(state.tied)}
     if state.winner:
         return ngettext(
             "Game over: %(player)s won with %(points)d point.",
@@ -91,6 +100,7 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
         "finished": s.state.finished,
         "game_winner": s.state.winner,
         "tied": list(s.state.tied) if s.state.finished and s.state.winner is None else [],
+        "ended_by_agreement": s.state.agreed,
         "next_dealer": s.next_dealer,
         "game_end": str(s.rules.game_end),
     }
@@ -107,6 +117,7 @@ def standings_with_corrections_json(
     data["corrections"] = [{"round": c.round, "change": c.change, "at": c.at} for c in s.corrections]
     data["notes"] = [{"round": n.round, "text": n.text, "at": n.at} for n in s.notes]
     data["renames"] = [{"from": r.old, "to": r.new, "at": r.at} for r in s.renames]
+    data["endings"] = [{"ended": e.ended, "round": e.round, "at": e.at} for e in s.endings]
     return data
 
 
@@ -280,6 +291,7 @@ def render_standings(s: Standings, width: int | None = None) -> str:
             _("Renamed from '%(old)s' to '%(new)s' (%(at)s)")
             % {"old": r.old, "new": r.new, "at": time_text(r.at)}
         )
+    lines.extend(ending_line(e.ended, e.round, time_text(e.at)) for e in s.endings)
     return "\n".join([lines[0], lines[1], *(columns.wrap(line, width) for line in lines[2:])])
 
 
@@ -446,6 +458,7 @@ def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
             "rounds": r.rounds,
             "created": r.info.created_at,
             "finished": r.state.finished,
+            "ended_by_agreement": r.state.agreed,
             "winner": r.state.winner,
             "current": r.current,
         }
@@ -486,6 +499,40 @@ def render_sessions(rows: Sequence[SessionSummary], width: int | None = None) ->
         )
         lines.append(columns.wrap(f"    {players}", width, "    "))
     return "\n".join(lines)
+
+
+def ending_line(ended: bool, rounds: int, at: str) -> str:
+    """A line of the game's history: ended by agreement, or taken back (issue 36 item 5)."""
+    if not ended:
+        return _("End by agreement taken back, the game goes on (%(at)s)") % {"at": at}
+    return ngettext(
+        "Ended by agreement after %(rounds)d round (%(at)s)",
+        "Ended by agreement after %(rounds)d rounds (%(at)s)",
+        rounds,
+    ) % {"rounds": rounds, "at": at}
+
+
+def ended(result: Ended) -> str:
+    """``romme end``: the game ended by agreement and how it stands, or taken back."""
+    if not result.ending.ended:
+        return _("The game of session '%(session)s' goes on: its end by agreement is taken back.") % {
+            "session": result.session
+        }
+    return game_over_line(result.state, result.totals)
+
+
+def ended_json(result: Ended) -> dict[str, Any]:
+    """``romme end --json``."""
+    return {
+        "session": result.session,
+        "ended": result.ending.ended,
+        "round": result.ending.round,
+        "at": result.ending.at,
+        "finished": result.state.finished,
+        "game_winner": result.state.winner,
+        "tied": list(result.state.tied) if result.state.finished and result.state.winner is None else [],
+        "totals": dict(result.totals),
+    }
 
 
 def now_current(name: str) -> str:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 TOTALS = "SELECT player, %s FROM totals WHERE session_id = ?"
-SESSION_COLUMNS = "SELECT id, name, rules, rate, currency, first_dealer, created_at FROM sessions"
+SESSION_COLUMNS = "SELECT id, name, rules, rate, currency, first_dealer, created_at, ended_at FROM sessions"
 ROUND_COLUMNS = (
     "SELECT r.number, r.winner, r.hand_romme, r.stalemate, r.recorded_at, h.player, "
     "h.cards, h.typed_points, h.never_out, h.points, h.bonus, h.leaderboard "
@@ -36,7 +36,7 @@ INSERT_HANDS = (
     "leaderboard) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 SESSION_PLAYERS = (
-    "SELECT s.id, s.name, s.rules, s.rate, s.currency, s.first_dealer, s.created_at, p.name "
+    "SELECT s.id, s.name, s.rules, s.rate, s.currency, s.first_dealer, s.created_at, s.ended_at, p.name "
     "FROM sessions s LEFT JOIN players p ON p.session_id = s.id WHERE s.id = ? ORDER BY p.seat"
 )
 PLAYERS = "SELECT name FROM players WHERE session_id = ? ORDER BY seat"
@@ -51,6 +51,7 @@ HISTORY = (
 )
 NOTES = "SELECT round, text, at FROM notes WHERE session_id = ? ORDER BY id"
 RENAMES = "SELECT old_name, new_name, at FROM renames WHERE session_id = ? ORDER BY id"
+ENDINGS = "SELECT ended, round, at FROM endings WHERE session_id = ? ORDER BY id"
 CURRENT = "(SELECT value FROM state WHERE key = 'current')"
 SET_STATE = (
     "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
@@ -113,6 +114,7 @@ class StoreBase:
             (HISTORY, (sid,)),
             (NOTES, (sid,)),
             (RENAMES, (sid,)),
+            (ENDINGS, (sid,)),
         ]
         reserving = self.dialect.reserving("rounds") if writing else None
         if reserving is not None:

@@ -326,7 +326,7 @@ def player_session_stats(
         "p.name AS player, COALESCE(t.total, 0) AS total, "
         "COALESCE(a.rounds, 0) AS rounds, COALESCE(a.rounds_won, 0) AS rounds_won, "
         "COALESCE(a.hand_rommes, 0) AS hand_rommes, COALESCE(a.points, 0) AS points, "
-        "COALESCE(a.worst_round, 0) AS worst_round "
+        "COALESCE(a.worst_round, 0) AS worst_round, s.ended_at IS NOT NULL AS ended "
         "FROM sessions s JOIN players p ON p.session_id = s.id "
         "LEFT JOIN totals t ON t.session_id = s.id AND t.player = p.name "
         "LEFT JOIN per_player a ON a.session_id = s.id AND a.player = p.name "

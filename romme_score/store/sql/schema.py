@@ -283,6 +283,23 @@ ROUND_TOTALS = [
 ]
 
 
+# A game ended by agreement before its rules end it (issue 36 item 5): ``ended_at`` the
+# time it was ended (NULL: open, or ended by its rules alone), and each end and taking
+# back in the game's history: ``ended`` the mark (yes: ended, no: taken back), ``round``
+# the rounds played then. Self-contained, as the tournaments' above.
+ENDINGS = [
+    "ALTER TABLE sessions ADD COLUMN ended_at TEXT",
+    """CREATE TABLE endings (
+        id {key},
+        session_id {ref} NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        ended {flag},
+        round INTEGER NOT NULL,
+        at TEXT NOT NULL
+    )""",
+    "CREATE INDEX endings_by_session ON endings(session_id, id)",
+]
+
+
 def spoken(types: Mapping[str, str], statements: Sequence[Step]) -> list[Step]:
     """The statements with their column types in a dialect's words (a function as it is).
 

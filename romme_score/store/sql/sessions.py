@@ -16,6 +16,7 @@ from romme_score.store.errors import (
     StoreError,
 )
 from romme_score.store.records import (
+    Ending,
     HandRecord,
     Note,
     Rename,
@@ -26,6 +27,7 @@ from romme_score.store.records import (
 )
 from romme_score.store.sql.base import (
     CURRENT,
+    ENDINGS,
     INSERT_HANDS,
     NOTES,
     PLAYERS,
@@ -129,17 +131,27 @@ class Sessions(Rounds):
         rows = self.query(SESSION_PLAYERS, (session_id,))
         if not rows:
             raise NoSuchSession(f"#{session_id}", self.session_names())
-        sid, sname, rules_json, rate, currency, dealer, created, _player = rows[0]
-        players = tuple(r[7] for r in rows if r[7] is not None)
+        sid, sname, rules_json, rate, currency, dealer, created, ended, _player = rows[0]
+        players = tuple(r[8] for r in rows if r[8] is not None)
         return SessionInfo(
-            int(sid), sname, players, stored_rules(rules_json), rate, currency, dealer, created
+            int(sid),
+            sname,
+            players,
+            stored_rules(rules_json),
+            rate,
+            currency,
+            dealer,
+            created,
+            ended is not None,
         )
 
     def _info(self, row: Sequence[Any]) -> SessionInfo:
-        sid, sname, rules_json, rate, currency, dealer, created = row
+        sid, sname, rules_json, rate, currency, dealer, created, ended = row
         players = tuple(r[0] for r in self.query(PLAYERS, (sid,)))
         rules = stored_rules(rules_json)
-        return SessionInfo(int(sid), sname, players, rules, rate, currency, dealer, created)
+        return SessionInfo(
+            int(sid), sname, players, rules, rate, currency, dealer, created, ended is not None
+        )
 
     def session_overview(self) -> list[SessionCount]:
         out = []
@@ -248,6 +260,7 @@ class Sessions(Rounds):
             "round_totals",
             "notes",
             "renames",
+            "endings",
             "pending_hands",
             "pending",
         )
@@ -268,6 +281,7 @@ class Sessions(Rounds):
         renames: Sequence[Rename],
         overwrite: bool,
         make_current: bool = True,
+        endings: Sequence[Ending] = (),
     ) -> None:
         """Write a whole session as exported (rounds with their history, notes, renames,
         times) in one transaction; make it current with ``make_current`` or where no
@@ -280,7 +294,8 @@ class Sessions(Rounds):
             existing = cur.execute(
                 f"SELECT id FROM sessions WHERE name = ?{self.dialect.for_update}", (name,)
             ).fetchone()
-            values = (created or now(), json.dumps(rules.to_dict()), rate, currency, first_dealer)
+            ended_at = endings[-1].at if endings and endings[-1].ended else None
+            values = (created or now(), json.dumps(rules.to_dict()), rate, currency, first_dealer, ended_at)
             if existing:
                 if not overwrite:
                     raise SessionExists(name, "import")
@@ -290,15 +305,15 @@ class Sessions(Rounds):
                 sid = int(existing[0])
                 self._clear_session(cur, sid)
                 cur.execute(
-                    "UPDATE sessions SET created_at = ?, rules = ?, rate = ?, currency = ?, first_dealer = ? "
-                    "WHERE id = ?",
+                    "UPDATE sessions SET created_at = ?, rules = ?, rate = ?, currency = ?, "
+                    "first_dealer = ?, ended_at = ? WHERE id = ?",
                     (*values, sid),
                 )
             else:
                 sid = self.dialect.insert(
                     cur,
-                    "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO sessions (name, created_at, rules, rate, currency, first_dealer, ended_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (name, *values),
                 )
             cur.executemany(
@@ -361,6 +376,10 @@ class Sessions(Rounds):
                 "INSERT INTO renames (session_id, old_name, new_name, at) VALUES (?, ?, ?, ?)",
                 [(sid, r.old, r.new, r.at) for r in renames],
             )
+            cur.executemany(
+                "INSERT INTO endings (session_id, ended, round, at) VALUES (?, ?, ?, ?)",
+                [(sid, bool(e.ended), e.round, e.at) for e in endings],
+            )
             self._refresh_totals(cur, sid)
             self._refresh_round_totals(cur, sid, 1)
             current = cur.execute(
@@ -381,6 +400,26 @@ class Sessions(Rounds):
 
     def renames(self, session: SessionInfo) -> list[Rename]:
         return [Rename(r[0], r[1], r[2]) for r in self.query(RENAMES, (session.id,))]
+
+    def endings(self, session: SessionInfo) -> list[Ending]:
+        return [Ending(bool(r[0]), int(r[1]), r[2]) for r in self.query(ENDINGS, (session.id,))]
+
+    def end_session(self, session: SessionInfo, ended: bool, played: int) -> Ending:
+        """Mark the session's game ended by agreement (``ended``) or take that back, with
+        its line in the history (``played``: the rounds played then), in one transaction."""
+        at = now()
+
+        def work(cur: Cursor) -> Ending:
+            self._lock(cur, session)
+            cur.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (at if ended else None, session.id))
+            cur.execute(
+                "INSERT INTO endings (session_id, ended, round, at) VALUES (?, ?, ?, ?)",
+                (session.id, ended, played, at),
+            )
+            self._changed(cur, session.id)
+            return Ending(ended, played, at)
+
+        return self.write(work)
 
     def add_note(self, session: SessionInfo, round_number: int | None, text: str) -> Note:
         at = now()

@@ -167,8 +167,8 @@ class SQLStore(Sessions):
                     "VALUES (?, ?, ?, ?)",
                     (tournament.id, series, number, sid),
                 )
-            if tables:
-                cur.execute(SET_STATE, ("current", tables[0][0]))
+            # the current game stays as it was (issue 36 item 4): a plain `romme round` or
+            # `romme settle` goes on with the game it went on with before the draw
 
         self.write(work)
 

@@ -42,6 +42,7 @@ STATEMENTS: tuple[Sequence[tables.Step], ...] = (
     tables.LEAGUES,  # 8: a club's season (docs/rules.md §11)
     tables.ROUND_TOTALS,  # 9: each seat's running total after every round (issue 28)
     tables.WRITE_KEYS,  # 10: the idempotency keys of the phones' writes
+    tables.ENDINGS,  # 11: a game ended by agreement, and its endings in its history (issue 36)
 )
 SCHEMA_VERSION = len(STATEMENTS)
 
