@@ -118,7 +118,11 @@ class RuleSet:
         label=N_("jokers in play: %(value)s"),
     )
     max_players: int = option(
-        6, "most players at the table (2-6; Speedrommé seats 4)", source="000, 002: 6; 003: 4", lo=2, hi=6
+        6,
+        "most players at the table (2-6; Speedrommé seats 4)",
+        source="000, 002: 6; 003: 4",
+        lo=2,
+        hi=6,
     )
     first_meld_min: int = option(
         40,
@@ -239,7 +243,10 @@ class RuleSet:
         source="002 h",
     )
     never_out_doubles: bool = option(
-        False, "a player who never came out scores double (Speedrommé)", source="003"
+        False,
+        "a player who never came out scores double (Speedrommé)",
+        source="003",
+        label={True: N_("never out counts double"), False: N_("never out counts once")},
     )
     winner_bonus: int = option(
         10,
@@ -303,6 +310,7 @@ class RuleSet:
         source="002 e 'Rommé mit 10'",
         lo=1,
         hi=1000,
+        label=N_("Rommé mit %(value)s"),
     )
     color_romme: int | None = option(
         None,
@@ -311,6 +319,7 @@ class RuleSet:
         source="002 f 'Farbenrommé'",
         lo=1,
         hi=26,
+        label=N_("Farbenrommé from %(value)s cards"),
     )
 
     def __post_init__(self) -> None:

@@ -17,7 +17,7 @@ def refused(*args: str) -> str:
 
 
 def test_a_session_of_one_player_says_1_player_trial_issue30() -> None:
-    assert refused("new", "Solo", "Anna") == "Error: 1 player, but these rules seat 2 to 6 (max_players=6)"
+    assert refused("new", "Solo", "Anna") == "Error: 1 player, but these rules seat 2 to 6"
     assert refused("--lang", "de", "new", "Solo", "Anna").startswith("Fehler: 1 Spieler, aber diese Regeln")
     many = [f"P{i}" for i in range(7)]
     assert refused("new", "Big", *many).startswith("Error: 7 players, but these rules seat 2 to 6")

@@ -251,7 +251,7 @@ PHONE_RULES = [("preset", p) for p in PRESETS] + [("rule", o) for o in OPTIONS]
 
 
 def phone_cases() -> Iterator[tuple[str, list[tuple[str, str]]]]:
-    """(the referee's read, its query) for every check and best the phone asks."""
+    """(the referee's read, its query) for every check, value and best the phone asks."""
     for melds in MELDS:
         yield "check", [("meld", m) for m in melds]
     for melds in FIRSTS:
@@ -259,6 +259,9 @@ def phone_cases() -> Iterator[tuple[str, list[tuple[str, str]]]]:
     for hand in BESTS:
         yield "best", [("hand", " ".join(hand))]
         yield "best", [("hand", " ".join(hand)), ("came_out", "1")]
+    for hand in VALUES:  # value: the seat's reading of a hand
+        yield "read", [("cards", " ".join(hand))]
+    yield "read", [("cards", "HK HK HK")]  # more copies than the packs hold
     yield "check", [("meld", "HX KK PK")]  # an unreadable card
     yield "best", [("hand", "")]
 
