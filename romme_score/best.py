@@ -75,4 +75,9 @@ def judge_best(
         check_supply(list(hand) + [c for m in melds for c in m.cards], rules)
     except IllegalMeldError as exc:
         raise SupplyExceeded(exc) from None
-    return BestVerdict(solve(hand, rules, melds, came_out), hand, melds, came_out)
+    best = solve(hand, rules, melds, came_out)
+    if best.can_go_out and not came_out and not best.out_melds and not best.out_layoffs:
+        # RULES.md §6: a Hand-Rommé lays out the whole hand; a player who has not come out
+        # and lays nothing (one card, discarded) has not gone out at all
+        best = best._replace(can_go_out=False, hand_romme=False, discard=None)
+    return BestVerdict(best, hand, melds, came_out)

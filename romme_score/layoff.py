@@ -23,6 +23,7 @@ from romme_score.melds import (
     MeldKind,
     Reason,
     Slot,
+    Why,
     card_value,
     interpret,
     limit_violation,
@@ -30,7 +31,7 @@ from romme_score.melds import (
     run_slot,
     run_windows,
 )
-from romme_score.rules import RuleSet
+from romme_score.rules import RuleSet, rule_key, rule_name
 
 
 class LayOff(NamedTuple):
@@ -56,7 +57,9 @@ def lay_off(
         table = interpret(table_cards, rules)
     except IllegalMeldError as exc:
         raise IllegalMeldError(
-            Reason.TABLE_MELD_ILLEGAL, _("the meld on the table is not legal: %(reason)s") % {"reason": exc}
+            Reason.TABLE_MELD_ILLEGAL,
+            _("the meld on the table is not legal: %(reason)s") % {"reason": exc},
+            exc.rule,
         ) from None
     if not added:
         raise IllegalMeldError(Reason.NOTHING_TO_ADD, _("no cards to lay off"))
@@ -67,48 +70,60 @@ def lay_off(
     else:
         move = _onto_set(table, list(added), rules, refusal, may_lay_off)
     if not may_lay_off and len(move.meld.slots) > len(table.slots):
-        raise IllegalMeldError(Reason.NOT_OUT_YET, _not_out_message(rules))
+        raise IllegalMeldError(
+            Reason.NOT_OUT_YET, _not_out_message(rules), rule_key("first_meld_layoff", False)
+        )
     return move
 
 
-def _swap_refusal(rules: RuleSet, came_out: bool) -> tuple[Reason, str] | None:
+def _swap_refusal(rules: RuleSet, came_out: bool) -> Why | None:
     """Why no joker may be swapped now (003 lobby "Joker tauschen"), or None."""
+    named = {"rule": rule_name("joker_swap", rules.joker_swap)}
     if rules.joker_swap == "never":
-        return (Reason.JOKER_SWAP_FORBIDDEN, _("a joker on the table may not be swapped (joker_swap=never)"))
+        return (
+            Reason.JOKER_SWAP_FORBIDDEN,
+            _("a joker on the table may not be swapped (%(rule)s)") % named,
+            rule_key("joker_swap", "never"),
+        )
     if not came_out and rules.joker_swap == "after-out":
         return (
             Reason.SWAP_NOT_OUT_YET,
-            _("only a player who has come out may swap a joker (joker_swap=after-out)"),
+            _("only a player who has come out may swap a joker (%(rule)s)") % named,
+            rule_key("joker_swap", "after-out"),
         )
     return None
 
 
 def _not_out_message(rules: RuleSet) -> str:
+    named = {
+        "rule": rule_name("first_meld_layoff", False),
+        "hand_romme": rule_name("hand_romme_layoff", True),
+    }
     if rules.hand_romme_layoff:
-        return _(
-            "a player who has not come out yet may not lay cards off (first_meld_layoff=false), "
-            "except when going out at once in a Hand-Rommé (hand_romme_layoff=true)"
+        return (
+            _(
+                "a player who has not come out yet may not lay cards off (%(rule)s), "
+                "except when going out at once in a Hand-Rommé (%(hand_romme)s)"
+            )
+            % named
         )
-    return _("a player who has not come out yet may not lay cards off (first_meld_layoff=false)")
+    return _("a player who has not come out yet may not lay cards off (%(rule)s)") % named
 
 
 def _joker_note(freed: int, rules: RuleSet) -> str:
     if not freed:
         return _("laid off")
+    # the words say the rule (swapped_joker): the note stands in brackets after "allowed"
+    named = {"count": freed}
     if rules.swapped_joker == "meld-now":
         return (
-            _("swap: take the joker, which must be laid out again this turn (swapped_joker=meld-now)")
+            _("swap: take the joker, which must be laid out again this turn")
             if freed == 1
-            else _(
-                "swap: take %(count)d jokers, which must be laid out again this turn (swapped_joker=meld-now)"
-            )
-            % {"count": freed}
-        )
+            else _("swap: take %(count)d jokers, which must be laid out again this turn")
+        ) % named
     return (
-        _("swap: the joker goes to your hand (swapped_joker=to-hand)")
-        if freed == 1
-        else _("swap: %(count)d jokers go to your hand (swapped_joker=to-hand)") % {"count": freed}
-    )
+        _("swap: the joker goes to your hand") if freed == 1 else _("swap: %(count)d jokers go to your hand")
+    ) % named
 
 
 def _check_limits(meld: Meld, rules: RuleSet) -> None:
@@ -117,7 +132,7 @@ def _check_limits(meld: Meld, rules: RuleSet) -> None:
         raise IllegalMeldError(*violation)
 
 
-def _onto_run(table: Meld, added: list[Card], rules: RuleSet, refusal: tuple[Reason, str] | None) -> LayOff:
+def _onto_run(table: Meld, added: list[Card], rules: RuleSet, refusal: Why | None) -> LayOff:
     suit = table.slots[0].stands_for.suit
     assert suit is not None
     by_rank = {slot.stands_for.rank: i for i, slot in enumerate(table.slots)}
@@ -127,18 +142,25 @@ def _onto_run(table: Meld, added: list[Card], rules: RuleSet, refusal: tuple[Rea
     jokers = [c for c in added if c.is_joker]
     for card in (c for c in added if not c.is_joker):
         if card.suit != suit:
-            raise IllegalMeldError(Reason.WRONG_SUIT, f"{card} does not fit a {suit.symbol} run")
+            raise IllegalMeldError(
+                Reason.WRONG_SUIT,
+                _("%(card)s does not fit a %(suit)s run") % {"card": card, "suit": suit.symbol},
+            )
         index = by_rank.get(card.rank)
         if index is None:
             extra_naturals.append(card)
             continue
         if not slots[index].is_joker:
             raise IllegalMeldError(
-                Reason.DUPLICATE_RANK, f"{card} is already in the run: a run holds each rank once"
+                Reason.DUPLICATE_RANK,
+                _("%(card)s is already in the run: a run holds each rank once") % {"card": card},
             )
         # The card the joker stands for takes its fixed place (002 c, 003, 004).
         if refusal is not None:
-            raise IllegalMeldError(refusal[0], f"{card} would take the joker's place, but {refusal[1]}")
+            what = _("%(card)s would take the joker's place") % {"card": card}
+            raise IllegalMeldError(
+                refusal[0], _("%(what)s, but %(why)s") % {"what": what, "why": refusal[1]}, refusal[2]
+            )
         slots[index] = Slot(card, card, slots[index].value)
         freed += 1
     base = Meld(MeldKind.RUN, tuple(slots), start=table.start)
@@ -219,30 +241,33 @@ def _extend_run(
     return found
 
 
-def _why_not_extend(
-    base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card], rules: RuleSet
-) -> tuple[Reason, str]:
+def _why_not_extend(base: Meld, suit: Suit, naturals: list[Card], jokers: list[Card], rules: RuleSet) -> Why:
     if len(base.slots) + len(naturals) + len(jokers) > 13:
-        return Reason.RUN_TOO_LONG, _("a run has at most 13 cards")
-    for relaxed, reason, text in (
+        return Reason.RUN_TOO_LONG, _("a run has at most 13 cards"), None
+    for relaxed, reason, text, rule in (
         (
             rules.replace(ace_high_runs=True),
             Reason.ACE_HIGH,
-            _("the ace would have to follow the king (ace_high_runs=false)"),
+            _("the ace would have to follow the king (%(rule)s)")
+            % {"rule": rule_name("ace_high_runs", False)},
+            rule_key("ace_high_runs", False),
         ),
         (
             rules.replace(wraparound=True),
             Reason.WRAPAROUND,
-            _("the run would go around the corner (K-A-2), which needs wraparound=true"),
+            _("the run would go around the corner (K-A-2), which these rules do not allow (%(rule)s)")
+            % {"rule": rule_name("wraparound", False)},
+            rule_key("wraparound", False),
         ),
     ):
         if relaxed != rules and _extend_run(base, suit, naturals, jokers, relaxed):
-            return reason, text
+            return reason, text, rule
     cards = " ".join(str(c) for c in naturals + jokers)
     return (
         Reason.GAP,
         _("%(cards)s cannot extend %(meld)s at either end without a gap")
         % {"cards": cards, "meld": base.format()},
+        None,
     )
 
 
@@ -277,8 +302,10 @@ def _joker_places_allowed(
                 Reason.JOKER_NEEDS_NATURAL,
                 _(
                     "a joker may be laid onto a run only together with a natural card beyond it "
-                    "that fixes its place (joker_layoff=with-natural)"
-                ),
+                    "that fixes its place (%(rule)s)"
+                )
+                % {"rule": rule_name("joker_layoff", "with-natural")},
+                rule_key("joker_layoff", "with-natural"),
             )
         legal = fixed
 
@@ -328,7 +355,7 @@ def pinned_suit(slot: Slot, rules: RuleSet) -> Suit | None:
 
 
 def _onto_set(
-    table: Meld, added: list[Card], rules: RuleSet, refusal: tuple[Reason, str] | None, may_lay_off: bool
+    table: Meld, added: list[Card], rules: RuleSet, refusal: Why | None, may_lay_off: bool
 ) -> LayOff:
     rank = table.slots[0].stands_for.rank
     assert rank is not None
@@ -352,7 +379,10 @@ def _onto_set(
     new_jokers = [c for c in added if c.is_joker]
     if new_jokers and rules.joker_layoff == "with-natural":
         raise IllegalMeldError(
-            Reason.JOKER_ONTO_SET, _("a joker may not be laid onto a set (joker_layoff=with-natural)")
+            Reason.JOKER_ONTO_SET,
+            _("a joker may not be laid onto a set (%(rule)s)")
+            % {"rule": rule_name("joker_layoff", "with-natural")},
+            rule_key("joker_layoff", "with-natural"),
         )
     value = card_value(rank, rules)
     all_naturals = sorted(
@@ -376,11 +406,9 @@ def _onto_set(
         if declared is not None and declared.suit in new_suits and k not in forced:
             raise IllegalMeldError(
                 Reason.DUPLICATE_SUIT,
-                _(
-                    "%(card)s is already in the set as a joker, and set_joker_swap=%(rule)s does not "
-                    "let it be swapped here"
-                )
-                % {"card": declared, "rule": rules.set_joker_swap},
+                _("%(card)s is already in the set as a joker, which may not be swapped here (%(rule)s)")
+                % {"card": declared, "rule": rule_name("set_joker_swap", rules.set_joker_swap)},
+                rule_key("set_joker_swap", rules.set_joker_swap),
             )
     if refusal is not None and forced:
         taken = [c for c in new_naturals if c.suit == pins[forced[0]]]
@@ -390,7 +418,9 @@ def _onto_set(
             else _("%(cards)s would complete the set and free the joker")
             % {"cards": " ".join(str(c) for c in new_naturals)}
         )
-        raise IllegalMeldError(refusal[0], _("%(what)s, but %(why)s") % {"what": what, "why": refusal[1]})
+        raise IllegalMeldError(
+            refusal[0], _("%(what)s, but %(why)s") % {"what": what, "why": refusal[1]}, refusal[2]
+        )
     could_swap = bool(optional)
     if refusal is not None:
         optional = []
@@ -403,14 +433,16 @@ def _onto_set(
                 Reason.SET_TOO_LARGE,
                 _(
                     "a set has at most 4 cards; the joker is freed only when all four natural "
-                    "%(rank)ss are complete (set_joker_swap=complete)"
+                    "%(rank)ss are complete (%(rule)s)"
                 )
-                % {"rank": rank.letter()},
+                % {"rank": rank.letter(), "rule": rule_name("set_joker_swap", "complete")},
+                rule_key("set_joker_swap", "complete"),
             )
         if refusal is not None and could_swap:
             raise IllegalMeldError(
                 refusal[0],
                 _("the set has room only if a joker is swapped, but %(why)s") % {"why": refusal[1]},
+                refusal[2],
             )
         raise IllegalMeldError(
             Reason.SET_TOO_LARGE, _("a set has at most 4 cards, this would have %(count)d") % {"count": size}

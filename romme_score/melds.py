@@ -24,7 +24,7 @@ from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.errors import Refusal
 from romme_score.frozen import StrEnumBase, TupleRecord, enum_of, record
 from romme_score.i18n import _, ngettext
-from romme_score.rules import RuleSet
+from romme_score.rules import RuleSet, rule_key, rule_name
 
 
 @enum_of(enum.StrEnum)
@@ -67,11 +67,24 @@ class Reason(StrEnumBase):
 
 
 class IllegalMeldError(Refusal):
-    """A meld, first meld or lay-off that breaks a rule; ``reason`` names which."""
+    """A meld, first meld or lay-off that breaks a rule; ``reason`` names which, and
+    ``rule`` the house rule option that decided it, as typed (``first_meld_min=40``), or
+    None where every table plays so. The message names that rule in words."""
 
-    def __init__(self, reason: Reason, message: str) -> None:
+    def __init__(self, reason: Reason, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.reason = reason
+        self.rule = rule
+
+
+# Why cards are no legal meld: the reason, one sentence, and the rule option that decided
+# it as typed (``min_naturals=2``), or None.
+Why = tuple[Reason, str, str | None]
+
+
+def _named(name: str, value: object) -> dict[str, str]:
+    """The placeholders of a sentence naming a rule: ``%(rule)s`` in words."""
+    return {"rule": rule_name(name, value)}
 
 
 class Slot(TupleRecord):
@@ -349,7 +362,7 @@ def longest_joker_block(is_joker: Sequence[bool]) -> int:
     return best
 
 
-def limit_violation(meld: Meld, rules: RuleSet) -> tuple[Reason, str] | None:
+def limit_violation(meld: Meld, rules: RuleSet) -> Why | None:
     """The joker limit (§2) a structurally sound meld breaks, if any."""
     adjacent = longest_joker_block([slot.is_joker for slot in meld.slots])
     return joker_limit_violation(meld.kind, meld.naturals, meld.jokers, adjacent, rules)
@@ -357,45 +370,64 @@ def limit_violation(meld: Meld, rules: RuleSet) -> tuple[Reason, str] | None:
 
 def joker_limit_violation(
     kind: MeldKind, naturals: int, jokers: int, adjacent: int, rules: RuleSet
-) -> tuple[Reason, str] | None:
+) -> Why | None:
     """The joker limits of §2, the one place they are written: a meld of ``kind`` with
     these counts and at most ``adjacent`` jokers side by side (runs) breaks which, if any.
 
     >>> from romme_score.rules import find_preset
-    >>> joker_limit_violation(MeldKind.RUN, 1, 2, 2, find_preset("wiki-51"))
-    (<Reason.TOO_FEW_NATURALS: 'too-few-naturals'>, 'a meld needs at least 2 natural cards (min_naturals=2)')
+    >>> reason, message, rule = joker_limit_violation(MeldKind.RUN, 1, 2, 2, find_preset("wiki-51"))
+    >>> reason, rule
+    (<Reason.TOO_FEW_NATURALS: 'too-few-naturals'>, 'min_naturals=2')
+    >>> message
+    'too few natural cards for these rules (natural cards per meld: at least 2)'
     """
     if naturals < rules.min_naturals:
-        return (
-            Reason.TOO_FEW_NATURALS,
-            ngettext(
-                "a meld needs at least %(min)d natural card (min_naturals=%(min)d)",
-                "a meld needs at least %(min)d natural cards (min_naturals=%(min)d)",
-                rules.min_naturals,
-            )
-            % {"min": rules.min_naturals},
-        )
+        return _too_few_naturals(rules)
     if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
-        return (
-            Reason.TOO_MANY_JOKERS,
-            _("%(jokers)d jokers, but at most %(max)d per meld (max_jokers_per_meld=%(max)d)")
-            % {"jokers": jokers, "max": rules.max_jokers_per_meld},
-        )
+        return _too_many_jokers(jokers, rules)
     if kind == MeldKind.SET:
         limit = rules.max_jokers_in_set
         if limit is not None and jokers > limit:
+            # 003: "not side by side" also means one joker per set; or the limit per meld
+            name = "max_jokers_per_meld" if limit == rules.max_jokers_per_meld else "max_adjacent_jokers"
             return (
                 Reason.TOO_MANY_JOKERS,
-                _("%(jokers)d jokers in a set, but at most %(max)d (max_adjacent_jokers=%(rule)s)")
-                % {"jokers": jokers, "max": limit, "rule": rules.max_adjacent_jokers},
+                _("%(jokers)d jokers in a set, but at most %(max)d (%(rule)s)")
+                % {"jokers": jokers, "max": limit, **_named(name, getattr(rules, name))},
+                rule_key(name, getattr(rules, name)),
             )
     elif rules.max_adjacent_jokers is not None and adjacent > rules.max_adjacent_jokers:
         return (
             Reason.ADJACENT_JOKERS,
-            _("%(jokers)d jokers side by side, but at most %(max)d (max_adjacent_jokers=%(max)d)")
-            % {"jokers": adjacent, "max": rules.max_adjacent_jokers},
+            _("%(jokers)d jokers side by side, more than these rules allow (%(rule)s)")
+            % {"jokers": adjacent, **_named("max_adjacent_jokers", rules.max_adjacent_jokers)},
+            rule_key("max_adjacent_jokers", rules.max_adjacent_jokers),
         )
     return None
+
+
+def _too_few_naturals(rules: RuleSet, count: int | None = None) -> Why:
+    """A meld with fewer natural cards than ``min_naturals`` (``count`` of them, if said)."""
+    values = {"count": count, **_named("min_naturals", rules.min_naturals)}
+    if count is None:
+        message = _("too few natural cards for these rules (%(rule)s)")
+    else:
+        message = ngettext(
+            "this meld has %(count)d natural card, too few for these rules (%(rule)s)",
+            "this meld has %(count)d natural cards, too few for these rules (%(rule)s)",
+            count,
+        )
+    return Reason.TOO_FEW_NATURALS, message % values, rule_key("min_naturals", rules.min_naturals)
+
+
+def _too_many_jokers(jokers: int, rules: RuleSet) -> Why:
+    """More jokers in a meld than ``max_jokers_per_meld``."""
+    return (
+        Reason.TOO_MANY_JOKERS,
+        _("%(jokers)d jokers in one meld, more than these rules allow (%(rule)s)")
+        % {"jokers": jokers, **_named("max_jokers_per_meld", rules.max_jokers_per_meld)},
+        rule_key("max_jokers_per_meld", rules.max_jokers_per_meld),
+    )
 
 
 def _preference(meld: Meld) -> tuple[int, int, int, int]:
@@ -418,8 +450,7 @@ def interpret(cards: Sequence[Card], rules: RuleSet) -> Meld:
     found = interpretations(cards, rules)
     if found:
         return found[0]
-    reason, message = explain(cards, rules)
-    raise IllegalMeldError(reason, message)
+    raise IllegalMeldError(*explain(cards, rules))
 
 
 def verify(cards: Sequence[Card], rules: RuleSet) -> None:
@@ -435,29 +466,21 @@ def _name(card: Card) -> str:
     return card.format()
 
 
-def explain(cards: Sequence[Card], rules: RuleSet) -> tuple[Reason, str]:
-    """Why the cards are no legal meld: a reason and one sentence."""
+def explain(cards: Sequence[Card], rules: RuleSet) -> Why:
+    """Why the cards are no legal meld: a reason, one sentence and the rule that decided."""
     n = len(cards)
     if n < 3:
-        return Reason.TOO_FEW_CARDS, _("a meld needs at least 3 cards, this has %(count)d") % {"count": n}
+        return (
+            Reason.TOO_FEW_CARDS,
+            _("a meld needs at least 3 cards, this has %(count)d") % {"count": n},
+            None,
+        )
     naturals = [c for c in cards if not c.is_joker]
     jokers = n - len(naturals)
     if len(naturals) < rules.min_naturals:
-        return (
-            Reason.TOO_FEW_NATURALS,
-            ngettext(
-                "a meld needs at least %(min)d natural card, this has %(count)d (min_naturals=%(min)d)",
-                "a meld needs at least %(min)d natural cards, this has %(count)d (min_naturals=%(min)d)",
-                rules.min_naturals,
-            )
-            % {"min": rules.min_naturals, "count": len(naturals)},
-        )
+        return _too_few_naturals(rules, len(naturals))
     if rules.max_jokers_per_meld is not None and jokers > rules.max_jokers_per_meld:
-        return (
-            Reason.TOO_MANY_JOKERS,
-            _("%(jokers)d jokers, but at most %(max)d per meld (max_jokers_per_meld=%(max)d)")
-            % {"jokers": jokers, "max": rules.max_jokers_per_meld},
-        )
+        return _too_many_jokers(jokers, rules)
     structural = _structural(cards, rules)
     for meld in structural:
         violation = limit_violation(meld, rules)
@@ -469,33 +492,38 @@ def explain(cards: Sequence[Card], rules: RuleSet) -> tuple[Reason, str]:
         return (
             Reason.DECLARATION,
             _("the joker declaration (%(declared)s) does not fit the other cards") % {"declared": declared},
+            None,
         )
     ranks = Counter(c.rank for c in naturals)
     suits = Counter(c.suit for c in naturals)
     if len(ranks) == 1 and (len(suits) < len(naturals) or n > 4 or len(suits) > 1):
         if n > 4:
-            return Reason.SET_TOO_LARGE, _("a set has at most 4 cards, this has %(count)d") % {"count": n}
+            return (
+                Reason.SET_TOO_LARGE,
+                _("a set has at most 4 cards, this has %(count)d") % {"count": n},
+                None,
+            )
         twice = next(c for c in naturals if suits[c.suit] > 1)
         return (
             Reason.DUPLICATE_SUIT,
             _("%(card)s appears twice: a set holds each suit at most once") % {"card": _name(twice)},
+            None,
         )
     if len(suits) == 1:
         return _explain_run(plain, naturals, jokers, rules)
     pairs = ((a, b) for a in naturals for b in naturals if a.rank != b.rank and a.suit != b.suit)
     pair = next(pairs, None)
     if pair is None:  # pragma: no cover - two ranks and two suits always give such a pair
-        return Reason.MIXED, _("the cards share neither one rank (set) nor one suit (run)")
+        return Reason.MIXED, _("the cards share neither one rank (set) nor one suit (run)"), None
     return (
         Reason.MIXED,
         _("%(first)s and %(second)s share neither rank (for a set) nor suit (for a run)")
         % {"first": _name(pair[0]), "second": _name(pair[1])},
+        None,
     )
 
 
-def _explain_run(
-    cards: Sequence[Card], naturals: Sequence[Card], jokers: int, rules: RuleSet
-) -> tuple[Reason, str]:
+def _explain_run(cards: Sequence[Card], naturals: Sequence[Card], jokers: int, rules: RuleSet) -> Why:
     n = len(cards)
     ranks = Counter(c.rank for c in naturals)
     twice = [r for r, k in ranks.items() if k > 1]
@@ -504,21 +532,27 @@ def _explain_run(
         return (
             Reason.DUPLICATE_RANK,
             _("%(card)s appears twice: a run holds each rank once") % {"card": _name(card)},
+            None,
         )
     if n > 13:
-        return Reason.RUN_TOO_LONG, _("a run has at most 13 cards, this has %(count)d") % {"count": n}
+        return (
+            Reason.RUN_TOO_LONG,
+            _("a run has at most 13 cards, this has %(count)d") % {"count": n},
+            None,
+        )
     if _structural(cards, rules.replace(ace_high_runs=True)):
         return (
             Reason.ACE_HIGH,
-            _(
-                "the ace would have to follow the king, and these rules have aces low only "
-                "(ace_high_runs=false)"
-            ),
+            _("the ace would have to follow the king, which these rules do not allow (%(rule)s)")
+            % _named("ace_high_runs", False),
+            rule_key("ace_high_runs", False),
         )
     if _structural(cards, rules.replace(wraparound=True)):
         return (
             Reason.WRAPAROUND,
-            _("the run would go around the corner (K-A-2), which needs the house rule wraparound=true"),
+            _("the run would go around the corner (K-A-2), which these rules do not allow (%(rule)s)")
+            % _named("wraparound", False),
+            rule_key("wraparound", False),
         )
     low = sorted(naturals, key=lambda c: int(c.rank or 0))
     # The smallest gap to fill over the linear placements (ace low or high).
@@ -539,6 +573,7 @@ def _explain_run(
             "gap": ngettext("%(count)d card", "%(count)d cards", gap) % {"count": gap},
             "jokers": ngettext("%(count)d joker", "%(count)d jokers", jokers) % {"count": jokers},
         },
+        None,
     )
 
 
@@ -553,11 +588,12 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
         raise IllegalMeldError(
             Reason.NO_JOKERS_IN_PLAY,
             ngettext(
-                "%(jokers)d joker, but only %(max)d in play (jokers=%(max)d)",
-                "%(jokers)d jokers, but only %(max)d in play (jokers=%(max)d)",
+                "%(jokers)d joker, more than are in play (%(rule)s)",
+                "%(jokers)d jokers, more than are in play (%(rule)s)",
                 jokers,
             )
-            % {"jokers": jokers, "max": rules.jokers},
+            % {"jokers": jokers, **_named("jokers", rules.jokers)},
+            rule_key("jokers", rules.jokers),
         )
     for card, count in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
         if count > rules.packs:
@@ -569,6 +605,7 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
                     rules.packs,
                 )
                 % {"card": _name(card), "count": count, "packs": rules.packs},
+                rule_key("packs", rules.packs),
             )
 
 
@@ -581,26 +618,40 @@ class FirstMeld:
     ok: bool
     reason: Reason | None
     message: str | None
+    rule: str | None = None  # the option that decided, as typed (first_meld_min=40)
 
 
-def judge_first_meld(melds: Sequence[Meld | None], rules: RuleSet) -> FirstMeld:
+def judge_first_meld(
+    melds: Sequence[Meld | None], rules: RuleSet, supply: IllegalMeldError | None = None
+) -> FirstMeld:
     """Several melds together against ``first_meld_min`` and ``first_meld_pure_run``.
 
-    ``None`` stands for an illegal meld, which makes the first meld fail.
+    ``None`` stands for an illegal meld, which makes the first meld fail; so does
+    ``supply``, the cards' refusal by :func:`check_supply`: cards that cannot all be in
+    play make no first meld, however many points they count.
     """
     legal = [m for m in melds if m is not None]
     total = sum(m.value for m in legal)
     required = rules.first_meld_min
     if len(legal) < len(melds):
-        return FirstMeld(required, total, False, None, "every meld must be legal")
+        return FirstMeld(required, total, False, None, _("every meld must be legal"))
+    if supply is not None:
+        return FirstMeld(
+            required, total, False, supply.reason, _("these cards are not all in play"), supply.rule
+        )
     if total < required:
         return FirstMeld(
             required,
             total,
             False,
             Reason.BELOW_MINIMUM,
-            f"{total} points, but a first meld needs {required} "
-            f"(first_meld_min={required}); {required - total} short",
+            ngettext(
+                "%(total)d points, %(short)d point short (%(rule)s)",
+                "%(total)d points, %(short)d points short (%(rule)s)",
+                required - total,
+            )
+            % {"total": total, "short": required - total, **_named("first_meld_min", required)},
+            rule_key("first_meld_min", required),
         )
     if rules.first_meld_pure_run and not any(m.kind == MeldKind.RUN and m.jokers == 0 for m in legal):
         return FirstMeld(
@@ -608,6 +659,8 @@ def judge_first_meld(melds: Sequence[Meld | None], rules: RuleSet) -> FirstMeld:
             total,
             False,
             Reason.NO_PURE_RUN,
-            "the first meld must include a run without jokers (first_meld_pure_run=true)",
+            _("the first meld must include a run without jokers (%(rule)s)")
+            % _named("first_meld_pure_run", True),
+            rule_key("first_meld_pure_run", True),
         )
     return FirstMeld(required, total, True, None, None)

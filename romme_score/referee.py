@@ -84,6 +84,7 @@ class MeldVerdict:
     reason: Reason | None = None
     message: str | None = None
     alternatives: Sequence[Meld] = ()
+    rule: str | None = None  # the option that decided, as typed (min_naturals=2)
 
     @property
     def valid(self) -> bool:
@@ -99,6 +100,7 @@ class OntoVerdict:
     freed_jokers: int = 0
     note: str | None = None
     alternative: str | None = None
+    rule: str | None = None  # the option that decided, as typed (joker_swap=after-out)
 
 
 @record
@@ -131,7 +133,7 @@ def _judge_one(text: str, cards: list[Card], rules: RuleSet) -> MeldVerdict:
     try:
         meld = interpret(cards, rules)
     except IllegalMeldError as exc:
-        return MeldVerdict(text, cards, None, exc.reason, str(exc))
+        return MeldVerdict(text, cards, None, exc.reason, str(exc), rule=exc.rule)
     others = [m for m in interpretations(cards, rules)[1:] if m.kind != meld.kind or m.value != meld.value]
     return MeldVerdict(text, cards, meld, alternatives=others[:3])
 
@@ -144,7 +146,7 @@ def judge_melds(texts: list[str], parsed: list[list[Card]], rules: RuleSet, firs
         check_supply([c for cards in parsed for c in cards], rules)
     except IllegalMeldError as exc:
         supply_error = exc
-    first_verdict = judge_first_meld([v.meld for v in verdicts], rules) if first else None
+    first_verdict = judge_first_meld([v.meld for v in verdicts], rules, supply_error) if first else None
     return Verdict(verdicts, supply_error, first_verdict, together=_together(parsed, rules))
 
 
@@ -169,7 +171,8 @@ def judge_onto(table: list[Card], added: list[Card], rules: RuleSet, came_out: b
         check_supply(table + added, rules)
         move = lay_off(table, added, rules, came_out=came_out)
     except IllegalMeldError as exc:
-        return Verdict(melds, onto=OntoVerdict(False, exc.reason, str(exc), None), added=added, table=table)
+        refused = OntoVerdict(False, exc.reason, str(exc), None, rule=exc.rule)
+        return Verdict(melds, onto=refused, added=added, table=table)
     onto = OntoVerdict(True, None, None, move.meld, move.freed_jokers, move.note, move.alternative)
     return Verdict(melds, onto=onto, added=added, table=table)
 

@@ -102,11 +102,27 @@ class RuleSet:
     # Each meaning names its sources in words, as a card player knows them; source= keeps
     # the rule texts of docs/rules.md (000-004, with the section or variant) for romme rules --verbose.
     packs: int = option(
-        2, "French packs of 52 in play (basic rummy plays with one)", source="001: 1", lo=1, hi=2
+        2,
+        "French packs of 52 in play (basic rummy plays with one)",
+        source="001: 1",
+        lo=1,
+        hi=2,
+        label=N_("packs in play: %(value)s"),
     )
-    jokers: int = option(6, "jokers in play, 0-6 (up to 3 per pack)", source="000, 002, 003", lo=0, hi=6)
+    jokers: int = option(
+        6,
+        "jokers in play, 0-6 (up to 3 per pack)",
+        source="000, 002, 003",
+        lo=0,
+        hi=6,
+        label=N_("jokers in play: %(value)s"),
+    )
     max_players: int = option(
-        6, "most players at the table (2-6; Speedrommé seats 4)", source="000, 002: 6; 003: 4", lo=2, hi=6
+        6,
+        "most players at the table (2-6; Speedrommé seats 4)",
+        source="000, 002: 6; 003: 4",
+        lo=2,
+        hi=6,
     )
     first_meld_min: int = option(
         40,
@@ -115,20 +131,34 @@ class RuleSet:
         source="000: 51, 002 d: 30, 001: 0",
         lo=0,
         hi=1000,
+        label=N_("first meld at least %(value)s"),
     )
     first_meld_pure_run: bool = option(
-        False, "the first meld must include a run without jokers (Speedrommé)", source="003"
+        False,
+        "the first meld must include a run without jokers (Speedrommé)",
+        source="003",
+        label={True: N_("first meld with a run without jokers"), False: N_("first meld without a pure run")},
     )
     first_meld_layoff: bool = option(
-        False, "cards may be laid off in the turn of the first meld (Speedrommé)", source="003"
+        False,
+        "cards may be laid off in the turn of the first meld (Speedrommé)",
+        source="003",
+        label={
+            True: N_("laying off in the first meld's turn"),
+            False: N_("no laying off in the first meld's turn"),
+        },
     )
     ace_high_runs: bool = option(
-        True, "the ace may end a run above the king, D-K-A (not in basic rummy)", source="001: no"
+        True,
+        "the ace may end a run above the king, D-K-A (not in basic rummy)",
+        source="001: no",
+        label={True: N_("ace also above the king"), False: N_("ace low only")},
     )
     wraparound: bool = option(
         False,
         "runs may go around the corner, K-A-2 (the classic rule sheet: yes; the others: no)",
         source="002: yes; 000, 003, 004: no",
+        label={True: N_("runs around the corner"), False: N_("no runs around the corner")},
     )
     ace_high_value: int = option(
         11,
@@ -149,9 +179,15 @@ class RuleSet:
         source="003: 1; 000: 2",
         lo=1,
         hi=2,
+        label=N_("natural cards per meld: at least %(value)s"),
     )
     max_jokers_per_meld: int | None = option(
-        None, "most jokers in one meld (none, or 1 in Speedrommé)", source="003", lo=1, hi=6
+        None,
+        "most jokers in one meld (none, or 1 in Speedrommé)",
+        source="003",
+        lo=1,
+        hi=6,
+        label=N_("jokers per meld: at most %(value)s"),
     )
     max_adjacent_jokers: int | None = option(
         None,
@@ -160,6 +196,7 @@ class RuleSet:
         source="003: 1; 000: 2",
         lo=1,
         hi=6,
+        label=N_("jokers side by side: at most %(value)s"),
     )
     set_joker_swap: SetJokerSwap = option(
         "missing-suit",
@@ -167,12 +204,21 @@ class RuleSet:
         "rule sheet and the older description), complete (Rommé mit Auslegen: all four naturals)",
         source="missing-suit 003; declared 002 b, 004; complete 000",
         choices=("missing-suit", "declared", "complete"),
+        label={
+            "missing-suit": N_("a set's joker freed by a missing suit"),
+            "declared": N_("a set's joker freed only by the card declared"),
+            "complete": N_("a set's joker freed only by all four naturals"),
+        },
     )
     swapped_joker: SwappedJoker = option(
         "meld-now",
         "a swapped joker must be melded in the same turn (meld-now) or goes to the hand",
         source="meld-now: 000, 003",
         choices=("meld-now", "to-hand"),
+        label={
+            "meld-now": N_("a swapped joker is melded at once"),
+            "to-hand": N_("a swapped joker goes to the hand"),
+        },
     )
     joker_layoff: JokerLayoff = option(
         "clear-place",
@@ -180,6 +226,10 @@ class RuleSet:
         "natural card that fixes it and never onto a set (with-natural, the older description)",
         source="clear-place 003; with-natural 004",
         choices=("clear-place", "with-natural"),
+        label={
+            "clear-place": N_("a joker laid off where its place is clear"),
+            "with-natural": N_("a joker laid off only with a natural card"),
+        },
     )
     out_without_discard: bool = option(
         False, "a player may go out without a last discard (basic rummy, Speedrommé)", source="001, 003"
@@ -193,7 +243,10 @@ class RuleSet:
         source="002 h",
     )
     never_out_doubles: bool = option(
-        False, "a player who never came out scores double (Speedrommé)", source="003"
+        False,
+        "a player who never came out scores double (Speedrommé)",
+        source="003",
+        label={True: N_("never out counts double"), False: N_("never out counts once")},
     )
     winner_bonus: int = option(
         10,
@@ -226,6 +279,11 @@ class RuleSet:
         "'Joker tauschen')",
         source="003, lobby 'Joker tauschen'",
         choices=("after-out", "anytime", "never"),
+        label={
+            "after-out": N_("jokers swapped only after coming out"),
+            "anytime": N_("jokers swapped any time"),
+            "never": N_("no joker swaps"),
+        },
     )
     discard_joker: bool = option(
         True,
@@ -243,6 +301,7 @@ class RuleSet:
         "a Hand-Rommé may also lay cards off onto the melds on the table (the classic rule "
         "sheet: 'aus- oder anlegt'; not first_meld_layoff)",
         source="002 'aus- oder anlegt'",
+        label={True: N_("a Hand-Rommé may lay off"), False: N_("a Hand-Rommé lays nothing off")},
     )
     call_out_max: int | None = option(
         None,
@@ -251,6 +310,7 @@ class RuleSet:
         source="002 e 'Rommé mit 10'",
         lo=1,
         hi=1000,
+        label=N_("Rommé mit %(value)s"),
     )
     color_romme: int | None = option(
         None,
@@ -259,6 +319,7 @@ class RuleSet:
         source="002 f 'Farbenrommé'",
         lo=1,
         hi=26,
+        label=N_("Farbenrommé from %(value)s cards"),
     )
 
     def __post_init__(self) -> None:
@@ -372,6 +433,28 @@ def option_source(name: str) -> str:
     """Where an option comes from in the rule texts of docs/rules.md (``002 e 'Rommé mit 10'``): shown
     by ``romme rules --verbose``; its meaning names the sources in words."""
     return str(option_field(name).metadata.get("source", ""))
+
+
+def rule_name(name: str, value: Any) -> str:
+    """The option ``name`` at ``value`` as the table says it, in the language in use: the
+    referee's sentences name a rule so (``first meld at least 40``, ``Erstmeldung mindestens
+    40``), from its ``label`` beside its meaning above; the key (``first_meld_min=40``)
+    stays in ``romme rules`` and the JSON's ``rule``.
+
+    >>> rule_name("first_meld_min", 40), rule_name("joker_swap", "never")
+    ('first meld at least 40', 'no joker swaps')
+    """
+    label = option_field(name).metadata["label"]
+    if isinstance(label, dict):
+        return _(label[value])
+    return _(label) % {"value": value}
+
+
+def rule_key(name: str, value: Any) -> str:
+    """The option as typed after ``--rule`` (``first_meld_min=40``): the JSON's ``rule``."""
+    if isinstance(value, bool):
+        return f"{name}={'true' if value else 'false'}"
+    return f"{name}={'none' if value is None else value}"
 
 
 def parse_value(f: OptionField, value: Any) -> Any:

@@ -18,7 +18,7 @@ from romme_score.frozen import field, record
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import Hand as Hand  # read by the input layer; imported from here too
 from romme_score.inputs import HandInputError, HandProblem, unknown_player
-from romme_score.rules import RuleSet
+from romme_score.rules import RuleSet, rule_name
 
 
 class RoundError(InputProblem):
@@ -217,17 +217,19 @@ def check_winner_hand(name: str, hand: Hand, rules: RuleSet) -> None:
     failures = []
     if rules.call_out_max is not None:
         failures.append(
-            _("%(player)s's cards count %(points)d points, but call_out_max=%(max)d allows at most %(max)d")
-            % {"player": name, "points": points, "max": rules.call_out_max}
+            _("%(player)s's cards count %(points)d points, but at most %(max)d may be held (%(rule)s)")
+            % {
+                "player": name,
+                "points": points,
+                "max": rules.call_out_max,
+                "rule": rule_name("call_out_max", rules.call_out_max),
+            }
         )
     if rules.color_romme is not None:
         if hand.cards is None:
             failures.append(
-                _(
-                    "color_romme=%(need)d is checked on the cards, so give "
-                    "%(player)s's cards rather than points"
-                )
-                % {"need": rules.color_romme, "player": name}
+                _("%(rule)s is checked on the cards, so give %(player)s's cards rather than points")
+                % {"rule": rule_name("color_romme", rules.color_romme), "player": name}
             )
         else:
             suits = Counter(c.suit for c in hand.cards if c.suit is not None)
@@ -237,13 +239,19 @@ def check_winner_hand(name: str, hand: Hand, rules: RuleSet) -> None:
             of = f" ({suit.symbol})" if suit is not None and most > 1 else ""
             failures.append(
                 ngettext(
-                    "%(player)s holds no more than %(count)d card of one "
-                    "suit%(of)s, but color_romme=%(need)d needs %(need)d",
-                    "%(player)s holds no more than %(count)d cards of one "
-                    "suit%(of)s, but color_romme=%(need)d needs %(need)d",
+                    "%(player)s holds no more than %(count)d card of one suit%(of)s, "
+                    "but %(need)d are needed (%(rule)s)",
+                    "%(player)s holds no more than %(count)d cards of one suit%(of)s, "
+                    "but %(need)d are needed (%(rule)s)",
                     most,
                 )
-                % {"player": name, "count": most, "of": of, "need": rules.color_romme}
+                % {
+                    "player": name,
+                    "count": most,
+                    "of": of,
+                    "need": rules.color_romme,
+                    "rule": rule_name("color_romme", rules.color_romme),
+                }
             )
     raise RoundError(_("; and ").join(failures))
 

@@ -292,7 +292,7 @@ def test_best_going_out_by_layoffs_alone_names_them() -> None:
     """Going out with lay-offs and no meld lists the lay-offs, not 'nothing' before them."""
     code, out, _ = run("best", "--came-out", "--table", "♥2 ♥3 ♥4", "--table", "HK KK PK", "♥A ♥5 TK P9")
     assert code == 0
-    assert "Can go out now: yes, going out: lay off ♣K onto ♠K ♥K ♦K | " in out
+    assert "Can go out now: yes: lay off ♣K onto ♠K ♥K ♦K, lay off " in out
     assert "nothing" not in out
 
 

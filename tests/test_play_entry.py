@@ -122,7 +122,7 @@ def test_a_card_more_often_than_the_pack_holds_sends_back_to_that_hand_001() -> 
 def test_more_jokers_than_in_play_send_back_to_the_hand_that_overflows() -> None:
     e = feed(entry(), "a", "J J J", "J J J", "J")
     assert step(e) is Step.HAND and e.current == "Dora"
-    assert e.message is not None and "7 jokers, but only 6" in e.message
+    assert e.message is not None and "7 jokers, more than are in play (jokers in play: 6)" in e.message
 
 
 def test_game_over_is_the_services_refusal_and_reaches_the_front() -> None:

@@ -194,10 +194,17 @@ def test_needed_joker_swap_refused_under_joker_swap_never_003(preset: str, added
 
 
 def test_refusals_name_the_rule_003() -> None:
+    """Each refusal names its rule as the table says it, and carries its key (issue 38 item 4)."""
     rules = find_preset("classic")
-    with pytest.raises(IllegalMeldError, match="joker_swap=never"):
+    with pytest.raises(IllegalMeldError, match=r"\(no joker swaps\)") as never:
         move(*SWAP_RUN, rules.replace(joker_swap="never"))
-    with pytest.raises(IllegalMeldError, match=r"joker_swap=after-out"):
+    assert never.value.rule == "joker_swap=never"
+    with pytest.raises(IllegalMeldError, match=r"\(jokers swapped only after coming out\)") as after:
         move(*SWAP_RUN, rules, came_out=False)
-    with pytest.raises(IllegalMeldError, match=r"first_meld_layoff=false.*hand_romme_layoff=true"):
+    assert after.value.rule == "joker_swap=after-out"
+    with pytest.raises(
+        IllegalMeldError,
+        match=r"\(no laying off in the first meld's turn\).*\(a Hand-Rommé may lay off\)",
+    ) as not_out:
         move(*LAYOFF_RUN, rules, came_out=False)
+    assert not_out.value.rule == "first_meld_layoff=false"

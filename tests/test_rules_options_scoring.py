@@ -58,8 +58,7 @@ def test_call_out_max_allows_at_most_n_points_002e(call_out_max: int, hand: str,
     else:
         with pytest.raises(
             RoundError,
-            match=rf"count \d+ points, but call_out_max="
-            rf"{call_out_max} allows at most {call_out_max}",
+            match=rf"count \d+ points, but at most {call_out_max} may be held \(Rommé mit {call_out_max}\)",
         ):
             score(winner, rules)
 
@@ -83,7 +82,10 @@ def test_color_romme_needs_n_cards_of_one_suit_002f(color_romme: int, hand: str,
         with pytest.raises(RoundError) as info:
             score(cards(hand), rules)
         message = str(info.value)
-        assert refusal in message and f"color_romme={color_romme} needs {color_romme}" in message
+        assert (
+            refusal in message
+            and f"{color_romme} are needed (Farbenrommé from {color_romme} cards)" in message
+        )
 
 
 def test_color_romme_needs_the_cards_not_points_002f() -> None:

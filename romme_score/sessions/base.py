@@ -150,8 +150,8 @@ class ServiceBase:
         if not 2 <= len(names) <= rules.max_players:
             raise SessionInputError(
                 ngettext(
-                    "%(count)d player, but these rules seat 2 to %(max)d (max_players=%(max)d)",
-                    "%(count)d players, but these rules seat 2 to %(max)d (max_players=%(max)d)",
+                    "%(count)d player, but these rules seat 2 to %(max)d",
+                    "%(count)d players, but these rules seat 2 to %(max)d",
                     len(names),
                 )
                 % {"count": len(names), "max": rules.max_players}

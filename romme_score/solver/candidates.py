@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Rank
 from romme_score.errors import InputProblem
+from romme_score.i18n import _
 from romme_score.melds import (
     Meld,
     MeldKind,
@@ -89,7 +90,8 @@ class Candidates:
         self.joker_only_melds = joker_only_melds
         if len(hand) > MAX_HAND_CARDS:
             raise HandTooLarge(
-                f"the solver takes hands of up to {MAX_HAND_CARDS} cards, this one has {len(hand)}"
+                _("best works out hands of up to %(most)d cards, this one has %(count)d")
+                % {"most": MAX_HAND_CARDS, "count": len(hand)}
             )
         self._cache_key = (rules.legality_key(), meld_filter, joker_only_melds)
         caches = _LEGAL_CACHES.setdefault(self._cache_key, ({}, {}, {}, {}))

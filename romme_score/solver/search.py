@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from romme_score.cards import Card
+from romme_score.i18n import grouped, ngettext
 from romme_score.melds import Meld, MeldKind, card_value, penalty_value
 from romme_score.rules import RuleSet
 from romme_score.solver.candidates import NEG, Candidates, HandTooLarge, MeldFilter, Template, take
@@ -851,8 +852,14 @@ class Solver:
     def _too_large(self) -> None:
         cards = sum(self.start_counts) + self.hand_jokers
         raise HandTooLarge(
-            f"this hand of {cards} cards with {len(self.table)} table melds needs "
-            f"more than the solver's {MAX_TABLE_WORK:,} moves"
+            ngettext(
+                "this hand of %(cards)d cards with %(melds)d table meld needs more than the %(work)s "
+                "moves best tries",
+                "this hand of %(cards)d cards with %(melds)d table melds needs more than the %(work)s "
+                "moves best tries",
+                len(self.table),
+            )
+            % {"cards": cards, "melds": len(self.table), "work": grouped(MAX_TABLE_WORK)}
         )
 
     # -- all three ------------------------------------------------------------------------

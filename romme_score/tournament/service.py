@@ -131,10 +131,7 @@ class TooFewToSeat(TournamentRefused):
 
 
 def _too_large(size: int, most: int) -> str:
-    return _("a table of %(size)d players, but these rules seat 2 to %(max)d (max_players=%(max)d)") % {
-        "size": size,
-        "max": most,
-    }
+    return _("a table of %(size)d players, but these rules seat 2 to %(max)d") % {"size": size, "max": most}
 
 
 class TableTooLarge(TournamentRefused):

@@ -112,22 +112,19 @@ def render_best(
         if not came_out and b.leftover:
             lines.append("  " + _("nothing can be laid yet: no first meld reaches the minimum"))
     if b.can_go_out:
-        kind = _("a Hand-Rommé") if b.hand_romme else _("going out")
-        parts = [m.format(profile, ascii) for m in b.out_melds]
-        parts += [
+        # what the player does, in order: lay down, lay off, discard (issue 38 item 11)
+        steps = [_("lay down %(melds)s") % {"melds": melds(b.out_melds)}] if b.out_melds else []
+        steps += [
             _("lay off %(move)s") % {"move": _layoff_text(move, table, profile, ascii, result)}
             for move, result in zip(b.out_layoffs, b.out_layoff_melds, strict=True)
         ]
-        how = " | ".join(parts) or _("nothing")  # "nothing" only when no card is laid at all
-        discard = (
-            ", " + _("discard %(card)s") % {"card": b.discard.format(profile, ascii)}
-            if b.discard is not None
-            else ""
-        )
-        lines.append(
-            _("Can go out now: yes, %(kind)s: %(how)s%(discard)s")
-            % {"kind": kind, "how": how, "discard": discard}
-        )
+        if b.discard is not None:
+            steps.append(_("discard %(card)s") % {"card": b.discard.format(profile, ascii)})
+        how = ", ".join(steps)
+        if b.hand_romme:
+            lines.append(_("Can go out now: yes, with a Hand-Rommé: %(how)s") % {"how": how})
+        else:
+            lines.append(_("Can go out now: yes: %(how)s") % {"how": how})
     else:
         lines.append(_("Can go out now: no"))
     return "\n".join(lines)

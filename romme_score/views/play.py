@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from romme_score.cards import Card
 from romme_score.i18n import N_, _, ngettext, shown, tenths_text
-from romme_score.rules import RuleSet
+from romme_score.rules import RuleSet, rule_name
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.sessions import PendingRound, RoundRow, Standings
 from romme_score.views import marks
@@ -277,8 +277,9 @@ def unknown_key(text: str, players: Sequence[str], winner: str | None) -> str:
 
 def never_out_marked(player: str, on: bool, rules: RuleSet) -> str:
     if on and not rules.never_out_doubles:
-        return _("%(player)s marked as never out (these rules do not double it: never_out_doubles=false)") % {
-            "player": player
+        return _("%(player)s marked as never out (these rules do not double it: %(rule)s)") % {
+            "player": player,
+            "rule": rule_name("never_out_doubles", False),
         }
     return (_("%(player)s marked as never out") if on else _("%(player)s no longer marked as never out")) % {
         "player": player

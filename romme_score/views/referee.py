@@ -8,7 +8,7 @@ from typing import Any
 
 from romme_score.cards import Card, Profile, format_cards
 from romme_score.i18n import N_, _
-from romme_score.melds import Meld, MeldKind
+from romme_score.melds import Meld, MeldKind, Reason
 from romme_score.referee import OntoVerdict, Verdict
 from romme_score.views.value import points
 
@@ -41,6 +41,7 @@ def verdict_json(v: Verdict, profile: Profile = "de", ascii: bool = False) -> di
                 ),
                 "reason": m.reason.value if m.reason else None,
                 "message": m.message,
+                "rule": m.rule,
                 "alternatives": [
                     {"kind": a.kind.value, "value": a.value, "cards": _slots(a, profile, ascii)}
                     for a in m.alternatives
@@ -48,7 +49,11 @@ def verdict_json(v: Verdict, profile: Profile = "de", ascii: bool = False) -> di
             }
         )
     if v.supply_error is not None:
-        data["error"] = {"reason": v.supply_error.reason.value, "message": str(v.supply_error)}
+        data["error"] = {
+            "reason": v.supply_error.reason.value,
+            "message": str(v.supply_error),
+            "rule": v.supply_error.rule,
+        }
     if v.first is not None:
         data["first_meld"] = {
             "required": v.first.required,
@@ -56,6 +61,7 @@ def verdict_json(v: Verdict, profile: Profile = "de", ascii: bool = False) -> di
             "ok": v.first.ok,
             "reason": v.first.reason.value if v.first.reason else None,
             "message": v.first.message,
+            "rule": v.first.rule,
         }
     if v.onto is not None:
         o = v.onto
@@ -68,6 +74,7 @@ def verdict_json(v: Verdict, profile: Profile = "de", ascii: bool = False) -> di
             "freed_jokers": o.freed_jokers,
             "note": o.note,
             "alternative": o.alternative,
+            "rule": o.rule,
         }
     return data
 
@@ -107,8 +114,10 @@ def render_verdict(v: Verdict, profile: Profile = "de", ascii: bool = False) -> 
                 _("First meld: enough (%(total)d of %(required)d needed)")
                 % {"total": v.first.total, "required": v.first.required}
             )
-        else:
+        elif v.first.reason == Reason.BELOW_MINIMUM:
             lines.append(_("First meld: NOT enough: %(reason)s") % {"reason": v.first.message})
+        else:  # an illegal meld, cards not in play, no pure run: no question of enough
+            lines.append(_("First meld: NOT allowed: %(reason)s") % {"reason": v.first.message})
     return "\n".join(lines)
 
 
