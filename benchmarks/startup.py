@@ -34,7 +34,7 @@ from goal_line import print_goal
 RUNS = int(os.environ.get("RUNS", "21"))
 ONLY = tuple(x.strip() for x in os.environ.get("ONLY", "").split(",") if x.strip())
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # where romme_score is
-WEB_STACK = ("starlette", "uvicorn", "sse_starlette", "segno", "anyio", "httpx")
+WEB_STACK = ("starlette", "uvicorn", "segno", "anyio", "httpx")
 
 # label -> the most instructions it may take, as a multiple of `import click` (issue 28 item 3)
 GOALS = {

@@ -165,7 +165,6 @@ def test_check_loads_no_session_machinery() -> None:
         "romme_score.web",
         "starlette",
         "uvicorn",
-        "sse_starlette",
         "segno",
         "anyio",
     ):
@@ -250,7 +249,7 @@ FRONT_ENDS_MAY_NOT_IMPORT = {
     "romme_score.table": ("romme_score.cli", "romme_score.web"),
     "romme_score.web": ("romme_score.cli", "romme_score.table"),
 }
-WEB_STACK = ("starlette", "uvicorn", "sse_starlette", "segno", "anyio")
+WEB_STACK = ("starlette", "uvicorn", "segno", "anyio")
 
 
 # A package whose modules sit in two layers counts module by module: romme_score.tournament
