@@ -17,11 +17,11 @@ import bisect
 import heapq
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 from typing import Literal
 
 from romme_score.errors import InputProblem
-from romme_score.frozen import record
 from romme_score.i18n import _
 
 
@@ -39,7 +39,7 @@ class TooFewPlayers(SettlementError):
         self.players = players
 
 
-@record
+@dataclass(frozen=True)
 class PlayerResult:
     name: str
     total: int
@@ -48,21 +48,21 @@ class PlayerResult:
     place: int
 
 
-@record
+@dataclass(frozen=True)
 class Pair:
     winner: str  # fewer points: receives
     loser: str
     points: int
 
 
-@record
+@dataclass(frozen=True)
 class Transfer:
     payer: str
     payee: str
     amount: Decimal
 
 
-@record
+@dataclass(frozen=True)
 class Settlement:
     players: tuple[PlayerResult, ...]
     pairs: tuple[Pair, ...]
@@ -134,7 +134,7 @@ SEARCH_BUDGET = 20_000
 """Pairs the heuristic's search for zero-sum groups of three and four may look at."""
 
 
-@record
+@dataclass(frozen=True)
 class TransferPlan:
     """Who pays whom (amounts in whole units), and whether that is proven the fewest."""
 

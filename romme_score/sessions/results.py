@@ -5,10 +5,10 @@ evening settled. Records of facts, no behaviour."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from romme_score.frozen import field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, RoundInput, RoundScore
 from romme_score.sessions.errors import UnlikelyPoints
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 RoundRow = RoundPoints  # one line of the scoresheet, as the store reads it
 
 
-@record
+@dataclass(frozen=True)
 class Correction:
     """A round changed after it was recorded: ``edited`` or ``undone``, and when."""
 
@@ -30,7 +30,7 @@ class Correction:
     at: str | None
 
 
-@record
+@dataclass(frozen=True)
 class Standings:
     """The scoresheet of a session: recent rounds, totals, state of the game."""
 
@@ -52,7 +52,7 @@ class Standings:
     renames: Sequence[Rename] = ()
 
 
-@record
+@dataclass(frozen=True)
 class SessionSummary:
     """A line of the session list."""
 
@@ -62,7 +62,7 @@ class SessionSummary:
     current: bool
 
 
-@record
+@dataclass(frozen=True)
 class Recorded:
     """A round as saved: its number, its score and the standings after it."""
 
@@ -74,7 +74,7 @@ class Recorded:
     next_in_progress: bool = False  # a round in progress elsewhere (phones) now counts as the next
 
 
-@record
+@dataclass(frozen=True)
 class Undone:
     """The round taken back and the totals after it."""
 
@@ -82,7 +82,7 @@ class Undone:
     totals: Mapping[str, int]
 
 
-@record
+@dataclass(frozen=True)
 class Edited:
     """A corrected round: its new input, its new score and the totals after it."""
 
@@ -92,7 +92,7 @@ class Edited:
     totals: Mapping[str, int]
 
 
-@record
+@dataclass(frozen=True)
 class SettlementInputs:
     """What the settlement needs of the chosen sessions: one game per session."""
 
@@ -102,7 +102,7 @@ class SettlementInputs:
     leaderboard: dict[str, int] | None
 
 
-@record
+@dataclass(frozen=True)
 class Snapshot:
     """A session as every door shows it at one version: the standings, the round in
     progress with who is still missing and its score as it would be saved now
@@ -123,7 +123,7 @@ class Snapshot:
     counts: Mapping[str, HandCount] = field(default_factory=dict)
 
 
-@record
+@dataclass(frozen=True)
 class Settled:
     """An evening settled: who pays whom, in which currency, with the 003 leaderboard
     (in tenths, None unless the rules keep one) beside it."""

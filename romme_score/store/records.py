@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from romme_score.cards import Card, parse_cards
-from romme_score.frozen import TupleRecord, field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput
 
@@ -44,7 +44,7 @@ def to_seconds(stamp: str | None) -> str | None:
         return stamp
 
 
-@record
+@dataclass(frozen=True)
 class SessionInfo:
     id: int
     name: str
@@ -56,7 +56,7 @@ class SessionInfo:
     created_at: str
 
 
-@record
+@dataclass(frozen=True)
 class TournamentPlayer:
     """A player of a tournament: the start number kept all tournament, the name, the team
     (None: none), and ``withdrawn_after``, the series drawn when the player withdrew (None:
@@ -68,7 +68,7 @@ class TournamentPlayer:
     withdrawn_after: int | None = None
 
 
-@record
+@dataclass(frozen=True)
 class TournamentInfo:
     """A tournament: its tables' house rules, its options, the seed of its draws, its
     players by start number, and how many series are drawn."""
@@ -83,7 +83,7 @@ class TournamentInfo:
     series_drawn: int
 
 
-@record
+@dataclass(frozen=True)
 class TournamentTable:
     """A table of a series: its session (by id, and as it is called now), the players in
     seat order, and the rounds (games) recorded there."""
@@ -96,7 +96,7 @@ class TournamentTable:
     games: int
 
 
-@record
+@dataclass(frozen=True)
 class LeagueEvent:
     """An event of a league: a session or a tournament (by id, and as it is called now),
     when it was created, and its place in the order added."""
@@ -108,7 +108,7 @@ class LeagueEvent:
     created_at: str
 
 
-@record
+@dataclass(frozen=True)
 class LeagueAlias:
     """Another spelling of a person (§11 "People"): ``spelling`` as typed, the person as the
     alias names them."""
@@ -117,7 +117,7 @@ class LeagueAlias:
     person: str
 
 
-@record
+@dataclass(frozen=True)
 class LeagueInfo:
     """A league: its season, options and board token, its events in the order added, its
     aliases in the order given, and its change counter."""
@@ -133,7 +133,7 @@ class LeagueInfo:
     version: int
 
 
-@record
+@dataclass(frozen=True)
 class HandRecord:
     cards: str | None  # canonical notation (de, ASCII)
     typed_points: int | None
@@ -147,7 +147,7 @@ class HandRecord:
         return Hand(cards, self.typed_points, self.never_out)
 
 
-@record
+@dataclass(frozen=True)
 class RoundRecord:
     number: int
     winner: str | None
@@ -165,7 +165,7 @@ class RoundRecord:
         return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
 
 
-@record
+@dataclass(frozen=True)
 class StoredRound:
     """A round row as the database keeps it, active or in the history."""
 
@@ -189,7 +189,7 @@ class StoredRound:
 # --- the round in progress (phones at the table) ---------------------------------------
 
 
-@record
+@dataclass(frozen=True)
 class PendingHand:
     """One hand of the round in progress, as it arrived: cards (canonical notation) or
     points counted by hand."""
@@ -202,7 +202,7 @@ class PendingHand:
         return HandRecord(self.cards, self.typed_points, self.never_out, 0, 0, None).to_hand()
 
 
-@record
+@dataclass(frozen=True)
 class PendingRound:
     """The round being played, as far as it is known: who went out (or the stalemate),
     the Hand-Rommé mark and the hands that are in. ``revision`` counts every change of it,
@@ -237,7 +237,7 @@ class Keep(Enum):
 KEEP = Keep.KEEP
 
 
-@record
+@dataclass(frozen=True)
 class PendingChange:
     """What one write changes of the round in progress; what is not given stays. A hand
     given as None is taken out."""
@@ -251,7 +251,7 @@ class PendingChange:
 LINK_KINDS = ("board", "scorekeeper", "seat")
 
 
-@record
+@dataclass(frozen=True)
 class Link:
     """A link to a session for the phones: ``board`` (read only), ``scorekeeper``, or
     ``seat`` (one per ``player``); ``token`` is its secret."""
@@ -261,7 +261,7 @@ class Link:
     token: str
 
 
-@record
+@dataclass(frozen=True)
 class KeyedWrite:
     """A write applied under an idempotency key: what it was (``what``, a digest of its
     path and body) and its first answer (``status`` and ``answer``, None while the write
@@ -272,7 +272,7 @@ class KeyedWrite:
     answer: str | None
 
 
-@record
+@dataclass(frozen=True)
 class Key:
     """A write's idempotency key as a phone sent it (``key``) and what the write was
     (``what``, a digest of its path and body): kept with the write, in its transaction."""
@@ -281,7 +281,7 @@ class Key:
     what: str
 
 
-@record
+@dataclass(frozen=True)
 class Note:
     """A note written to a session's history, about one round or the whole game."""
 
@@ -290,7 +290,7 @@ class Note:
     at: str
 
 
-@record
+@dataclass(frozen=True)
 class Rename:
     old: str
     new: str
@@ -350,7 +350,7 @@ def canonical(cards: Sequence[Card] | None) -> str | None:
     return " ".join(c.format("de", ascii=True) for c in cards)
 
 
-@record
+@dataclass(frozen=True)
 class RoundPoints:
     """One line of the scoresheet: a round's marks and points per player (no cards)."""
 
@@ -363,7 +363,7 @@ class RoundPoints:
     leaderboard: Mapping[str, int | None]
 
 
-class Change(TupleRecord):
+class Change(NamedTuple):
     """A round taken back (``undone``) or corrected (``replaced``), and when."""
 
     number: int
@@ -371,7 +371,7 @@ class Change(TupleRecord):
     at: str | None
 
 
-class SessionCount(TupleRecord):
+class SessionCount(NamedTuple):
     """A session with its rounds played and its players' totals (the session list)."""
 
     info: SessionInfo
@@ -379,7 +379,7 @@ class SessionCount(TupleRecord):
     totals: dict[str, int]
 
 
-class PlayerSessionStats(TupleRecord):
+class PlayerSessionStats(NamedTuple):
     """One player seated in one session, over the session's active rounds (``romme stats``)."""
 
     session_id: int
@@ -398,7 +398,7 @@ class PlayerSessionStats(TupleRecord):
     worst_round: int
 
 
-class HeadToHead(TupleRecord):
+class HeadToHead(NamedTuple):
     """A player (one spelling of the name) against an opponent: rounds both played, rounds
     the player scored fewer penalty points, rounds the opponent did."""
 
@@ -411,7 +411,7 @@ class HeadToHead(TupleRecord):
 HAND_FIELDS = ("cards", "typed_points", "never_out", "points", "bonus", "leaderboard")
 
 
-class Lines(TupleRecord):
+class Lines(NamedTuple):
     """A batch of a long read (the export's lines, the scoresheet's): the rows, and the
     name of each of their fields, so that a reader finds a value by its name, never by a
     position agreed elsewhere; a row is a plain tuple, so that 100,000 of them cost no
