@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, RoundInput, RoundScore
@@ -21,8 +21,7 @@ if TYPE_CHECKING:
 RoundRow = RoundPoints  # one line of the scoresheet, as the store reads it
 
 
-@dataclass(frozen=True)
-class Correction:
+class Correction(NamedTuple):
     """A round changed after it was recorded: ``edited`` or ``undone``, and when."""
 
     round: int
@@ -30,8 +29,7 @@ class Correction:
     at: str | None
 
 
-@dataclass(frozen=True)
-class Standings:
+class Standings(NamedTuple):
     """The scoresheet of a session: recent rounds, totals, state of the game."""
 
     session: str
@@ -52,8 +50,7 @@ class Standings:
     renames: Sequence[Rename] = ()
 
 
-@dataclass(frozen=True)
-class SessionSummary:
+class SessionSummary(NamedTuple):
     """A line of the session list."""
 
     info: SessionInfo
@@ -62,8 +59,7 @@ class SessionSummary:
     current: bool
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     """A round as saved: its number, its score and the standings after it."""
 
     number: int
@@ -74,16 +70,14 @@ class Recorded:
     next_in_progress: bool = False  # a round in progress elsewhere (phones) now counts as the next
 
 
-@dataclass(frozen=True)
-class Undone:
+class Undone(NamedTuple):
     """The round taken back and the totals after it."""
 
     record: RoundRecord
     totals: Mapping[str, int]
 
 
-@dataclass(frozen=True)
-class Edited:
+class Edited(NamedTuple):
     """A corrected round: its new input, its new score and the totals after it."""
 
     number: int
@@ -92,8 +86,7 @@ class Edited:
     totals: Mapping[str, int]
 
 
-@dataclass(frozen=True)
-class SettlementInputs:
+class SettlementInputs(NamedTuple):
     """What the settlement needs of the chosen sessions: one game per session."""
 
     games: list[dict[str, int]]
@@ -123,8 +116,7 @@ class Snapshot:
     counts: Mapping[str, HandCount] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Settled:
+class Settled(NamedTuple):
     """An evening settled: who pays whom, in which currency, with the 003 leaderboard
     (in tenths, None unless the rules keep one) beside it."""
 

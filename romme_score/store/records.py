@@ -44,8 +44,7 @@ def to_seconds(stamp: str | None) -> str | None:
         return stamp
 
 
-@dataclass(frozen=True)
-class SessionInfo:
+class SessionInfo(NamedTuple):
     id: int
     name: str
     players: tuple[str, ...]
@@ -56,8 +55,7 @@ class SessionInfo:
     created_at: str
 
 
-@dataclass(frozen=True)
-class TournamentPlayer:
+class TournamentPlayer(NamedTuple):
     """A player of a tournament: the start number kept all tournament, the name, the team
     (None: none), and ``withdrawn_after``, the series drawn when the player withdrew (None:
     still playing; seated again in no later series)."""
@@ -68,8 +66,7 @@ class TournamentPlayer:
     withdrawn_after: int | None = None
 
 
-@dataclass(frozen=True)
-class TournamentInfo:
+class TournamentInfo(NamedTuple):
     """A tournament: its tables' house rules, its options, the seed of its draws, its
     players by start number, and how many series are drawn."""
 
@@ -83,8 +80,7 @@ class TournamentInfo:
     series_drawn: int
 
 
-@dataclass(frozen=True)
-class TournamentTable:
+class TournamentTable(NamedTuple):
     """A table of a series: its session (by id, and as it is called now), the players in
     seat order, and the rounds (games) recorded there."""
 
@@ -96,8 +92,7 @@ class TournamentTable:
     games: int
 
 
-@dataclass(frozen=True)
-class LeagueEvent:
+class LeagueEvent(NamedTuple):
     """An event of a league: a session or a tournament (by id, and as it is called now),
     when it was created, and its place in the order added."""
 
@@ -108,8 +103,7 @@ class LeagueEvent:
     created_at: str
 
 
-@dataclass(frozen=True)
-class LeagueAlias:
+class LeagueAlias(NamedTuple):
     """Another spelling of a person (§11 "People"): ``spelling`` as typed, the person as the
     alias names them."""
 
@@ -117,8 +111,7 @@ class LeagueAlias:
     person: str
 
 
-@dataclass(frozen=True)
-class LeagueInfo:
+class LeagueInfo(NamedTuple):
     """A league: its season, options and board token, its events in the order added, its
     aliases in the order given, and its change counter."""
 
@@ -133,8 +126,7 @@ class LeagueInfo:
     version: int
 
 
-@dataclass(frozen=True)
-class HandRecord:
+class HandRecord(NamedTuple):
     cards: str | None  # canonical notation (de, ASCII)
     typed_points: int | None
     never_out: bool
@@ -147,8 +139,7 @@ class HandRecord:
         return Hand(cards, self.typed_points, self.never_out)
 
 
-@dataclass(frozen=True)
-class RoundRecord:
+class RoundRecord(NamedTuple):
     number: int
     winner: str | None
     hand_romme: bool
@@ -165,8 +156,7 @@ class RoundRecord:
         return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
 
 
-@dataclass(frozen=True)
-class StoredRound:
+class StoredRound(NamedTuple):
     """A round row as the database keeps it, active or in the history."""
 
     row: int  # its place among the session's round rows, first written first
@@ -189,8 +179,7 @@ class StoredRound:
 # --- the round in progress (phones at the table) ---------------------------------------
 
 
-@dataclass(frozen=True)
-class PendingHand:
+class PendingHand(NamedTuple):
     """One hand of the round in progress, as it arrived: cards (canonical notation) or
     points counted by hand."""
 
@@ -251,8 +240,7 @@ class PendingChange:
 LINK_KINDS = ("board", "scorekeeper", "seat")
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """A link to a session for the phones: ``board`` (read only), ``scorekeeper``, or
     ``seat`` (one per ``player``); ``token`` is its secret."""
 
@@ -261,8 +249,7 @@ class Link:
     token: str
 
 
-@dataclass(frozen=True)
-class KeyedWrite:
+class KeyedWrite(NamedTuple):
     """A write applied under an idempotency key: what it was (``what``, a digest of its
     path and body) and its first answer (``status`` and ``answer``, None while the write
     is being answered, or when the server stopped between applying and answering it)."""
@@ -272,8 +259,7 @@ class KeyedWrite:
     answer: str | None
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(NamedTuple):
     """A write's idempotency key as a phone sent it (``key``) and what the write was
     (``what``, a digest of its path and body): kept with the write, in its transaction."""
 
@@ -281,8 +267,7 @@ class Key:
     what: str
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(NamedTuple):
     """A note written to a session's history, about one round or the whole game."""
 
     round: int | None
@@ -290,8 +275,7 @@ class Note:
     at: str
 
 
-@dataclass(frozen=True)
-class Rename:
+class Rename(NamedTuple):
     old: str
     new: str
     at: str
@@ -350,8 +334,7 @@ def canonical(cards: Sequence[Card] | None) -> str | None:
     return " ".join(c.format("de", ascii=True) for c in cards)
 
 
-@dataclass(frozen=True)
-class RoundPoints:
+class RoundPoints(NamedTuple):
     """One line of the scoresheet: a round's marks and points per player (no cards)."""
 
     number: int
