@@ -7,11 +7,11 @@ arrangement of a hand with the melds on the table, or an error with its code and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
-from romme_score.frozen import record
 from romme_score.melds import IllegalMeldError, Meld, check_supply, interpret
 from romme_score.rules import RuleSet
 
@@ -41,7 +41,7 @@ class SupplyExceeded(InputProblem):
         self.reason = error.reason
 
 
-@record
+@dataclass(frozen=True)
 class BestVerdict:
     """The best arrangement of ``hand`` (:class:`~romme_score.solver.Best`, lone jokers'
     melds included), with the table melds it may lay off onto, read as melds."""

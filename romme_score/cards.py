@@ -20,10 +20,10 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from romme_score.errors import InputProblem
-from romme_score.frozen import EnumBase, IntEnumBase, enum_of
 from romme_score.i18n import _, language, shown
 
 Profile = Literal["de", "en"]
@@ -48,8 +48,7 @@ class NotationError(InputProblem):
         self.other_profile = other_profile  # the profile in which the token is a card
 
 
-@enum_of(enum.Enum)
-class Suit(EnumBase):
+class Suit(enum.Enum):
     """The four suits in Skat order (004): Kreuz, Pik, Herz, Karo."""
 
     CLUBS = "C"
@@ -103,8 +102,7 @@ _DE_SUIT_LETTERS = {
 _EN_SUIT_LETTERS = {"C": Suit.CLUBS, "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS}
 
 
-@enum_of(enum.IntEnum)
-class Rank(IntEnumBase):
+class Rank(enum.IntEnum):
     """Ranks by their place in a low run: ace 1 up to king 13."""
 
     ACE = 1
@@ -152,46 +150,23 @@ def _declaration(text: str) -> re.Match[str] | None:
     return re.match(_DECLARATION, text) if "=" in text or "(" in text else None
 
 
+@dataclass(frozen=True, slots=True)
 class Card:
     """One playing card, or a joker (``rank`` and ``suit`` are None).
 
     A joker may carry ``declared``: the natural card it stands for as the
     player wrote it (``J=H8``, 004, 002 b).
-
-    Frozen, compared and hashed by its three fields, as ``@dataclass(frozen=True)`` made
-    it, written out by hand: that decorator compiles its methods at import, a cost of
-    every ``romme check`` (tests/test_cards.py holds the two alike).
     """
-
-    __match_args__ = ("rank", "suit", "declared")
 
     rank: Rank | None
     suit: Suit | None
-    declared: Card | None
+    declared: Card | None = None
 
-    def __init__(self, rank: Rank | None, suit: Suit | None, declared: Card | None = None) -> None:
-        if (rank is None) != (suit is None):
+    def __post_init__(self) -> None:
+        if (self.rank is None) != (self.suit is None):
             raise NotationError("a card has both a rank and a suit, a joker neither")
-        if declared is not None and (rank is not None or declared.is_joker):
+        if self.declared is not None and (self.rank is not None or self.declared.is_joker):
             raise NotationError("only a joker can be declared, and only as a natural card")
-        values = self.__dict__
-        values["rank"], values["suit"], values["declared"] = rank, suit, declared
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return (self.rank, self.suit, self.declared) == (other.rank, other.suit, other.declared)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.rank, self.suit, self.declared))
-
-    if not TYPE_CHECKING:  # frozen (at run time: mypy is not told)
-
-        def __setattr__(self, name, value):
-            raise AttributeError(f"cannot assign to field {name!r}")
-
-        def __delattr__(self, name):
-            raise AttributeError(f"cannot delete field {name!r}")
 
     @classmethod
     def joker(cls, declared: Card | None = None) -> Card:

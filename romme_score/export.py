@@ -13,14 +13,13 @@ would give.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from json.encoder import encode_basestring as json_text
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from romme_score.cards import NotationError, parse_cards
 from romme_score.errors import InputProblem
@@ -37,9 +36,11 @@ from romme_score.inputs import (
 )
 from romme_score.rules import RuleError, RuleSet
 from romme_score.scoring import Hand, RoundInput, RoundScore, places, unknown_player_message
-from romme_score.store.protocol import Store
 from romme_score.store.records import Ending, HandRecord, Lines, Note, Rename, SessionInfo, StoredRound
 from romme_score.stream import RawJSON, stream_json
+
+if TYPE_CHECKING:  # a type only: no Protocol class built at start-up
+    from romme_score.store.protocol import Store
 
 
 class ExportError(InputProblem):
@@ -824,6 +825,8 @@ def csv_chunks(export: SessionExport) -> Iterator[str]:
     of rounds is written by one template, checked as :class:`_RoundLines` checks its
     batches: a field that CSV quotes sends the batch to the csv writer."""
     sink = _Sink()
+    import csv  # only --format csv writes it
+
     writer = csv.writer(sink)
     players = export.players
     seats = len(players)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 from romme_score.inputs import fold
 from romme_score.rules import GameEnd, RuleSet
@@ -53,8 +54,7 @@ def name_key(name: str) -> str:
 # --- the course of a game -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Chart:
+class Chart(NamedTuple):
     """Every player's running total after each round of a session."""
 
     session: str
@@ -157,8 +157,7 @@ def chart_from_totals(service: SessionService, info: SessionInfo, most: int | No
 # --- statistics -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class HeadToHead:
+class HeadToHead(NamedTuple):
     """A player against one opponent: rounds and games both played, who finished lower."""
 
     opponent: str
@@ -178,8 +177,7 @@ class HeadToHead:
         return self.games - self.games_lower - self.games_higher
 
 
-@dataclass(frozen=True)
-class PlayerStats:
+class PlayerStats(NamedTuple):
     """One person over every session they sat in (see :func:`name_key`)."""
 
     name: str  # as spelled in their latest session
@@ -202,8 +200,7 @@ class PlayerStats:
         return (Decimal(self.points) / self.rounds).quantize(TWO_PLACES, ROUND_HALF_UP)
 
 
-@dataclass(frozen=True)
-class Stats:
+class Stats(NamedTuple):
     players: tuple[PlayerStats, ...]
     since: date | None = None
     sessions: int = 0  # sessions counted
@@ -225,8 +222,7 @@ class _Tally:
     totals: dict[int, int] = field(default_factory=dict)  # session id -> final total
 
 
-@dataclass(frozen=True)
-class _Game:
+class _Game(NamedTuple):
     players: list[str]
     totals: dict[str, int]
     rounds: int
@@ -245,8 +241,7 @@ def _rules(text: str) -> RuleSet:
 # --- the report -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class GameReport:
+class GameReport(NamedTuple):
     """One session of the evening: its scoresheet and its chart."""
 
     standings: Standings
@@ -256,8 +251,7 @@ class GameReport:
     currency: str | None
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """An evening: its games, and their settlement together (as ``romme settle``)."""
 
     games: tuple[GameReport, ...]

@@ -59,9 +59,10 @@ if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check ne
     from datetime import date
     from decimal import Decimal
 
+from dataclasses import dataclass
+
 from romme_score.cards import Card, NotationError, Profile, parse_cards
 from romme_score.errors import InputProblem
-from romme_score.frozen import StrEnumBase, enum_of, record
 from romme_score.i18n import _, shown
 
 MAX_NAME = 40
@@ -76,7 +77,7 @@ class InputValueError(InputProblem):
     """A number or name as typed cannot be used: one sentence naming the field and the rule."""
 
 
-@record
+@dataclass(frozen=True)
 class Hand:
     """What one player had left, as typed: cards, or points counted by hand. (Its points
     under a rule set are :func:`romme_score.scoring.hand_points`.)"""
@@ -459,8 +460,7 @@ def parse_day(text: str, what: str, today: date | None = None) -> date:
 # --- players ------------------------------------------------------------------------
 
 
-@enum_of(enum.StrEnum)
-class ChoiceProblem(StrEnumBase):
+class ChoiceProblem(enum.StrEnum):
     """Why a typed player means no one player."""
 
     EMPTY = "empty"  # nothing typed
@@ -583,8 +583,7 @@ def choose_player(text: str, players: Sequence[str]) -> str:
 # --- hands --------------------------------------------------------------------------
 
 
-@enum_of(enum.StrEnum)
-class HandProblem(StrEnumBase):
+class HandProblem(enum.StrEnum):
     """Why a typed hand cannot be read."""
 
     EMPTY = "empty"  # nothing typed

@@ -19,22 +19,20 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from romme_score.cards import SUITS, Card, Profile, Rank, Suit
 from romme_score.errors import Refusal
-from romme_score.frozen import StrEnumBase, TupleRecord, enum_of, record
 from romme_score.i18n import _, ngettext
 from romme_score.rules import RuleSet, rule_key, rule_name
 
 
-@enum_of(enum.StrEnum)
-class MeldKind(StrEnumBase):
+class MeldKind(enum.StrEnum):
     SET = "set"
     RUN = "run"
 
 
-@enum_of(enum.StrEnum)
-class Reason(StrEnumBase):
+class Reason(enum.StrEnum):
     """Why a meld, a first meld or a lay-off is not allowed."""
 
     TOO_FEW_CARDS = "too-few-cards"
@@ -87,7 +85,7 @@ def _named(name: str, value: object) -> dict[str, str]:
     return {"rule": rule_name(name, value)}
 
 
-class Slot(TupleRecord):
+class Slot(NamedTuple):
     """One place in a meld: the card lying there and the card it counts as.
 
     For a joker in a set, ``options`` lists every suit it may stand for;
@@ -116,7 +114,7 @@ class Slot(TupleRecord):
         return f"{joker}={self.stands_for.format(profile, ascii)}"
 
 
-class Meld(TupleRecord):
+class Meld(NamedTuple):
     """A legal (or structurally possible) interpretation of a meld."""
 
     kind: MeldKind
@@ -169,8 +167,7 @@ def penalty_value(card: Card, rules: RuleSet) -> int:
     return 10 if card.rank.is_face else int(card.rank)
 
 
-@record
-class CardValues:
+class CardValues(NamedTuple):
     """What each card counts under a rule set (§3), as ``romme rules`` shows it: in a meld
     (``meld``; the ace high, ``low_ace`` at the bottom of a run) and left in the hand
     (``hand``, ``joker``). The joker in a meld counts as the card it stands for.
@@ -609,8 +606,7 @@ def check_supply(cards: Sequence[Card], rules: RuleSet) -> None:
             )
 
 
-@record
-class FirstMeld:
+class FirstMeld(NamedTuple):
     """The verdict on melds laid together as a first meld (§4)."""
 
     required: int

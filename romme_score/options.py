@@ -5,8 +5,8 @@ frozen record that documents itself (:func:`option`), checked by its metadata
 ``--rule KEY=VALUE`` item (:func:`parse_assignment`) or a TOML house-rules file
 (:func:`load_rules_file`).
 
->>> from romme_score.frozen import record
->>> @record
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
 ... class Table:
 ...     size: int = option(4, "players at a table", lo=2, hi=6)
 >>> [f.metadata["doc"] for f in fields(Table)], range_text(option_fields(Table)["size"])
@@ -18,10 +18,10 @@ frozen record that documents itself (:func:`option`), checked by its metadata
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import Field, field, fields
 from typing import Any, Protocol
 
 from romme_score.errors import InputProblem
-from romme_score.frozen import Field, field, fields
 from romme_score.i18n import _, shown
 from romme_score.inputs import InputValueError, looks_like_number, parse_int
 
@@ -37,7 +37,7 @@ class AssignmentError(RuleError):
 
 
 class OptionField(Protocol):
-    """What the option checks read of a field (:class:`romme_score.frozen.Field`)."""
+    """What the option checks read of a field (:class:`dataclasses.Field`)."""
 
     @property
     def name(self) -> str: ...
@@ -54,7 +54,7 @@ def option(default: Any, doc: str, **meta: Any) -> Any:
     return field(default=default, metadata={"doc": doc, **meta})
 
 
-def option_fields(cls: Any) -> dict[str, Field]:
+def option_fields(cls: Any) -> dict[str, Field[Any]]:
     """The fields of an option record by name, in the order of the class body."""
     return {f.name: f for f in fields(cls)}
 

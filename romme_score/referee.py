@@ -10,10 +10,10 @@ Pure: it turns parsed cards into a verdict, or raises an error with its code and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
-from romme_score.frozen import record
 from romme_score.i18n import _
 from romme_score.melds import (
     FirstMeld,
@@ -76,8 +76,9 @@ def judge_question(
     return judge_melds(list(melds), parsed, rules, first=first)
 
 
-@record  # not a NamedTuple: it costs some 1 M instructions of romme check's start-up each
-class MeldVerdict:
+# The verdicts are NamedTuples, results read once: a frozen dataclass each would cost every
+# romme check some 2.5 M instructions more at start-up (issue 38 item 19).
+class MeldVerdict(NamedTuple):
     input: str
     cards: list[Card]
     meld: Meld | None
@@ -91,8 +92,7 @@ class MeldVerdict:
         return self.meld is not None
 
 
-@record
-class OntoVerdict:
+class OntoVerdict(NamedTuple):
     valid: bool
     reason: Reason | None
     message: str | None
@@ -103,8 +103,7 @@ class OntoVerdict:
     rule: str | None = None  # the option that decided, as typed (joker_swap=after-out)
 
 
-@record
-class Verdict:
+class Verdict(NamedTuple):
     melds: Sequence[MeldVerdict]
     supply_error: IllegalMeldError | None = None
     first: FirstMeld | None = None

@@ -13,9 +13,9 @@ True
 
 from __future__ import annotations
 
+from dataclasses import Field, dataclass, fields, replace
 from typing import Any, Literal
 
-from romme_score.frozen import Field, fields, record, replace
 from romme_score.i18n import N_, _, shown
 from romme_score.inputs import InputValueError, looks_like_number, parse_int
 from romme_score.options import (
@@ -53,7 +53,7 @@ def _whole(text: str, lo: int, hi: int) -> int | None:
         return None
 
 
-@record
+@dataclass(frozen=True)
 class GameEnd:
     """When a game (Partie) ends: at a points target, after N rounds, or never. It reads
     the German words too (``runden:5``, ``offen``), as the German help writes them.
@@ -95,7 +95,7 @@ class GameEnd:
         return str(self.limit)
 
 
-@record
+@dataclass(frozen=True)
 class RuleSet:
     """The house rules a table plays by. Validates itself when built."""
 
@@ -412,7 +412,7 @@ _FIELDS = option_fields(RuleSet)
 OPTION_NAMES = tuple(_FIELDS)
 
 
-def option_field(name: str) -> Field:
+def option_field(name: str) -> Field[Any]:
     if name not in _FIELDS:
         close = closest(name, OPTION_NAMES)
         if close:

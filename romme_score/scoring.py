@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
-from romme_score.frozen import field, record
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import Hand as Hand  # read by the input layer; imported from here too
 from romme_score.inputs import HandInputError, HandProblem, unknown_player
@@ -136,7 +136,7 @@ def hand_points(hand: Hand, rules: RuleSet) -> int:
     return hand.points or 0
 
 
-@record
+@dataclass(frozen=True)
 class RoundInput:
     """A round as the table reports it."""
 
@@ -146,7 +146,7 @@ class RoundInput:
     stalemate: bool = False
 
 
-@record
+@dataclass(frozen=True)
 class RoundScore:
     """A round's result: penalty added per player, bonus struck from the winner."""
 
@@ -321,7 +321,7 @@ def score_round(
     return RoundScore(points, base, multiplier, bonus, board)
 
 
-@record
+@dataclass(frozen=True)
 class GameState:
     finished: bool
     winner: str | None

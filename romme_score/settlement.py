@@ -18,10 +18,9 @@ import heapq
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import ROUND_FLOOR, Decimal
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from romme_score.errors import InputProblem
-from romme_score.frozen import record
 from romme_score.i18n import _
 
 
@@ -39,8 +38,7 @@ class TooFewPlayers(SettlementError):
         self.players = players
 
 
-@record
-class PlayerResult:
+class PlayerResult(NamedTuple):
     name: str
     total: int
     net: int
@@ -48,22 +46,19 @@ class PlayerResult:
     place: int
 
 
-@record
-class Pair:
+class Pair(NamedTuple):
     winner: str  # fewer points: receives
     loser: str
     points: int
 
 
-@record
-class Transfer:
+class Transfer(NamedTuple):
     payer: str
     payee: str
     amount: Decimal
 
 
-@record
-class Settlement:
+class Settlement(NamedTuple):
     players: tuple[PlayerResult, ...]
     pairs: tuple[Pair, ...]
     transfers: tuple[Transfer, ...]
@@ -134,8 +129,7 @@ SEARCH_BUDGET = 20_000
 """Pairs the heuristic's search for zero-sum groups of three and four may look at."""
 
 
-@record
-class TransferPlan:
+class TransferPlan(NamedTuple):
     """Who pays whom (amounts in whole units), and whether that is proven the fewest."""
 
     transfers: tuple[tuple[str, str, int], ...]

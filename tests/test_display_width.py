@@ -60,7 +60,7 @@ def test_panel_columns_stay_in_line_whatever_the_names() -> None:
 def test_standings_table_keeps_columns_with_an_emoji(lang: str) -> None:
     ok("new", "Friday", *PLAYERS)
     ok("round", "--winner", "Anna", "Zoë 🃏=11", "Zoe\u0308=22", "王小明=33")
-    """The table measures names as the terminal shows them (views/table.py, by wcwidth)."""
+    """The table measures names as the terminal shows them (tabulate, by wcwidth)."""
     out = ok("--lang", lang, "standings").splitlines()
     table = out[1:5]  # head, rule, round 1, total
     assert len({width(line) for line in table}) == 1, out

@@ -68,7 +68,7 @@ def test_pipx_install_of_a_fresh_clone_gives_a_romme_that_speaks_both_languages(
         [
             python,
             "-c",
-            "import importlib.resources as r, starlette, uvicorn, sse_starlette, segno\n"
+            "import importlib.resources as r, starlette, uvicorn, segno\n"
             "web = r.files('romme_score') / 'web'\n"
             "print(' '.join(sorted(p.name for d in ('static', 'templates') for p in (web / d).iterdir())))",
         ],

@@ -18,8 +18,8 @@ from romme_score.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Never on a path that does not need them: tabulate (which reads its version through
-# importlib.metadata, which imports email), and wcwidth where no width is measured.
+# Never on a path that prints no table: tabulate (which reads its version through
+# importlib.metadata, which imports email, and imports wcwidth).
 HEAVY = ("tabulate", "importlib.metadata", "email", "wcwidth")
 # Nor, for a help text or the version, the database or the session service.
 NO_DATABASE = ("sqlite3", "psycopg", "romme_score.store.sql", "romme_score.sessions", "romme_score.export")
@@ -88,9 +88,17 @@ def test_a_help_text_and_the_version_load_no_database_and_no_other_command(
     assert found(loaded, HEAVY + NO_DATABASE) == []
 
 
-def test_standings_of_a_session_load_no_table_library(session_db: Path) -> None:
+def test_standings_of_a_session_load_tabulate_for_its_table_issue_38_item_18(session_db: Path) -> None:
+    """A table is printed by tabulate, imported where one is printed (issue 38 item 18):
+    standings load it; the help texts, the version and romme check above do not."""
     loaded = loaded_by(["standings"], session_db)
     assert "romme_score.sessions" in loaded  # the probe sees the session read
+    assert "tabulate" in loaded
+
+
+def test_a_command_without_a_table_loads_no_table_library_issue_38_item_18(session_db: Path) -> None:
+    loaded = loaded_by(["note", "a note"], session_db)
+    assert "romme_score.sessions" in loaded
     assert found(loaded, HEAVY) == []
 
 

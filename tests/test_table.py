@@ -1,64 +1,95 @@
-"""The views' tables (romme_score/views/table.py) are tabulate's "simple" format, written
-without importing tabulate (issue 28 item 3): the same text for the cells the views give
-(names with an emoji or a combining mark, whole numbers, signed numbers as text, empty
-cells), whatever the alignment. Where tabulate rewrites a number given as text in a column
-that also holds a decimal (``+80`` -> ``80``, ``3.30`` -> ``3.3``), the table keeps the text
-as the view wrote it."""
+"""The terminal's tables are written by tabulate, the package the design card names, in its
+"simple" format (issue 38 item 18: romme_score/views/table.py, a copy of that format kept to
+save tabulate's import, is gone). tabulate is imported where a table is printed, never at
+a module's top (tests/test_startup_imports.py: never by ``romme check``). Names with an
+emoji, a combining mark or a CJK character keep the columns after them in line, as with the
+copy: tabulate measures them with wcwidth, a runtime dependency."""
 
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
-from tabulate import tabulate
+import ast
+from pathlib import Path
 
-from romme_score.views.table import simple_table
+import pytest
+from clirun import ok
 
-ALPHABET = "AnaBözZ🃏王 -+0123456789\u0308"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "romme_score"
 
-
-def reads_as_a_decimal(text: str) -> bool:
-    """A text tabulate reads as a float but not as an int (it would rewrite it)."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    try:
-        int(text)
-    except ValueError:
-        return True
-    return False
+# The views that print a table, each calling tabulate.
+TABLE_VIEWS = {"league", "rules", "session", "settle", "stats", "tournament"}
 
 
-texts = st.text(ALPHABET, max_size=8).filter(lambda t: not reads_as_a_decimal(t))
-cells = st.one_of(texts, st.integers(-10_000, 10_000), st.just(""))
-aligns = st.sampled_from(["left", "right", "center"])
-
-
-@given(
-    st.integers(1, 5).flatmap(
-        lambda n: st.tuples(
-            st.lists(texts.filter(lambda t: t == t.strip()), min_size=n, max_size=n),
-            st.lists(st.lists(cells, min_size=n, max_size=n), max_size=6),
-            st.one_of(st.none(), st.lists(aligns, min_size=n, max_size=n)),
-        )
+def calls_tabulate(tree: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "tabulate"
+        for n in ast.walk(tree)
     )
-)
-def test_a_table_is_tabulates_simple_format(
-    table: tuple[list[str], list[list[object]], list[str] | None],
-) -> None:
-    headers, rows, colalign = table
-    theirs = tabulate(rows, headers=headers, tablefmt="simple", colalign=colalign)
-    assert simple_table(rows, headers, colalign) == theirs
 
 
-@given(st.lists(st.lists(cells, min_size=3, max_size=3), max_size=5))
-def test_a_table_of_text_only_is_tabulates_without_numbers(rows: list[list[object]]) -> None:
-    rows = [[str(c) for c in row] for row in rows]
-    headers = ["player", "games", "won"]
-    theirs = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
-    assert simple_table(rows, headers, numparse=False) == theirs
+def test_no_module_writes_a_table_of_its_own_issue_38_item_18() -> None:
+    assert not (PACKAGE / "views" / "table.py").exists()
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "simple_table" not in text, path
+        tree = ast.parse(text)
+        if calls_tabulate(tree):
+            found.add(path.stem)
+        for node in tree.body:  # imported where a table is printed, not at the module's import
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            module = node.module if isinstance(node, ast.ImportFrom) else None
+            assert "tabulate" not in names and module != "tabulate", path
+    assert found == TABLE_VIEWS
 
 
-def test_numbers_given_as_text_stay_as_written() -> None:
-    table = simple_table([["vs A", "+80"], ["money", "3.30"]], ["player", "A"], ("left", "right"))
-    assert table.splitlines()[2:] == ["vs A       +80", "money     3.30"]
+def test_a_table_is_tabulates_output_issue_38_item_18(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tabulate
+
+    written: list[str] = []
+    real = tabulate.tabulate
+
+    def spy(*args: object, **kwargs: object) -> str:
+        text = real(*args, **kwargs)  # type: ignore[arg-type]
+        written.append(text)
+        return text
+
+    monkeypatch.setattr(tabulate, "tabulate", spy)
+    out = ok("settle", "A=220", "B=360", "C=140", "D=490")
+    assert len(written) == 1 and written[0] in out
+    assert set(written[0].splitlines()[1]) == {"-", " "}  # the "simple" format's rule
+
+
+# What romme settle printed with the copy (romme_score/views/table.py) before issue 38: the
+# same with tabulate, byte for byte, wide characters and numbers given as text included.
+SETTLED = {
+    "en": """\
+player       Zoë 🃏    王小明     C      D
+---------  --------  --------  ----  -----
+total           220       365   140    490
+vs Zoë 🃏                -145   +80   -270
+vs 王小明      +145            +225   -125
+vs C            -80      -225         -350
+vs D           +270      +125  +350
+net            +335      -245  +655   -745
+money          3.35     -2.45  6.55  -7.45
+place             2         3     1      4
+""",
+    "de": """\
+Spieler       Zoë 🃏    王小明     C      D
+----------  --------  --------  ----  -----
+Summe            220       365   140    490
+gg. Zoë 🃏                -145   +80   -270
+gg. 王小明      +145            +225   -125
+gg. C            -80      -225         -350
+gg. D           +270      +125  +350
+netto           +335      -245  +655   -745
+Geld            3,35     -2,45  6,55  -7,45
+""",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_wide_characters_keep_the_columns_as_before_issue_38_item_18(lang: str) -> None:
+    out = ok("--lang", lang, "settle", "--unit", "0.05", "Zoë 🃏=220", "王小明=365", "C=140", "D=490")
+    assert SETTLED[lang] in out

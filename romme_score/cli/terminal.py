@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import codecs
 import io
-import os
 import sys
 from typing import IO, Any
 
@@ -129,18 +128,8 @@ def fit_html(text: str) -> str:
 
 def terminal_columns() -> int:
     """The terminal's width as :func:`shutil.get_terminal_size` gives it (``COLUMNS`` where
-    it is a positive number, else the terminal of standard output, else 80), without
-    importing :mod:`shutil`, which imports the compression modules on every start of a
-    command that prints a table (issue 28 item 3). tests/test_startup_imports.py holds the
-    two alike."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns > 0:
-        return columns
-    try:
-        size = os.get_terminal_size(sys.__stdout__.fileno())  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return 80
-    return size.columns or 80
+    it is a positive number, else the terminal of standard output, else 80), for a command
+    that fits a table to it."""
+    import shutil  # where a width is needed: it imports the compression modules
+
+    return shutil.get_terminal_size().columns

@@ -17,11 +17,11 @@ service's part is :mod:`~romme_score.sessions.progress`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from romme_score.cards import Profile
 from romme_score.errors import InputProblem
-from romme_score.frozen import field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, NoWinner, RoundError, RoundInput, RoundScore
 from romme_score.sessions.errors import RoundIncomplete
@@ -143,7 +143,7 @@ class RoundReferee:
 # -- what a door sends and what it gets back ------------------------------------------------
 
 
-@record
+@dataclass(frozen=True)
 class TypedHand:
     """A hand as typed or tapped (cards or points, in ``notation``), read by the service
     (:func:`~romme_score.inputs.read_hand`) once it knows the game is open: a finished game
@@ -153,7 +153,7 @@ class TypedHand:
     notation: Profile = "de"
 
 
-@record
+@dataclass(frozen=True)
 class RoundChange:
     """One change of the round in progress; what is not given stays. ``hands`` in the order
     given, by player (a player given twice is refused: :class:`GivenTwice`), None taking a
@@ -194,7 +194,7 @@ def hands_given(
     return tuple(hands.items() if isinstance(hands, Mapping) else hands)
 
 
-@record
+@dataclass(frozen=True)
 class RoundState:
     """The round in progress after a change (or as read): ``missing``, the hands still
     needed in seating order from the winner's left (:func:`asking_order`); ``unsaved``, why

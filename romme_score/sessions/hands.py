@@ -6,10 +6,9 @@ checked as it arrives (:func:`check_hand`), the round's cards against the packs
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from romme_score.cards import Card, Profile
-from romme_score.frozen import record
 from romme_score.inputs import choose_player, read_hand
 from romme_score.rules import RuleSet
 from romme_score.scoring import (
@@ -27,8 +26,7 @@ if TYPE_CHECKING:
     from romme_score.melds import IllegalMeldError
 
 
-@record
-class HandCount:
+class HandCount(NamedTuple):
     """A hand's points under a session's rules before any doubling, and what each of its
     cards counts (none for points counted by hand): what a door shows beside a hand."""
 
@@ -54,8 +52,7 @@ def unlikely_refusal(rules: RuleSet, player: str, hand: Hand) -> UnlikelyPoints 
     return UnlikelyPoints(player, hand.points or 0, min(UNLIKELY_POINTS, most_points_in_hand(rules)))
 
 
-@record
-class ReadHands:
+class ReadHands(NamedTuple):
     """The hands of a round given as ``NAME=CARDS`` words, by player, and the unlikely
     points among them (kept: a door that asks nobody warns instead)."""
 

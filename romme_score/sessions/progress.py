@@ -12,10 +12,10 @@ them on its state; :meth:`Progress.referee` hands the table mode's entry its rul
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from romme_score.errors import InputProblem, RommeError
-from romme_score.frozen import replace
 from romme_score.scoring import (
     Hand,
     RoundError,

@@ -5,10 +5,10 @@ evening settled. Records of facts, no behaviour."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from romme_score.frozen import field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import GameState, RoundInput, RoundScore
 from romme_score.sessions.errors import UnlikelyPoints
@@ -29,8 +29,7 @@ if TYPE_CHECKING:
 RoundRow = RoundPoints  # one line of the scoresheet, as the store reads it
 
 
-@record
-class Correction:
+class Correction(NamedTuple):
     """A round changed after it was recorded: ``edited`` or ``undone``, and when."""
 
     round: int
@@ -38,8 +37,7 @@ class Correction:
     at: str | None
 
 
-@record
-class Standings:
+class Standings(NamedTuple):
     """The scoresheet of a session: recent rounds, totals, state of the game."""
 
     session: str
@@ -61,8 +59,7 @@ class Standings:
     endings: Sequence[Ending] = ()  # ended by agreement and taken back (issue 36 item 5)
 
 
-@record
-class SessionSummary:
+class SessionSummary(NamedTuple):
     """A line of the session list."""
 
     info: SessionInfo
@@ -71,8 +68,7 @@ class SessionSummary:
     current: bool
 
 
-@record
-class Recorded:
+class Recorded(NamedTuple):
     """A round as saved: its number, its score and the standings after it."""
 
     number: int
@@ -83,8 +79,7 @@ class Recorded:
     next_in_progress: bool = False  # a round in progress elsewhere (phones) now counts as the next
 
 
-@record
-class Ended:
+class Ended(NamedTuple):
     """A game ended by agreement, or taken back (``ending.ended`` false), and its state
     after it (issue 36 item 5)."""
 
@@ -94,16 +89,14 @@ class Ended:
     totals: Mapping[str, int]
 
 
-@record
-class Undone:
+class Undone(NamedTuple):
     """The round taken back and the totals after it."""
 
     record: RoundRecord
     totals: Mapping[str, int]
 
 
-@record
-class Edited:
+class Edited(NamedTuple):
     """A corrected round: its new input, its new score and the totals after it."""
 
     number: int
@@ -112,8 +105,7 @@ class Edited:
     totals: Mapping[str, int]
 
 
-@record
-class SettlementInputs:
+class SettlementInputs(NamedTuple):
     """What the settlement needs of the chosen sessions: one game per session."""
 
     games: list[dict[str, int]]
@@ -122,7 +114,7 @@ class SettlementInputs:
     leaderboard: dict[str, int] | None
 
 
-@record
+@dataclass(frozen=True)
 class Snapshot:
     """A session as every door shows it at one version: the standings, the round in
     progress with who is still missing and its score as it would be saved now
@@ -143,8 +135,7 @@ class Snapshot:
     counts: Mapping[str, HandCount] = field(default_factory=dict)
 
 
-@record
-class Settled:
+class Settled(NamedTuple):
     """An evening settled: who pays whom, in which currency, with the 003 leaderboard
     (in tenths, None unless the rules keep one) beside it."""
 

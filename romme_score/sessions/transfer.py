@@ -14,11 +14,11 @@ from romme_score.inputs import clean_name
 from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, game_state, replay
 from romme_score.store.errors import NoSuchSession
-from romme_score.store.protocol import Store
 from romme_score.store.records import HandRecord, SessionInfo, StoredRound, canonical
 
 if TYPE_CHECKING:
     from romme_score.export import SessionExport
+    from romme_score.store.protocol import Store
 
 
 def scored_rows(

@@ -10,26 +10,36 @@ one SQL store of :mod:`romme_score.store.sql` over a connection and a dialect of
 a backend is one new module, one line in :data:`BACKENDS` and the same contract tests
 (``tests/test_store_contract.py``).
 
-Light on purpose: importing the package loads neither SQLite nor a backend.
+Light on purpose: importing the package loads neither SQLite nor a backend, nor its errors
+(:mod:`~romme_score.store.errors`, loaded where one is first named).
 """
 
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from romme_score.i18n import _
 from romme_score.paths import default_location
-from romme_score.store.errors import (
-    DatabasePathError,
-    NotFound,
-    StoreBusy,
-    StoreError,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pathlib where a path is made, the errors where one is raised or caught:
+    # the store's quick look (romme check's start-up with a current session) needs neither
+    from pathlib import Path
+
+    from romme_score.store.errors import DatabasePathError, NotFound, StoreBusy, StoreError
     from romme_score.store.protocol import Store
+
+_ERRORS = ("DatabasePathError", "NotFound", "StoreBusy", "StoreError")
+
+
+def __getattr__(name: str) -> Any:
+    """The errors named here, from :mod:`romme_score.store.errors` on first use."""
+    if name in _ERRORS:
+        from romme_score.store import errors
+
+        return getattr(errors, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 SQLITE_URL = "sqlite:///"
 # The backends by the scheme of their location (a path is "sqlite"): the module and its
@@ -51,6 +61,8 @@ def location_path(location: str | Path) -> Path | None:
     >>> location_path("postgresql://club@server/romme") is None
     True
     """
+    from pathlib import Path
+
     if isinstance(location, Path):
         return location
     if location.startswith(SQLITE_URL):
@@ -84,6 +96,8 @@ def open_store(location: str | Path | None = None, *, create: bool = True, read_
     path = location_path(where)
     scheme = "sqlite" if path is not None else str(where).partition("://")[0]
     if scheme not in BACKENDS or (path is None and scheme == "sqlite"):  # sqlite:// is a path's
+        from romme_score.store.errors import DatabasePathError
+
         raise DatabasePathError(
             _("%(scheme)s:// is not a kind of database romme-score can use (an SQLite file is)")
             % {"scheme": scheme},

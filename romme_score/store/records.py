@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from romme_score.cards import Card, parse_cards
-from romme_score.frozen import TupleRecord, field, record
 from romme_score.rules import RuleSet
 from romme_score.scoring import Hand, RoundInput
 
@@ -44,8 +44,7 @@ def to_seconds(stamp: str | None) -> str | None:
         return stamp
 
 
-@record
-class SessionInfo:
+class SessionInfo(NamedTuple):
     id: int
     name: str
     players: tuple[str, ...]
@@ -57,8 +56,7 @@ class SessionInfo:
     ended: bool = False  # ended by agreement before its rules end it (issue 36 item 5)
 
 
-@record
-class TournamentPlayer:
+class TournamentPlayer(NamedTuple):
     """A player of a tournament: the start number kept all tournament, the name, the team
     (None: none), and ``withdrawn_after``, the series drawn when the player withdrew (None:
     still playing; seated again in no later series)."""
@@ -69,8 +67,7 @@ class TournamentPlayer:
     withdrawn_after: int | None = None
 
 
-@record
-class TournamentInfo:
+class TournamentInfo(NamedTuple):
     """A tournament: its tables' house rules, its options, the seed of its draws, its
     players by start number, and how many series are drawn."""
 
@@ -84,8 +81,7 @@ class TournamentInfo:
     series_drawn: int
 
 
-@record
-class TournamentTable:
+class TournamentTable(NamedTuple):
     """A table of a series: its session (by id, and as it is called now), the players in
     seat order, and the rounds (games) recorded there."""
 
@@ -97,8 +93,7 @@ class TournamentTable:
     games: int
 
 
-@record
-class LeagueEvent:
+class LeagueEvent(NamedTuple):
     """An event of a league: a session or a tournament (by id, and as it is called now),
     when it was created, and its place in the order added."""
 
@@ -109,8 +104,7 @@ class LeagueEvent:
     created_at: str
 
 
-@record
-class LeagueAlias:
+class LeagueAlias(NamedTuple):
     """Another spelling of a person (§11 "People"): ``spelling`` as typed, the person as the
     alias names them."""
 
@@ -118,8 +112,7 @@ class LeagueAlias:
     person: str
 
 
-@record
-class LeagueInfo:
+class LeagueInfo(NamedTuple):
     """A league: its season, options and board token, its events in the order added, its
     aliases in the order given, and its change counter."""
 
@@ -134,8 +127,7 @@ class LeagueInfo:
     version: int
 
 
-@record
-class HandRecord:
+class HandRecord(NamedTuple):
     cards: str | None  # canonical notation (de, ASCII)
     typed_points: int | None
     never_out: bool
@@ -148,8 +140,7 @@ class HandRecord:
         return Hand(cards, self.typed_points, self.never_out)
 
 
-@record
-class RoundRecord:
+class RoundRecord(NamedTuple):
     number: int
     winner: str | None
     hand_romme: bool
@@ -166,8 +157,7 @@ class RoundRecord:
         return RoundInput(self.winner, hands, self.hand_romme, self.stalemate)
 
 
-@record
-class StoredRound:
+class StoredRound(NamedTuple):
     """A round row as the database keeps it, active or in the history."""
 
     row: int  # its place among the session's round rows, first written first
@@ -190,8 +180,7 @@ class StoredRound:
 # --- the round in progress (phones at the table) ---------------------------------------
 
 
-@record
-class PendingHand:
+class PendingHand(NamedTuple):
     """One hand of the round in progress, as it arrived: cards (canonical notation) or
     points counted by hand."""
 
@@ -203,7 +192,7 @@ class PendingHand:
         return HandRecord(self.cards, self.typed_points, self.never_out, 0, 0, None).to_hand()
 
 
-@record
+@dataclass(frozen=True)
 class PendingRound:
     """The round being played, as far as it is known: who went out (or the stalemate),
     the Hand-Rommé mark and the hands that are in. ``revision`` counts every change of it,
@@ -238,7 +227,7 @@ class Keep(Enum):
 KEEP = Keep.KEEP
 
 
-@record
+@dataclass(frozen=True)
 class PendingChange:
     """What one write changes of the round in progress; what is not given stays. A hand
     given as None is taken out."""
@@ -252,8 +241,7 @@ class PendingChange:
 LINK_KINDS = ("board", "scorekeeper", "seat")
 
 
-@record
-class Link:
+class Link(NamedTuple):
     """A link to a session for the phones: ``board`` (read only), ``scorekeeper``, or
     ``seat`` (one per ``player``); ``token`` is its secret."""
 
@@ -262,8 +250,7 @@ class Link:
     token: str
 
 
-@record
-class KeyedWrite:
+class KeyedWrite(NamedTuple):
     """A write applied under an idempotency key: what it was (``what``, a digest of its
     path and body) and its first answer (``status`` and ``answer``, None while the write
     is being answered, or when the server stopped between applying and answering it)."""
@@ -273,8 +260,7 @@ class KeyedWrite:
     answer: str | None
 
 
-@record
-class Key:
+class Key(NamedTuple):
     """A write's idempotency key as a phone sent it (``key``) and what the write was
     (``what``, a digest of its path and body): kept with the write, in its transaction."""
 
@@ -282,8 +268,7 @@ class Key:
     what: str
 
 
-@record
-class Note:
+class Note(NamedTuple):
     """A note written to a session's history, about one round or the whole game."""
 
     round: int | None
@@ -291,15 +276,13 @@ class Note:
     at: str
 
 
-@record
-class Rename:
+class Rename(NamedTuple):
     old: str
     new: str
     at: str
 
 
-@record
-class Ending:
+class Ending(NamedTuple):
     """A game ended by agreement (``ended``), or taken back (not ``ended``), when
     ``round`` rounds were played (issue 36 item 5)."""
 
@@ -361,8 +344,7 @@ def canonical(cards: Sequence[Card] | None) -> str | None:
     return " ".join(c.format("de", ascii=True) for c in cards)
 
 
-@record
-class RoundPoints:
+class RoundPoints(NamedTuple):
     """One line of the scoresheet: a round's marks and points per player (no cards)."""
 
     number: int
@@ -374,7 +356,7 @@ class RoundPoints:
     leaderboard: Mapping[str, int | None]
 
 
-class Change(TupleRecord):
+class Change(NamedTuple):
     """A round taken back (``undone``) or corrected (``replaced``), and when."""
 
     number: int
@@ -382,7 +364,7 @@ class Change(TupleRecord):
     at: str | None
 
 
-class SessionCount(TupleRecord):
+class SessionCount(NamedTuple):
     """A session with its rounds played and its players' totals (the session list)."""
 
     info: SessionInfo
@@ -390,7 +372,7 @@ class SessionCount(TupleRecord):
     totals: dict[str, int]
 
 
-class PlayerSessionStats(TupleRecord):
+class PlayerSessionStats(NamedTuple):
     """One player seated in one session, over the session's active rounds (``romme stats``)."""
 
     session_id: int
@@ -410,7 +392,7 @@ class PlayerSessionStats(TupleRecord):
     ended: bool = False  # the game ended by agreement (issue 36 item 5)
 
 
-class HeadToHead(TupleRecord):
+class HeadToHead(NamedTuple):
     """A player (one spelling of the name) against an opponent: rounds both played, rounds
     the player scored fewer penalty points, rounds the opponent did."""
 
@@ -423,7 +405,7 @@ class HeadToHead(TupleRecord):
 HAND_FIELDS = ("cards", "typed_points", "never_out", "points", "bonus", "leaderboard")
 
 
-class Lines(TupleRecord):
+class Lines(NamedTuple):
     """A batch of a long read (the export's lines, the scoresheet's): the rows, and the
     name of each of their fields, so that a reader finds a value by its name, never by a
     position agreed elsewhere; a row is a plain tuple, so that 100,000 of them cost no

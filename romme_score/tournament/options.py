@@ -14,10 +14,10 @@ each documented where it is defined, on the option machinery of the house rules
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import Field, dataclass, fields, replace
 from decimal import Decimal
 from typing import Any, Literal
 
-from romme_score.frozen import Field, fields, record, replace
 from romme_score.i18n import _
 from romme_score.inputs import InputValueError, looks_like_number, parse_decimal, parse_int
 from romme_score.options import (
@@ -42,7 +42,7 @@ MAX_MONEY = Decimal(10**7)  # a fee or a prize amount
 MONEY_PLACES = 8
 
 
-@record
+@dataclass(frozen=True)
 class Prize:
     """The prize of one place: an amount of money, or a percentage of the pot."""
 
@@ -61,7 +61,7 @@ def _plain(value: Decimal) -> str:
 WertungLow = tuple[tuple[int, int], ...]
 
 
-@record
+@dataclass(frozen=True)
 class TournamentOptions:
     """Every number of docs/rules.md §10, validated when built (as :class:`~romme_score.rules.RuleSet`
     is); the tables' house rules are a :class:`~romme_score.rules.RuleSet` beside it."""
@@ -335,7 +335,7 @@ def _read_prizes(text: Any, value: Any) -> tuple[Prize, ...]:
     return tuple(prizes)
 
 
-def tournament_field(name: str) -> Field:
+def tournament_field(name: str) -> Field[Any]:
     if name not in _FIELDS:
         raise unknown_option(name)
     return _FIELDS[name]

@@ -16,11 +16,11 @@ number of §10) are in :mod:`romme_score.tournament.options`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from romme_score.errors import InputProblem, Refusal
-from romme_score.frozen import field, record
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import InputValueError, clean_name, clean_names
 from romme_score.tournament.options import Prize, TournamentOptions
@@ -78,7 +78,7 @@ class PrizesAbovePot(Refusal):
 # --- players ------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True)
 class Entrant:
     """A player as entered: a name and a team (None: no team)."""
 
@@ -205,7 +205,7 @@ def seat_series(
 # --- results --------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True)
 class Game:
     """One game at a table (a round of its session): who went out, and each player's
     points as recorded (after any doubling) and winner bonus struck."""
@@ -257,7 +257,7 @@ def lost_games(players: Sequence[str], games: Sequence[Game]) -> dict[str, int]:
 # --- ranking --------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True)
 class Result:
     """A player's results, one per series (None: not seated in it)."""
 
@@ -273,7 +273,7 @@ class Result:
         return sum(1 for r in self.series if r is not None)
 
 
-@record
+@dataclass(frozen=True)
 class Ranked:
     start: int
     place: int
@@ -318,7 +318,7 @@ def rank(results: Iterable[Result], options: TournamentOptions) -> list[Ranked]:
     return ranked
 
 
-@record
+@dataclass(frozen=True)
 class TeamRanked:
     team: str
     place: int
@@ -350,7 +350,7 @@ def rank_teams(
 # --- money ----------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True)
 class PlayerMoney:
     start: int
     place: int
@@ -358,7 +358,7 @@ class PlayerMoney:
     receives: Decimal
 
 
-@record
+@dataclass(frozen=True)
 class Payout:
     pot: Decimal
     kept: Decimal  # what the prizes leave of the pot (the organiser's)

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
-from romme_score.frozen import record
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import ascii_digits, choose_player, clean_name, fold
 from romme_score.rules import RuleSet
@@ -54,7 +54,7 @@ class TournamentRefused(StoreError):
     """A tournament action refused as asked."""
 
 
-@record
+@dataclass(frozen=True)
 class MissingTable:
     """A table that has not played all its games yet."""
 
@@ -210,7 +210,7 @@ class NameTooLong(SessionInputError):
 # --- what the service hands out -----------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True)
 class Tournament:
     """A tournament as its service hands it out: the store's
     :class:`~romme_score.store.records.TournamentInfo` with its options built (the store
@@ -246,7 +246,7 @@ def stored_options(info: TournamentInfo) -> TournamentOptions:
     return TournamentOptions.from_dict(info.options)
 
 
-@record
+@dataclass(frozen=True)
 class DrawnTable:
     table: int
     session: str
@@ -254,7 +254,7 @@ class DrawnTable:
     starts: tuple[int, ...]
 
 
-@record
+@dataclass(frozen=True)
 class Drawn:
     tournament: str
     series: int
@@ -264,7 +264,7 @@ class Drawn:
     missing: tuple[MissingTable, ...]  # tables of earlier series still short of games (--force)
 
 
-@record
+@dataclass(frozen=True)
 class Running:
     """A player's table in a series still played: how far it is, and the points so far
     (None: the table has not started, which is no result at all, never 0)."""
@@ -276,7 +276,7 @@ class Running:
     points: int | None
 
 
-@record
+@dataclass(frozen=True)
 class PlayerStanding:
     start: int
     name: str
@@ -288,7 +288,7 @@ class PlayerStanding:
     current: Running | None = None  # the player's table in the series still played
 
 
-@record
+@dataclass(frozen=True)
 class TeamStanding:
     team: str
     place: int
@@ -296,7 +296,7 @@ class TeamStanding:
     players: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True)
 class TournamentStandings:
     tournament: str
     options: TournamentOptions
@@ -318,7 +318,7 @@ class TournamentStandings:
         return not self.missing and self.series_played == self.options.series
 
 
-@record
+@dataclass(frozen=True)
 class PlayerPayout:
     start: int
     name: str
@@ -327,7 +327,7 @@ class PlayerPayout:
     receives: Decimal
 
 
-@record
+@dataclass(frozen=True)
 class TournamentPayout:
     tournament: str
     options: TournamentOptions
@@ -338,7 +338,7 @@ class TournamentPayout:
     missing: tuple[MissingTable, ...]
 
 
-@record
+@dataclass(frozen=True)
 class Withdrawn:
     tournament: str
     start: int
@@ -346,7 +346,7 @@ class Withdrawn:
     after_series: int
 
 
-@record
+@dataclass(frozen=True)
 class SheetTable:
     """A table's sheet: who sits where (start numbers), and the games recorded so far."""
 
@@ -360,7 +360,7 @@ class SheetTable:
     capped: bool = False  # a winner bonus struck short of the rules' (the winner had fewer points)
 
 
-@record
+@dataclass(frozen=True)
 class Sheets:
     tournament: str
     series: int

@@ -11,9 +11,9 @@ sharply; colours are told apart by dash patterns too. The terminal's chart is
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
-from romme_score.frozen import record
 from romme_score.views import marks
 from romme_score.views.chart import round_ticks, value_ticks
 
@@ -26,7 +26,7 @@ LEFT, RIGHT, TOP, BOTTOM = 46, 18, 16, 40
 DOTS_UP_TO = 60  # points per line that still get a dot each
 
 
-@record
+@dataclass(frozen=True)
 class Line:
     """A player's line: the value after each numbered step (a round, an event)."""
 
@@ -36,7 +36,7 @@ class Line:
     final: int  # named in the line's title and in the legend
 
 
-@record
+@dataclass(frozen=True)
 class Mark:
     """A Hand-Rommé on a line: where, and what its title says."""
 

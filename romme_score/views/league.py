@@ -14,7 +14,6 @@ from romme_score.league.rules import Event
 from romme_score.league.service import Added, League, LeagueStandings, LeagueSummary
 from romme_score.views.local import day_text
 from romme_score.views.shell import shell_word
-from romme_score.views.table import simple_table
 
 
 def kind_text(kind: str) -> str:
@@ -98,6 +97,8 @@ def list_json(leagues: Sequence[LeagueSummary]) -> dict[str, Any]:
 
 
 def render_list(leagues: Sequence[LeagueSummary]) -> str:
+    from tabulate import tabulate  # imported where a table is printed
+
     if not leagues:
         return _("No league yet: start one with romme league new NAME.")
     rows: list[list[object]] = []
@@ -105,11 +106,12 @@ def render_list(leagues: Sequence[LeagueSummary]) -> str:
         first, *more = textwrap.wrap(options_text(summary.info.options), 44) or [""]
         rows.append([summary.info.name, summary.info.season or "", summary.events, first])
         rows += [["", "", "", line] for line in more]
-    return simple_table(
+    return tabulate(
         rows,
         headers=[_("league"), _("season"), _("events"), _("options")],
         colalign=["left", "left", "right", "left"],
-        numparse=False,
+        tablefmt="simple",
+        disable_numparse=True,
     )
 
 
@@ -171,6 +173,8 @@ def nobody_placed() -> str:
 
 
 def render_standings(s: LeagueStandings) -> str:
+    from tabulate import tabulate  # imported where a table is printed
+
     head = _("League '%(league)s'") % {"league": s.league}
     if s.season:
         head += " " + _("(season %(season)s)") % {"season": s.season}
@@ -199,7 +203,7 @@ def render_standings(s: LeagueStandings) -> str:
         *[str(n) for n in range(1, len(s.events) + 1)],
     ]
     align = ["right", "left", "right", "right", *(["right"] * len(s.events))]
-    lines += ["", simple_table(rows, headers=headers, colalign=align)]
+    lines += ["", tabulate(rows, headers=headers, colalign=align, tablefmt="simple", disable_numparse=True)]
     if any(not r.counted for p in s.players for r in p.results):
         lines.append(dropped_note(s.options.best))
     if not s.finished:

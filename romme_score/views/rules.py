@@ -20,7 +20,6 @@ from romme_score.rules import (
 from romme_score.tournament.options import TOURNAMENT_OPTION_NAMES, TournamentOptions, allowed_text
 from romme_score.tournament.options import option_doc as tournament_option_doc
 from romme_score.views.game_end import typed
-from romme_score.views.table import simple_table
 from romme_score.views.width import fits, wrap
 
 CARD_VALUES = N_("What each card counts:")
@@ -62,6 +61,8 @@ def render_card_values(rules: RuleSet, width: int | None = None) -> str:
     """What each card counts under ``rules``, before the options of ``romme rules``: the
     number cards by their face value where each counts its number (else one by one), the
     faces together where they count alike, the ace, the joker where jokers are in play."""
+    from tabulate import tabulate  # imported where a table is printed
+
     values = card_values_json(rules)
     rows: list[list[str]] = []
     numbers = [values[str(int(rank))] for rank in NUMBER_RANKS]
@@ -82,7 +83,7 @@ def render_card_values(rules: RuleSet, width: int | None = None) -> str:
     rows.append([_(ACE), _(ACE_IN_A_MELD) % {"high": ace["meld"], "low": ace["low_run"]}, str(ace["hand"])])
     if rules.jokers:  # basic rummy plays without: no row for a card not in the game
         rows.append([_(JOKER), _(JOKER_IN_A_MELD), str(values["joker"]["hand"])])
-    lines = simple_table(rows, headers=[_(h) for h in CARD_HEADERS]).split("\n")
+    lines = tabulate(rows, headers=[_(h) for h in CARD_HEADERS], tablefmt="simple").split("\n")
     table = "\n".join(lines[:1] + lines[2:])  # tabulate's "plain": no line under the headings
     if width is not None and not fits(table, width):
         _card, in_meld, in_hand = (_(h) for h in CARD_HEADERS)
@@ -109,13 +110,16 @@ def presets_json(presets: Mapping[str, RuleSet]) -> dict[str, Any]:
 def render_presets(presets: Mapping[str, RuleSet], verbose: bool = False, width: int | None = None) -> str:
     """The presets, each described in words; ``verbose`` adds the number of its rule text (docs/rules.md).
     Where the table is wider than ``width`` columns, a wrapped line each."""
+    from tabulate import tabulate  # imported where a table is printed
+
     if verbose:
         rows = [[name, _(PRESET_SOURCES[name]), PRESET_FILES[name]] for name in presets]
-        table = simple_table(rows, headers=[_("preset"), _("what it is"), _("source")])
+        table = tabulate(rows, headers=[_("preset"), _("what it is"), _("source")], tablefmt="simple")
     else:
-        table = simple_table(
+        table = tabulate(
             [[name, _(PRESET_SOURCES[name])] for name in presets],
             headers=[_("preset"), _("what it is")],
+            tablefmt="simple",
         )
     if width is None or fits(table, width):
         return table
@@ -129,14 +133,17 @@ def _options(rows: list[list[str]], width: int | None, sources: list[str] | None
     """Options as a table of option, value, allowed and meaning (and source, when given);
     where that is wider than ``width`` columns, a block each: ``option = value``, then what
     is allowed and what it means (and the source), indented and wrapped."""
+    from tabulate import tabulate  # imported where a table is printed
+
     headers = [_("option"), _("value"), _("allowed"), _("meaning")]
     if sources is not None:
-        table = simple_table(
+        table = tabulate(
             [[*row, source] for row, source in zip(rows, sources, strict=True)],
             headers=[*headers, _("source")],
+            tablefmt="simple",
         )
     else:
-        table = simple_table(rows, headers=headers)
+        table = tabulate(rows, headers=headers, tablefmt="simple")
     if width is None or fits(table, width):
         return table
     blocks = []

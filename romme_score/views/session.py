@@ -29,7 +29,6 @@ from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
 from romme_score.views.output import leaderboard_json
-from romme_score.views.table import simple_table
 
 CardsText = Callable[[Sequence[Card]], str]
 
@@ -223,6 +222,8 @@ def _narrow_scoresheet(s: Standings, width: int) -> str:
 def render_scoresheet(s: Standings, width: int | None = None) -> str:
     """The table of rounds with running totals, totals, places and the game's state; where
     it is wider than ``width`` columns, the narrow table (:func:`_narrow_scoresheet`)."""
+    from tabulate import tabulate  # imported where a table is printed
+
     headers = [_("round"), *s.players]
     table: list[list[str]] = []
     rounds = s.rounds
@@ -238,7 +239,7 @@ def render_scoresheet(s: Standings, width: int | None = None) -> str:
     if s.leaderboard is not None:
         table.append([_("leaderboard")] + [tenths_text(s.leaderboard[p]) for p in s.players])
     align = ("left",) + ("right",) * len(s.players)
-    sheet = simple_table(table, headers=headers, colalign=align)
+    sheet = tabulate(table, headers=headers, colalign=align, tablefmt="simple", disable_numparse=True)
     if width is not None and not columns.fits(sheet, width):
         lines.append(_narrow_scoresheet(s, width))
         lines.append(columns.wrap(marks.legend(), width))
@@ -309,6 +310,8 @@ def hand_shown(hand: Hand | None, cards: CardsText) -> str:
 
 def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore, cards: CardsText) -> str:
     """A round's summary: every player's cards left, points and marks."""
+    from tabulate import tabulate  # imported where a table is printed
+
     rows = []
     for p in players:
         hand = rnd.hands.get(p)
@@ -325,7 +328,7 @@ def describe_round(players: Sequence[str], rnd: RoundInput, score: RoundScore, c
         rows.append([p, shown, score.points[p], note])
     # the fourth column says how the points came about (went out, a bonus, a multiplier):
     # headed like the others (issue 38 item 10), not a rule under an empty heading
-    return simple_table(rows, headers=[_("player"), _("cards left"), _("points"), _("remark")])
+    return tabulate(rows, headers=[_("player"), _("cards left"), _("points"), _("remark")], tablefmt="simple")
 
 
 def recorded_json(r: Recorded) -> dict[str, Any]:
@@ -470,6 +473,8 @@ def render_sessions(rows: Sequence[SessionSummary], width: int | None = None) ->
     """The sessions as a table; where that is wider than ``width`` columns (a phone-sized
     terminal, the table mode at 60 columns), two lines each: the name, rounds, date and
     whether it is over, then the players, indented and wrapped."""
+    from tabulate import tabulate  # imported where a table is printed
+
     from romme_score.views.local import stamp_day
 
     if not rows:
@@ -487,7 +492,7 @@ def render_sessions(rows: Sequence[SessionSummary], width: int | None = None) ->
         for r in rows
     ]
     headers = [_("session"), _("players"), _("rounds"), _("date"), _("finished")]
-    table = simple_table(cells, headers=headers)
+    table = tabulate(cells, headers=headers, tablefmt="simple")
     if width is None or columns.fits(table, width):
         return table
     lines = []

@@ -10,7 +10,6 @@ from romme_score.settlement import Settlement
 from romme_score.views import width as columns
 from romme_score.views.local import money as money_text
 from romme_score.views.output import leaderboard_json
-from romme_score.views.table import simple_table
 
 
 def settlement_json(s: Settlement, leaderboard: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -41,6 +40,8 @@ def render_settlement(
 ) -> str:
     """The settlement as printed: the pair-by-pair table, or where that is wider than
     ``width`` columns one line per player; then the transfers."""
+    from tabulate import tabulate  # imported where a table is printed
+
     names = [p.name for p in s.players]
     money = {p.name: money_text(p.amount, currency, s.unit, ascii) for p in s.players}
     by_pair = {(p.winner, p.loser): p.points for p in s.pairs}
@@ -73,10 +74,12 @@ def render_settlement(
         table.append(
             [_("leaderboard")] + [tenths_text(leaderboard[n]) if n in leaderboard else "" for n in names]
         )
-    pairs = simple_table(
+    pairs = tabulate(
         table,
         headers=[_("player"), *names],
         colalign=("left",) + ("right",) * len(names),
+        tablefmt="simple",
+        disable_numparse=True,
     )
     if width is None or columns.fits(pairs, width):
         lines.append(pairs)
@@ -91,7 +94,15 @@ def render_settlement(
             headers.append(_("leaderboard"))
             for row, name in zip(each, names, strict=True):
                 row.append(tenths_text(leaderboard[name]) if name in leaderboard else "")
-        lines.append(simple_table(each, headers=headers, colalign=("left",) + ("right",) * 5))
+        lines.append(
+            tabulate(
+                each,
+                headers=headers,
+                colalign=("left",) + ("right",) * 5,
+                tablefmt="simple",
+                disable_numparse=True,
+            )
+        )
         lines.append("")
         lines.append(
             _("The table of each against each is left out: it needs %(needed)d columns.")

@@ -1,7 +1,6 @@
 """A person's value (a name, a session) as one word of a shell's command line, for every
 hint that shows what to type (issue 37 item 1): pasted back, the shell reads the same value
-and runs nothing else. ``shlex`` loads only for a value that needs quoting (start-up of the
-commands printing a hint).
+and runs nothing else.
 
 >>> shell_word("Club"), shell_word("Club", "'"), shell_word("Cup S1 T1", '"')
 ('Club', "'Club'", '"Cup S1 T1"')
@@ -13,9 +12,10 @@ commands printing a hint).
 
 from __future__ import annotations
 
-# What a shell reads alike without quotes (shlex.quote's own set), and what it still
-# reads specially between each kind of quotes (``!``: bash's history in a terminal).
-_BARE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+import shlex
+
+# What a shell still reads specially between each kind of quotes (``!``: bash's history in
+# a terminal).
 _SPECIAL = {"'": frozenset("'"), '"': frozenset('"$`\\!')}
 
 
@@ -25,8 +25,4 @@ def shell_word(value: str, quotes: str = "") -> str:
     needs quoting; else quoted by ``shlex.quote``."""
     if quotes and not _SPECIAL[quotes].intersection(value):
         return f"{quotes}{value}{quotes}"
-    if not quotes and value and _BARE.issuperset(value):
-        return value
-    import shlex  # only for a value that needs it: not loaded at every start
-
-    return shlex.quote(value)
+    return shlex.quote(value)  # bare where nothing needs quoting

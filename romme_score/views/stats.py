@@ -7,7 +7,6 @@ from typing import Any
 from romme_score.history import HeadToHead, PlayerStats, Stats
 from romme_score.i18n import N_, _, decimal_text, ngettext, shown
 from romme_score.views.local import day_text, money
-from romme_score.views.table import simple_table
 
 # msgids, shown through _()
 HEADERS = [
@@ -133,6 +132,8 @@ def _vs_line(p: PlayerStats, h: HeadToHead) -> str:
 
 
 def render_stats(s: Stats, ascii: bool = False) -> str:
+    from tabulate import tabulate  # imported where a table is printed
+
     if not s.players:
         return _(NO_GAMES)
     mixed = sorted({c for p in s.players for c in p.currencies})
@@ -155,10 +156,11 @@ def render_stats(s: Stats, ascii: bool = False) -> str:
         _(SINCE).format(since=day_text(s.since), count=s.sessions)
         if s.since
         else _(ALL).format(count=s.sessions),
-        simple_table(
+        tabulate(
             rows,
             headers=[_(h) for h in HEADERS],
-            numparse=False,
+            tablefmt="simple",
+            disable_numparse=True,
             colalign=("left",) + ("right",) * (len(HEADERS) - 1),
         ),
     ]

@@ -22,7 +22,6 @@ from romme_score.tournament import (
 )
 from romme_score.views.local import money
 from romme_score.views.shell import shell_word
-from romme_score.views.table import simple_table
 
 
 def scoring_text(options: TournamentOptions) -> str:
@@ -65,6 +64,8 @@ def seating_text(seating: str) -> str:
 
 
 def render_created(info: Tournament) -> str:
+    from tabulate import tabulate  # imported where a table is printed
+
     o = info.options
     lines = [
         ngettext(
@@ -87,7 +88,13 @@ def render_created(info: Tournament) -> str:
     ]
     rows = [[p.start, p.name, p.team or ""] for p in info.players]
     lines.append(
-        simple_table(rows, headers=[_("start"), _("name"), _("team")], colalign=("right", "left", "left"))
+        tabulate(
+            rows,
+            headers=[_("start"), _("name"), _("team")],
+            colalign=("right", "left", "left"),
+            tablefmt="simple",
+            disable_numparse=True,
+        )
     )
     return "\n".join(lines)
 
@@ -261,6 +268,8 @@ def current_cell(r: Running | None) -> str:
 
 
 def render_standings(s: TournamentStandings) -> str:
+    from tabulate import tabulate  # imported where a table is printed
+
     heading = standings_heading(s)
     has_teams = any(p.team for p in s.players)
     running = running_series(s)
@@ -288,15 +297,17 @@ def render_standings(s: TournamentStandings) -> str:
     lines = [heading]
     if s.provisional:
         lines.append(provisional_note(s))
-    lines.append(simple_table(rows, headers=headers, colalign=align))
+    lines.append(tabulate(rows, headers=headers, colalign=align, tablefmt="simple", disable_numparse=True))
     if s.teams:
         lines += [
             "",
             _("Teams"),
-            simple_table(
+            tabulate(
                 [[t.place, t.team, t.total, ", ".join(t.players)] for t in s.teams],
                 headers=[_("place"), _("team"), _("total"), _("players")],
                 colalign=("right", "left", "right", "left"),
+                tablefmt="simple",
+                disable_numparse=True,
             ),
         ]
     if s.missing:
@@ -507,6 +518,8 @@ def payout_json(p: TournamentPayout) -> dict[str, Any]:
 
 
 def render_payout(p: TournamentPayout, ascii: bool = False) -> str:
+    from tabulate import tabulate  # imported where a table is printed
+
     o = p.options
     lines = []
     if not p.complete:
@@ -531,10 +544,12 @@ def render_payout(p: TournamentPayout, ascii: bool = False) -> str:
         for m in p.players
     ]
     lines.append(
-        simple_table(
+        tabulate(
             rows,
             headers=[_("place"), _("start"), _("name"), _("paid"), _("receives")],
             colalign=("right", "right", "left", "right", "right"),
+            tablefmt="simple",
+            disable_numparse=True,
         )
     )
     prizes = ", ".join(str(x) for x in o.prizes) or _("none")
