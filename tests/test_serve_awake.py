@@ -215,7 +215,10 @@ def test_keep_screen_on_refused_without_a_tap_asks_for_one_issue_36_item_6(
         assert page.evaluate("() => document.querySelector('video.awake-video').paused") is True
         page.click(tap)
         page.wait_for_function(VIDEO_PLAYING)
-        assert page.text_content("#awake-msg") == TEXTS["awake_on"]
+        # the sentence follows play()'s promise, a moment after the video plays
+        page.wait_for_function(
+            f"() => document.getElementById('awake-msg').textContent === {TEXTS['awake_on']!r}"
+        )
         assert pressed(page) == "true"
         assert problems == []
     finally:
