@@ -213,6 +213,21 @@ class Reads(ServiceBase):
             for info, count, totals in self.store.session_overview()
         ]
 
+    def catalog_mark(self) -> tuple[object, ...]:
+        """A mark that changes whenever a session, a link, a tournament's series or a league
+        comes, goes or is renewed (``romme serve --all`` looks at it twice a second)."""
+        return self.store.catalog_mark()
+
+    def names(self) -> tuple[list[str], list[str], list[str]]:
+        """The names of every session, tournament and league."""
+        store = self.store
+        return store.session_names(), store.tournament_names(), store.league_names()
+
+    def last_played(self, info: SessionInfo) -> list[str]:
+        """When the session's last round was saved, and each time it was ended or taken back."""
+        stamps = [r.recorded_at for r in self.store.rounds(info, last=1)]
+        return [s for s in [*stamps, *(e.at for e in self.store.endings(info))] if s]
+
     def last_round(self, info: SessionInfo) -> RoundRecord:
         last = self.store.rounds(info, last=1)
         if not last:

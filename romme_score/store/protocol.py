@@ -290,6 +290,12 @@ class Store(Protocol):
         """The tournament whose table the session is, or None (one query)."""
         ...
 
+    def catalog_mark(self) -> tuple[object, ...]:
+        """A mark that changes whenever a session, a link, a tournament's series or a
+        league is added, removed or renewed (``romme serve --all``: what it serves),
+        cheap to ask twice a second (one query)."""
+        ...
+
     # -- notes and renames --------------------------------------------------------------
 
     def notes(self, session: SessionInfo) -> list[Note]: ...

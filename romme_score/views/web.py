@@ -636,6 +636,24 @@ def serving_lines(session: str, host: str, port: int) -> str:
     }
 
 
+def serving_all(host: str, port: int) -> str:
+    """``romme serve --all``'s line on standard error."""
+    return _(
+        "Serving every game, tournament and league on %(host)s port %(port)d, "
+        "and each new one as it comes; Ctrl-C stops."
+    ) % {"host": host, "port": port}
+
+
+def night_game_line(session: str, url: str) -> str:
+    """``romme serve --all``: one line per game of tonight, its scorekeeper's link."""
+    return _("%(session)s, scorekeeper: %(url)s") % {"session": session, "url": url}
+
+
+def night_board_line(name: str, url: str) -> str:
+    """``romme serve --all``: one line per tournament and league, its board's link."""
+    return _("%(name)s, board: %(url)s") % {"name": name, "url": url}
+
+
 def link_heading(kind: str, player: str | None) -> str:
     """What a printed link is for."""
     if kind == "board":

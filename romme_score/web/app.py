@@ -30,7 +30,7 @@ from romme_score.i18n import using_language
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
 from romme_score.store.records import Link
-from romme_score.web import board, once, pages
+from romme_score.web import board, night, once, pages
 from romme_score.web.cache import Tagged
 from romme_score.web.context import (
     BoardCall,
@@ -59,6 +59,7 @@ from romme_score.web.guard import (
     read_json,
 )
 from romme_score.web.links import LinkSet
+from romme_score.web.night import NightConfig
 from romme_score.web.routes import (
     EVENTS,
     HTML,
@@ -99,6 +100,7 @@ class _Site:
     links: LinkSet
     routes: Mapping[str, Route]
     watcher: Watcher
+    started: bool = True  # its watcher started with the server; False: at its first request
 
     def call(self, link: Link, lang: str, services: Services) -> Call | BoardCall | LeagueCall:
         if isinstance(self.config, LeagueConfig):
@@ -137,18 +139,96 @@ def _sites(served: ServeConfig | TournamentConfig | LeagueConfig, limits: Limits
     return sites
 
 
+class _Night:
+    """The sites of a server that follows the night (:mod:`.night`): read again from the
+    database, in a thread of its own, whenever what it holds changes (a look twice a
+    second); the new ones served from then on, a site gone no more (its streams ended)."""
+
+    def __init__(self, config: NightConfig, server: _Server) -> None:
+        self.config, self.server = config, server
+        with SessionService(config.db, create=False) as service:
+            configs = night.read(service, config, renew=config.new_links)
+            self.mark = night.mark(service)
+        self.by_key: dict[tuple[str, object], _Site] = {}
+        self.apply(configs)
+        self._stop = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    def apply(self, configs: list[ServeConfig | TournamentConfig | LeagueConfig]) -> None:
+        """Serve ``configs`` from now on (in the event loop, or before it runs)."""
+        fresh: dict[tuple[str, object], _Site] = {}
+        for config in configs:
+            key = night.key(config)
+            site = self.by_key.get(key)
+            if site is None:
+                site = _sites(config, self.server.limits)[-1]  # the board's, or the session's
+                site.started = False
+            else:
+                site.config, site.links = config, _links_of(config)
+            fresh[key] = site
+        for key, site in self.by_key.items():
+            if key not in fresh and site.started:
+                site.watcher.stop()
+        self.by_key = fresh
+        self.server.sites[:] = [*fresh.values(), *self.server.fixed]
+        self.server.watchers[:] = [s.watcher for s in self.server.sites]
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._run, name="romme-serve-night", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+
+    def _run(self) -> None:
+        """Look until the server stops; a look that fails (the database busy or away) is
+        made again at the next one."""
+        every = self.server.limits.poll
+        while not self._stop.wait(every):
+            try:
+                with SessionService(self.config.db, create=False) as service:
+                    while not self._stop.is_set():
+                        now = night.mark(service)
+                        if now != self.mark:
+                            configs = night.read(service, self.config)
+                            self.mark = now
+                            loop = self._loop
+                            if loop is None or loop.is_closed():
+                                return
+                            loop.call_soon_threadsafe(self.apply, configs)
+                        if self._stop.wait(every):
+                            return
+            except Exception:  # the database busy or away, a game deleted meanwhile: later again
+                log.debug("the night's look failed; it looks again", exc_info=True)
+
+
+def _links_of(config: ServeConfig | TournamentConfig | LeagueConfig) -> LinkSet:
+    return config.links if isinstance(config, ServeConfig) else config.board
+
+
 class _Server:
     """The requests' way through the routes table, for the sites of one application."""
 
-    def __init__(self, served: ServeConfig | TournamentConfig | LeagueConfig) -> None:
+    def __init__(self, served: ServeConfig | TournamentConfig | LeagueConfig | NightConfig) -> None:
         self.limits = served.limits
         self.language = served.language
         self.services = Services(served.db)
         self.throttle = Throttle(
             self.limits.throttle_base, self.limits.throttle_cap, self.limits.throttle_free, page=self.missing
         )
-        self.sites = _sites(served, self.limits)
-        self.watchers = [site.watcher for site in self.sites]
+        self.fixed: list[_Site] = []
+        self.sites: list[_Site] = []
+        self.watchers: list[Watcher] = []
+        self.night: _Night | None = None
+        if isinstance(served, NightConfig):
+            self.night = _Night(served, self)
+        else:
+            self.sites[:] = _sites(served, self.limits)
+            self.watchers[:] = [site.watcher for site in self.sites]
 
     def find(self, token: str) -> tuple[_Site, Link] | None:
         """The site and link of a token: every token compared, none skipped."""
@@ -173,6 +253,9 @@ class _Server:
         if found is None or route is None:
             return await self.throttle.not_found(request)
         site, link = found
+        if not site.started:  # a site of the night: its watcher from its first request on
+            site.started = True
+            site.watcher.start()
         asked = request.query_params.get("lang")
         lang = request_language(asked, request.headers.get("accept-language"), site.config.language)
         call = site.call(link, lang, self.services)
@@ -276,20 +359,26 @@ class _Server:
         return endpoint
 
 
-def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlette:
+def create_app(served: ServeConfig | TournamentConfig | LeagueConfig | NightConfig) -> Starlette:
     """The application of one session, or of a tournament: its board and every table of
     the drawn series (each table's links as for one session)."""
     server = _Server(served)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        for watcher in server.watchers:
-            watcher.start()
+        for site in server.sites:
+            if site.started:
+                site.watcher.start()
+        if server.night is not None:
+            server.night.start()
         try:
             yield
         finally:
-            for watcher in server.watchers:
-                watcher.stop()
+            if server.night is not None:
+                server.night.stop()
+            for site in server.sites:
+                if site.started:
+                    site.watcher.stop()
             server.services.close_all()
 
     async def missing(request: Request, exc: Exception) -> Response:
@@ -299,13 +388,16 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlet
     routes += [StarletteRoute("/{token}", server.endpoint(""), methods=METHODS)]
     routes += [StarletteRoute("/{token}/" + path, server.endpoint(path), methods=METHODS) for path in paths()]
     app = Starlette(routes=routes, exception_handlers={404: missing, 405: missing}, lifespan=lifespan)
-    base = served.links.base if isinstance(served, ServeConfig) else served.board.base
+    if isinstance(served, NightConfig):
+        base = served.base
+    else:
+        base = served.links.base if isinstance(served, ServeConfig) else served.board.base
     hosts = admitted_hosts(base.partition("://")[2], served.served_on, served.allow_hosts)
     app.add_middleware(HostGuard, hosts=hosts, language=served.language)
     crowd = Crowd(served.limits.connections)  # the connections counted by the server's protocol
     app.add_middleware(CrowdGuard, crowd=crowd, language=served.language)
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, the Host guard's too
-    app.state.watcher = server.watchers[0]
+    app.state.watcher = server.watchers[0] if server.watchers else None
     app.state.watchers = server.watchers
     app.state.services = server.services
     app.state.crowd = crowd

@@ -127,6 +127,17 @@ class SQLStore(Sessions):
         row = self.query("SELECT value FROM state WHERE key = 'served_address'")
         return row[0][0] if row else None
 
+    def catalog_mark(self) -> tuple[object, ...]:
+        # MIN and MAX of the tokens: renewed links are new random tokens (an index's ends)
+        row = self.query(
+            "SELECT (SELECT COUNT(*) FROM sessions), (SELECT MAX(id) FROM sessions), "
+            "(SELECT COUNT(*) FROM links), (SELECT MIN(token) FROM links), "
+            "(SELECT MAX(token) FROM links), (SELECT COUNT(*) FROM tournaments), "
+            "(SELECT COUNT(*) FROM tournament_tables), (SELECT COUNT(*) FROM leagues), "
+            "(SELECT MIN(token) FROM leagues), (SELECT MAX(token) FROM leagues)"
+        )
+        return tuple(row[0])
+
     def session_tournament(self, session: SessionInfo) -> str | None:
         row = self.query(
             "SELECT t.name FROM tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "
