@@ -124,3 +124,67 @@ def test_a_deleted_game_is_no_longer_served_issue_36_item_1(
     while httpx.get(board, timeout=10).status_code != 404 and time.monotonic() < end:
         time.sleep(0.1)
     assert httpx.get(board, timeout=10).status_code == 404
+
+
+def test_a_tournaments_board_link_follows_three_draws_in_chromium_issue_36_item_2(
+    isolated_data_dir: Path,
+) -> None:
+    from browser import chromium_or_skip
+
+    path = chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    four = ["Anna", "Ben", "Carl", "Dora"]
+    ok("tournament", "new", "Cup", *four, "--games", "1", "--series", "3", "--seed", "7")
+    first = json.loads(ok("tournament", "draw", "--json"))
+    proc, links = start(isolated_data_dir, "--tournament", "Cup")
+    board = links["board"]
+    old_keeper = links["tables"][0]["scorekeeper"]
+    try:
+        with sync_playwright() as playwright:
+            flags = ["--no-sandbox", "--disable-gpu"]
+            chromium = playwright.chromium.launch(executable_path=path, args=flags)
+            try:
+                context = chromium.new_context(viewport={"width": 1280, "height": 720})
+                context.set_default_timeout(20_000)
+                page = context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+                page.goto(board)
+                page.wait_for_selector("#status:has-text('Series 1')")
+                drawn = first
+                for series in (2, 3):
+                    table = drawn["tables"][0]["session"]
+                    ok("round", "--session", table, "--winner", "1", "2=3", "3=4", "4=5")
+                    done = f"Series {series - 1}: every table is complete"
+                    page.wait_for_selector(f"#status:has-text('{done}')")
+                    drawn = json.loads(ok("tournament", "draw", "--json"))
+                    page.wait_for_selector(f"#status:has-text('Series {series}')")
+                    assert page.url == board
+                ok("round", "--session", drawn["tables"][0]["session"], "--winner", "2", "1=3", "3=4", "4=5")
+                page.wait_for_selector("#status:has-text('Series 3: every table is complete')")
+                final = json.loads(ok("tournament", "standings", "--json"))
+                assert final["series_played"] == 3
+                page.wait_for_function(
+                    "n => document.querySelectorAll('#ranks tbody tr').length === n", arg=len(four)
+                )
+                assert page.is_hidden("#offline")
+                assert errors == []
+                context.close()
+            finally:
+                chromium.close()
+        # a table of series 1 keeps its links: its final state; a write is refused as a finished game's
+        assert httpx.get(old_keeper, timeout=10).status_code == 200
+        state = httpx.get(old_keeper + "/state.json", timeout=10).json()
+        assert state["finished"] is True
+        refused = httpx.post(old_keeper + "/pending", json={"winner": "Anna"}, timeout=10)
+        assert refused.status_code == 400, refused.text  # the usual answer of a finished game
+        assert refused.json()["code"] == "game-over"
+    finally:
+        stop(proc)
+    # the same board link after a restart, from the first draw to the payout
+    proc, again = start(isolated_data_dir, "--tournament", "Cup")
+    try:
+        assert again["board"].rsplit("/", 1)[1] == board.rsplit("/", 1)[1]
+    finally:
+        stop(proc)
