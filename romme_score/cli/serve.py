@@ -222,14 +222,17 @@ def _serve_all(
     allow_hosts: tuple[str, ...],
 ) -> None:
     """``romme serve --all``: every game, tournament and league in the database, and each
-    one that comes while it runs (issue 36 item 1). Printed: the links of tonight's games
-    (one line each, the scorekeeper's), the boards of the tournaments and leagues; with
-    ``as_json`` one line ``{"games", "tournaments", "leagues"}`` as the organiser's
+    one that comes while it runs (issue 36 item 1). Printed: the organiser's link with its
+    QR code (issue 36 item 3), the links of tonight's games (one line each, the
+    scorekeeper's), the boards of the tournaments and leagues; with ``as_json`` one line
+    ``{"organizer", "games", "tournaments", "leagues"}`` as the organiser's
     ``state.json`` has them."""
     from romme_score.cli.service import open_service
     from romme_score.league.service import LeagueService
     from romme_score.views import web as views
-    from romme_score.web.night import NightConfig, read
+    from romme_score.web.context import NightConfig, OrganizerConfig
+    from romme_score.web.links import qr_terminal
+    from romme_score.web.night import read
     from romme_score.web.organizer import summary
     from romme_score.web.server import Signals
     from romme_score.web.server import serve as run_server
@@ -247,10 +250,15 @@ def _serve_all(
         )
         served = read(service, config, renew=new_links)
         night = summary(service, served)
+    organizer = next(c.links for c in served if isinstance(c, OrganizerConfig))
+    organizer_url = organizer.url(organizer.links[0])
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
         if as_json:
-            click.echo(json.dumps(night, ensure_ascii=False))
+            click.echo(json.dumps({"organizer": organizer_url, **night}, ensure_ascii=False))
         else:
+            click.echo(views.organizer_heading())
+            click.echo(f"  {organizer_url}")
+            click.echo(qr_terminal(organizer_url))
             for game in night["games"]:
                 click.echo(views.night_game_line(game["name"], game["scorekeeper"]))
             for board in [*night["tournaments"], *night["leagues"]]:
@@ -290,9 +298,9 @@ def _serve_tournament(
     from romme_score.tournament import NoSeriesDrawn, TournamentService
     from romme_score.views import tournament as tviews
     from romme_score.views import web as views
-    from romme_score.web.context import ServeConfig, TournamentConfig
+    from romme_score.web.context import NightConfig, ServeConfig, TournamentConfig
     from romme_score.web.links import qr_terminal
-    from romme_score.web.night import NightConfig, read
+    from romme_score.web.night import read
     from romme_score.web.server import Signals
     from romme_score.web.server import serve as run_server
 

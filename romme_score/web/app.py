@@ -17,7 +17,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from starlette.applications import Starlette
 from starlette.datastructures import QueryParams
@@ -30,7 +30,7 @@ from romme_score.i18n import using_language
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
 from romme_score.store.records import Link
-from romme_score.web import board, night, once, pages
+from romme_score.web import board, night, once, organizer, pages
 from romme_score.web.cache import Tagged
 from romme_score.web.context import (
     BoardCall,
@@ -38,6 +38,9 @@ from romme_score.web.context import (
     LeagueCall,
     LeagueConfig,
     Limits,
+    NightConfig,
+    OrganizerCall,
+    OrganizerConfig,
     ServeConfig,
     Services,
     TournamentConfig,
@@ -59,11 +62,11 @@ from romme_score.web.guard import (
     read_json,
 )
 from romme_score.web.links import LinkSet
-from romme_score.web.night import NightConfig
 from romme_score.web.routes import (
     EVENTS,
     HTML,
     LEAGUE_ROUTES,
+    ORGANIZER_ROUTES,
     ROUTES,
     STATIC_CACHE,
     TOURNAMENT_ROUTES,
@@ -96,13 +99,17 @@ def _guarded(work: Callable[[Any], T]) -> Callable[[Any], T]:
 class _Site:
     """What one set of links serves: a session (a table), or a tournament's board."""
 
-    config: ServeConfig | TournamentConfig | LeagueConfig
+    config: ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig
     links: LinkSet
     routes: Mapping[str, Route]
     watcher: Watcher
     started: bool = True  # its watcher started with the server; False: at its first request
 
-    def call(self, link: Link, lang: str, services: Services) -> Call | BoardCall | LeagueCall:
+    def call(
+        self, link: Link, lang: str, services: Services
+    ) -> Call | BoardCall | LeagueCall | OrganizerCall:
+        if isinstance(self.config, OrganizerConfig):
+            return OrganizerCall(link, lang, self.config, services)
         if isinstance(self.config, LeagueConfig):
             return LeagueCall(link, lang, self.config, services)
         if isinstance(self.config, TournamentConfig):
@@ -122,9 +129,14 @@ def _league_version(league: str) -> Callable[[SessionService], Callable[[], int]
     return prepare
 
 
-def _sites(served: ServeConfig | TournamentConfig | LeagueConfig, limits: Limits) -> list[_Site]:
+def _sites(
+    served: ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig, limits: Limits
+) -> list[_Site]:
     """Every table's site (one session's, or each table of a tournament's series), then
-    the tournament's board; or a league's board alone."""
+    the tournament's board; or a league's board alone; or the organiser's page alone."""
+    if isinstance(served, OrganizerConfig):
+        look = sum_version(organizer.versions(served.db))
+        return [_Site(served, served.links, ORGANIZER_ROUTES, Watcher(served.db, 0, limits.poll, look))]
     if isinstance(served, LeagueConfig):
         look = sum_version(_league_version(served.league))
         return [_Site(served, served.board, LEAGUE_ROUTES, Watcher(served.db, 0, limits.poll, look))]
@@ -152,10 +164,11 @@ class _Night:
         self.by_key: dict[tuple[str, object], _Site] = {}
         self.apply(configs)
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 
-    def apply(self, configs: list[ServeConfig | TournamentConfig | LeagueConfig]) -> None:
+    def apply(self, configs: list[ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig]) -> None:
         """Serve ``configs`` from now on (in the event loop, or before it runs)."""
         fresh: dict[tuple[str, object], _Site] = {}
         for config in configs:
@@ -179,8 +192,19 @@ class _Night:
         self._thread = threading.Thread(target=self._run, name="romme-serve-night", daemon=True)
         self._thread.start()
 
+    def poke(self) -> None:
+        """Look now (the organiser's page just started, drew or ended something)."""
+        self._wake.set()
+
+    def _wait(self, every: float) -> bool:
+        """Wait for the next look; True: the server stops."""
+        self._wake.wait(every)
+        self._wake.clear()
+        return self._stop.is_set()
+
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
 
@@ -188,7 +212,7 @@ class _Night:
         """Look until the server stops; a look that fails (the database busy or away) is
         made again at the next one."""
         every = self.server.limits.poll
-        while not self._stop.wait(every):
+        while not self._wait(every):
             try:
                 with SessionService(self.config.db, create=False) as service:
                     while not self._stop.is_set():
@@ -200,14 +224,14 @@ class _Night:
                             if loop is None or loop.is_closed():
                                 return
                             loop.call_soon_threadsafe(self.apply, configs)
-                        if self._stop.wait(every):
+                        if self._wait(every):
                             return
             except Exception:  # the database busy or away, a game deleted meanwhile: later again
                 log.debug("the night's look failed; it looks again", exc_info=True)
 
 
-def _links_of(config: ServeConfig | TournamentConfig | LeagueConfig) -> LinkSet:
-    return config.links if isinstance(config, ServeConfig) else config.board
+def _links_of(config: ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig) -> LinkSet:
+    return config.links if isinstance(config, (ServeConfig, OrganizerConfig)) else config.board
 
 
 class _Server:
@@ -277,17 +301,23 @@ class _Server:
         return response if response is not None else await self.throttle.not_found(request)
 
     async def respond(
-        self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall, route: Route
+        self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall | OrganizerCall, route: Route
     ) -> Response | None:
         if request.method != route.method:
             return _method_not_allowed(route.method)
         if route.method == "POST":
+            if isinstance(call, OrganizerCall):
+                return await self.organize(request, call, route)
             return await self.write(request, site, call, route)
         if call.link.kind not in route.kinds:
             raise refusal("forbidden", 403)
         if route.media == EVENTS:
             return await events(
-                request, call, site.watcher, self.limits.streams, _guarded(lambda c: route.handler(c, {}))
+                request,
+                cast(Any, call),
+                site.watcher,
+                self.limits.streams,
+                _guarded(lambda c: route.handler(c, {})),
             )
         given = QueryParams(
             [
@@ -297,7 +327,7 @@ class _Server:
         )
         if route.tagged:
             seen = request.headers.get("if-none-match")
-            tagged = _held(route, call, given, seen)
+            tagged = _held(route, cast(Any, call), given, seen)
             if tagged is None:
                 built: Tagged = await in_thread(call, _guarded(lambda c: route.handler(c, given, seen)))
                 return _tagged(built, route)
@@ -307,6 +337,39 @@ class _Server:
         else:
             result = route.handler(call, given)
         return _response(result, route)
+
+    async def organize(self, request: Request, call: OrganizerCall, route: Route) -> Response:
+        """An action of the organiser's page: the checks of every write (the site, the
+        kind of link, the body), then the service, one transaction; a refusal (a name
+        not found too) is the JSON error, nothing written."""
+        if cross_site(request):
+            raise refusal("cross-site", 403)
+        if call.link.kind not in route.kinds:
+            raise refusal("forbidden", 403)
+        limit = self.limits.body
+        try:
+            body = await read_json(request, limit, self.limits.body_time)
+        except BodyRefused as refused:
+            if refused.field is not None:  # a text that is not text (web/guard.py: clean_json)
+                body = {"error": refused.sentence, "code": refused.code, "field": refused.field}
+                raise Answer(400, body) from None
+            if refused.code == "body-timeout":  # the rest of the body is not waited for
+                answer = refusal(refused.code, refused.status)
+                return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
+            raise refusal(refused.code, refused.status, limit=limit) from None
+        params = {k: v for k, v in request.path_params.items() if k != "token"}
+        try:
+            status, answered = await in_thread(call, _guarded(lambda c: route.handler(c, body, params)))
+        except Answer as answer:
+            if answer.status != 404:
+                raise
+            return JSONResponse(answer.body, status_code=404)  # a name not found: the JSON error
+        if self.night is not None:
+            self.night.poke()
+        for watcher in self.watchers:
+            if watcher.streams:
+                watcher.poke()
+        return JSONResponse(answered, status_code=status)
 
     async def write(
         self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall, route: Route

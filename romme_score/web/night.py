@@ -16,37 +16,39 @@ so the same URL shows every series and the final ranking.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from romme_score.cards import Profile
 from romme_score.sessions import SessionService
 from romme_score.store.records import Link
-from romme_score.web.context import LeagueConfig, Limits, ServeConfig, TournamentConfig
+from romme_score.web.context import (
+    ORGANIZER,
+    LeagueConfig,
+    NightConfig,
+    OrganizerConfig,
+    ServeConfig,
+    TournamentConfig,
+)
 from romme_score.web.links import LinkSet, make_token
 
 Served = ServeConfig | TournamentConfig | LeagueConfig
 
 
-@dataclass(frozen=True)
-class NightConfig:
-    """A server that follows the night: everything in the database (``tournament`` None),
-    or one tournament with every series' tables."""
-
-    db: str
-    base: str  # http://ADDRESS:PORT
-    language: str
-    notation: Profile = "de"
-    tournament: str | None = None
-    organizer: LinkSet | None = None  # --all: the organiser's link
-    new_links: bool = False  # renew every link once, as the server starts
-    limits: Limits = field(default_factory=Limits)
-    served_on: str = ""
-    allow_hosts: tuple[str, ...] = ()
-
-
 def mark(service: SessionService) -> tuple[object, ...]:
     """What changes when something to serve comes, goes or gets new links."""
     return service.catalog_mark()
+
+
+def organizer(service: SessionService, night: NightConfig, renew: bool = False) -> OrganizerConfig:
+    token = service.organizer_token(make_token, renew=renew)
+    return OrganizerConfig(night, LinkSet(night.base, (Link(ORGANIZER, None, token),)))
+
+
+def session(service: SessionService, night: NightConfig, session_id: int) -> ServeConfig:
+    """One session as the night serves it (its links made where it has none)."""
+    return _session(service, night, session_id, False)
+
+
+def tournament(service: SessionService, night: NightConfig, name: str) -> TournamentConfig | None:
+    """One tournament's board as the night serves it (None before its first draw)."""
+    return _tournament(service, night, name, {}, False)
 
 
 def _session(service: SessionService, night: NightConfig, session_id: int, renew: bool) -> ServeConfig:
@@ -109,9 +111,9 @@ def _league(service: SessionService, night: NightConfig, name: str) -> LeagueCon
     )
 
 
-def read(service: SessionService, night: NightConfig, renew: bool = False) -> list[Served]:
+def read(service: SessionService, night: NightConfig, renew: bool = False) -> list[Served | OrganizerConfig]:
     """Everything the night serves now: the sessions (tables included), then the
-    tournaments' boards, then the leagues'."""
+    tournaments' boards, then the leagues', then (``--all``) the organiser's page."""
     tables: dict[int, ServeConfig] = {}
     boards: list[Served] = []
     if night.tournament is not None:
@@ -127,13 +129,15 @@ def read(service: SessionService, night: NightConfig, renew: bool = False) -> li
         if info.id not in tables:
             tables[info.id] = _session(service, night, info.id, renew)
     boards += [_league(service, night, name) for name in league_names]
-    return [*sorted(tables.values(), key=lambda c: c.session_id), *boards]
+    return [*sorted(tables.values(), key=lambda c: c.session_id), *boards, organizer(service, night, renew)]
 
 
-def key(config: Served) -> tuple[str, object]:
+def key(config: Served | OrganizerConfig) -> tuple[str, object]:
     """Which site a config is, across two reads (its links may differ)."""
     if isinstance(config, ServeConfig):
         return ("session", config.session_id)
     if isinstance(config, TournamentConfig):
         return ("tournament", config.tournament)
+    if isinstance(config, OrganizerConfig):
+        return (ORGANIZER, 0)
     return ("league", config.league)

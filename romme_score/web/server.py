@@ -21,9 +21,8 @@ from starlette.applications import Starlette
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from romme_score.web.app import create_app
-from romme_score.web.context import LeagueConfig, ServeConfig, TournamentConfig
+from romme_score.web.context import LeagueConfig, NightConfig, ServeConfig, TournamentConfig
 from romme_score.web.guard import Crowd
-from romme_score.web.night import NightConfig
 
 
 class GuardedH11(H11Protocol):
