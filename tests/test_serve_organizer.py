@@ -15,9 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
+from browser import browser
 from clirun import ok, run
 from test_serve_night import start, stop
 
+__all__ = ["browser"]  # the module-scoped fixture, used by name
 FOUR = ["Anna", "Ben", "Carl", "Dora"]
 
 
@@ -196,3 +198,35 @@ def test_new_links_renew_the_organizers_link_issue_36_item_3(isolated_data_dir: 
         assert httpx.get(renewed["organizer"], timeout=10).status_code == 200
     finally:
         stop(proc)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_organizers_page_shows_the_night_with_its_codes_and_has_no_axe_violation_issue_36_item_3(
+    browser: Any, night: dict[str, Any], lang: str
+) -> None:
+    from test_serve_a11y import axe_page, violations
+
+    page = axe_page(browser, night["organizer"], lang, ready="#game-list li[data-game='Friday'] img.qr")
+    try:
+        page.set_viewport_size({"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        assert page.locator("#game-list > li").count() == 2
+        assert page.locator("#tournament-list > li[data-name='Cup'] img.qr").count() == 1
+        assert page.locator("#league-list > li[data-name='Club'] img.qr").count() == 1
+        width = page.evaluate(
+            "() => document.querySelector('#game-list img.qr').getBoundingClientRect().width"
+        )
+        assert width >= 300  # to be scanned from a projector
+        friday = page.locator("#game-list > li[data-game='Friday']")
+        assert friday.locator(".seats img").count() == 0
+        friday.locator(".seats summary").click()  # a seat's code on demand
+        page.wait_for_selector("#game-list > li[data-game='Friday'] .seats img[alt='Ben']")
+        # a game started elsewhere appears without a reload
+        ok("new", "Saturday", "Eva", "Finn")
+        page.wait_for_selector("#game-list > li[data-game='Saturday']")
+        page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth > 0)")
+        assert violations(page) == []
+        assert errors == []
+    finally:
+        page.context.close()
