@@ -25,7 +25,7 @@ from romme_score.sessions import SessionService
 SEVEN = ["Anna", "Ben", "Carl", "Dora", "Emil", "Fritz", "Gerd"]
 
 
-def start(db: Path, *args: str) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+def start(db: Path | str, *args: str) -> tuple[subprocess.Popen[str], dict[str, Any]]:
     command = [sys.executable, "-m", "romme_score", "serve", "--db", str(db), *args]
     command += ["--host", HOST, "--port", "0", "--json"]
     proc = subprocess.Popen(
@@ -188,3 +188,38 @@ def test_a_tournaments_board_link_follows_three_draws_in_chromium_issue_36_item_
         assert again["board"].rsplit("/", 1)[1] == board.rsplit("/", 1)[1]
     finally:
         stop(proc)
+
+
+def test_two_serve_all_processes_on_one_postgresql_database_serve_a_new_game_issue_36_item_1() -> None:
+    """Two ``romme serve --all`` on one PostgreSQL database: the same organiser's link (the
+    first one kept), the same links for every game, and a game started elsewhere is served
+    by both within 2 seconds."""
+    from pgtest import fresh_database
+
+    with fresh_database() as url:
+        ok("new", "Friday", "Anna", "Ben", "--db", url)
+        first, one = start(url, "--all")  # a URL as --db
+        try:
+            second, two = start(url, "--all")
+            try:
+                assert one["organizer"].rsplit("/", 1)[1] == two["organizer"].rsplit("/", 1)[1]
+                tokens = [g["scorekeeper"].rsplit("/", 1)[1] for g in (one["games"][0], two["games"][0])]
+                assert tokens[0] == tokens[1]
+                ok("new", "Saturday", "Dora", "Emil", "--db", url)
+                began = time.monotonic()
+                origins = [links["organizer"].rsplit("/", 1)[0] for links in (one, two)]
+                while True:
+                    with SessionService(url, create=False) as service:
+                        found = {k.player: k.token for k in service.store.links(service.session("Saturday"))}
+                    codes = [
+                        httpx.get(f"{o}/{found['Emil']}", timeout=10).status_code if "Emil" in found else 404
+                        for o in origins
+                    ]
+                    if codes == [200, 200] or time.monotonic() - began > 2.0:
+                        break
+                    time.sleep(0.05)
+                assert codes == [200, 200]
+            finally:
+                stop(second)
+        finally:
+            stop(first)
