@@ -163,6 +163,9 @@ class _Night:
             self.mark = night.mark(service)
         self.by_key: dict[tuple[str, object], _Site] = {}
         self.apply(configs)
+        if config.tournament is not None:  # the tables as drawn: watched from the start, as before
+            for site in self.server.sites:
+                site.started = True
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -274,6 +277,8 @@ class _Server:
     async def answer(self, request: Request, path: str) -> Response:
         found = self.find(request.path_params["token"])
         route = found[0].routes.get(path) if found is not None else None
+        if found is None and self.night is not None:
+            self.night.poke()  # a link made a moment ago, perhaps: the night looks now (one query)
         if found is None or route is None:
             return await self.throttle.not_found(request)
         site, link = found
