@@ -223,3 +223,15 @@ def test_two_serve_all_processes_on_one_postgresql_database_serve_a_new_game_iss
                 stop(second)
         finally:
             stop(first)
+
+
+def test_serve_all_with_a_session_tournament_or_league_is_refused_issue_36_item_1(
+    isolated_data_dir: Path,
+) -> None:
+    from clirun import run
+
+    ok("new", "Friday", "Anna", "Ben")
+    for extra in (["Friday"], ["--tournament", "Cup"], ["--league", "Club"]):
+        code, out, err = run("serve", "--all", *extra)
+        assert code == 2 and out == ""
+        assert "--all serves everything" in err

@@ -140,7 +140,7 @@ def serve(
 
     if everything:
         if session is not None or tournament is not None or league is not None:
-            fail_input(_("give a session, --tournament or --league, not two of them"))
+            fail_input(_("--all serves everything: give no session, --tournament or --league with it"))
         _serve_all(host, port, as_json, new_links, cast(Profile, notation), db, allow_hosts)
         return
     if league is not None:
