@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     "everything",
     is_flag=True,
     help="Serve every game, tournament and league in the database from one process, and "
-    "each one started, drawn or created while it runs.",
+    "each one started, drawn or created meanwhile.",
 )
 @click.option(
     "--qr",
