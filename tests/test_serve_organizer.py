@@ -230,3 +230,21 @@ def test_the_organizers_page_shows_the_night_with_its_codes_and_has_no_axe_viola
         assert errors == []
     finally:
         page.context.close()
+
+
+def test_the_organizers_events_tell_each_change_issue_36_item_3(night: dict[str, Any]) -> None:
+    from test_serve_contract import Stream
+
+    organizer = night["organizer"]
+    before = httpx.get(organizer + "/state.json", timeout=10).json()["version"]
+    stream = Stream(organizer + "/events")
+    try:
+        ok("new", "Saturday", "Eva", "Finn")  # a game started elsewhere
+        seen = int(stream.next(timeout=5))
+        assert seen > before
+        state = httpx.get(organizer + "/state.json", timeout=10).json()
+        assert "Saturday" in [g["name"] for g in state["games"]] and state["version"] >= seen
+        ok("round", "--session", "Saturday", "--winner", "Eva", "Finn=5")  # a round saved elsewhere
+        assert int(stream.next(timeout=5)) > seen
+    finally:
+        stream.close()
