@@ -207,9 +207,7 @@ def start_game(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str
         raise bad_field("players", "players")
     preset = _text(body, "preset", required=False)
     rules_given = body.get("rules", {})
-    if not isinstance(rules_given, dict) or not all(
-        isinstance(v, (str, int)) and not isinstance(v, bool) for v in rules_given.values()
-    ):
+    if not isinstance(rules_given, dict) or not all(isinstance(v, (str, int)) for v in rules_given.values()):
         raise bad_field("rules", "object")
     rate_given = body.get("rate")
     if rate_given is not None and (
@@ -220,7 +218,8 @@ def start_game(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str
     until = body.get("until")
     if until is not None and (isinstance(until, bool) or not isinstance(until, (str, int))):
         raise bad_field("until", "text")
-    rules = build_rules(preset, tuple(f"{k}={v}" for k, v in rules_given.items()))
+    words = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in rules_given.items()}
+    rules = build_rules(preset, tuple(f"{k}={v}" for k, v in words.items()))  # as --rule KEY=VALUE
     if until is not None:
         rules = rules.replace(game_end=GameEnd.parse(str(until)))
     rate: Decimal | None = None
