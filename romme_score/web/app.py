@@ -283,8 +283,11 @@ class _Server:
             return await self.throttle.not_found(request)
         site, link = found
         if not site.started:  # a site of the night: its watcher from its first request on
-            site.started = True
-            site.watcher.start()
+            try:
+                site.watcher.start()
+                site.started = True
+            except StoreError:  # the database away a moment: started by a later request
+                pass
         asked = request.query_params.get("lang")
         lang = request_language(asked, request.headers.get("accept-language"), site.config.language)
         call = site.call(link, lang, self.services)
