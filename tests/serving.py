@@ -38,6 +38,7 @@ class Served:
     seats: dict[str, str]
     process: subprocess.Popen[str] | None = None
     stderr: list[str] = field(default_factory=list)
+    organizer: str = ""  # romme serve --all's organiser link, where one serves it
 
     @property
     def origin(self) -> str:
@@ -131,5 +132,35 @@ def in_process(
         app = server.config.app
         assert isinstance(app, Starlette)
         app.state.watcher.stop()  # ends the event streams, as a signal does in a real run
+        server.should_exit = True
+        thread.join(timeout=15)
+
+
+@contextmanager
+def night_in_process(db: Path, language: str = "en") -> Iterator[str]:
+    """``romme serve --all``'s application in a thread of this process: its organiser link."""
+    from romme_score.web.context import NightConfig, OrganizerConfig
+    from romme_score.web.night import read
+
+    sock = bind(HOST, 0)
+    base = f"http://{HOST}:{sock.getsockname()[1]}"
+    with SessionService(db, create=False) as service:
+        config = NightConfig(service.store.location, base, language, limits=Limits(shutdown=1.0))
+        found = next(c for c in read(service, config) if isinstance(c, OrganizerConfig))
+    server = make_server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    end = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > end or not thread.is_alive():
+            raise AssertionError("the server did not start")
+        time.sleep(0.02)
+    try:
+        yield found.links.url(found.links.links[0])
+    finally:
+        app = server.config.app
+        assert isinstance(app, Starlette)
+        for watcher in app.state.watchers:
+            watcher.stop()
         server.should_exit = True
         thread.join(timeout=15)

@@ -296,7 +296,7 @@ def test_every_referee_answer_on_a_phone_is_german_issue_38_item_3(
     with in_process(phone_db, session_name(value)) as (links, _server), httpx.Client(timeout=10) as http:
         seat = links.seats["Ben"]
         for read, params in phone_cases():
-            answer = http.get(f"{seat}/{read}", params=params, headers={"Accept-Language": "de"})
+            answer = http.get(f"{seat}/{read}", params=tuple(params), headers={"Accept-Language": "de"})
             body = answer.json()
             # the words: "text", or a refusal's "error" sentence (a check's "error" is JSON)
             refusal = body.get("error") if answer.status_code >= 400 else ""

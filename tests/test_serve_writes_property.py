@@ -25,7 +25,7 @@ import pytest
 from clirun import ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serving import Served, in_process
+from serving import Served, in_process, night_in_process
 
 from romme_score.web import routes
 
@@ -116,7 +116,9 @@ def body_of(fields: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[byte
 LINKS: dict[str, Callable[[Served], str]] = {
     "seat": lambda served: served.seats[SEAT],
     "scorekeeper": lambda served: served.scorekeeper,
+    "organizer": lambda served: served.organizer,
 }
+GAME = "Abend"  # the name of an organiser's route's {name}
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,24 @@ WRITES = [
     Write("scorekeeper", "save", body_of({})),
     Write("scorekeeper", "discard", body_of({})),
     Write("scorekeeper", "undo", body_of({})),
+    # the organiser's (romme serve --all, issue 36 item 3)
+    Write(
+        "organizer",
+        "games",
+        body_of(
+            {
+                "name": NAMES,
+                "players": st.lists(NAMES, max_size=4),
+                "preset": NAMES | st.sampled_from(["standard", "wiki-51"]),
+                "rules": st.dictionaries(NAMES, NUMBERS | NAMES, max_size=2),
+                "rate": NUMBERS | st.sampled_from(["0.01", "abc", "-1"]),
+                "currency": NAMES,
+                "until": NAMES | st.sampled_from(["500", "rounds:3", "open"]),
+            }
+        ),
+    ),
+    Write("organizer", "tournaments/{name}/draw", body_of({"force": FLAGS})),
+    Write("organizer", "games/{name}/end", body_of({})),
 ]
 KEYS = st.none() | st.sampled_from(
     ["k-1", "k-2", "0f8e4a3c-6d1b-4a55-9c1e-2b7d1e0c9a11", "", "x" * 101, "a b"]
@@ -178,7 +198,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, P
             patch.setenv(name, str(home))
         ok("new", "Abend", *PLAYERS, "--until", "open", "--db", str(db))
         ok("round", "--winner", "Anna", "Ben=HK K10", "Jörg=5", "Dora=P3 P4", "--db", str(db))
-        with in_process(db) as (links, _server):
+        with in_process(db) as (links, _server), night_in_process(db) as organizer:
+            links.organizer = organizer
             yield links, db
 
 
@@ -222,7 +243,8 @@ def test_a_write_route_answers_any_body_with_2xx_or_a_json_refusal_that_wrote_no
         headers["Content-Type"] = kind
     link = LINKS[write.link](links)
     before = held(db)
-    answer = http.post(f"{link}/{write.path}", content=body, headers=headers)
+    path = write.path.replace("{name}", GAME)
+    answer = http.post(f"{link}/{path}", content=body, headers=headers)
     assert 200 <= answer.status_code < 500, (answer.status_code, answer.text[:300])
     assert answer.headers["content-type"].startswith("application/json"), answer.text[:300]
     answered = answer.json()

@@ -61,6 +61,13 @@ if TYPE_CHECKING:
     "a phone), live as its events are recorded.",
 )
 @click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Serve every game, tournament and league in the database from one process, and "
+    "each one started, drawn or created meanwhile.",
+)
+@click.option(
     "--qr",
     type=click.Choice(["board", "all"]),
     default="board",
@@ -94,6 +101,7 @@ def serve(
     new_links: bool,
     tournament: str | None,
     league: str | None,
+    everything: bool,
     qr: str,
     notation: str,
     allow_hosts: tuple[str, ...],
@@ -116,6 +124,7 @@ def serve(
       romme serve --league Club
       romme serve --allow-host romme.club.example
       romme serve --tournament Cup --qr all
+      romme serve --all
     """
     for name in allow_hosts:
         if read_host(name) is None and not _is_address(name):
@@ -129,6 +138,11 @@ def serve(
     from romme_score.views import web as views
     from romme_score.web.context import ServeConfig
 
+    if everything:
+        if session is not None or tournament is not None or league is not None:
+            fail_input(_("--all serves everything: give no session, --tournament or --league with it"))
+        _serve_all(host, port, as_json, new_links, cast(Profile, notation), db, allow_hosts)
+        return
     if league is not None:
         if session is not None or tournament is not None:
             fail_input(_("give a session, --tournament or --league, not two of them"))
@@ -192,6 +206,70 @@ def _bound(host: str, port: int) -> socket.socket:
         ) from None
 
 
+def _base(host: str, sock: socket.socket) -> str:
+    from romme_score.web.links import link_host
+
+    return f"http://{link_host(host)}:{sock.getsockname()[1]}"
+
+
+def _serve_all(
+    host: str,
+    port: int,
+    as_json: bool,
+    new_links: bool,
+    notation: Profile,
+    db: str | None,
+    allow_hosts: tuple[str, ...],
+) -> None:
+    """``romme serve --all``: every game, tournament and league in the database, and each
+    one that comes while it runs (issue 36 item 1). Printed: the organiser's link with its
+    QR code (issue 36 item 3), the links of tonight's games (one line each, the
+    scorekeeper's), the boards of the tournaments and leagues; with ``as_json`` one line
+    ``{"organizer", "games", "tournaments", "leagues"}`` as the organiser's
+    ``state.json`` has them."""
+    from romme_score.cli.service import open_service
+    from romme_score.league.service import LeagueService
+    from romme_score.views import web as views
+    from romme_score.web.context import NightConfig, OrganizerConfig
+    from romme_score.web.links import qr_terminal
+    from romme_score.web.night import read
+    from romme_score.web.organizer import summary
+    from romme_score.web.server import Signals
+    from romme_score.web.server import serve as run_server
+
+    sock = _bound(host, port)
+    base = _base(host, sock)
+    _remember(db, base)
+    with open_service(db, create=False) as service:
+        if new_links:
+            leagues = LeagueService(service)
+            for name in service.names()[2]:
+                leagues.renew_link(leagues.league(name))
+        config = NightConfig(
+            service.location, base, i18n.language(), notation, served_on=host, allow_hosts=allow_hosts
+        )
+        served = read(service, config, renew=new_links)
+        night = summary(service, served)
+    organizer = next(c.links for c in served if isinstance(c, OrganizerConfig))
+    organizer_url = organizer.url(organizer.links[0])
+    with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
+        if as_json:
+            click.echo(json.dumps({"organizer": organizer_url, **night}, ensure_ascii=False))
+        else:
+            click.echo(views.organizer_heading())
+            click.echo(f"  {organizer_url}")
+            click.echo(qr_terminal(organizer_url))
+            for game in night["games"]:
+                click.echo(views.night_game_line(game["name"], game["scorekeeper"]))
+            for board in [*night["tournaments"], *night["leagues"]]:
+                click.echo(views.night_board_line(board["name"], board["board"]))
+            click.echo(views.security_note())
+        sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
+        click.echo(views.serving_all(host, sock.getsockname()[1]), err=True)
+        run_server(config, sock, signals)
+    click.echo(views.stopped(), err=True)
+
+
 def _remember(db: str | None, base: str) -> None:
     """Keep the address the links are printed at, for ``romme tournament sheets --links``."""
     from romme_score.cli.service import open_service
@@ -212,51 +290,43 @@ def _serve_tournament(
     qr: str = "board",
 ) -> None:
     """``romme serve --tournament NAME``: the board of the tournament, and every table of
-    the series drawn last with its links (kept with each table's session). Printed: the
-    board's link with its QR code, one line per table with its scorekeeper's link (every
+    every series drawn with its links (kept with each table's session), each new series'
+    tables as they are drawn (issue 36 items 1, 2). Printed: the board's link with its QR
+    code, one line per table of the series drawn last with its scorekeeper's link (every
     link with its code with ``qr="all"``)."""
     from romme_score.cli.service import open_service
-    from romme_score.store.records import Link
     from romme_score.tournament import NoSeriesDrawn, TournamentService
     from romme_score.views import tournament as tviews
     from romme_score.views import web as views
-    from romme_score.web.board import KIND, board_token
-    from romme_score.web.context import ServeConfig, TournamentConfig
-    from romme_score.web.links import LinkSet, link_host, make_token, qr_terminal
+    from romme_score.web.context import NightConfig, ServeConfig, TournamentConfig
+    from romme_score.web.links import qr_terminal
+    from romme_score.web.night import read
     from romme_score.web.server import Signals
     from romme_score.web.server import serve as run_server
 
     with open_service(db, create=False) as service:
-        tournaments = TournamentService(service)
-        info = tournaments.tournament(name)
+        info = TournamentService(service).tournament(name)
         if info.series_drawn == 0:
             raise NoSeriesDrawn(info.name)
-        every = tournaments.tables(info)
-        served_tables = [t for t in every if t.series == info.series_drawn]
-        table_links = [
-            (t, service.links(service.session_by_id(t.session_id), make_token, renew=new_links))
-            for t in served_tables
-        ]
-        location = tournaments.location
     sock = _bound(host, port)
-    base = f"http://{link_host(host)}:{sock.getsockname()[1]}"
+    base = _base(host, sock)
     _remember(db, base)
-    language = i18n.language()
-    sets = [(t, LinkSet(base, tuple(links))) for t, links in table_links]
-    keeper = sets[0][1].of_kind("scorekeeper")[0]
-    board = LinkSet(base, (Link(KIND, None, board_token(keeper.token)),))
-    config = TournamentConfig(
-        location,
-        info.name,
-        info.series_drawn,
-        board,
-        tuple(ServeConfig(location, t.session_id, ls, language, notation) for t, ls in sets),
-        tuple(t.table for t, _ls in sets),
-        tuple(t.session_id for t in every),
-        language,
+    config = NightConfig(
+        service.location,
+        base,
+        i18n.language(),
+        notation,
+        tournament=info.name,
         served_on=host,
         allow_hosts=allow_hosts,
     )
+    with open_service(db, create=False) as service:
+        tournaments = TournamentService(service)
+        info = tournaments.tournament(name)
+        served = read(service, config, renew=new_links)  # every series' tables, and the board
+        by_id = {c.session_id: c.links for c in served if isinstance(c, ServeConfig)}
+        sets = [(t, by_id[t.session_id]) for t in tournaments.tables(info, info.series_drawn)]
+    board = next(c.board for c in served if isinstance(c, TournamentConfig))
     board_url = board.url(board.links[0])
     with Signals() as signals:  # from here on Ctrl-C and SIGTERM end it cleanly
         if as_json:

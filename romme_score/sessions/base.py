@@ -142,8 +142,10 @@ class ServiceBase:
         rate: Decimal | None,
         currency: str | None,
         dealer: str | None = None,
+        current: bool = True,
     ) -> SessionInfo:
-        """Start a session and make it current; names as :func:`~romme_score.inputs.clean_names`
+        """Start a session and make it current (not ``current``: the organiser's page, which
+        leaves the current game alone); names as :func:`~romme_score.inputs.clean_names`
         wants them (trimmed, non-empty, without '=', unique ignoring case)."""
         name = clean_name(name, _("a session's name"))
         names = clean_names(players)
@@ -166,6 +168,7 @@ class ServiceBase:
             str(rate) if rate is not None else None,
             clean_currency(currency, _("the currency")) if currency else None,
             first,
+            current,
         )
         return self.store.session(name)
 

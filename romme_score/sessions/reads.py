@@ -4,7 +4,7 @@ it would be saved) and the one settlement of every door (:func:`settle_evening`)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -212,6 +212,30 @@ class Reads(ServiceBase):
             )
             for info, count, totals in self.store.session_overview()
         ]
+
+    def catalog_mark(self) -> tuple[object, ...]:
+        """A mark that changes whenever a session, a link, a tournament's series or a league
+        comes, goes or is renewed (``romme serve --all`` looks at it twice a second)."""
+        return self.store.catalog_mark()
+
+    def catalog_versions(self) -> tuple[object, ...]:
+        """A mark that changes with every change of any session or league."""
+        return self.store.catalog_versions()
+
+    def organizer_token(self, make_token: Callable[[], str], *, renew: bool = False) -> str:
+        """The organiser's token of ``romme serve --all``, kept in the database (made where
+        there is none, anew with ``renew``: the old link stops working)."""
+        return self.store.organizer_token(make_token(), renew=renew)
+
+    def names(self) -> tuple[list[str], list[str], list[str]]:
+        """The names of every session, tournament and league."""
+        store = self.store
+        return store.session_names(), store.tournament_names(), store.league_names()
+
+    def last_played(self, info: SessionInfo) -> list[str]:
+        """When the session's last round was saved, and each time it was ended or taken back."""
+        stamps = [r.recorded_at for r in self.store.rounds(info, last=1)]
+        return [s for s in [*stamps, *(e.at for e in self.store.endings(info))] if s]
 
     def last_round(self, info: SessionInfo) -> RoundRecord:
         last = self.store.rounds(info, last=1)

@@ -89,8 +89,10 @@ class Store(Protocol):
         rate: str | None,
         currency: str | None,
         first_dealer: int,
+        current: bool = True,
     ) -> None:
-        """A new session, made current; :class:`SessionExists` when the name is taken."""
+        """A new session, made current (unless not ``current``); :class:`SessionExists`
+        when the name is taken."""
         ...
 
     def set_current(self, name: str) -> None: ...
@@ -288,6 +290,22 @@ class Store(Protocol):
 
     def session_tournament(self, session: SessionInfo) -> str | None:
         """The tournament whose table the session is, or None (one query)."""
+        ...
+
+    def organizer_token(self, token: str, *, renew: bool) -> str:
+        """The organiser's token of ``romme serve --all``: the one kept, or ``token`` kept
+        where there is none (or, with ``renew``, instead of the old one)."""
+        ...
+
+    def catalog_versions(self) -> tuple[object, ...]:
+        """A mark that changes with every change of any session or league (the
+        organiser's page), one query."""
+        ...
+
+    def catalog_mark(self) -> tuple[object, ...]:
+        """A mark that changes whenever a session, a link, a tournament's series or a
+        league is added, removed or renewed (``romme serve --all``: what it serves),
+        cheap to ask twice a second (one query)."""
         ...
 
     # -- notes and renames --------------------------------------------------------------

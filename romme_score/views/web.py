@@ -636,6 +636,57 @@ def serving_lines(session: str, host: str, port: int) -> str:
     }
 
 
+ORGANIZER_TEXTS: dict[str, str] = {
+    "games": N_("Games"),
+    "tournaments": N_("Tournaments"),
+    "leagues": N_("Leagues"),
+    "board": N_("Board"),
+    "scorekeeper": N_("Scorekeeper"),
+    "seats": N_("Seats' codes"),
+    "finished": N_("finished"),
+    "playing": N_("playing"),
+    "table": N_("Series {series}, table {table}"),
+    "series": N_("Series drawn: {drawn}, finished: {finished}"),
+    "none": N_("Nothing yet tonight: start a game with romme new or romme tournament draw."),
+    "offline": N_("The server cannot be reached. Trying again…"),
+    "link_gone": N_("This link is wrong or no longer valid: scan the QR code on the board again."),
+    "server_error": N_("The server could not do that; please try again."),
+    "stale": N_("The server is not answering: this is the state of {time}."),
+}
+
+
+def organizer_texts() -> dict[str, str]:
+    """The sentences of the organiser's page (``romme serve --all``)."""
+    return {key: _(text) for key, text in ORGANIZER_TEXTS.items()}
+
+
+def organizer_title() -> str:
+    return _("Tonight")
+
+
+def organizer_heading() -> str:
+    """``romme serve --all``: what the printed organiser's link is for."""
+    return _("Organiser: tonight's games, tournaments and leagues with their codes")
+
+
+def serving_all(host: str, port: int) -> str:
+    """``romme serve --all``'s line on standard error."""
+    return _(
+        "Serving every game, tournament and league on %(host)s port %(port)d, "
+        "and each new one as it comes; Ctrl-C stops."
+    ) % {"host": host, "port": port}
+
+
+def night_game_line(session: str, url: str) -> str:
+    """``romme serve --all``: one line per game of tonight, its scorekeeper's link."""
+    return _("%(session)s, scorekeeper: %(url)s") % {"session": session, "url": url}
+
+
+def night_board_line(name: str, url: str) -> str:
+    """``romme serve --all``: one line per tournament and league, its board's link."""
+    return _("%(name)s, board: %(url)s") % {"name": name, "url": url}
+
+
 def link_heading(kind: str, player: str | None) -> str:
     """What a printed link is for."""
     if kind == "board":

@@ -17,7 +17,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from starlette.applications import Starlette
 from starlette.datastructures import QueryParams
@@ -30,7 +30,7 @@ from romme_score.i18n import using_language
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
 from romme_score.store.records import Link
-from romme_score.web import board, once, pages
+from romme_score.web import board, night, once, organizer, pages
 from romme_score.web.cache import Tagged
 from romme_score.web.context import (
     BoardCall,
@@ -38,6 +38,9 @@ from romme_score.web.context import (
     LeagueCall,
     LeagueConfig,
     Limits,
+    NightConfig,
+    OrganizerCall,
+    OrganizerConfig,
     ServeConfig,
     Services,
     TournamentConfig,
@@ -63,6 +66,7 @@ from romme_score.web.routes import (
     EVENTS,
     HTML,
     LEAGUE_ROUTES,
+    ORGANIZER_ROUTES,
     ROUTES,
     STATIC_CACHE,
     TOURNAMENT_ROUTES,
@@ -95,12 +99,17 @@ def _guarded(work: Callable[[Any], T]) -> Callable[[Any], T]:
 class _Site:
     """What one set of links serves: a session (a table), or a tournament's board."""
 
-    config: ServeConfig | TournamentConfig | LeagueConfig
+    config: ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig
     links: LinkSet
     routes: Mapping[str, Route]
     watcher: Watcher
+    started: bool = True  # its watcher started with the server; False: at its first request
 
-    def call(self, link: Link, lang: str, services: Services) -> Call | BoardCall | LeagueCall:
+    def call(
+        self, link: Link, lang: str, services: Services
+    ) -> Call | BoardCall | LeagueCall | OrganizerCall:
+        if isinstance(self.config, OrganizerConfig):
+            return OrganizerCall(link, lang, self.config, services)
         if isinstance(self.config, LeagueConfig):
             return LeagueCall(link, lang, self.config, services)
         if isinstance(self.config, TournamentConfig):
@@ -120,9 +129,14 @@ def _league_version(league: str) -> Callable[[SessionService], Callable[[], int]
     return prepare
 
 
-def _sites(served: ServeConfig | TournamentConfig | LeagueConfig, limits: Limits) -> list[_Site]:
+def _sites(
+    served: ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig, limits: Limits
+) -> list[_Site]:
     """Every table's site (one session's, or each table of a tournament's series), then
-    the tournament's board; or a league's board alone."""
+    the tournament's board; or a league's board alone; or the organiser's page alone."""
+    if isinstance(served, OrganizerConfig):
+        look = sum_version(organizer.versions(served.db))
+        return [_Site(served, served.links, ORGANIZER_ROUTES, Watcher(served.db, 0, limits.poll, look))]
     if isinstance(served, LeagueConfig):
         look = sum_version(_league_version(served.league))
         return [_Site(served, served.board, LEAGUE_ROUTES, Watcher(served.db, 0, limits.poll, look))]
@@ -137,18 +151,111 @@ def _sites(served: ServeConfig | TournamentConfig | LeagueConfig, limits: Limits
     return sites
 
 
+class _Night:
+    """The sites of a server that follows the night (:mod:`.night`): read again from the
+    database, in a thread of its own, whenever what it holds changes (a look twice a
+    second); the new ones served from then on, a site gone no more (its streams ended)."""
+
+    def __init__(self, config: NightConfig, server: _Server) -> None:
+        self.config, self.server = config, server
+        with SessionService(config.db, create=False) as service:
+            configs = night.read(service, config, renew=config.new_links)
+            self.mark = night.mark(service)
+        self.by_key: dict[tuple[str, object], _Site] = {}
+        self.apply(configs)
+        if config.tournament is not None:  # the tables as drawn: watched from the start, as before
+            for site in self.server.sites:
+                site.started = True
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    def apply(self, configs: list[ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig]) -> None:
+        """Serve ``configs`` from now on (in the event loop, or before it runs)."""
+        fresh: dict[tuple[str, object], _Site] = {}
+        for config in configs:
+            key = night.key(config)
+            site = self.by_key.get(key)
+            if site is None:
+                site = _sites(config, self.server.limits)[-1]  # the board's, or the session's
+                site.started = False
+            else:
+                site.config, site.links = config, _links_of(config)
+            fresh[key] = site
+        for key, site in self.by_key.items():
+            if key not in fresh and site.started:
+                site.watcher.stop()
+        self.by_key = fresh
+        self.server.sites[:] = [*fresh.values(), *self.server.fixed]
+        self.server.watchers[:] = [s.watcher for s in self.server.sites]
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._run, name="romme-serve-night", daemon=True)
+        self._thread.start()
+
+    def poke(self) -> None:
+        """Look now (the organiser's page just started, drew or ended something)."""
+        self._wake.set()
+
+    def _wait(self, every: float) -> bool:
+        """Wait for the next look; True: the server stops."""
+        self._wake.wait(every)
+        self._wake.clear()
+        return self._stop.is_set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+
+    def _run(self) -> None:
+        """Look until the server stops; a look that fails (the database busy or away) is
+        made again at the next one."""
+        every = self.server.limits.poll
+        while not self._wait(every):
+            try:
+                with SessionService(self.config.db, create=False) as service:
+                    while not self._stop.is_set():
+                        now = night.mark(service)
+                        if now != self.mark:
+                            configs = night.read(service, self.config)
+                            self.mark = now
+                            loop = self._loop
+                            if loop is None or loop.is_closed():
+                                return
+                            loop.call_soon_threadsafe(self.apply, configs)
+                        if self._wait(every):
+                            return
+            except Exception:  # the database busy or away, a game deleted meanwhile: later again
+                log.debug("the night's look failed; it looks again", exc_info=True)
+
+
+def _links_of(config: ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig) -> LinkSet:
+    return config.links if isinstance(config, (ServeConfig, OrganizerConfig)) else config.board
+
+
 class _Server:
     """The requests' way through the routes table, for the sites of one application."""
 
-    def __init__(self, served: ServeConfig | TournamentConfig | LeagueConfig) -> None:
+    def __init__(self, served: ServeConfig | TournamentConfig | LeagueConfig | NightConfig) -> None:
         self.limits = served.limits
         self.language = served.language
         self.services = Services(served.db)
         self.throttle = Throttle(
             self.limits.throttle_base, self.limits.throttle_cap, self.limits.throttle_free, page=self.missing
         )
-        self.sites = _sites(served, self.limits)
-        self.watchers = [site.watcher for site in self.sites]
+        self.fixed: list[_Site] = []
+        self.sites: list[_Site] = []
+        self.watchers: list[Watcher] = []
+        self.night: _Night | None = None
+        if isinstance(served, NightConfig):
+            self.night = _Night(served, self)
+        else:
+            self.sites[:] = _sites(served, self.limits)
+            self.watchers[:] = [site.watcher for site in self.sites]
 
     def find(self, token: str) -> tuple[_Site, Link] | None:
         """The site and link of a token: every token compared, none skipped."""
@@ -170,9 +277,17 @@ class _Server:
     async def answer(self, request: Request, path: str) -> Response:
         found = self.find(request.path_params["token"])
         route = found[0].routes.get(path) if found is not None else None
+        if found is None and self.night is not None:
+            self.night.poke()  # a link made a moment ago, perhaps: the night looks now (one query)
         if found is None or route is None:
             return await self.throttle.not_found(request)
         site, link = found
+        if not site.started:  # a site of the night: its watcher from its first request on
+            try:
+                site.watcher.start()
+                site.started = True
+            except StoreError:  # the database away a moment: started by a later request
+                pass
         asked = request.query_params.get("lang")
         lang = request_language(asked, request.headers.get("accept-language"), site.config.language)
         call = site.call(link, lang, self.services)
@@ -194,17 +309,23 @@ class _Server:
         return response if response is not None else await self.throttle.not_found(request)
 
     async def respond(
-        self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall, route: Route
+        self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall | OrganizerCall, route: Route
     ) -> Response | None:
         if request.method != route.method:
             return _method_not_allowed(route.method)
         if route.method == "POST":
+            if isinstance(call, OrganizerCall):
+                return await self.organize(request, call, route)
             return await self.write(request, site, call, route)
         if call.link.kind not in route.kinds:
             raise refusal("forbidden", 403)
         if route.media == EVENTS:
             return await events(
-                request, call, site.watcher, self.limits.streams, _guarded(lambda c: route.handler(c, {}))
+                request,
+                cast(Any, call),
+                site.watcher,
+                self.limits.streams,
+                _guarded(lambda c: route.handler(c, {})),
             )
         given = QueryParams(
             [
@@ -214,7 +335,7 @@ class _Server:
         )
         if route.tagged:
             seen = request.headers.get("if-none-match")
-            tagged = _held(route, call, given, seen)
+            tagged = _held(route, cast(Any, call), given, seen)
             if tagged is None:
                 built: Tagged = await in_thread(call, _guarded(lambda c: route.handler(c, given, seen)))
                 return _tagged(built, route)
@@ -224,6 +345,39 @@ class _Server:
         else:
             result = route.handler(call, given)
         return _response(result, route)
+
+    async def organize(self, request: Request, call: OrganizerCall, route: Route) -> Response:
+        """An action of the organiser's page: the checks of every write (the site, the
+        kind of link, the body), then the service, one transaction; a refusal (a name
+        not found too) is the JSON error, nothing written."""
+        if cross_site(request):
+            raise refusal("cross-site", 403)
+        if call.link.kind not in route.kinds:
+            raise refusal("forbidden", 403)
+        limit = self.limits.body
+        try:
+            body = await read_json(request, limit, self.limits.body_time)
+        except BodyRefused as refused:
+            if refused.field is not None:  # a text that is not text (web/guard.py: clean_json)
+                body = {"error": refused.sentence, "code": refused.code, "field": refused.field}
+                raise Answer(400, body) from None
+            if refused.code == "body-timeout":  # the rest of the body is not waited for
+                answer = refusal(refused.code, refused.status)
+                return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
+            raise refusal(refused.code, refused.status, limit=limit) from None
+        params = {k: v for k, v in request.path_params.items() if k != "token"}
+        try:
+            status, answered = await in_thread(call, _guarded(lambda c: route.handler(c, body, params)))
+        except Answer as answer:
+            if answer.status != 404:
+                raise
+            return JSONResponse(answer.body, status_code=404)  # a name not found: the JSON error
+        if self.night is not None:
+            self.night.poke()
+        for watcher in self.watchers:
+            if watcher.streams:
+                watcher.poke()
+        return JSONResponse(answered, status_code=status)
 
     async def write(
         self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall, route: Route
@@ -276,20 +430,26 @@ class _Server:
         return endpoint
 
 
-def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlette:
+def create_app(served: ServeConfig | TournamentConfig | LeagueConfig | NightConfig) -> Starlette:
     """The application of one session, or of a tournament: its board and every table of
     the drawn series (each table's links as for one session)."""
     server = _Server(served)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        for watcher in server.watchers:
-            watcher.start()
+        for site in server.sites:
+            if site.started:
+                site.watcher.start()
+        if server.night is not None:
+            server.night.start()
         try:
             yield
         finally:
-            for watcher in server.watchers:
-                watcher.stop()
+            if server.night is not None:
+                server.night.stop()
+            for site in server.sites:
+                if site.started:
+                    site.watcher.stop()
             server.services.close_all()
 
     async def missing(request: Request, exc: Exception) -> Response:
@@ -299,13 +459,16 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlet
     routes += [StarletteRoute("/{token}", server.endpoint(""), methods=METHODS)]
     routes += [StarletteRoute("/{token}/" + path, server.endpoint(path), methods=METHODS) for path in paths()]
     app = Starlette(routes=routes, exception_handlers={404: missing, 405: missing}, lifespan=lifespan)
-    base = served.links.base if isinstance(served, ServeConfig) else served.board.base
+    if isinstance(served, NightConfig):
+        base = served.base
+    else:
+        base = served.links.base if isinstance(served, ServeConfig) else served.board.base
     hosts = admitted_hosts(base.partition("://")[2], served.served_on, served.allow_hosts)
     app.add_middleware(HostGuard, hosts=hosts, language=served.language)
     crowd = Crowd(served.limits.connections)  # the connections counted by the server's protocol
     app.add_middleware(CrowdGuard, crowd=crowd, language=served.language)
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, the Host guard's too
-    app.state.watcher = server.watchers[0]
+    app.state.watcher = server.watchers[0] if server.watchers else None
     app.state.watchers = server.watchers
     app.state.services = server.services
     app.state.crowd = crowd

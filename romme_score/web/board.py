@@ -8,10 +8,10 @@ table and of the tournament itself, a series drawn or a player withdrawn), the s
 ``GET {board}/events`` sends one event per change, as a session's board does. The tables
 themselves are served as ordinary sessions, each with its own links.
 
-The board's token is derived from the scorekeeper token of table 1 of the served series
-(an HMAC: who sees the board cannot work back to the scorekeeper's link): it stays the
-same while the series is served, across restarts, and ``--new-links`` changes it with
-the tables' links.
+The board's token is derived from the scorekeeper token of table 1 of series 1 (an
+HMAC: who sees the board cannot work back to the scorekeeper's link): the link belongs
+to the tournament, from its first draw to its payout, across restarts, and shows the
+series drawn last (issue 36 item 2); ``--new-links`` changes it with the tables' links.
 """
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ def read_state(call: BoardCall) -> bytes:
     def build(version: int) -> dict[str, Any]:
         info = tournaments.tournament(config.tournament)
         standings = tournaments.standings(config.tournament)
-        tables = [(t.table, t.session, t.games) for t in tournaments.tables(info, config.series)]
-        return views.board_json(standings, config.series, tables, version)
+        series = info.series_drawn  # the last drawn: the board follows the night (issue 36 item 2)
+        tables = [(t.table, t.session, t.games) for t in tournaments.tables(info, series)]
+        return views.board_json(standings, series, tables, version)
 
     return pages.board_json(current, build, KIND)
 

@@ -87,6 +87,46 @@ class LeagueConfig:
     allow_hosts: tuple[str, ...] = ()
 
 
+ORGANIZER = "organizer"  # the kind of the organiser's link
+
+
+@dataclass(frozen=True)
+class NightConfig:
+    """A server that follows the night: everything in the database (``tournament`` None),
+    or one tournament with every series' tables."""
+
+    db: str
+    base: str  # http://ADDRESS:PORT
+    language: str
+    notation: Profile = "de"
+    tournament: str | None = None
+    new_links: bool = False  # renew every link once, as the server starts
+    limits: Limits = field(default_factory=Limits)
+    served_on: str = ""
+    allow_hosts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OrganizerConfig:
+    """The organiser's page of ``romme serve --all`` (issue 36 item 3): one link, kept in
+    the database, that sees the night and starts, draws and ends."""
+
+    night: NightConfig
+    links: LinkSet  # one link, of kind ``organizer``
+
+    @property
+    def db(self) -> str:
+        return self.night.db
+
+    @property
+    def language(self) -> str:
+        return self.night.language
+
+    @property
+    def limits(self) -> Limits:
+        return self.night.limits
+
+
 class Services:
     """The session services of the worker threads, on the served database: a small pool;
     and the answers built once per version for every page (:mod:`.cache`).
@@ -290,7 +330,21 @@ class LeagueCall:
         return self.services.get()
 
 
-async def in_thread(call: Call | BoardCall | LeagueCall, work: Callable[[Any], T]) -> T:
+@dataclass(frozen=True)
+class OrganizerCall:
+    """One request to the organiser's page."""
+
+    link: Link
+    language: str
+    config: OrganizerConfig
+    services: Services
+
+    @property
+    def service(self) -> SessionService:
+        return self.services.get()
+
+
+async def in_thread(call: Call | BoardCall | LeagueCall | OrganizerCall, work: Callable[[Any], T]) -> T:
     """Run ``work`` in a worker thread, in the request's language."""
 
     def run() -> T:

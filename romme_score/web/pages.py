@@ -41,6 +41,7 @@ STATIC_TYPES = {
         "tournament.js",
         "paging.js",  # the pages of the tournament board's boxes on a projector
         "league.js",  # the board of romme serve --league
+        "organizer.js",  # the organiser's page of romme serve --all
         "awake.js",  # "Keep screen on": the Wake Lock, or a muted inline video where there is none
         "app.js",  # the entry of old, kept: it loads main.js
         "sw.js",  # the service worker: the page, its scripts and styles kept for a reload offline

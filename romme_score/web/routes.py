@@ -32,7 +32,9 @@ path                      method   what
 A tournament's board (``romme serve --tournament``) has a table of its own
 (:data:`TOURNAMENT_ROUTES`): its page, ``state.json``, ``events``, ``qr.svg`` and the
 same static files (:mod:`.board`); so has a league's (``romme serve --league``,
-:data:`LEAGUE_ROUTES`, :mod:`.league`).
+:data:`LEAGUE_ROUTES`, :mod:`.league`), and the organiser's page of ``romme serve --all``
+(:data:`ORGANIZER_ROUTES`, :mod:`.organizer`): its page, ``state.json``, ``events`` and
+its actions ``games``, ``games/{name}/end``, ``tournaments/{name}/draw``.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ from typing import Any
 
 from romme_score.views import tournament as tournament_views
 from romme_score.views import web as web_views
-from romme_score.web import board, league, pages, referee, state, writes
-from romme_score.web.context import BoardCall, Call, LeagueCall
+from romme_score.web import board, league, organizer, pages, referee, state, writes
+from romme_score.web.context import ORGANIZER, BoardCall, Call, LeagueCall, OrganizerCall
 
 Handler = Callable[..., Any]  # (call, given) -> answer; tagged: (call, given, If-None-Match)
 
@@ -88,7 +90,12 @@ def _static(name: str) -> Route:
 
     headers = WORKER_HEADERS if name == "sw.js" else STATIC_CACHE
     return Route(
-        "GET", (*SESSION_KINDS, board.KIND, league.KIND), read, pages.STATIC_TYPES[name], False, headers
+        "GET",
+        (*SESSION_KINDS, board.KIND, league.KIND, ORGANIZER),
+        read,
+        pages.STATIC_TYPES[name],
+        False,
+        headers,
     )
 
 
@@ -159,6 +166,24 @@ LEAGUE_ROUTES: dict[str, Route] = {
 }
 
 
+def _organizer_page(call: OrganizerCall, given: Mapping[str, Any]) -> str:
+    return organizer.page(call, given.get("lang"))
+
+
+# The organiser's page of ``romme serve --all`` (issue 36 item 3): what the night holds,
+# and its actions; a write's handler is (call, body, path parameters) -> (status, answer).
+ORGANIZE = (ORGANIZER,)
+ORGANIZER_ROUTES: dict[str, Route] = {
+    "": Route("GET", ORGANIZE, _organizer_page, HTML),
+    "state.json": Route("GET", ORGANIZE, lambda call, given: organizer.read_state(call), JSON),
+    "events": Route("GET", ORGANIZE, lambda call, given: organizer.version(call), EVENTS),
+    "games": Route("POST", ORGANIZE, organizer.start_game, JSON),
+    "games/{name}/end": Route("POST", ORGANIZE, organizer.end, JSON),
+    "tournaments/{name}/draw": Route("POST", ORGANIZE, organizer.draw, JSON),
+    **STATIC,
+}
+
+
 def paths() -> list[str]:
     """Every path of the tables once, for the Starlette routes (the page's also as ``/``)."""
-    return sorted({*ROUTES, *TOURNAMENT_ROUTES, *LEAGUE_ROUTES})
+    return sorted({*ROUTES, *TOURNAMENT_ROUTES, *LEAGUE_ROUTES, *ORGANIZER_ROUTES})

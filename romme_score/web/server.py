@@ -21,7 +21,7 @@ from starlette.applications import Starlette
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from romme_score.web.app import create_app
-from romme_score.web.context import LeagueConfig, ServeConfig, TournamentConfig
+from romme_score.web.context import LeagueConfig, NightConfig, ServeConfig, TournamentConfig
 from romme_score.web.guard import Crowd
 
 
@@ -93,7 +93,7 @@ class _QuietCancel(logging.Filter):
         return not (text.startswith("Traceback") and text.rstrip().endswith("CancelledError"))
 
 
-def make_server(config: ServeConfig | TournamentConfig | LeagueConfig) -> uvicorn.Server:
+def make_server(config: ServeConfig | TournamentConfig | LeagueConfig | NightConfig) -> uvicorn.Server:
     limits = config.limits
     logging.getLogger("uvicorn.error").addFilter(_QuietCancel())
 
@@ -147,7 +147,7 @@ class Signals:
 
 
 def serve(
-    config: ServeConfig | TournamentConfig | LeagueConfig, sock: socket.socket, signals: Signals
+    config: ServeConfig | TournamentConfig | LeagueConfig | NightConfig, sock: socket.socket, signals: Signals
 ) -> None:
     """Serve until Ctrl-C or SIGTERM (``signals`` must be listening already)."""
     server = make_server(config)

@@ -57,11 +57,13 @@ class Sessions(Rounds):
         rate: str | None,
         currency: str | None,
         first_dealer: int,
+        current: bool = True,
     ) -> None:
         def work(cur: Cursor) -> None:
             self.dialect.lock_names(cur, "sessions")
             self._insert_session(cur, name, players, rules, rate, currency, first_dealer)
-            cur.execute(SET_STATE, ("current", name))
+            if current:
+                cur.execute(SET_STATE, ("current", name))
 
         self.write(work)
 

@@ -127,6 +127,43 @@ class SQLStore(Sessions):
         row = self.query("SELECT value FROM state WHERE key = 'served_address'")
         return row[0][0] if row else None
 
+    def organizer_token(self, token: str, *, renew: bool) -> str:
+        row = self.query("SELECT value FROM state WHERE key = 'organizer'")
+        if row and not renew:
+            return str(row[0][0])
+
+        def work(cur: Cursor) -> None:
+            if renew:
+                cur.execute(SET_STATE, ("organizer", token))
+            else:  # two servers starting at once keep the first one's
+                cur.execute(
+                    "INSERT INTO state (key, value) VALUES ('organizer', ?) ON CONFLICT (key) DO NOTHING",
+                    (token,),
+                )
+
+        self.write(work)
+        row = self.query("SELECT value FROM state WHERE key = 'organizer'")
+        return str(row[0][0])
+
+    def catalog_versions(self) -> tuple[object, ...]:
+        row = self.query(
+            "SELECT (SELECT SUM(version) FROM sessions), (SELECT SUM(version) FROM leagues), "
+            "(SELECT COUNT(*) FROM endings)"
+        )
+        return tuple(row[0])
+
+    def catalog_mark(self) -> tuple[object, ...]:
+        # MIN and MAX of the tokens: renewed links are new random tokens (an index's ends)
+        row = self.query(
+            "SELECT (SELECT COUNT(*) FROM sessions), (SELECT MAX(id) FROM sessions), "
+            "(SELECT COUNT(*) FROM links), (SELECT MIN(token) FROM links), "
+            "(SELECT MAX(token) FROM links), (SELECT COUNT(*) FROM tournaments), "
+            "(SELECT COUNT(*) FROM tournament_tables), (SELECT COUNT(*) FROM leagues), "
+            "(SELECT MIN(token) FROM leagues), (SELECT MAX(token) FROM leagues), "
+            "(SELECT value FROM state WHERE key = 'organizer')"
+        )
+        return tuple(row[0])
+
     def session_tournament(self, session: SessionInfo) -> str | None:
         row = self.query(
             "SELECT t.name FROM tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "

@@ -5,6 +5,7 @@ const roles = {
   scorekeeper: () => import("./keeper.js"),
   tournament: () => import("./tournament.js"),
   league: () => import("./league.js"),
+  organizer: () => import("./organizer.js"),
 };
 
 const role = roles[document.body.dataset.kind];

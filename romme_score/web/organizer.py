@@ -1,0 +1,259 @@
+"""What the organiser sees of the night (``romme serve --all``; issue 36 item 3): every
+game, tournament and league served, with their links, in the shape of ``state.json``:
+
+``{"games": [{"name", "board", "scorekeeper", "seats": {"NAME": URL}, "finished",
+"tournament", "series", "table"}], "tournaments": [{"name", "board", "series_drawn",
+"series_finished"}], "leagues": [{"name", "board"}]}``
+
+``games`` lists every game not finished and every game started or finished today (the
+local date); ``tournaments`` and ``leagues`` list all.
+
+Its actions go through the services the command line uses, answer with the same error
+``code``s and write nothing on a refusal: ``POST games`` starts a game as ``romme new``
+does (leaving the current game alone), ``POST tournaments/{name}/draw`` draws the next
+series as ``romme tournament draw`` does, ``POST games/{name}/end`` ends a game by
+agreement as ``romme end`` does. Only the organiser's link has these routes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from romme_score.sessions import SessionService
+from romme_score.web import night, pages
+from romme_score.web.context import (
+    ORGANIZER,
+    LeagueConfig,
+    OrganizerCall,
+    OrganizerConfig,
+    ServeConfig,
+    TournamentConfig,
+)
+from romme_score.web.errors import bad_field
+
+Served = ServeConfig | TournamentConfig | LeagueConfig
+
+
+def _day(stamp: str) -> date | None:
+    from romme_score.league.service import local_day
+
+    try:
+        return local_day(stamp)
+    except ValueError:
+        return None
+
+
+def game_entry(
+    service: SessionService, config: ServeConfig, table: tuple[str, int, int] | None
+) -> dict[str, Any]:
+    """One game's entry of ``games`` (``table``: its tournament, series and table number)."""
+    info = service.session_by_id(config.session_id)
+    return {
+        "name": info.name,
+        **config.links.summary(),
+        "finished": service.state(info).finished,
+        "tournament": table[0] if table else None,
+        "series": table[1] if table else None,
+        "table": table[2] if table else None,
+    }
+
+
+def tonight(service: SessionService, config: ServeConfig, today: date) -> bool:
+    """Whether a game belongs to tonight: not finished, or started or last played today."""
+    info = service.session_by_id(config.session_id)
+    if not service.state(info).finished or _day(info.created_at) == today:
+        return True
+    return any(_day(s) == today for s in service.last_played(info))
+
+
+def tournament_entry(service: SessionService, config: TournamentConfig) -> dict[str, Any]:
+    from romme_score.tournament import TournamentService
+
+    tournaments = TournamentService(service)
+    standings = tournaments.standings(config.tournament)
+    return {
+        "name": config.tournament,
+        "board": config.board.url(config.board.links[0]),
+        "series_drawn": standings.series_drawn,
+        "series_finished": len(standings.finished),
+    }
+
+
+def league_entry(config: LeagueConfig) -> dict[str, Any]:
+    return {"name": config.league, "board": config.board.url(config.board.links[0])}
+
+
+def tables_of(service: SessionService, configs: Sequence[Served]) -> dict[int, tuple[str, int, int]]:
+    """Each tournament table's session id: its tournament, series and table number."""
+    from romme_score.tournament import TournamentService
+
+    tournaments = TournamentService(service)
+    found: dict[int, tuple[str, int, int]] = {}
+    for config in configs:
+        if isinstance(config, TournamentConfig):
+            info = tournaments.tournament(config.tournament)
+            for t in tournaments.tables(info):
+                found[t.session_id] = (info.name, t.series, t.table)
+    return found
+
+
+def summary(
+    service: SessionService, configs: Sequence[Served | OrganizerConfig], today: date | None = None
+) -> dict[str, Any]:
+    """The night's games, tournaments and leagues, as ``state.json`` lists them."""
+    day = today or date.today()
+    served: list[Served] = [c for c in configs if not isinstance(c, OrganizerConfig)]
+    tables = tables_of(service, served)
+    games = [
+        game_entry(service, c, tables.get(c.session_id))
+        for c in served
+        if isinstance(c, ServeConfig) and tonight(service, c, day)
+    ]
+    return {
+        "games": games,
+        "tournaments": [tournament_entry(service, c) for c in served if isinstance(c, TournamentConfig)],
+        "leagues": [league_entry(c) for c in served if isinstance(c, LeagueConfig)],
+    }
+
+
+# -- the organiser's link -----------------------------------------------------------------
+
+
+class _Counter:
+    """The page's version: counts up whenever what the database holds moved (only up, in
+    this process, whatever was deleted)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.seen: object = None
+        self.version = 0
+
+    def __call__(self, service: SessionService) -> int:
+        now = (service.catalog_mark(), service.catalog_versions())
+        with self.lock:
+            if now != self.seen:
+                self.seen = now
+                self.version += 1
+            return self.version
+
+
+_COUNTERS: dict[str, _Counter] = {}
+_COUNTERS_LOCK = threading.Lock()
+
+
+def _counter(db: str) -> _Counter:
+    with _COUNTERS_LOCK:
+        return _COUNTERS.setdefault(db, _Counter())
+
+
+def versions(db: str) -> Any:
+    """How the organiser's watcher looks (:func:`romme_score.web.events.sum_version`)."""
+
+    def prepare(service: SessionService) -> Any:
+        counter = _counter(db)
+        return lambda: counter(service)
+
+    return prepare
+
+
+def version(call: OrganizerCall) -> int:
+    return _counter(call.config.db)(call.service)
+
+
+def read_state(call: OrganizerCall) -> dict[str, Any]:
+    """``GET {organizer}/state.json``: ``{"version", "games", "tournaments", "leagues"}``."""
+    service = call.service
+    now = version(call)
+    return {"version": now, **summary(service, night.read(service, call.config.night))}
+
+
+def page(call: OrganizerCall, lang_param: str | None) -> str:
+    from romme_score.views import web as views
+
+    return pages.board_page(
+        "organizer.html",
+        ORGANIZER,
+        call.link.token,
+        views.organizer_title(),
+        views.organizer_title(),
+        views.organizer_texts(),
+        call.config.links.url(call.link),
+        lang_param,
+    )
+
+
+def _text(body: Mapping[str, Any], field: str, required: bool = True) -> str | None:
+    value = body.get(field)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise bad_field(field, "text")
+    return value
+
+
+def start_game(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str, str]) -> tuple[int, Any]:
+    """``POST {organizer}/games``: a game started as ``romme new`` starts it; 201 with its
+    entry of ``games``. The current game stays the current one."""
+    from romme_score.inputs import clean_currency, parse_rate
+    from romme_score.rules import GameEnd, build_rules
+
+    name = _text(body, "name")
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise bad_field("players", "players")
+    preset = _text(body, "preset", required=False)
+    rules_given = body.get("rules", {})
+    if not isinstance(rules_given, dict) or not all(isinstance(v, (str, int)) for v in rules_given.values()):
+        raise bad_field("rules", "object")
+    rate_given = body.get("rate")
+    if rate_given is not None and (
+        isinstance(rate_given, bool) or not isinstance(rate_given, (str, int, float))
+    ):
+        raise bad_field("rate", "text")
+    currency = _text(body, "currency", required=False)
+    until = body.get("until")
+    if until is not None and (isinstance(until, bool) or not isinstance(until, (str, int))):
+        raise bad_field("until", "text")
+    words = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in rules_given.items()}
+    rules = build_rules(preset, tuple(f"{k}={v}" for k, v in words.items()))  # as --rule KEY=VALUE
+    if until is not None:
+        rules = rules.replace(game_end=GameEnd.parse(str(until)))
+    rate: Decimal | None = None
+    if rate_given is not None:
+        rate = parse_rate(str(rate_given), "rate")
+    if currency is not None:
+        currency = clean_currency(currency, "currency")
+    service = call.service
+    assert name is not None
+    info = service.create(name, players, rules, rate, currency, current=False)
+    config = night.session(service, call.config.night, info.id)
+    return 201, game_entry(service, config, None)
+
+
+def draw(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str, str]) -> tuple[int, Any]:
+    """``POST {organizer}/tournaments/{name}/draw``: the next series, as ``romme tournament
+    draw`` draws it; 200 with the tournament's entry."""
+    from romme_score.tournament import TournamentService
+
+    force = body.get("force", False)
+    if not isinstance(force, bool):
+        raise bad_field("force", "bool")
+    service = call.service
+    drawn = TournamentService(service).draw(params["name"], force=force)
+    config = night.tournament(service, call.config.night, drawn.tournament)
+    assert config is not None  # drawn: it has tables
+    return 200, tournament_entry(service, config)
+
+
+def end(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str, str]) -> tuple[int, Any]:
+    """``POST {organizer}/games/{name}/end``: the game ended by agreement, as ``romme end``
+    ends it; 200 with its entry."""
+    service = call.service
+    ended = service.end(params["name"])
+    info = service.session(ended.session)
+    config = night.session(service, call.config.night, info.id)
+    return 200, game_entry(service, config, None)

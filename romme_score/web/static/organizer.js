@@ -1,0 +1,82 @@
+// The organiser's page of `romme serve --all`: tonight's games, tournaments and leagues,
+// each with its board's and scorekeeper's QR codes (drawn by the server, each link's own
+// qr.svg), a seat's code on demand. Nothing is decided here: what is finished, which
+// series is drawn, comes in state.json.
+import { live, online } from "./net.js";
+import { $, el, fill, T } from "./render.js";
+
+/** A link's QR code, large enough to scan from a projector, with its label. */
+function code(link, label) {
+  const path = `${new URL(link, location.href).pathname}/qr.svg`;
+  return el(
+    "figure",
+    { class: "code" },
+    el("img", { class: "qr big", src: path, alt: label, width: 320, height: 320 }),
+    el("figcaption", { text: label }),
+  );
+}
+
+function seats(game) {
+  const names = Object.keys(game.seats || {});
+  if (!names.length) return null;
+  const box = el("details", { class: "seats" }, el("summary", { text: T.seats }));
+  const list = el("div", { class: "codes" });
+  box.addEventListener("toggle", () => {
+    if (!box.open || list.childElementCount) return;
+    for (const name of names) list.append(code(game.seats[name], name));
+  });
+  box.append(list);
+  return box;
+}
+
+function gameItem(game) {
+  const where = game.tournament ? fill(T.table || "", { series: game.series, table: game.table }) : "";
+  const state = game.finished ? T.finished : T.playing;
+  const li = el(
+    "li",
+    { class: game.finished ? "done" : "playing" },
+    el("h3", { text: game.name }),
+    el("p", { class: "sub", text: [game.tournament, where, state].filter(Boolean).join(" · ") }),
+    el("div", { class: "codes" }, code(game.board, T.board), code(game.scorekeeper, T.scorekeeper)),
+    seats(game),
+  );
+  li.dataset.game = game.name;
+  return li;
+}
+
+function boardItem(entry, line) {
+  const li = el(
+    "li",
+    {},
+    el("h3", { text: entry.name }),
+    line ? el("p", { class: "sub", text: line }) : null,
+    el("div", { class: "codes" }, code(entry.board, T.board)),
+  );
+  li.dataset.name = entry.name;
+  return li;
+}
+
+function fillList(id, items) {
+  const list = $(id);
+  list.replaceChildren(...items);
+  list.closest("section").hidden = items.length === 0;
+}
+
+function render(state) {
+  fillList("game-list", state.games.map(gameItem));
+  const series = (t) => fill(T.series || "", { drawn: t.series_drawn, finished: t.series_finished });
+  fillList(
+    "tournament-list",
+    state.tournaments.map((t) => boardItem(t, series(t))),
+  );
+  fillList(
+    "league-list",
+    state.leagues.map((l) => boardItem(l, "")),
+  );
+  $("none").hidden = state.games.length + state.tournaments.length + state.leagues.length > 0;
+}
+
+export function start() {
+  online(true);
+  live(render, T);
+}
