@@ -224,6 +224,17 @@ def test_rule_keys_stay_in_the_json_issue_38_item_4() -> None:
     )
 
 
+def test_romme_rules_names_each_rule_as_the_referee_does_issue_38_item_4() -> None:
+    """Item 4: a rule named in a refusal ("Erstmeldung mindestens 40") is found by those
+    words in ``romme rules``, beside its key and value."""
+    assert "(Erstmeldung mindestens 40)" in said(["check", "--first", "P8 P9 P10 PB"])
+    rules = said(["rules"])
+    assert "first_meld_min = 40 (Erstmeldung mindestens 40)" in rules
+    assert "joker_swap = after-out (Joker tauschen erst nach dem Rauskommen)" in rules
+    assert "wraparound = false (keine Folgen um die Ecke)" in said(["rules"], "de")
+    assert "first_meld_min = 40 (first meld at least 40)" in said(["rules"], "en")
+
+
 def test_one_card_discarded_is_no_hand_romme_issue_38_item_11() -> None:
     """Item 11: a hand that has not come out goes out only by laying its cards down
     (RULES.md §6); one card discarded is no Hand-Rommé. The go-out line says what to do."""

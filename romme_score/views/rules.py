@@ -15,7 +15,9 @@ from romme_score.rules import (
     RuleSet,
     allowed_values,
     option_doc,
+    option_field,
     option_source,
+    rule_name,
 )
 from romme_score.tournament.options import TOURNAMENT_OPTION_NAMES, TournamentOptions, allowed_text
 from romme_score.tournament.options import option_doc as tournament_option_doc
@@ -148,7 +150,7 @@ def _options(rows: list[list[str]], width: int | None, sources: list[str] | None
         return table
     blocks = []
     for index, (name, value, allowed, meaning) in enumerate(rows):
-        blocks.append(f"{name} = {value}")
+        blocks.append(wrap(f"{name} = {value}", width, indent="    "))
         blocks.append(wrap(f"    {meaning}", width, indent="    "))
         blocks.append(wrap(f"    {_('allowed')}: {allowed}", width, indent="      "))
         if sources is not None:
@@ -172,10 +174,26 @@ def render_rules(rules: RuleSet, verbose: bool = False, width: int | None = None
     data = rules.to_dict()
     data["game_end"] = typed(rules.game_end)
     rows = [
-        [name, show_value(data[name]), _(allowed_values(name)), _(option_doc(name))] for name in OPTION_NAMES
+        [
+            name,
+            _named(name, getattr(rules, name), show_value(data[name])),
+            _(allowed_values(name)),
+            _(option_doc(name)),
+        ]
+        for name in OPTION_NAMES
     ]
     sources = [option_source(name) for name in OPTION_NAMES] if verbose else None
     return _options(rows, width, sources)
+
+
+def _named(name: str, value: Any, shown: str) -> str:
+    """An option's value, and after it the rule as the referee's sentences name it at that
+    value (``40 (first meld at least 40)``), so that a rule named in a refusal is found
+    here by its words (issue 38 item 4)."""
+    label = option_field(name).metadata.get("label")
+    if label is None or value is None or (isinstance(label, dict) and value not in label):
+        return shown
+    return f"{shown} ({rule_name(name, value)})"
 
 
 def render_tournament_options(options: TournamentOptions, width: int | None = None) -> str:
