@@ -128,6 +128,8 @@ def test_a_seats_write_after_the_end_is_refused_as_in_a_finished_game_issue_36_i
         assert state["finished"] is True and state["ended_by_agreement"] is True
         refused = http.post(served.seats["Kind"] + "/hand", json={"points": 7})
         assert refused.status_code == 400 and refused.json()["code"] == "game-over"
+        # the way on is taking the end back, not a new game
+        assert "'romme end --reopen' takes that back" in refused.json()["error"]
         ok("end", "--reopen")
         assert http.post(served.seats["Kind"] + "/hand", json={"points": 7}).status_code == 200
 

@@ -543,6 +543,8 @@ WAYS_OUT: dict[str, str | Callable[[BaseException], str]] = {
     "game-over": lambda exc: (
         _("this table has played its games; the ranking is on the tournament's board")
         if getattr(exc, "tournament", None)
+        else _("it was ended by agreement: 'romme end --reopen' takes that back")
+        if getattr(exc, "ended", False)
         else _("start a new session to play on")
     ),
 }
