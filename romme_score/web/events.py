@@ -28,9 +28,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
@@ -106,6 +108,7 @@ class Watcher:
     ) -> None:
         self.db = db
         self.session_id = session_id
+        self.board = looks is not None  # a board's version of several sessions (it writes nothing)
         self.looks = looks or session_version(session_id)
         self.every = every
         self.version = -1
@@ -230,6 +233,19 @@ class Watcher:
                 return
 
 
+def after_write(watchers: list[Watcher], own: Watcher, told: bool) -> None:
+    """After a write through ``own``'s links: the watchers with streams that must look at
+    once. ``own`` where the write could not tell its streams itself (``told``), and every
+    board (a tournament's, a league's: their version sums the tables'); every other table's
+    watcher waits for its next look, as its session did not change. Poking every watcher
+    (issue 36 item 7: a tournament of 125 tables) woke 126 threads at each save, each
+    reading its session's version again (SQLite's ``data_version`` says only that the file
+    changed), and held the interpreter while the save's event was being written."""
+    for watcher in watchers:
+        if watcher.streams and (watcher.board or (watcher is own and not told)):
+            watcher.poke()
+
+
 class _Stream(StreamingResponse):
     """An event stream that gives back its place among the watcher's streams when it
     ends, however it ends (the client gone, the server stopping, before its first event)."""
@@ -267,7 +283,7 @@ async def events(
         # together start no hundred worker threads, each with a connection of its own);
         # in a worker thread, which says what went wrong, when none is idle or it failed.
         found = _version_here(call, current or _version)
-        now: int = found if found is not None else await in_thread(call, current or _version)
+        now: int = found if found is not None else await in_thread(call, current or _version, _opening())
     except BaseException:
         watcher.streams -= 1
         raise
@@ -289,6 +305,25 @@ PING = ": ping\r\n\r\n"  # a comment line: no event, but a dead connection is no
 def _event(version: int) -> str:
     """One server-sent event: the new version, as its data and its id."""
     return f"id: {version}\r\ndata: {version}\r\nretry: {RETRY_MS}\r\n\r\n"
+
+
+OPENING_THREADS = 2  # worker threads reading the version of streams being opened, at most
+_OPENINGS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _opening() -> anyio.CapacityLimiter:
+    """The worker threads of the streams being opened, :data:`OPENING_THREADS` at most (one
+    limiter per event loop). A hundred projectors opening a tournament's board at once
+    (whose version is read in a thread) took forty worker threads with a database
+    connection each, kept after the streams opened: 1.9x a minimal app's memory per stream
+    (issue 36 item 7); the others wait a moment for their turn."""
+    loop = asyncio.get_running_loop()
+    found = _OPENINGS.get(loop)
+    if found is None:
+        found = _OPENINGS[loop] = anyio.CapacityLimiter(OPENING_THREADS)
+    return found
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
