@@ -121,11 +121,14 @@ def baseline_app(db: str, tables: int) -> Any:
     channels = [Channel() for _ in range(tables + 1)]
     board = channels[tables]
 
+    writers = threading.Lock()  # its writers one after the other, not in SQLite's busy handler
+
     def write(table: int) -> None:
         conn = connection()
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO saves (tbl, at) VALUES (?, ?)", (table, time.time()))
-        conn.execute("COMMIT")
+        with writers:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO saves (tbl, at) VALUES (?, ?)", (table, time.time()))
+            conn.execute("COMMIT")
 
     def channel(request: Request) -> Channel:
         n = request.path_params.get("n")

@@ -88,7 +88,7 @@ def test_streams_opened_at_once_read_their_version_in_two_threads_at_most_issue_
 
     async def main() -> None:
         limiter = events._opening()
-        assert events._opening() is limiter
+        assert events._opening() is limiter and events.writing() is not limiter
         await asyncio.gather(*(anyio.to_thread.run_sync(read, limiter=limiter) for _ in range(20)))
 
     asyncio.run(main())

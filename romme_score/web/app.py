@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -46,7 +45,7 @@ from romme_score.web.context import (
     request_language,
 )
 from romme_score.web.errors import DROPPED, RETRY_AFTER, Answer, answer_of, refusal
-from romme_score.web.events import Watcher, after_write, events, sum_version
+from romme_score.web.events import Watcher, after_write, events, sum_version, writing
 from romme_score.web.guard import (
     BodyRefused,
     Crowd,
@@ -257,7 +256,7 @@ class _Server:
             return status, text
 
         try:
-            status, text = await in_thread(call, _guarded(work))
+            status, text = await in_thread(call, _guarded(work), writing())
         finally:
             # A watcher with streams looks at once (this table's only where the write could
             # not tell them itself, a tournament board's whenever it has); one without waits for its
@@ -349,22 +348,7 @@ class _Teller:
         version = _version_after(call)
         if version < 0:  # not known: the watcher, poked after the write, looks
             return
-        told = threading.Event()
-        loop, watcher = self.loop, self.watcher
-
-        def tell() -> None:
-            watcher.publish(version)
-            loop.call_soon(told.set)  # after the streams woken by it have written their event
-
-        try:
-            loop.call_soon_threadsafe(tell)
-        except RuntimeError:  # the loop closed meanwhile (the server stopped): nobody to tell
-            return
-        self.published = True
-        # The boards first: this thread's Python (the answer read and worded, its key
-        # kept) would hold the interpreter while the event loop writes every board's
-        # event; it waits for that, a fraction of a millisecond (at most 50 ms).
-        told.wait(0.05)
+        self.published = self.watcher.tell_from_thread(self.loop, version)
 
 
 def _version_after(call: Call | BoardCall) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -47,6 +48,12 @@ log = logging.getLogger("romme_score.web")
 
 RETRY_MS = 2000  # how soon a page's EventSource tries again after losing the stream
 PING_SECONDS = 15  # a comment line now and then, so that a dead connection is noticed
+# A board's events (a tournament's, a league's) come this many seconds apart at the
+# closest: the changes of many tables saving at once are told together, each board page
+# then reading its state once, not once per table (issue 36 item 7: 125 tables saving at
+# once sent each of a hundred boards 125 events); a change after a quiet moment is told
+# at once.
+BOARD_GAP = 0.05
 
 
 def watch(service: SessionService, info: SessionInfo, seen: int, wake: threading.Event, every: float) -> int:
@@ -155,6 +162,21 @@ class Watcher:
         if version >= 0 and version != self.version and not self._stop:
             self._publish(version)
 
+    def tell_from_thread(self, loop: asyncio.AbstractEventLoop, version: int) -> bool:
+        """From the worker thread of a write that committed: ``version`` told every stream
+        by the event loop, before the write's answer is sent (whether it could be: the
+        loop may have closed, the server stopping). The thread does not wait for it: the
+        loop runs its callbacks in turn, this one before the one that hands the thread's
+        answer back, and the streams it wakes before the request that awaited the answer;
+        so the events are written first without holding a worker thread. Waiting for them
+        here (at most 50 ms, issue 28) held the thread while the loop was busy: 125 tables
+        saving at once waited for each other (issue 36 item 7)."""
+        try:
+            loop.call_soon_threadsafe(self.publish, version)
+        except RuntimeError:  # the loop closed meanwhile (the server stopped): nobody to tell
+            return False
+        return True
+
     def poke(self) -> None:
         """Look now (a write through this server just changed the session)."""
         self._wake.set()
@@ -184,6 +206,8 @@ class Watcher:
                         seen = now
                         if now != self.version:  # not told already by a write through this server
                             loop.call_soon_threadsafe(self._publish, seen)
+                            if self.board:  # the next change of a board told BOARD_GAP later at the soonest
+                                time.sleep(BOARD_GAP)
             except StoreError:  # the database away, or the session: open it again later
                 self._wake.wait(max(self.every, 0.25))
                 self._wake.clear()
@@ -308,22 +332,37 @@ def _event(version: int) -> str:
 
 
 OPENING_THREADS = 2  # worker threads reading the version of streams being opened, at most
-_OPENINGS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
+WRITING_THREADS = 4  # worker threads running the server's writes, at most
+_LIMITERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, anyio.CapacityLimiter]] = (
     weakref.WeakKeyDictionary()
 )
 
 
+def _limiter(name: str, threads: int) -> anyio.CapacityLimiter:
+    """The limiter ``name`` of the running event loop (made at its first use)."""
+    found = _LIMITERS.setdefault(asyncio.get_running_loop(), {})
+    if name not in found:
+        found[name] = anyio.CapacityLimiter(threads)
+    return found[name]
+
+
 def _opening() -> anyio.CapacityLimiter:
-    """The worker threads of the streams being opened, :data:`OPENING_THREADS` at most (one
-    limiter per event loop). A hundred projectors opening a tournament's board at once
-    (whose version is read in a thread) took forty worker threads with a database
-    connection each, kept after the streams opened: 1.9x a minimal app's memory per stream
-    (issue 36 item 7); the others wait a moment for their turn."""
-    loop = asyncio.get_running_loop()
-    found = _OPENINGS.get(loop)
-    if found is None:
-        found = _OPENINGS[loop] = anyio.CapacityLimiter(OPENING_THREADS)
-    return found
+    """The worker threads of the streams being opened, :data:`OPENING_THREADS` at most. A
+    hundred projectors opening a tournament's board at once (whose version is read in a
+    thread) took forty worker threads with a database connection each, kept after the
+    streams opened: 1.9x a minimal app's memory per stream (issue 36 item 7); the others
+    wait a moment for their turn."""
+    return _limiter("opening", OPENING_THREADS)
+
+
+def writing() -> anyio.CapacityLimiter:
+    """The worker threads of the writes, :data:`WRITING_THREADS` at most: the database
+    takes one write after the other (SQLite; PostgreSQL one per session), so more threads
+    only wait, each with a connection of its own (opened for the burst and closed after
+    it), and take turns on the interpreter with the one whose transaction holds the write
+    lock, which then holds it longer (issue 36 item 7: 125 tables saving at once ran in
+    forty threads)."""
+    return _limiter("writing", WRITING_THREADS)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
