@@ -62,10 +62,10 @@ def test_a_save_at_one_table_wakes_its_watcher_and_the_boards_only_issue_36_item
         watcher.streams = 4
     everyone = [*tables, board, idle_table]
     after_write(everyone, tables[0], told=True)
-    assert [w._wake.is_set() for w in everyone] == [False, False, False, True, False]
-    board._wake.clear()
+    assert [w.due for w in everyone] == [False, False, False, True, False]
+    board.due = False
     after_write(everyone, tables[1], told=False)
-    assert [w._wake.is_set() for w in everyone] == [False, True, False, True, False]
+    assert [w.due for w in everyone] == [False, True, False, True, False]
 
 
 def test_streams_opened_at_once_read_their_version_in_two_threads_at_most_issue_36_item_7() -> None:

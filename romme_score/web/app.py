@@ -45,7 +45,7 @@ from romme_score.web.context import (
     request_language,
 )
 from romme_score.web.errors import DROPPED, RETRY_AFTER, Answer, answer_of, refusal
-from romme_score.web.events import Watcher, after_write, events, sum_version, writing
+from romme_score.web.events import Watcher, after_write, events, start_watchers, sum_version, writing
 from romme_score.web.guard import (
     BodyRefused,
     Crowd,
@@ -280,8 +280,7 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig) -> Starlet
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        for watcher in server.watchers:
-            watcher.start()
+        start_watchers(server.watchers)
         try:
             yield
         finally:
