@@ -62,6 +62,7 @@ SERVES: dict[str, tuple[str, ...]] = {
     "tournament": ("serve", "--tournament", NAME),
 }
 SERVE = [s for s in os.environ.get("SERVE", "tournament").split(",") if s]
+STORES = os.environ.get("STORES", "sqlite,postgresql").split(",")  # PostgreSQL: where there is one
 EVENT = re.compile(rb"data: ?(\d+)\r?\n")
 
 
@@ -573,8 +574,11 @@ def main() -> None:
         folder = Path(scratch)
         os.environ.setdefault("ROMME_DATA_DIR", str(folder / "data"))
         for serve in SERVE:
-            championship(str(folder / f"{serve}.sqlite3"), folder, serve, "SQLite")
-            (folder / "base.sqlite3").unlink(missing_ok=True)
+            if "sqlite" in STORES:
+                championship(str(folder / f"{serve}.sqlite3"), folder, serve, "SQLite")
+                (folder / "base.sqlite3").unlink(missing_ok=True)
+            if "postgresql" not in STORES:
+                continue
             with postgres() as url:
                 if url is not None:
                     championship(url, folder, serve, "PostgreSQL")

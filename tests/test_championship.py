@@ -111,3 +111,40 @@ def test_the_championship_benchmark_runs_on_postgresql_issue_36_item_7() -> None
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "PostgreSQL" in result.stdout
+
+
+def test_the_watchers_of_a_tournaments_tables_look_in_one_thread_issue_36_item_7(tmp_path: Path) -> None:
+    """A watcher per table, one thread (and one connection) for all of them: a thread and
+    a connection each were more than a PostgreSQL server takes at 125 tables."""
+    from romme_score.rules import find_preset
+    from romme_score.sessions import SessionService
+    from romme_score.web.events import start_watchers
+
+    db = str(tmp_path / "romme.sqlite3")
+    with SessionService(db) as service:
+        for n in range(1, 6):
+            service.create(f"Table {n}", ["Anna", "Ben", "Carl", "Dora"], find_preset("standard"), None, None)
+        ids = [service.session(f"Table {n}").id for n in range(1, 6)]
+
+    def lookers() -> int:
+        return sum(t.name == "romme-serve-watcher" for t in threading.enumerate())
+
+    async def main() -> tuple[int, list[int]]:
+        watchers = [Watcher(db, i, 0.05) for i in ids]
+        start_watchers(watchers)
+        try:
+            with SessionService(db, create=False) as service:  # a change made elsewhere is seen
+                service.add_note(service.session("Table 3"), "x")
+                changed = service.version(service.session("Table 3"))
+            end = time.monotonic() + 5
+            while watchers[2].version != changed and time.monotonic() < end:
+                await asyncio.sleep(0.02)
+            return lookers(), [w.version for w in watchers]
+        finally:
+            for watcher in watchers:
+                watcher.stop()
+
+    running, versions = asyncio.run(main())
+    assert running == 1
+    assert versions[2] > versions[1]
+    assert lookers() == 0

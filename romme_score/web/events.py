@@ -326,13 +326,7 @@ class _Looker:
                     if every_one and len(prepared) > len(watchers):  # some stopped meanwhile
                         kept = set(watchers)
                         prepared = {w: look for w, look in prepared.items() if w in kept}
-                    for watcher in watchers:
-                        if watcher.stopping or not (every_one or watcher.due):
-                            continue
-                        if watcher.board and watcher.quiet_until > now:
-                            continue  # a board that just told: its next look a moment later
-                        watcher.due = False
-                        self._look(service, prepared, watcher)
+                    self._looks(service, prepared, watchers, every_one)
                     self.wake.wait(self._timeout(watchers, last_round))
                     self.wake.clear()
             except StoreError:  # the database away: open it again later
@@ -348,6 +342,26 @@ class _Looker:
                         service.close()
                     except Exception:
                         pass
+
+    def _looks(
+        self,
+        service: SessionService,
+        prepared: dict[Watcher, Callable[[int, threading.Event, float], int]],
+        watchers: list[Watcher],
+        every_one: bool,
+    ) -> None:
+        """The watchers poked (all of them with ``every_one``); a poke meanwhile is looked
+        at before the round goes on (a round of 126 watchers on PostgreSQL takes a while)."""
+        for watcher in watchers:
+            if self.wake.is_set() and every_one:
+                self.wake.clear()
+                self._looks(service, prepared, watchers, False)
+            if watcher.stopping or not (every_one or watcher.due):
+                continue
+            if watcher.board and watcher.quiet_until > time.monotonic():
+                continue  # a board that just told: its next look a moment later
+            watcher.due = False
+            self._look(service, prepared, watcher)
 
     def _look(
         self,
