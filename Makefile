@@ -119,6 +119,7 @@ bench: $(BIN)/.installed
 	$(BENCH) $(BIN)/python tools/with_postgres.py $(BIN)/python benchmarks/store.py
 	$(BENCH) $(BIN)/python benchmarks/serve.py
 	$(BENCH) $(BIN)/python benchmarks/serve_heal.py
+	$(BENCH) $(BIN)/python tools/with_postgres.py $(BIN)/python benchmarks/championship.py
 	$(BIN)/python tools/speed_doc.py write $(BENCH_LOG)
 
 clean:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
-GOALS = ("startup.py", "tournament.py", "store.py")  # the scripts that print GOAL lines
+GOALS = ("startup.py", "tournament.py", "store.py", "championship.py")  # the scripts that print GOAL lines
 
 
 @pytest.mark.parametrize(
@@ -38,6 +38,7 @@ GOALS = ("startup.py", "tournament.py", "store.py")  # the scripts that print GO
         ),
         ("tournament.py", {"PLAYERS": "13", "SERIES": "1", "GAMES": "2", "RUNS": "1", "COUNT": "0"}),
         ("serve_heal.py", {"BURSTS": "1", "CLIENTS": "2", "IDLE": "0"}),
+        ("championship.py", {"PLAYERS": "16", "BOARDS": "3", "SAVES": "4", "RUNS": "1", "PACE": "20"}),
     ],
 )
 def test_benchmark_script_runs_at_a_tiny_size(script: str, env: dict[str, str]) -> None:

@@ -49,7 +49,7 @@ from romme_score.web.context import (
     request_language,
 )
 from romme_score.web.errors import DROPPED, RETRY_AFTER, Answer, answer_of, refusal
-from romme_score.web.events import Watcher, events, sum_version
+from romme_score.web.events import Watcher, after_write, events, start_watchers, sum_version, writing
 from romme_score.web.guard import (
     BodyRefused,
     Crowd,
@@ -411,16 +411,14 @@ class _Server:
             return status, text
 
         try:
-            status, text = await in_thread(call, _guarded(work))
+            status, text = await in_thread(call, _guarded(work), writing())
         finally:
             # A watcher with streams looks at once (this table's only where the write could
             # not tell them itself, a tournament board's whenever it has); one without waits for its
             # next look: looking at once, three reads in a thread of its own, held the
             # interpreter while the next request ran (issue 28: POST hand 2.7x the baseline
             # app's time without it, 3.1x with it).
-            for watcher in self.watchers:
-                if watcher.streams and not (watcher is site.watcher and told.published):
-                    watcher.poke()
+            after_write(self.watchers, site.watcher, told.published)
         return Response(text, status_code=status, media_type="application/json")
 
     def endpoint(self, path: str) -> Callable[[Request], Any]:
@@ -437,9 +435,9 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig | NightConf
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        for site in server.sites:
-            if site.started:
-                site.watcher.start()
+        # the watchers of the sites served from the start, on one connection per database;
+        # a site of the night starts its own at its first request (in this loop too)
+        start_watchers([site.watcher for site in server.sites if site.started])
         if server.night is not None:
             server.night.start()
         try:
@@ -514,22 +512,7 @@ class _Teller:
         version = _version_after(call)
         if version < 0:  # not known: the watcher, poked after the write, looks
             return
-        told = threading.Event()
-        loop, watcher = self.loop, self.watcher
-
-        def tell() -> None:
-            watcher.publish(version)
-            loop.call_soon(told.set)  # after the streams woken by it have written their event
-
-        try:
-            loop.call_soon_threadsafe(tell)
-        except RuntimeError:  # the loop closed meanwhile (the server stopped): nobody to tell
-            return
-        self.published = True
-        # The boards first: this thread's Python (the answer read and worded, its key
-        # kept) would hold the interpreter while the event loop writes every board's
-        # event; it waits for that, a fraction of a millisecond (at most 50 ms).
-        told.wait(0.05)
+        self.published = self.watcher.tell_from_thread(self.loop, version)
 
 
 def _version_after(call: Call | BoardCall) -> int:

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import anyio
 import anyio.to_thread
 
 from romme_score.cards import Profile
@@ -344,11 +345,16 @@ class OrganizerCall:
         return self.services.get()
 
 
-async def in_thread(call: Call | BoardCall | LeagueCall | OrganizerCall, work: Callable[[Any], T]) -> T:
-    """Run ``work`` in a worker thread, in the request's language."""
+async def in_thread(
+    call: Call | BoardCall | LeagueCall | OrganizerCall,
+    work: Callable[[Any], T],
+    limiter: anyio.CapacityLimiter | None = None,
+) -> T:
+    """Run ``work`` in a worker thread, in the request's language (``limiter``: among
+    so many at once, else anyio's default of 40)."""
 
     def run() -> T:
         with using_language(call.language), call.services.lease():
             return work(call)
 
-    return await anyio.to_thread.run_sync(run)
+    return await anyio.to_thread.run_sync(run, limiter=limiter)
