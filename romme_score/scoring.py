@@ -12,6 +12,7 @@ import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
@@ -136,8 +137,7 @@ def hand_points(hand: Hand, rules: RuleSet) -> int:
     return hand.points or 0
 
 
-@dataclass(frozen=True)
-class RoundInput:
+class RoundInput(NamedTuple):
     """A round as the table reports it."""
 
     winner: str | None
@@ -321,8 +321,7 @@ def score_round(
     return RoundScore(points, base, multiplier, bonus, board)
 
 
-@dataclass(frozen=True)
-class GameState:
+class GameState(NamedTuple):
     finished: bool
     winner: str | None
     tied: tuple[str, ...] = ()
