@@ -62,7 +62,6 @@ def test_the_rule_set_is_a_frozen_dataclass_issue_38_item_19() -> None:
     [
         ("romme_score.cards", "Card"),
         ("romme_score.inputs", "Hand"),
-        ("romme_score.scoring", "RoundScore"),
         ("romme_score.tournament.options", "TournamentOptions"),
     ],
 )
@@ -102,6 +101,8 @@ def test_a_card_is_a_frozen_dataclass_with_slots_issue_38_item_19() -> None:
         ("romme_score.export", "SessionExport"),
         ("romme_score.tournament.service", "TournamentStandings"),
         ("romme_score.tournament.rules", "Game"),
+        ("romme_score.scoring", "RoundScore"),
+        ("romme_score.tournament.options", "Prize"),
     ],
 )
 def test_the_tuples_are_typing_named_tuples_issue_38_item_19(module: str, name: str) -> None:
