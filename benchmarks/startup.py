@@ -41,27 +41,49 @@ CHECK_GOAL = 1.5  # romme check: at most 1.5x import click (issue 38 item 19)
 COMMAND_GOAL = 2.0  # every other command: at most 2x, plus import tabulate's cost where it prints a table
 
 
+def command_goal(table: bool, tabulate_ratio: float) -> float:
+    """The most a command but ``romme check`` may take, as a multiple of ``import click``
+    (benchmarks/tournament.py's goals too); ``tabulate_ratio``: what ``import tabulate``
+    adds to ``import click``, as one, allowed where the command prints a table."""
+    return COMMAND_GOAL + (tabulate_ratio if table else 0.0)
+
+
+def command_goal_words(table: bool, tabulate_ratio: float) -> str:
+    if table:
+        return f"<= {command_goal(table, tabulate_ratio):.2f}x import click (2x + import tabulate)"
+    return f"<= {COMMAND_GOAL:.1f}x import click"
+
+
 class Case:
     """One command line: its label, its arguments, the database it runs on, a file
-    removed before each run (for ``romme new``, which refuses a session that exists), and
-    whether it prints a table (its goal then allows for importing tabulate)."""
+    removed before each run (for ``romme new``, which refuses a session that exists),
+    whether it prints a table (its goal then allows for importing tabulate), and the
+    package (``beyond``) whose import alone takes it past its goal: a known miss, its
+    goal kept as the issue states it and the package's own cost printed beside it."""
 
     def __init__(
-        self, label: str, args: list[str], db: str, fresh: str | None = None, table: bool = False
+        self,
+        label: str,
+        args: list[str],
+        db: str,
+        fresh: str | None = None,
+        table: bool = False,
+        beyond: str | None = None,
     ) -> None:
         self.label, self.args, self.db, self.fresh, self.table = label, args, db, fresh, table
+        self.beyond = beyond
 
     def goal(self, tabulate_ratio: float) -> float:
         """The most instructions it may take as a multiple of ``import click``;
         ``tabulate_ratio``: what ``import tabulate`` adds to ``import click``, as one."""
         if self.args[0] == "check":
             return CHECK_GOAL
-        return COMMAND_GOAL + (tabulate_ratio if self.table else 0.0)
+        return command_goal(self.table, tabulate_ratio)
 
     def goal_words(self, tabulate_ratio: float) -> str:
-        if self.table and self.args[0] != "check":
-            return f"<= {self.goal(tabulate_ratio):.2f}x import click (2x + import tabulate)"
-        return f"<= {self.goal(tabulate_ratio):.1f}x import click"
+        if self.args[0] == "check":
+            return f"<= {CHECK_GOAL:.1f}x import click"
+        return command_goal_words(self.table, tabulate_ratio)
 
     def run(self, env: dict[str, str], prefix: list[str] | None = None) -> list[str]:
         if self.fresh is not None:
@@ -157,7 +179,7 @@ def cases(scratch: str, db: str, export: str) -> list[Case]:
         Case("romme export", ["export", "--session", "Friday", "-o", out], db),
         Case("romme import", ["import", export, "--name", "Copy", "--replace"], db),
         Case("romme note", ["note", "--session", "Friday", "a note"], db),
-        Case("romme chart", ["chart", "--session", "Friday"], db),
+        Case("romme chart", ["chart", "--session", "Friday"], db, beyond="plotext"),  # it draws with plotext
         Case("romme stats", ["stats"], db, table=True),
         Case("romme report", ["report", "-o", report], db),
         Case("romme play --help", ["play", "--help"], db),
@@ -216,12 +238,16 @@ def run(scratch: str) -> None:
             print(f"{case.label:52} {count / 1e6:9.1f} {count / click_count:15.2f}")
         for case in chosen:
             ratio = counted[case.label]
+            words = case.goal_words(tabulate_ratio)
+            if case.beyond is not None:  # a known miss: what the package's import alone adds
+                alone = instructions([py, "-c", f"import click, {case.beyond}"], env, scratch) - click_count
+                words += f"; a known miss: import {case.beyond} alone adds {alone / click_count:.2f}x"
             print_goal(
                 f"start-up of {case.label}",
                 f"{ratio * click_count / 1e6:.1f} M instr.",
                 f"{click_count / 1e6:.1f} M instr. (import click)",
                 ratio,
-                case.goal_words(tabulate_ratio),
+                words,
                 ratio <= case.goal(tabulate_ratio),
             )
         installed(py, env, scratch)

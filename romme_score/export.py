@@ -13,9 +13,7 @@ would give.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from json.encoder import encode_basestring as json_text
 from operator import itemgetter
@@ -61,8 +59,7 @@ STATUSES = ("active", "undone", "replaced")
 MAX_ROW = 10**9
 
 
-@dataclass(frozen=True)
-class ExportHand:
+class ExportHand(NamedTuple):
     """A hand as exported: the cards (canonical de letters) or points typed, never-out mark."""
 
     cards: str | None = None
@@ -74,8 +71,7 @@ class ExportHand:
         return Hand(cards, self.points, self.never_out)
 
 
-@dataclass(frozen=True)
-class ExportRound:
+class ExportRound(NamedTuple):
     """A round row as exported: what the table reported, what it scored, when, and (for
     the history) how it was taken back or replaced."""
 
@@ -85,9 +81,9 @@ class ExportRound:
     hand_romme: bool
     stalemate: bool
     hands: dict[str, ExportHand]
-    points: dict[str, int] = field(default_factory=dict)
-    bonus: dict[str, int] = field(default_factory=dict)
-    leaderboard: dict[str, int] = field(default_factory=dict)  # in tenths; exported as 7.7
+    points: dict[str, int] = {}
+    bonus: dict[str, int] = {}
+    leaderboard: dict[str, int] = {}  # in tenths; exported as 7.7
     recorded_at: str = ""
     status: str = "active"
     changed_at: str | None = None
@@ -177,8 +173,7 @@ class ExportRound:
         )
 
 
-@dataclass(frozen=True)
-class SessionExport:
+class SessionExport(NamedTuple):
     """A whole session, as written by ``romme export`` and read by ``romme import``:
     rules, players in seating order, the first dealer, every round with its time, the
     corrections history, notes and renames. ``rounds`` and ``history`` may be iterators
@@ -294,7 +289,7 @@ class SessionExport:
             _export_round(i, r, players, history=True) for i, r in enumerate(_list(data, "history"), 1)
         )
         if version == 1:  # rows in the order of the rounds, as version 1 had no history
-            rounds = tuple(dataclasses.replace(r, row=i) for i, r in enumerate(rounds, 1))
+            rounds = tuple(r._replace(row=i) for i, r in enumerate(rounds, 1))
         _check_rows(rounds, history)
         notes = tuple(_note(i, n) for i, n in enumerate(_list(data, "notes"), 1))
         renames = tuple(_rename(i, r) for i, r in enumerate(_list(data, "renames"), 1))
@@ -581,8 +576,7 @@ def check_points(rnd: ExportRound, score: RoundScore, players: Sequence[str]) ->
 # --- reading the store ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _StoreLines:
+class _StoreLines(NamedTuple):
     """A session's rounds as the store lines them up, in batches whose fields are named
     (:func:`~romme_score.store.records.round_line_fields` and
     :func:`~romme_score.store.records.scoresheet_line_fields`)."""

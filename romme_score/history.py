@@ -17,7 +17,6 @@ are one player, and so are "Jörg" kept composed and "Jörg" kept decomposed (NF
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 from collections.abc import Sequence
@@ -388,6 +387,8 @@ class History:
         key = name_key(name)
         if key in tallies:
             return key
+        import difflib  # only when a name is wrong: romme stats and romme report never need it else
+
         names = tuple(sorted(t.name for t in tallies.values()))
         close = difflib.get_close_matches(name.strip(), names, n=1, cutoff=0.5)
         raise UnknownPlayer(name.strip(), close[0] if close else None, names)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from romme_score.cards import Card
 from romme_score.errors import InputProblem
@@ -136,8 +136,7 @@ def hand_points(hand: Hand, rules: RuleSet) -> int:
     return hand.points or 0
 
 
-@dataclass(frozen=True)
-class RoundInput:
+class RoundInput(NamedTuple):
     """A round as the table reports it."""
 
     winner: str | None
@@ -146,15 +145,14 @@ class RoundInput:
     stalemate: bool = False
 
 
-@dataclass(frozen=True)
-class RoundScore:
+class RoundScore(NamedTuple):
     """A round's result: penalty added per player, bonus struck from the winner."""
 
     points: dict[str, int]
     base: dict[str, int]
     multiplier: dict[str, int]
-    bonus: dict[str, int] = field(default_factory=dict)
-    leaderboard: dict[str, int] = field(default_factory=dict)  # in tenths (leaderboard_tenths)
+    bonus: dict[str, int] = {}
+    leaderboard: dict[str, int] = {}  # in tenths (leaderboard_tenths)
 
 
 def validate_round(players: Sequence[str], rnd: RoundInput, rules: RuleSet) -> None:
@@ -321,8 +319,7 @@ def score_round(
     return RoundScore(points, base, multiplier, bonus, board)
 
 
-@dataclass(frozen=True)
-class GameState:
+class GameState(NamedTuple):
     finished: bool
     winner: str | None
     tied: tuple[str, ...] = ()

@@ -4,7 +4,6 @@ writer (a dict per round through ``json``, ``csv.writer`` per row) writes."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
 import threading
@@ -37,7 +36,7 @@ def fast_and_reference(db: Path | str, name: str | None, fmt: str) -> tuple[str,
     with SessionService(db) as service, service.export(service.session(name)) as export:
         fast = "".join(writer(export))
     with SessionService(db) as service, service.export(service.session(name)) as export:
-        reference = "".join(writer(dataclasses.replace(export, lines=None)))
+        reference = "".join(writer(export._replace(lines=None)))
     return fast, reference
 
 
@@ -284,15 +283,11 @@ def test_export_writers_pull_the_rounds_batch_by_batch(tmp_path: Path, fmt: str)
         assert isinstance(export.lines.rounds, Iterator) and isinstance(export.lines.scoresheet, Iterator)
         if fmt == "json":
             counted = Counted(export.lines.rounds)
-            chunks = export_json_chunks(
-                dataclasses.replace(export, lines=dataclasses.replace(export.lines, rounds=counted))
-            )
+            chunks = export_json_chunks(export._replace(lines=export.lines._replace(rounds=counted)))
             marker = '"number": 1,'
         else:
             counted = Counted(export.lines.scoresheet)
-            chunks = export_csv_chunks(
-                dataclasses.replace(export, lines=dataclasses.replace(export.lines, scoresheet=counted))
-            )
+            chunks = export_csv_chunks(export._replace(lines=export.lines._replace(scoresheet=counted)))
             marker = "\r\n1,"
         written = ""
         while marker not in written:

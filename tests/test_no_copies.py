@@ -62,9 +62,6 @@ def test_the_rule_set_is_a_frozen_dataclass_issue_38_item_19() -> None:
     [
         ("romme_score.cards", "Card"),
         ("romme_score.inputs", "Hand"),
-        ("romme_score.scoring", "RoundScore"),
-        ("romme_score.store.records", "PendingRound"),
-        ("romme_score.sessions.results", "Snapshot"),
         ("romme_score.tournament.options", "TournamentOptions"),
     ],
 )
@@ -98,6 +95,14 @@ def test_a_card_is_a_frozen_dataclass_with_slots_issue_38_item_19() -> None:
         ("romme_score.sessions.results", "Recorded"),
         ("romme_score.settlement", "Settlement"),
         ("romme_score.history", "Stats"),
+        # plain answer records, NamedTuples for the start-up of the commands that load them
+        ("romme_score.store.records", "PendingRound"),
+        ("romme_score.sessions.results", "Snapshot"),
+        ("romme_score.export", "SessionExport"),
+        ("romme_score.tournament.service", "TournamentStandings"),
+        ("romme_score.tournament.rules", "Game"),
+        ("romme_score.scoring", "RoundScore"),
+        ("romme_score.tournament.options", "Prize"),
     ],
 )
 def test_the_tuples_are_typing_named_tuples_issue_38_item_19(module: str, name: str) -> None:

@@ -43,13 +43,13 @@ from romme_score.store.errors import (
     StoreError,
     TournamentExists,
 )
+from romme_score.store.league_records import LeagueAlias
 from romme_score.store.names import Names
 from romme_score.store.protocol import Store
 from romme_score.store.records import (
     HandRecord,
     Key,
     KeyedWrite,
-    LeagueAlias,
     Link,
     Note,
     PendingChange,

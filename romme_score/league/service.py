@@ -25,7 +25,8 @@ from romme_score.league.rules import Event, Standing, course, ordered, person_ke
 from romme_score.sessions import SessionService
 from romme_score.store import StoreError
 from romme_score.store.errors import EventInLeague, TableInLeague
-from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, SessionInfo
+from romme_score.store.league_records import LeagueAlias, LeagueEvent, LeagueInfo
+from romme_score.store.records import SessionInfo
 
 TOKEN_BYTES = 18  # 144 bits, as every link of the phones (web/links.py, docs/phones.md)
 
@@ -141,7 +142,7 @@ class LeagueStandings:
 @dataclass(frozen=True)
 class League:
     """A league as its service hands it out: the store's
-    :class:`~romme_score.store.records.LeagueInfo` with its options built (the store keeps
+    :class:`~romme_score.store.league_records.LeagueInfo` with its options built (the store keeps
     them as plain data and imports nothing of the league's)."""
 
     id: int

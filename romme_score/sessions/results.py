@@ -5,7 +5,6 @@ evening settled. Records of facts, no behaviour."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -114,8 +113,7 @@ class SettlementInputs(NamedTuple):
     leaderboard: dict[str, int] | None
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     """A session as every door shows it at one version: the standings, the round in
     progress with who is still missing and its score as it would be saved now
     (``provisional``: Hand-Rommé doubling, jokers, never-out and the winner's bonus
@@ -132,7 +130,7 @@ class Snapshot:
     last: RoundRecord | None
     settled: Settled | None
     tournament: str | None = None  # a tournament's table: no money (settled stays None)
-    counts: Mapping[str, HandCount] = field(default_factory=dict)
+    counts: Mapping[str, HandCount] = {}
 
 
 class Settled(NamedTuple):

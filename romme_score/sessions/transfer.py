@@ -77,8 +77,6 @@ def import_session(
     store: Store, export: SessionExport, name: str | None, replace: bool, use: bool
 ) -> tuple[str, int]:
     """:meth:`SessionService.import_ <romme_score.sessions.SessionService.import_>`."""
-    from dataclasses import replace as export_replace  # the export's records are dataclasses
-
     from romme_score.export import ExportError, check_points
 
     rounds = list(export.rounds)
@@ -99,8 +97,7 @@ def import_session(
         for p in export.players:
             running[p] += score.points[p] - score.bonus.get(p, 0)
         stored.append(
-            export_replace(
-                rnd,
+            rnd._replace(
                 points=dict(score.points),
                 bonus={p: b for p, b in score.bonus.items() if b},
                 leaderboard=dict(score.leaderboard),

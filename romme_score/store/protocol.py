@@ -22,7 +22,6 @@ from romme_score.store.records import (
     HeadToHead,
     Key,
     KeyedWrite,
-    LeagueInfo,
     Lines,
     Link,
     Note,
@@ -41,6 +40,7 @@ from romme_score.store.records import (
 )
 
 if TYPE_CHECKING:
+    from romme_score.store.league_records import LeagueInfo
     from romme_score.store.names import Names
     from romme_score.store.records import StoredOptions
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, NamedTuple
@@ -93,40 +92,6 @@ class TournamentTable(NamedTuple):
     games: int
 
 
-class LeagueEvent(NamedTuple):
-    """An event of a league: a session or a tournament (by id, and as it is called now),
-    when it was created, and its place in the order added."""
-
-    position: int
-    kind: str  # "session" or "tournament"
-    event_id: int
-    name: str
-    created_at: str
-
-
-class LeagueAlias(NamedTuple):
-    """Another spelling of a person (§11 "People"): ``spelling`` as typed, the person as the
-    alias names them."""
-
-    spelling: str
-    person: str
-
-
-class LeagueInfo(NamedTuple):
-    """A league: its season, options and board token, its events in the order added, its
-    aliases in the order given, and its change counter."""
-
-    id: int
-    name: str
-    created_at: str
-    season: str | None
-    options: StoredOptions  # LeagueService builds them (LeagueOptions.from_dict)
-    token: str
-    events: tuple[LeagueEvent, ...]
-    aliases: tuple[LeagueAlias, ...]
-    version: int
-
-
 class HandRecord(NamedTuple):
     cards: str | None  # canonical notation (de, ASCII)
     typed_points: int | None
@@ -192,8 +157,7 @@ class PendingHand(NamedTuple):
         return HandRecord(self.cards, self.typed_points, self.never_out, 0, 0, None).to_hand()
 
 
-@dataclass(frozen=True)
-class PendingRound:
+class PendingRound(NamedTuple):
     """The round being played, as far as it is known: who went out (or the stalemate),
     the Hand-Rommé mark and the hands that are in. ``revision`` counts every change of it,
     so that a save can tell that it saves what it read."""
@@ -202,7 +166,7 @@ class PendingRound:
     winner: str | None = None
     hand_romme: bool = False
     stalemate: bool = False
-    hands: Mapping[str, PendingHand] = field(default_factory=dict)
+    hands: Mapping[str, PendingHand] = {}
 
     @property
     def empty(self) -> bool:
@@ -227,15 +191,14 @@ class Keep(Enum):
 KEEP = Keep.KEEP
 
 
-@dataclass(frozen=True)
-class PendingChange:
+class PendingChange(NamedTuple):
     """What one write changes of the round in progress; what is not given stays. A hand
     given as None is taken out."""
 
     winner: str | None | Keep = KEEP
     hand_romme: bool | None = None
     stalemate: bool | None = None
-    hands: Mapping[str, PendingHand | None] = field(default_factory=dict)
+    hands: Mapping[str, PendingHand | None] = {}
 
 
 LINK_KINDS = ("board", "scorekeeper", "seat")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import Field, dataclass, fields, replace
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from romme_score.i18n import _
 from romme_score.inputs import InputValueError, looks_like_number, parse_decimal, parse_int
@@ -42,8 +42,7 @@ MAX_MONEY = Decimal(10**7)  # a fee or a prize amount
 MONEY_PLACES = 8
 
 
-@dataclass(frozen=True)
-class Prize:
+class Prize(NamedTuple):
     """The prize of one place: an amount of money, or a percentage of the pot."""
 
     value: Decimal

@@ -16,9 +16,8 @@ number of §10) are in :mod:`romme_score.tournament.options`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from romme_score.errors import InputProblem, Refusal
 from romme_score.i18n import _, ngettext
@@ -78,8 +77,7 @@ class PrizesAbovePot(Refusal):
 # --- players ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Entrant:
+class Entrant(NamedTuple):
     """A player as entered: a name and a team (None: no team)."""
 
     name: str
@@ -205,15 +203,14 @@ def seat_series(
 # --- results --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     """One game at a table (a round of its session): who went out, and each player's
     points as recorded (after any doubling) and winner bonus struck."""
 
     winner: str | None
     hand_romme: bool
     points: Mapping[str, int]
-    bonus: Mapping[str, int] = field(default_factory=dict)
+    bonus: Mapping[str, int] = {}
     stalemate: bool = False  # the stock ran out: nobody went out
 
 
@@ -257,8 +254,7 @@ def lost_games(players: Sequence[str], games: Sequence[Game]) -> dict[str, int]:
 # --- ranking --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """A player's results, one per series (None: not seated in it)."""
 
     start: int
@@ -273,8 +269,7 @@ class Result:
         return sum(1 for r in self.series if r is not None)
 
 
-@dataclass(frozen=True)
-class Ranked:
+class Ranked(NamedTuple):
     start: int
     place: int
     total: int
@@ -318,8 +313,7 @@ def rank(results: Iterable[Result], options: TournamentOptions) -> list[Ranked]:
     return ranked
 
 
-@dataclass(frozen=True)
-class TeamRanked:
+class TeamRanked(NamedTuple):
     team: str
     place: int
     total: int
@@ -350,16 +344,14 @@ def rank_teams(
 # --- money ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PlayerMoney:
+class PlayerMoney(NamedTuple):
     start: int
     place: int
     paid: Decimal
     receives: Decimal
 
 
-@dataclass(frozen=True)
-class Payout:
+class Payout(NamedTuple):
     pot: Decimal
     kept: Decimal  # what the prizes leave of the pot (the organiser's)
     players: tuple[PlayerMoney, ...]  # in the order of the ranking

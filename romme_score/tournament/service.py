@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from romme_score.i18n import _, ngettext
 from romme_score.inputs import ascii_digits, choose_player, clean_name, fold
@@ -54,8 +54,7 @@ class TournamentRefused(StoreError):
     """A tournament action refused as asked."""
 
 
-@dataclass(frozen=True)
-class MissingTable:
+class MissingTable(NamedTuple):
     """A table that has not played all its games yet."""
 
     series: int
@@ -210,8 +209,7 @@ class NameTooLong(SessionInputError):
 # --- what the service hands out -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Tournament:
+class Tournament(NamedTuple):
     """A tournament as its service hands it out: the store's
     :class:`~romme_score.store.records.TournamentInfo` with its options built (the store
     keeps them as plain data and imports nothing of the tournament's)."""
@@ -246,16 +244,14 @@ def stored_options(info: TournamentInfo) -> TournamentOptions:
     return TournamentOptions.from_dict(info.options)
 
 
-@dataclass(frozen=True)
-class DrawnTable:
+class DrawnTable(NamedTuple):
     table: int
     session: str
     players: tuple[str, ...]  # in seat order: seat 1 deals first
     starts: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Drawn:
+class Drawn(NamedTuple):
     tournament: str
     series: int
     seating: str  # how this series was seated: draw, standings or fixed
@@ -264,8 +260,7 @@ class Drawn:
     missing: tuple[MissingTable, ...]  # tables of earlier series still short of games (--force)
 
 
-@dataclass(frozen=True)
-class Running:
+class Running(NamedTuple):
     """A player's table in a series still played: how far it is, and the points so far
     (None: the table has not started, which is no result at all, never 0)."""
 
@@ -276,8 +271,7 @@ class Running:
     points: int | None
 
 
-@dataclass(frozen=True)
-class PlayerStanding:
+class PlayerStanding(NamedTuple):
     start: int
     name: str
     team: str | None
@@ -288,16 +282,14 @@ class PlayerStanding:
     current: Running | None = None  # the player's table in the series still played
 
 
-@dataclass(frozen=True)
-class TeamStanding:
+class TeamStanding(NamedTuple):
     team: str
     place: int
     total: int
     players: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class TournamentStandings:
+class TournamentStandings(NamedTuple):
     tournament: str
     options: TournamentOptions
     series_played: int  # the finished series, which the places and totals count
@@ -318,8 +310,7 @@ class TournamentStandings:
         return not self.missing and self.series_played == self.options.series
 
 
-@dataclass(frozen=True)
-class PlayerPayout:
+class PlayerPayout(NamedTuple):
     start: int
     name: str
     place: int
@@ -327,8 +318,7 @@ class PlayerPayout:
     receives: Decimal
 
 
-@dataclass(frozen=True)
-class TournamentPayout:
+class TournamentPayout(NamedTuple):
     tournament: str
     options: TournamentOptions
     pot: Decimal
@@ -338,16 +328,14 @@ class TournamentPayout:
     missing: tuple[MissingTable, ...]
 
 
-@dataclass(frozen=True)
-class Withdrawn:
+class Withdrawn(NamedTuple):
     tournament: str
     start: int
     name: str
     after_series: int
 
 
-@dataclass(frozen=True)
-class SheetTable:
+class SheetTable(NamedTuple):
     """A table's sheet: who sits where (start numbers), and the games recorded so far."""
 
     table: int
@@ -360,8 +348,7 @@ class SheetTable:
     capped: bool = False  # a winner bonus struck short of the rules' (the winner had fewer points)
 
 
-@dataclass(frozen=True)
-class Sheets:
+class Sheets(NamedTuple):
     tournament: str
     series: int
     options: TournamentOptions

@@ -11,8 +11,8 @@ sharply; colours are told apart by dash patterns too. The terminal's chart is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from html import escape
+from typing import NamedTuple
 
 from romme_score.views import marks
 from romme_score.views.chart import round_ticks, value_ticks
@@ -26,8 +26,7 @@ LEFT, RIGHT, TOP, BOTTOM = 46, 18, 16, 40
 DOTS_UP_TO = 60  # points per line that still get a dot each
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """A player's line: the value after each numbered step (a round, an event)."""
 
     name: str
@@ -36,8 +35,7 @@ class Line:
     final: int  # named in the line's title and in the legend
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(NamedTuple):
     """A Hand-Rommé on a line: where, and what its title says."""
 
     step: int

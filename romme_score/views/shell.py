@@ -12,8 +12,6 @@ and runs nothing else.
 
 from __future__ import annotations
 
-import shlex
-
 # What a shell still reads specially between each kind of quotes (``!``: bash's history in
 # a terminal).
 _SPECIAL = {"'": frozenset("'"), '"': frozenset('"$`\\!')}
@@ -25,4 +23,6 @@ def shell_word(value: str, quotes: str = "") -> str:
     needs quoting; else quoted by ``shlex.quote``."""
     if quotes and not _SPECIAL[quotes].intersection(value):
         return f"{quotes}{value}{quotes}"
+    import shlex  # only a value that needs quoting: the views that import this print few such hints
+
     return shlex.quote(value)  # bare where nothing needs quoting

@@ -18,7 +18,8 @@ from romme_score.store.errors import (
     NoSuchSession,
     SessionInLeague,
 )
-from romme_score.store.records import LeagueAlias, LeagueEvent, LeagueInfo, StoredOptions, now
+from romme_score.store.league_records import LeagueAlias, LeagueEvent, LeagueInfo
+from romme_score.store.records import StoredOptions, now
 from romme_score.store.sql import tournaments
 from romme_score.store.sql.dialect import Cursor, Dialect
 

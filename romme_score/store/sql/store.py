@@ -25,7 +25,6 @@ from romme_score.store.records import (
     HeadToHead,
     Key,
     KeyedWrite,
-    LeagueInfo,
     Link,
     PendingChange,
     PendingRound,
@@ -42,6 +41,7 @@ from romme_score.store.sql.dialect import Cursor
 from romme_score.store.sql.sessions import Sessions
 
 if TYPE_CHECKING:
+    from romme_score.store.league_records import LeagueInfo
     from romme_score.store.records import StoredOptions
 
 
