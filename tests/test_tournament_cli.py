@@ -626,3 +626,16 @@ def test_a_draw_leaves_the_current_game_alone_issue_36_item_4() -> None:
     ok("round", "--winner", "Vera", "Ute=10")
     assert json.loads(ok("standings", "--json"))["rounds"][-1]["number"] == 2
     assert "Ute" in ok("settle")  # a tournament table would be refused
+
+
+def test_a_tournament_counts_its_series_and_games_each_in_its_own_number() -> None:
+    """`romme tournament new` says "1 Serie zu 1 Spiel" and "2 Serien zu 16 Spielen": the
+    series and the games each in their own singular or plural (it said "1 Serien zu 3
+    Spielen", the plural by the players' count)."""
+    players = ["Anna", "Ben", "Carl", "Dora"]
+    one = ok("--lang", "de", "tournament", "new", "Eins", *players, "--series", "1", "--games", "1")
+    assert "4 Spielern: 1 Serie zu 1 Spiel, Tische zu 4" in one
+    two = ok("--lang", "de", "tournament", "new", "Zwei", *players, "--series", "2", "--games", "3")
+    assert "4 Spielern: 2 Serien zu 3 Spielen, Tische zu 4" in two
+    english = ok("--lang", "en", "tournament", "new", "Three", *players, "--series", "1", "--games", "1")
+    assert "with 4 players: 1 series of 1 game, tables of 4" in english

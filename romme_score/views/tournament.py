@@ -69,17 +69,18 @@ def render_created(info: Tournament) -> str:
     o = info.options
     lines = [
         ngettext(
-            "Tournament '%(tournament)s' with %(count)d player: %(series)d series of %(games)d games, "
+            "Tournament '%(tournament)s' with %(count)d player: %(series)s %(games)s, "
             "tables of %(size)d, %(scoring)s.",
-            "Tournament '%(tournament)s' with %(count)d players: %(series)d series of %(games)d games, "
+            "Tournament '%(tournament)s' with %(count)d players: %(series)s %(games)s, "
             "tables of %(size)d, %(scoring)s.",
             len(info.players),
         )
         % {
             "tournament": info.name,
             "count": len(info.players),
-            "series": o.series,
-            "games": o.games,
+            # each counted in its own number: "1 Serie zu 3 Spielen", "2 Serien zu 1 Spiel"
+            "series": ngettext("%(n)d series", "%(n)d series", o.series) % {"n": o.series},
+            "games": ngettext("of %(n)d game", "of %(n)d games", o.games) % {"n": o.games},
             "size": o.table_size,
             "scoring": scoring_text(o),
         },
