@@ -346,25 +346,32 @@ class _Server:
             result = route.handler(call, given)
         return _response(result, route)
 
-    async def organize(self, request: Request, call: OrganizerCall, route: Route) -> Response:
-        """An action of the organiser's page: the checks of every write (the site, the
-        kind of link, the body), then the service, one transaction; a refusal (a name
-        not found too) is the JSON error, nothing written."""
+    async def checked_body(
+        self, request: Request, call: Call | BoardCall | LeagueCall | OrganizerCall, route: Route
+    ) -> Any:
+        """The checks of every write (the site it came from, the kind of link), then its
+        JSON body read within the limits; each refusal raised as its answer."""
         if cross_site(request):
             raise refusal("cross-site", 403)
         if call.link.kind not in route.kinds:
             raise refusal("forbidden", 403)
         limit = self.limits.body
         try:
-            body = await read_json(request, limit, self.limits.body_time)
+            return await read_json(request, limit, self.limits.body_time)
         except BodyRefused as refused:
             if refused.field is not None:  # a text that is not text (web/guard.py: clean_json)
                 body = {"error": refused.sentence, "code": refused.code, "field": refused.field}
                 raise Answer(400, body) from None
             if refused.code == "body-timeout":  # the rest of the body is not waited for
                 answer = refusal(refused.code, refused.status)
-                return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
+                raise Answer(answer.status, answer.body, {**answer.headers, "connection": "close"}) from None
             raise refusal(refused.code, refused.status, limit=limit) from None
+
+    async def organize(self, request: Request, call: OrganizerCall, route: Route) -> Response:
+        """An action of the organiser's page: the checks of every write (the site, the
+        kind of link, the body), then the service, one transaction; a refusal (a name
+        not found too) is the JSON error, nothing written."""
+        body = await self.checked_body(request, call, route)
         params = {k: v for k, v in request.path_params.items() if k != "token"}
         try:
             status, answered = await in_thread(call, _guarded(lambda c: route.handler(c, body, params)))
@@ -382,21 +389,7 @@ class _Server:
     async def write(
         self, request: Request, site: _Site, call: Call | BoardCall | LeagueCall, route: Route
     ) -> Response:
-        if cross_site(request):
-            raise refusal("cross-site", 403)
-        if call.link.kind not in route.kinds:
-            raise refusal("forbidden", 403)
-        limit = self.limits.body
-        try:
-            body = await read_json(request, limit, self.limits.body_time)
-        except BodyRefused as refused:
-            if refused.field is not None:  # a text that is not text (web/guard.py: clean_json)
-                body = {"error": refused.sentence, "code": refused.code, "field": refused.field}
-                raise Answer(400, body) from None
-            if refused.code == "body-timeout":  # the rest of the body is not waited for
-                answer = refusal(refused.code, refused.status)
-                return JSONResponse(answer.body, status_code=answer.status, headers={"connection": "close"})
-            raise refusal(refused.code, refused.status, limit=limit) from None
+        body = await self.checked_body(request, call, route)
         key = request.headers.get(once.HEADER)  # a phone's write applied once (web/once.py)
         where = request.url.path
 
