@@ -99,6 +99,24 @@ class StoreBase:
         if prefetch is not None:
             prefetch(reads)
 
+    def _before_writing(self, sid: int) -> list[tuple[str, Params]]:
+        """What a phone's write reads of its session before its first write (the game open,
+        the round in progress, the round a save adds), asked at once inside :meth:`held`
+        with the write's key; what it shows after the write is asked after it."""
+        from romme_score.store.sql import phones  # with its first use: a command that writes
+
+        reads: list[tuple[str, Params]] = [
+            (TOTALS_PLAYED, (sid, sid)),
+            (phones.PENDING, (sid,)),
+            (phones.REVISION, (sid,)),
+            (ROUND_COUNT, (sid,)),
+            (TOTALS % "total", (sid,)),
+        ]
+        reserving = self.dialect.reserving("rounds")
+        if reserving is not None:
+            reads.append((reserving, (1,)))
+        return reads
+
     def _reads(self, sid: int, *, writing: bool) -> list[tuple[str, Params]]:
         """What a command of a session reads of it, asked at once inside :meth:`held`
         (``writing``: with the id of the round it may add)."""
@@ -119,6 +137,8 @@ class StoreBase:
         reserving = self.dialect.reserving("rounds") if writing else None
         if reserving is not None:
             reads.append((reserving, (1,)))
+        if writing:  # a round saved from the round in progress checks its revision
+            reads.append((phones.REVISION, (sid,)))
         return reads
 
     def close(self) -> None:

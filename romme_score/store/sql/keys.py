@@ -29,6 +29,11 @@ def find(session: SessionInfo, key: str, lock: str) -> tuple[str, Params]:
     )
 
 
+def locking(dialect: Dialect) -> str:
+    """What :func:`find` says to lock the session's row for the write to come."""
+    return f"{dialect.for_update} OF s" if dialect.for_update else ""
+
+
 def found(session: SessionInfo, rows: list[Any]) -> KeyedWrite | None:
     """The answer of :func:`find`; :class:`NoSuchSession` where the session is gone."""
     if not rows:
@@ -63,8 +68,7 @@ def keyed_write(conn: Connection, dialect: Dialect, session: SessionInfo, key: s
     ``held()``, that row locked for the write to come (a key sent twice at once waits here
     for the other's transaction, and sees its key)."""
     holding = conn.holding
-    lock = f"{dialect.for_update} OF s" if holding and dialect.for_update else ""
-    kept = found(session, conn.query(*find(session, key, lock)))
+    kept = found(session, conn.query(*find(session, key, locking(dialect) if holding else "")))
     if holding:
         conn.locked.add(session.id)
     return kept

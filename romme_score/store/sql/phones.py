@@ -29,10 +29,12 @@ PENDING = (  # the round in progress with its hands, in one read
     "WHERE p.session_id = ?"
 )
 
+REVISION = "SELECT revision FROM pending WHERE session_id = ?"
+
 
 def revision(cur: Cursor, session_id: int) -> int:
     """The round in progress's revision (0 where there has been none)."""
-    row = cur.execute("SELECT revision FROM pending WHERE session_id = ?", (session_id,)).fetchone()
+    row = cur.execute(REVISION, (session_id,)).fetchone()
     return int(row[0]) if row else 0
 
 
@@ -100,7 +102,8 @@ def clear(cur: Cursor, session_id: int, *, asked: bool = True) -> bool:
         if asked
         else None
     )
-    hands = cur.execute("DELETE FROM pending_hands WHERE session_id = ?", (session_id,)).rowcount
+    deleted = cur.execute("DELETE FROM pending_hands WHERE session_id = ?", (session_id,))
+    hands = deleted.rowcount if asked else 0  # a row count is a round trip on PostgreSQL
     cur.execute(
         "UPDATE pending SET revision = revision + 1, winner = NULL, hand_romme = FALSE, "
         "stalemate = FALSE WHERE session_id = ?",

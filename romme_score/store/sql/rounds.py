@@ -39,6 +39,16 @@ from romme_score.store.sql.base import (
 from romme_score.store.sql.dialect import Cursor, Params
 from romme_score.store.sql.schema import ROUND_TOTALS_SELECT, TOTALS_SELECT
 
+# a round's hands added to the totals (every player has a hand in every round)
+ADD_TO_TOTALS = (
+    "UPDATE totals SET "
+    "total = total + COALESCE((SELECT h.points - h.bonus FROM hands h "
+    "WHERE h.round_id = ? AND h.player = totals.player), 0), "
+    "leaderboard = leaderboard + COALESCE((SELECT h.leaderboard FROM hands h "
+    "WHERE h.round_id = ? AND h.player = totals.player), 0) "
+    "WHERE session_id = ?"
+)
+
 
 class Rounds(StoreBase):
     """Rounds with their history and the totals kept with them."""
@@ -199,15 +209,11 @@ class Rounds(StoreBase):
                     score.leaderboard.get(player),
                 )
             )
-        cur.executemany(INSERT_HANDS, rows)
-        cur.executemany(
-            "UPDATE totals SET total = total + ?, leaderboard = leaderboard + ? "
-            "WHERE session_id = ? AND player = ?",
-            [
-                (points - bonus, board or 0, session.id, player)
-                for _, player, _, _, _, points, bonus, board in rows
-            ],
-        )
+        # one statement each, whatever the number of players (a statement costs more than
+        # a row on PostgreSQL's client side: issue 36 item 7)
+        more = ", (?, ?, ?, ?, ?, ?, ?, ?)" * (len(rows) - 1)
+        cur.execute(INSERT_HANDS + more, [value for row in rows for value in row])
+        cur.execute(ADD_TO_TOTALS, (round_id, round_id, session.id))
         if running:
             cur.execute(
                 "INSERT INTO round_totals (session_id, number, seat, total) "
@@ -233,15 +239,18 @@ class Rounds(StoreBase):
 
         def work(cur: Cursor) -> tuple[int, RoundScore]:
             self._lock(cur, session)
+            # every read before the first write: inside held() all of them were asked with
+            # the session's lookup (one round trip), and a write makes those answers stale
             if pending is not None:
                 now_at = phones.revision(cur, session.id)
                 if now_at != pending:
                     raise PendingChanged(session.name, now_at)
-                phones.clear(cur, session.id, asked=False)
             count = cur.execute(ROUND_COUNT, (session.id,)).fetchone()[0]
             before = self._totals(lambda sql, params: cur.execute(sql, params).fetchall(), session, "total")
             result = compute(before, int(count))
             self._insert_round(cur, session, count + 1, rnd, result)
+            if pending is not None:
+                phones.clear(cur, session.id, asked=False)
             keys.drop_before(cur, session.id, int(count) + 1)
             self._changed(cur, session.id)
             if self.conn.holding:  # what the command shows after it, asked with the write

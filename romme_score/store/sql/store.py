@@ -87,6 +87,9 @@ class SQLStore(Sessions):
         :meth:`held`, for the write to come)."""
         from romme_score.store.sql import keys  # with its first use: romme serve only
 
+        if self.conn.holding:  # the write's reads asked with the key: one round trip for all
+            found = keys.find(session, key, keys.locking(self.dialect))
+            self._ask_ahead([found, *self._before_writing(session.id)])
         return keys.keyed_write(self.conn, self.dialect, session, key)
 
     def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
