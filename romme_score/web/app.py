@@ -12,6 +12,7 @@ there and a session that is gone get the same 404 (:mod:`.guard`).
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -61,7 +62,7 @@ from romme_score.web.guard import (
     cross_site,
     read_json,
 )
-from romme_score.web.links import LinkSet
+from romme_score.web.links import LinkSet, token_digest
 from romme_score.web.routes import (
     EVENTS,
     HTML,
@@ -187,8 +188,7 @@ class _Night:
             if key not in fresh and site.started:
                 site.watcher.stop()
         self.by_key = fresh
-        self.server.sites[:] = [*fresh.values(), *self.server.fixed]
-        self.server.watchers[:] = [s.watcher for s in self.server.sites]
+        self.server.serve([*fresh.values(), *self.server.fixed])
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -250,20 +250,30 @@ class _Server:
         self.fixed: list[_Site] = []
         self.sites: list[_Site] = []
         self.watchers: list[Watcher] = []
+        self._tokens: dict[bytes, tuple[_Site, Link]] = {}
         self.night: _Night | None = None
         if isinstance(served, NightConfig):
             self.night = _Night(served, self)
         else:
-            self.sites[:] = _sites(served, self.limits)
-            self.watchers[:] = [site.watcher for site in self.sites]
+            self.serve(_sites(served, self.limits))
+
+    def serve(self, sites: list[_Site]) -> None:
+        """Serve ``sites`` from now on (the night's, read again): their links' tokens
+        indexed by their digest."""
+        self.sites[:] = sites
+        self.watchers[:] = [site.watcher for site in sites]
+        self._tokens = {token_digest(link.token): (site, link) for site in sites for link in site.links.links}
 
     def find(self, token: str) -> tuple[_Site, Link] | None:
-        """The site and link of a token: every token compared, none skipped."""
-        found = None
-        for site in self.sites:
-            link = site.links.find(token)
-            if link is not None:
-                found = (site, link)
+        """The site and link of a token, looked up by the token's SHA-256 digest: the time
+        it takes depends on the digest of what was sent, not on how much of a real token
+        it matches, and not on how many links are served (comparing every token took a
+        tenth of a millisecond of every request of a 500-player championship's 750 links,
+        issue 36 item 7)."""
+        found = self._tokens.get(token_digest(token))
+        given = token.encode("utf-8", "surrogateescape")
+        if found is None or not hmac.compare_digest(found[1].token.encode(), given):
+            return None
         return found
 
     def missing(self, request: Request) -> Response:
