@@ -963,3 +963,40 @@ def test_a_game_ended_by_agreement_is_kept_with_its_history_issue_36_item_5(stor
     assert copy.ended and store.endings(copy) == endings
     store.write_session("Copy", "", PLAYERS, RULES, None, None, 0, [], [], [], True)  # replaced: open again
     assert not store.session("Copy").ended and store.endings(store.session("Copy")) == []
+
+
+def test_every_session_read_at_once_is_what_each_sessions_own_reads_give_issue_36_item_3(
+    store: Store,
+) -> None:
+    """What the organiser's page reads of every session at once (one query each, however
+    many there are) is what the reads of each session give: the session with its players,
+    its links in their order, its totals and rounds played, the times it was last played
+    or ended, and the tournament tables with their series."""
+    cup = make_tournament(store)
+    store.draw_series(cup, 1, [("Cup S1 T1", ("Dora", "Anna")), ("Cup S1 T2", ("Carl", "Ben"))], RULES, None)
+    friday = make(store, "Fri")
+    empty = make(store, "Empty", ("Eva", "Finn"))
+    record(store, friday, "Anna", Ben=10, Carl=20)
+    record(store, friday, "Ben", Anna=5, Carl=7)
+    store.end_session(friday, True, 2)
+    store.end_session(store.session("Fri"), False, 2)
+    table = store.session("Cup S1 T2")
+    record(store, table, "Carl", Ben=12)
+    store.add_links(
+        friday,
+        [Link("seat", "Carl", "t-c"), Link("board", None, "t-b"), Link("seat", "Anna", "t-a")],
+        replace=False,
+    )
+    store.add_links(table, [Link("scorekeeper", None, "t-k")], replace=False)
+    infos = [store.session(name) for name in store.session_names()]
+    assert store.every_session() == infos
+    assert store.every_link(infos) == {i.id: store.links(i) for i in infos if store.links(i)}
+    assert store.every_totals_played(infos) == {i.id: store.totals_played(i) for i in infos}
+    assert store.every_totals_played([empty])[empty.id] == ({"Eva": 0, "Finn": 0}, 0)
+    last = store.every_last_played()
+    for info in infos:
+        stamps = [r.recorded_at for r in store.rounds(info, last=1)] + [e.at for e in store.endings(info)]
+        assert last.get(info.id, []) == stamps, info.name
+    assert [tuple(t) for t in store.every_table()] == [
+        ("Cup", 1, t.series, t.table, t.session_id) for t in store.tournament_tables(store.tournament("Cup"))
+    ]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from romme_score.scoring import (
     TENTHS,
+    GameState,
     RoundScore,
     game_state,
     place_bonus,
@@ -27,7 +28,7 @@ from romme_score.sessions.results import (
     Standings,
 )
 from romme_score.store.errors import NoRounds
-from romme_score.store.records import Lines, PendingRound, RoundRecord, SessionInfo
+from romme_score.store.records import Lines, PendingRound, RoundRecord, SessionInfo, TableOf
 
 if TYPE_CHECKING:
     from romme_score.sessions.hands import HandCount
@@ -212,6 +213,30 @@ class Reads(ServiceBase):
             )
             for info, count, totals in self.store.session_overview()
         ]
+
+    # -- every session at once (romme serve --all: the organiser's page, issue 36 item 3) --
+
+    def every_session(self) -> list[SessionInfo]:
+        """Every session with its players, by id: one read however many there are."""
+        return self.store.every_session()
+
+    def every_state(self, sessions: Sequence[SessionInfo]) -> dict[int, GameState]:
+        """Each of ``sessions``' game state (by id) as :meth:`state` decides it (the rules'
+        :func:`~romme_score.scoring.game_state`), from every total read at once."""
+        found = self.store.every_totals_played(sessions)
+        return {
+            info.id: game_state(info.players, found[info.id][0], found[info.id][1], info.rules, info.ended)
+            for info in sessions
+        }
+
+    def every_last_played(self) -> dict[int, list[str]]:
+        """Each session's :meth:`last_played` (by id; none: never played nor ended), in one read."""
+        return {sid: [s for s in stamps if s] for sid, stamps in self.store.every_last_played().items()}
+
+    def every_table(self) -> list[TableOf]:
+        """Every tournament's tables (by tournament, series and table) with its series
+        drawn, in one read."""
+        return self.store.every_table()
 
     def catalog_mark(self) -> tuple[object, ...]:
         """A mark that changes whenever a session, a link, a tournament's series or a league

@@ -8,7 +8,7 @@ the phones need (their links, a write sent again applied once) and a whole sessi
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING
 
@@ -175,12 +175,23 @@ class SessionService(Rounds):
         database so that a restarted server keeps every phone connected; the missing ones
         are made with ``make_token``, and all of them anew with ``renew`` (the old ones
         stop working)."""
-        wanted = [("board", None), ("scorekeeper", None), *(("seat", p) for p in info.players)]
-        have = {(k.kind, k.player) for k in self.store.links(info)}
-        if not renew and all(w in have for w in wanted):
-            return self.store.links(info)
-        made = [Link(kind, player, make_token()) for kind, player in wanted]
+        if not renew and _complete(info, kept := self.store.links(info)):
+            return kept
+        made = [Link(kind, player, make_token()) for kind, player in _wanted(info)]
         return self.store.add_links(info, made, replace=renew)
+
+    def every_links(
+        self, sessions: Sequence[SessionInfo], make_token: Callable[[], str], *, renew: bool = False
+    ) -> dict[int, list[Link]]:
+        """Each of ``sessions``' :meth:`links` (by id), read for all of them at once; only a
+        session missing some (or all, with ``renew``) is made its own as :meth:`links` makes them."""
+        have = {} if renew else self.store.every_link(sessions)
+        return {
+            info.id: found
+            if (found := have.get(info.id)) is not None and _complete(info, found)
+            else self.links(info, make_token, renew=renew)
+            for info in sessions
+        }
 
     def remember_address(self, address: str) -> None:
         """Keep the address ``romme serve`` printed its links at (``http://HOST:PORT``)."""
@@ -211,3 +222,13 @@ class SessionService(Rounds):
         from romme_score.sessions.transfer import import_session
 
         return import_session(self.store, export, name, replace, use)
+
+
+def _wanted(info: SessionInfo) -> list[tuple[str, str | None]]:
+    """The links a session's phones need: board, scorekeeper, one per seat."""
+    return [("board", None), ("scorekeeper", None), *(("seat", p) for p in info.players)]
+
+
+def _complete(info: SessionInfo, links: Sequence[Link]) -> bool:
+    have = {(k.kind, k.player) for k in links}
+    return all(w in have for w in _wanted(info))

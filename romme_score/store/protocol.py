@@ -34,6 +34,7 @@ from romme_score.store.records import (
     SessionCount,
     SessionInfo,
     StoredRound,
+    TableOf,
     TournamentInfo,
     TournamentPlayer,
     TournamentTable,
@@ -110,6 +111,31 @@ class Store(Protocol):
         ...
 
     def session_overview(self) -> list[SessionCount]: ...
+
+    # -- every session at once (romme serve --all: the organiser's page) -----------------
+
+    def every_session(self) -> list[SessionInfo]:
+        """Every session with its players, by id, in one read."""
+        ...
+
+    def every_link(self, sessions: Sequence[SessionInfo]) -> dict[int, list[Link]]:
+        """The links of each of ``sessions`` that has any (ordered as :meth:`links` orders
+        them), in one read."""
+        ...
+
+    def every_totals_played(self, sessions: Sequence[SessionInfo]) -> dict[int, tuple[dict[str, int], int]]:
+        """Each of ``sessions``' totals and rounds played (as :meth:`totals_played`), in one read."""
+        ...
+
+    def every_last_played(self) -> dict[int, list[str]]:
+        """Each session's time of its last round saved, then of each time it was ended or
+        taken back, in one read."""
+        ...
+
+    def every_table(self) -> list[TableOf]:
+        """Every tournament's tables with its series drawn, by tournament, series and
+        table, in one read."""
+        ...
 
     def names(self) -> Names:
         """Every session and tournament by name, with their players (what a shell

@@ -92,6 +92,17 @@ class TournamentTable(NamedTuple):
     games: int
 
 
+class TableOf(NamedTuple):
+    """A session that is a tournament's table, as every one is read at once (``romme serve
+    --all``): the tournament, its series drawn, and the table's series and number."""
+
+    tournament: str
+    series_drawn: int
+    series: int
+    table: int
+    session_id: int
+
+
 class HandRecord(NamedTuple):
     cards: str | None  # canonical notation (de, ASCII)
     typed_points: int | None

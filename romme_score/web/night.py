@@ -16,8 +16,10 @@ so the same URL shows every series and the final ranking.
 
 from __future__ import annotations
 
-from romme_score.sessions import SessionService
-from romme_score.store.records import Link
+from collections.abc import Collection, Mapping, Sequence
+
+from romme_score.sessions import SessionInfo, SessionService
+from romme_score.store.records import Link, TableOf
 from romme_score.web.context import (
     ORGANIZER,
     LeagueConfig,
@@ -53,7 +55,10 @@ def tournament(service: SessionService, night: NightConfig, name: str) -> Tourna
 
 def _session(service: SessionService, night: NightConfig, session_id: int, renew: bool) -> ServeConfig:
     info = service.session_by_id(session_id)
-    links = service.links(info, make_token, renew=renew)
+    return _served(night, info, service.links(info, make_token, renew=renew))
+
+
+def _served(night: NightConfig, info: SessionInfo, links: Sequence[Link]) -> ServeConfig:
     return ServeConfig(
         night.db,
         info.id,
@@ -66,29 +71,53 @@ def _session(service: SessionService, night: NightConfig, session_id: int, renew
     )
 
 
+def _sessions(
+    service: SessionService, night: NightConfig, renew: bool, only: Collection[int] | None = None
+) -> dict[int, ServeConfig]:
+    """Every session (or those of ``only``) as the night serves it, by id: read at once
+    (a few queries however many there are), the links made only where missing."""
+    infos = [i for i in service.every_session() if only is None or i.id in only]
+    links = service.every_links(infos, make_token, renew=renew)
+    return {info.id: _served(night, info, links[info.id]) for info in infos}
+
+
 def _tournament(
     service: SessionService, night: NightConfig, name: str, tables: dict[int, ServeConfig], renew: bool
 ) -> TournamentConfig | None:
     """The tournament's board (None before its first draw), every table's session put in
     ``tables`` by its id."""
     from romme_score.tournament import TournamentService
-    from romme_score.web.board import KIND, board_token
 
     tournaments = TournamentService(service)
     info = tournaments.tournament(name)
-    every = tournaments.tables(info)
+    every = [
+        TableOf(info.name, info.series_drawn, t.series, t.table, t.session_id)
+        for t in tournaments.tables(info)
+    ]
+    missing = {t.session_id for t in every} - set(tables)
+    made = _sessions(service, night, renew, missing) if missing else {}
+    for t in every:  # by series and table
+        if t.session_id in made:
+            tables[t.session_id] = made[t.session_id]
+    return _board(night, every, tables)
+
+
+def _board(
+    night: NightConfig, every: Sequence[TableOf], tables: Mapping[int, ServeConfig]
+) -> TournamentConfig | None:
+    """A tournament's board over its tables ``every`` (by series and table), None before
+    its first draw."""
+    from romme_score.web.board import KIND, board_token
+
     if not every:
         return None
-    for t in every:
-        if t.session_id not in tables:
-            tables[t.session_id] = _session(service, night, t.session_id, renew)
     first = min(every, key=lambda t: (t.series, t.table))
     keeper = tables[first.session_id].links.of_kind("scorekeeper")[0]
     board = LinkSet(night.base, (Link(KIND, None, board_token(keeper.token)),))
     return TournamentConfig(
         night.db,
-        info.name,
-        info.series_drawn,
+        first.tournament,
+        first.series_drawn,
         board,
         (),
         (),
@@ -113,21 +142,23 @@ def _league(service: SessionService, night: NightConfig, name: str) -> LeagueCon
 
 def read(service: SessionService, night: NightConfig, renew: bool = False) -> list[Served | OrganizerConfig]:
     """Everything the night serves now: the sessions (tables included), then the
-    tournaments' boards, then the leagues', then (``--all``) the organiser's page."""
+    tournaments' boards, then the leagues', then (``--all``) the organiser's page. What
+    every session holds is read at once: the same few queries for three games as for a
+    championship's hundreds of tables."""
     tables: dict[int, ServeConfig] = {}
     boards: list[Served] = []
     if night.tournament is not None:
         found = _tournament(service, night, night.tournament, tables, renew)
         boards += [found] if found is not None else []
         return [*tables.values(), *boards]
-    session_names, tournament_names, league_names = service.names()
-    sessions = [service.session(name) for name in session_names]
+    _, tournament_names, league_names = service.names()
+    tables = _sessions(service, night, renew)
+    drawn: dict[str, list[TableOf]] = {}
+    for table in service.every_table():
+        drawn.setdefault(table.tournament, []).append(table)
     for name in tournament_names:
-        found = _tournament(service, night, name, tables, renew)
+        found = _board(night, [t for t in drawn.get(name, ()) if t.session_id in tables], tables)
         boards += [found] if found is not None else []
-    for info in sessions:
-        if info.id not in tables:
-            tables[info.id] = _session(service, night, info.id, renew)
     boards += [_league(service, night, name) for name in league_names]
     return [*sorted(tables.values(), key=lambda c: c.session_id), *boards, organizer(service, night, renew)]
 

@@ -23,7 +23,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from romme_score.sessions import SessionService
+from romme_score.sessions import SessionInfo, SessionService
 from romme_score.web import night, pages
 from romme_score.web.context import (
     ORGANIZER,
@@ -52,22 +52,28 @@ def game_entry(
 ) -> dict[str, Any]:
     """One game's entry of ``games`` (``table``: its tournament, series and table number)."""
     info = service.session_by_id(config.session_id)
+    return _entry(info.name, config, service.state(info).finished, table)
+
+
+def _entry(
+    name: str, config: ServeConfig, finished: bool, table: tuple[str, int, int] | None
+) -> dict[str, Any]:
     return {
-        "name": info.name,
+        "name": name,
         **config.links.summary(),
-        "finished": service.state(info).finished,
+        "finished": finished,
         "tournament": table[0] if table else None,
         "series": table[1] if table else None,
         "table": table[2] if table else None,
     }
 
 
-def tonight(service: SessionService, config: ServeConfig, today: date) -> bool:
-    """Whether a game belongs to tonight: not finished, or started or last played today."""
-    info = service.session_by_id(config.session_id)
-    if not service.state(info).finished or _day(info.created_at) == today:
+def tonight(info: SessionInfo, finished: bool, last_played: Sequence[str], today: date) -> bool:
+    """Whether a game belongs to tonight: not finished, or started or last played today
+    (``last_played``: :meth:`SessionService.last_played`)."""
+    if not finished or _day(info.created_at) == today:
         return True
-    return any(_day(s) == today for s in service.last_played(info))
+    return any(_day(s) == today for s in last_played)
 
 
 def tournament_entry(service: SessionService, config: TournamentConfig) -> dict[str, Any]:
@@ -88,31 +94,36 @@ def league_entry(config: LeagueConfig) -> dict[str, Any]:
 
 
 def tables_of(service: SessionService, configs: Sequence[Served]) -> dict[int, tuple[str, int, int]]:
-    """Each tournament table's session id: its tournament, series and table number."""
-    from romme_score.tournament import TournamentService
-
-    tournaments = TournamentService(service)
-    found: dict[int, tuple[str, int, int]] = {}
-    for config in configs:
-        if isinstance(config, TournamentConfig):
-            info = tournaments.tournament(config.tournament)
-            for t in tournaments.tables(info):
-                found[t.session_id] = (info.name, t.series, t.table)
-    return found
+    """Each tournament table's session id: its tournament, series and table number (of
+    the tournaments among ``configs``), in one read."""
+    served = {c.tournament for c in configs if isinstance(c, TournamentConfig)}
+    return {
+        t.session_id: (t.tournament, t.series, t.table)
+        for t in service.every_table()
+        if t.tournament in served
+    }
 
 
 def summary(
     service: SessionService, configs: Sequence[Served | OrganizerConfig], today: date | None = None
 ) -> dict[str, Any]:
-    """The night's games, tournaments and leagues, as ``state.json`` lists them."""
+    """The night's games, tournaments and leagues, as ``state.json`` lists them. What the
+    games need (their names, whether finished, when last played, their tables) is read
+    for all of them at once: a few queries for three games as for a championship's
+    hundreds (issue 36 items 3 and 7); whether a game is finished the service decides
+    (:meth:`SessionService.every_state`), as for one."""
     day = today or date.today()
     served: list[Served] = [c for c in configs if not isinstance(c, OrganizerConfig)]
     tables = tables_of(service, served)
-    games = [
-        game_entry(service, c, tables.get(c.session_id))
-        for c in served
-        if isinstance(c, ServeConfig) and tonight(service, c, day)
-    ]
+    infos = {info.id: info for info in service.every_session()}
+    shown = [c for c in served if isinstance(c, ServeConfig) and c.session_id in infos]  # not deleted since
+    states = service.every_state([infos[c.session_id] for c in shown])
+    played = service.every_last_played()
+    games = []
+    for c in shown:
+        info, finished = infos[c.session_id], states[c.session_id].finished
+        if tonight(info, finished, played.get(c.session_id, ()), day):
+            games.append(_entry(info.name, c, finished, tables.get(c.session_id)))
     return {
         "games": games,
         "tournaments": [tournament_entry(service, c) for c in served if isinstance(c, TournamentConfig)],

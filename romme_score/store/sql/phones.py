@@ -114,9 +114,22 @@ def clear(cur: Cursor, session_id: int, *, asked: bool = True) -> bool:
 
 def links(conn: Connection, session: SessionInfo) -> list[Link]:
     """The session's links: board, scorekeeper, then the seats in seating order."""
-    seats = {p: i for i, p in enumerate(session.players)}
     rows = conn.query("SELECT kind, player, token FROM links WHERE session_id = ?", (session.id,))
-    found = [Link(kind, player or None, token) for kind, player, token in rows]
+    return in_order(session, [Link(kind, player or None, token) for kind, player, token in rows])
+
+
+def every_link(conn: Connection, sessions: Sequence[SessionInfo]) -> dict[int, list[Link]]:
+    """The links of each of ``sessions`` (by id; none: not there), as :func:`links` orders
+    them, in one read of every session's."""
+    found: dict[int, list[Link]] = {}
+    for sid, kind, player, token in conn.query("SELECT session_id, kind, player, token FROM links"):
+        found.setdefault(int(sid), []).append(Link(kind, player or None, token))
+    return {s.id: in_order(s, found[s.id]) for s in sessions if s.id in found}
+
+
+def in_order(session: SessionInfo, found: Sequence[Link]) -> list[Link]:
+    """Board, scorekeeper, then the seats in seating order."""
+    seats = {p: i for i, p in enumerate(session.players)}
     return sorted(found, key=lambda k: (LINK_KINDS.index(k.kind), seats.get(k.player or "", -1)))
 
 

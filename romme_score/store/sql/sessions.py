@@ -18,11 +18,13 @@ from romme_score.store.errors import (
 from romme_score.store.records import (
     Ending,
     HandRecord,
+    Link,
     Note,
     Rename,
     SessionCount,
     SessionInfo,
     StoredRound,
+    TableOf,
     now,
 )
 from romme_score.store.sql.base import (
@@ -161,6 +163,91 @@ class Sessions(Rounds):
             info = self.session(name)
             out.append(SessionCount(info, self.round_count(info), self.totals(info)))
         return out
+
+    # -- every session at once (romme serve --all; issue 36 item 3) ----------------------
+    # What the organiser's page and a server that follows the night read of every session
+    # they serve, each in one set-based read: the same few queries for a club evening of
+    # three games and a championship of hundreds of tables.
+
+    def every_session(self) -> list[SessionInfo]:
+        """Every session with its players, by id, in one read."""
+        rows: dict[int, Sequence[Any]] = {}
+        players: dict[int, list[str]] = {}
+        for row in self.query(
+            "SELECT s.id, s.name, s.rules, s.rate, s.currency, s.first_dealer, s.created_at, "
+            "s.ended_at, p.name FROM sessions s LEFT JOIN players p ON p.session_id = s.id "
+            "ORDER BY s.id, p.seat"
+        ):
+            rows.setdefault(int(row[0]), row)
+            if row[8] is not None:
+                players.setdefault(int(row[0]), []).append(row[8])
+        return [
+            SessionInfo(
+                sid,
+                row[1],
+                tuple(players.get(sid, ())),
+                stored_rules(row[2]),
+                row[3],
+                row[4],
+                row[5],
+                row[6],
+                row[7] is not None,
+            )
+            for sid, row in rows.items()
+        ]
+
+    def every_link(self, sessions: Sequence[SessionInfo]) -> dict[int, list[Link]]:
+        """The links of each of ``sessions`` that has any, ordered as :meth:`links` orders
+        them, in one read."""
+        from romme_score.store.sql import phones  # a read: the SQL alone
+
+        return phones.every_link(self.conn, sessions)
+
+    def every_totals_played(self, sessions: Sequence[SessionInfo]) -> dict[int, tuple[dict[str, int], int]]:
+        """Each of ``sessions``' totals and rounds played (as :meth:`totals_played` reads
+        one's), in one read."""
+        played: dict[int, int] = {}
+        totals: dict[int, dict[str, int]] = {}
+        for sid, count, player, total in self.query(
+            "SELECT s.id, (SELECT COALESCE(MAX(r.number), 0) FROM rounds r WHERE r.session_id = s.id "
+            "AND r.status = 'active'), t.player, t.total FROM sessions s "
+            "LEFT JOIN totals t ON t.session_id = s.id"
+        ):
+            played[int(sid)] = int(count)
+            if player is not None:
+                totals.setdefault(int(sid), {})[player] = int(total)
+        out: dict[int, tuple[dict[str, int], int]] = {}
+        for info in sessions:
+            kept = dict.fromkeys(info.players, 0)
+            kept.update(totals.get(info.id, {}))
+            out[info.id] = (kept, played.get(info.id, 0))
+        return out
+
+    def every_last_played(self) -> dict[int, list[str]]:
+        """Each session's time of its last round saved, then of each time it was ended or
+        taken back (as :meth:`rounds` and :meth:`endings` give them), in one read."""
+        found: dict[int, list[str]] = {}
+        for sid, _kind, _order, at in self.query(
+            "SELECT r.session_id, 0, 0, r.recorded_at FROM rounds r WHERE r.status = 'active' AND "
+            "r.number = (SELECT MAX(m.number) FROM rounds m WHERE m.session_id = r.session_id "
+            "AND m.status = 'active') "
+            "UNION ALL SELECT e.session_id, 1, e.id, e.at FROM endings e ORDER BY 1, 2, 3"
+        ):
+            found.setdefault(int(sid), []).append(at)
+        return found
+
+    def every_table(self) -> list[TableOf]:
+        """Every tournament's tables, with the tournament's series drawn, by tournament
+        (as created), series and table, in one read."""
+        return [
+            TableOf(name, int(drawn), int(series), int(number), int(sid))
+            for name, drawn, series, number, sid in self.query(
+                "SELECT t.name, (SELECT COALESCE(MAX(ts.number), 0) FROM tournament_series ts "
+                "WHERE ts.tournament_id = t.id), tt.series, tt.number, tt.session_id "
+                "FROM tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "
+                "ORDER BY t.id, tt.series, tt.number"
+            )
+        ]
 
     def names(self) -> Names:
         """Every session with its players and every tournament with its players, by name
