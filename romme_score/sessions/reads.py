@@ -110,12 +110,19 @@ class Reads(ServiceBase):
         streams, so the database must stay open until then."""
         return self.store.round_points(info, last=last, after=after, upto=upto)
 
-    def standings(self, info: SessionInfo, last: int | None = None) -> Standings:
-        """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state."""
+    def standings(
+        self, info: SessionInfo, last: int | None = None, *, closed: bool | None = None
+    ) -> Standings:
+        """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state.
+        ``closed``: whether the session is a tournament's table a later series closed, where
+        the caller has read it already (None: read here)."""
         rows = list(self.round_rows(info, last))
         count = self.store.round_count(info)
         totals = self.store.totals(info)
-        state = game_state(info.players, totals, count, info.rules, info.ended)
+        if closed is None:
+            table = self.table_of(info)
+            closed = table is not None and table.later_drawn
+        state = game_state(info.players, totals, count, info.rules, info.ended, closed)
         board = None
         if info.rules.leaderboard:
             board = leaderboard_with_bonus(info.players, self.store.leaderboard(info), totals, state.finished)
@@ -159,7 +166,8 @@ class Reads(ServiceBase):
         return snap
 
     def _snapshot(self, info: SessionInfo, version: int, last: int | None) -> Snapshot:
-        standings = self.standings(info, last=last)
+        table = self.table_of(info)  # read once: its tournament and whether it is closed
+        standings = self.standings(info, last=last, closed=table is not None and table.later_drawn)
         pending = self.store.pending(info)
         # a finished game waits for nobody's hand
         missing = () if standings.state.finished else tuple(self.missing_hands(info, pending))
@@ -167,7 +175,7 @@ class Reads(ServiceBase):
             latest: RoundRecord | None = self.last_round(info)
         except NoRounds:
             latest = None
-        tournament = self.tournament_of(info)
+        tournament = table.tournament if table is not None else None
         settled = self.settle([info]) if standings.rounds_played and tournament is None else None
         return Snapshot(
             version,
@@ -203,11 +211,12 @@ class Reads(ServiceBase):
 
     def overview(self) -> list[SessionSummary]:
         current = self.store.current_name()
+        closed = self.store.later_tables()  # tables a later series closed, as :meth:`state` judges them
         return [
             SessionSummary(
                 info,
                 count,
-                game_state(info.players, totals, count, info.rules, info.ended),
+                game_state(info.players, totals, count, info.rules, info.ended, info.id in closed),
                 info.name == current,
             )
             for info, count, totals in self.store.session_overview()

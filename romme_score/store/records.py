@@ -92,6 +92,21 @@ class TournamentTable(NamedTuple):
     games: int
 
 
+class TableOf(NamedTuple):
+    """Whose table a session is: its tournament, the series it was drawn in, and how many
+    series of the tournament are drawn now."""
+
+    tournament: str
+    series: int
+    series_drawn: int
+
+    @property
+    def later_drawn(self) -> bool:
+        """A later series is drawn: the table's series is over, whatever it played (issue 36
+        item 2)."""
+        return self.series < self.series_drawn
+
+
 class HandRecord(NamedTuple):
     cards: str | None  # canonical notation (de, ASCII)
     typed_points: int | None

@@ -23,6 +23,7 @@ from romme_score.store.records import (
     SessionCount,
     SessionInfo,
     StoredRound,
+    TableOf,
     now,
 )
 from romme_score.store.sql.base import (
@@ -116,8 +117,11 @@ class Sessions(Rounds):
             else:
                 rows = self.query(f"{SESSION_COLUMNS} WHERE name = ?{self.dialect.for_update}", (name,))
             if rows:
-                self.conn.locked.add(int(rows[0][0]))
-                self._ask_ahead(self._reads(int(rows[0][0]), writing=True))
+                from romme_score.store.sql.tournaments import TABLE_OF  # the open check's read
+
+                sid = int(rows[0][0])
+                self.conn.locked.add(sid)
+                self._ask_ahead([*self._reads(sid, writing=True), (TABLE_OF, (sid,))])
                 return self._info(rows[0])
         if name is None:
             name = self.current_name()
@@ -146,6 +150,16 @@ class Sessions(Rounds):
             created,
             ended is not None,
         )
+
+    def session_table(self, session: SessionInfo) -> TableOf | None:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
+        return tournaments.table_of(self.conn, session.id)
+
+    def later_tables(self) -> set[int]:
+        from romme_score.store.sql import tournaments
+
+        return tournaments.later_tables(self.conn)
 
     def _info(self, row: Sequence[Any]) -> SessionInfo:
         sid, sname, rules_json, rate, currency, dealer, created, ended = row
