@@ -324,17 +324,25 @@ class GameState(NamedTuple):
     winner: str | None
     tied: tuple[str, ...] = ()
     agreed: bool = False  # over because the table agreed to end it, before its rules did
+    closed: bool = False  # a tournament's table closed by its next series, before its rules ended it
 
 
 def game_state(
-    players: Sequence[str], totals: Mapping[str, int], rounds: int, rules: RuleSet, ended: bool = False
+    players: Sequence[str],
+    totals: Mapping[str, int],
+    rounds: int,
+    rules: RuleSet,
+    ended: bool = False,
+    closed: bool = False,
 ) -> GameState:
     """Whether the game is over and who won: the fewest points (003). ``ended``: the table
-    agreed to end it where it stands (``romme end``), as a family stops at eleven.
+    agreed to end it where it stands (``romme end``), as a family stops at eleven;
+    ``closed``: a tournament's table whose next series was drawn before it had played its
+    games (``romme tournament draw --force``): over where it stands.
 
     >>> from romme_score.rules import RuleSet
     >>> game_state(["A", "B"], {"A": 20, "B": 70}, 3, RuleSet(), ended=True)
-    GameState(finished=True, winner='A', tied=('A',), agreed=True)
+    GameState(finished=True, winner='A', tied=('A',), agreed=True, closed=False)
     """
     end = rules.game_end
     if end.kind == "points":
@@ -344,11 +352,12 @@ def game_state(
     else:
         finished = False
     agreed = ended and not finished
-    if not (finished or agreed):
+    shut = closed and not (finished or agreed)
+    if not (finished or agreed or shut):
         return GameState(False, None)
     best = min(totals[p] for p in players)
     leaders = tuple(p for p in players if totals[p] == best)
-    return GameState(True, leaders[0] if len(leaders) == 1 else None, leaders, agreed)
+    return GameState(True, leaders[0] if len(leaders) == 1 else None, leaders, agreed, shut)
 
 
 def place_bonus(players: Sequence[str], totals: Mapping[str, int]) -> dict[str, int]:

@@ -716,6 +716,32 @@ def test_a_sessions_tournament_is_found_in_one_look_issue_29(store: Store) -> No
     assert store.session_tournament(other) is None
 
 
+def test_a_table_knows_its_series_and_the_series_drawn_since_issue_36_item_2(store: Store) -> None:
+    """Whose table a session is, with the series drawn now, in one read: the open check of
+    every write asks it, and a later series drawn closes the tables before it."""
+    from romme_score.sessions import GameOver, SessionService
+    from romme_score.store.records import TableOf
+
+    cup = make_tournament(store)
+    store.draw_series(cup, 1, [("Cup S1 T1", ("Anna", "Ben", "Carl"))], RULES, None)
+    table = store.session("Cup S1 T1")
+    other = make(store, "Friday")
+    assert store.session_table(table) == TableOf("Cup", 1, 1) and not TableOf("Cup", 1, 1).later_drawn
+    assert store.session_table(other) is None and store.later_tables() == set()
+    store.draw_series(store.tournament("Cup"), 2, [("Cup S2 T1", ("Anna", "Ben", "Carl"))], RULES, None)
+    assert store.session_table(table) == TableOf("Cup", 1, 2) and TableOf("Cup", 1, 2).later_drawn
+    assert store.session_table(store.session("Cup S2 T1")) == TableOf("Cup", 2, 2)
+    assert store.later_tables() == {table.id}
+    # the service refuses a round there, in its one open check, and writes nothing
+    service = SessionService(store=store)
+    version = store.version(table)
+    with pytest.raises(GameOver) as over:
+        service.record(table, RoundInput("Anna", {"Ben": Hand(points=5), "Carl": Hand(points=6)}))
+    assert (over.value.tournament, over.value.series_drawn) == ("Cup", 2)
+    assert service.state(table).finished and service.state(table).closed
+    assert store.version(table) == version and store.round_count(table) == 0
+
+
 def test_the_address_serve_printed_last_is_kept_issue_29(store: Store) -> None:
     assert store.served_address() is None
     store.set_served_address("http://192.168.1.20:8765")

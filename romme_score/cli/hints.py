@@ -56,7 +56,10 @@ def _no_winner(facts: dict[str, Any], command: str | None) -> str:
 def _game_over(facts: dict[str, Any], command: str | None) -> str | None:
     """A game of its own starts anew; a tournament's table has played its games (whether
     another series follows is the tournament's to say); a game ended by agreement goes on
-    once that is taken back."""
+    once that is taken back; a table a later series closed takes nothing more (issue 36
+    item 2)."""
+    if facts.get("series_drawn") is not None:
+        return _("it takes no more games; 'romme tournament standings' shows the ranking")
     if facts.get("ended"):
         from romme_score.views.shell import shell_word
 

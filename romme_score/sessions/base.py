@@ -5,7 +5,7 @@ version and state, whether its game is still open, and the session's own record
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Self, TypeVar
@@ -26,7 +26,7 @@ from romme_score.sessions.errors import GameOver, NoSuchRound, NotEnded, Session
 from romme_score.sessions.results import Ended
 from romme_score.store import open_store
 from romme_score.store.errors import Raced, StoreBusy
-from romme_score.store.records import Note, SessionInfo
+from romme_score.store.records import Note, SessionInfo, TableOf
 
 if TYPE_CHECKING:
     from romme_score.store.protocol import Store
@@ -45,6 +45,29 @@ def _lookup(name: str | None) -> str | None:
 
 def _lookup_name(name: str) -> str:
     return clean_text(name, _("the session's name"))
+
+
+def judged(info: SessionInfo, totals: Mapping[str, int], played: int, table: TableOf | None) -> GameState:
+    """The session's game as it stands: over by its rules, by agreement, or closed, a
+    tournament's table whose next series was drawn before it had played its games."""
+    closed = table is not None and table.later_drawn
+    return game_state(info.players, totals, played, info.rules, info.ended, closed)
+
+
+def refuse_over(info: SessionInfo, state: GameState, table: TableOf | None) -> None:
+    """:class:`GameOver` for a game that is over (``state``), naming its tournament where
+    it is a table, and the series drawn after it where that closed it."""
+    if state.finished:
+        if state.closed:
+            refuse_later(info, table)
+        raise GameOver(info.name, state.winner, table.tournament if table is not None else None, state.agreed)
+
+
+def refuse_later(info: SessionInfo, table: TableOf | None) -> None:
+    """:class:`GameOver` at a tournament's table once a later series is drawn (issue 36
+    item 2), naming that series."""
+    if table is not None and table.later_drawn:
+        raise GameOver(info.name, None, table.tournament, False, table.series_drawn)
 
 
 class ServiceBase:
@@ -118,19 +141,36 @@ class ServiceBase:
 
     def state(self, info: SessionInfo) -> GameState:
         totals, played = self.store.totals_played(info)
-        return game_state(info.players, totals, played, info.rules, info.ended)
+        return judged(info, totals, played, self.table_of(info))
 
-    def check_open(self, info: SessionInfo) -> None:
-        """Refuse when the session's game is over (saying whose tournament's table it is,
-        if it is one: the way on is then the next series, not a new game)."""
-        state = self.state(info)
-        if state.finished:
-            raise GameOver(info.name, state.winner, self.tournament_of(info), state.agreed)
+    def check_open(self, info: SessionInfo) -> TableOf | None:
+        """Refuse when the session's game is over: by its rules, by agreement, or closed, a
+        tournament's table whose next series is drawn (saying whose tournament's table it
+        is, if it is one: the way on is then the next series, not a new game). The table
+        it is, as read for it (None: a game of its own)."""
+        totals, played = self.store.totals_played(info)
+        table = self.table_of(info)
+        refuse_over(info, judged(info, totals, played, table), table)
+        return table
+
+    def check_series_open(self, info: SessionInfo) -> None:
+        """Refuse every write to a tournament's table once a later series is drawn (issue
+        36 item 2): the draw counted the table as it stood, played to its end or, drawn
+        with ``--force``, short of games; a round undone or a round in progress thrown
+        away changes nothing of it any more. The one check of the writes that a finished
+        game otherwise takes (undo, discard, end and reopen)."""
+        refuse_later(info, self.table_of(info))
+
+    def table_of(self, info: SessionInfo) -> TableOf | None:
+        """Whose tournament table the session is, with the series drawn now, or None (one
+        indexed read, asked by every write's open check and every snapshot)."""
+        return self.store.session_table(info)
 
     def tournament_of(self, info: SessionInfo) -> str | None:
         """The tournament whose table the session is, or None (asked for every snapshot
         and settlement: one query)."""
-        return self.store.session_tournament(info)
+        table = self.table_of(info)
+        return table.tournament if table is not None else None
 
     # -- writing ------------------------------------------------------------------
 
@@ -183,10 +223,12 @@ class ServiceBase:
         def work() -> Ended:
             info = self.session(name)  # locked for the write to come
             totals, played = self.store.totals_played(info)
+            table = self.table_of(info)
+            refuse_later(info, table)  # closed, as check_series_open says
             state = game_state(info.players, totals, played, info.rules, info.ended)
             if reopen and not info.ended:
                 raise NotEnded(info.name)
-            tournament = self.tournament_of(info)
+            tournament = table.tournament if table is not None else None
             if not reopen and state.finished:
                 raise GameOver(info.name, state.winner, tournament, state.agreed)
             if not reopen and tournament is not None:

@@ -19,20 +19,36 @@ class GameOver(SessionRefused):
     """The session's game is over: no more rounds. ``winner`` is who won it (None: a tie);
     ``tournament`` the tournament whose table it is (None: a game of its own), so that a
     front end offers the way on that fits: a table waits for the next series. ``ended``:
-    the table agreed to end it (``romme end``), which ``romme end --reopen`` takes back."""
+    the table agreed to end it (``romme end``), which ``romme end --reopen`` takes back.
+    ``series_drawn``: the table is closed, series ``series_drawn`` of its tournament being
+    drawn after its own (issue 36 item 2: ``romme tournament draw --force``); it takes no
+    write any more, and ``winner`` is None."""
 
     def __init__(
-        self, session: str, winner: str | None, tournament: str | None = None, ended: bool = False
+        self,
+        session: str,
+        winner: str | None,
+        tournament: str | None = None,
+        ended: bool = False,
+        series_drawn: int | None = None,
     ) -> None:
-        if winner:
+        if series_drawn is not None:
+            message = _(
+                "the game of session '%(session)s' is closed since series %(series)d of tournament "
+                "'%(tournament)s' was drawn"
+            )
+        elif winner:
             message = _("the game of session '%(session)s' is over (%(winner)s won)")
         else:
             message = _("the game of session '%(session)s' is over")
-        super().__init__(message % {"session": session, "winner": winner})
+        super().__init__(
+            message % {"session": session, "winner": winner, "series": series_drawn, "tournament": tournament}
+        )
         self.session = session
         self.winner = winner
         self.tournament = tournament
         self.ended = ended
+        self.series_drawn = series_drawn
 
 
 class TableNotEnded(SessionRefused):

@@ -21,9 +21,9 @@ from romme_score.scoring import (
     RoundError,
     StalemateWithWinner,
     check_winner_hand,
-    game_state,
 )
-from romme_score.sessions.errors import AlreadyOut, GameOver, GivenTwice, OutNoHand, RoundIncomplete
+from romme_score.sessions.base import judged, refuse_over
+from romme_score.sessions.errors import AlreadyOut, GivenTwice, OutNoHand, RoundIncomplete
 from romme_score.sessions.hands import count_hand
 from romme_score.sessions.results import Recorded
 from romme_score.sessions.rounds import Rounds
@@ -84,9 +84,8 @@ class Progress(Rounds):
         from romme_score.sessions.changes import RoundTaken
 
         totals, played = self.store.totals(info), self.store.round_count(info)
-        state = game_state(info.players, totals, played, info.rules, info.ended)
-        if state.finished:
-            raise GameOver(info.name, state.winner, self.tournament_of(info), state.agreed)
+        table = self.table_of(info)
+        refuse_over(info, judged(info, totals, played, table), table)
         change = self._read(info, change)
         given = {p: h for p, h in change.hands if isinstance(h, Hand)}
         for _attempt in range(MERGE_RETRIES):
@@ -327,7 +326,9 @@ class Progress(Rounds):
 
     def discard_pending(self, info: SessionInfo, *, expected: int | None = None) -> None:
         """Forget the round in progress (nothing of it is saved); with ``expected``, only
-        if nobody changed it since that revision (:class:`PendingChanged` else)."""
+        if nobody changed it since that revision (:class:`PendingChanged` else). Refused
+        at a tournament's table once a later series is drawn (:meth:`check_series_open`)."""
+        self.check_series_open(info)
         self.store.clear_pending(info, expected=expected)
 
     def save_pending(self, info: SessionInfo) -> Recorded:
@@ -341,7 +342,8 @@ class Progress(Rounds):
         if incomplete is not None:
             raise incomplete
         # its hands were checked, and unlikely points confirmed, as they arrived; the game
-        # was found open above (read once: a save is on the way of every board's event)
+        # was found open above, closed by no later series (read once: a save is on the way
+        # of every board's event)
         return self._record(info, pending.to_input(), pending=pending.revision, confirm=True)
 
 

@@ -16,7 +16,7 @@ from romme_score.scoring import (
     place_bonus,
     places,
 )
-from romme_score.sessions.base import ServiceBase
+from romme_score.sessions.base import ServiceBase, judged
 from romme_score.sessions.errors import TournamentMoney
 from romme_score.sessions.results import (
     Correction,
@@ -28,7 +28,7 @@ from romme_score.sessions.results import (
     Standings,
 )
 from romme_score.store.errors import NoRounds
-from romme_score.store.records import Lines, PendingRound, RoundRecord, SessionInfo, TableOf
+from romme_score.store.records import DrawnTable, Lines, PendingRound, RoundRecord, SessionInfo, TableOf
 
 if TYPE_CHECKING:
     from romme_score.sessions.hands import HandCount
@@ -111,12 +111,19 @@ class Reads(ServiceBase):
         streams, so the database must stay open until then."""
         return self.store.round_points(info, last=last, after=after, upto=upto)
 
-    def standings(self, info: SessionInfo, last: int | None = None) -> Standings:
-        """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state."""
+    def standings(
+        self, info: SessionInfo, last: int | None = None, *, closed: bool | None = None
+    ) -> Standings:
+        """The scoresheet: the last ``last`` rounds (all when None), totals, the game's state.
+        ``closed``: whether the session is a tournament's table a later series closed, where
+        the caller has read it already (None: read here)."""
         rows = list(self.round_rows(info, last))
         count = self.store.round_count(info)
         totals = self.store.totals(info)
-        state = game_state(info.players, totals, count, info.rules, info.ended)
+        if closed is None:
+            table = self.table_of(info)
+            closed = table is not None and table.later_drawn
+        state = game_state(info.players, totals, count, info.rules, info.ended, closed)
         board = None
         if info.rules.leaderboard:
             board = leaderboard_with_bonus(info.players, self.store.leaderboard(info), totals, state.finished)
@@ -160,7 +167,8 @@ class Reads(ServiceBase):
         return snap
 
     def _snapshot(self, info: SessionInfo, version: int, last: int | None) -> Snapshot:
-        standings = self.standings(info, last=last)
+        table = self.table_of(info)  # read once: its tournament and whether it is closed
+        standings = self.standings(info, last=last, closed=table is not None and table.later_drawn)
         pending = self.store.pending(info)
         # a finished game waits for nobody's hand
         missing = () if standings.state.finished else tuple(self.missing_hands(info, pending))
@@ -168,7 +176,7 @@ class Reads(ServiceBase):
             latest: RoundRecord | None = self.last_round(info)
         except NoRounds:
             latest = None
-        tournament = self.tournament_of(info)
+        tournament = table.tournament if table is not None else None
         settled = self.settle([info]) if standings.rounds_played and tournament is None else None
         return Snapshot(
             version,
@@ -204,11 +212,12 @@ class Reads(ServiceBase):
 
     def overview(self) -> list[SessionSummary]:
         current = self.store.current_name()
+        closed = self.store.later_tables()  # tables a later series closed, as :meth:`state` judges them
         return [
             SessionSummary(
                 info,
                 count,
-                game_state(info.players, totals, count, info.rules, info.ended),
+                game_state(info.players, totals, count, info.rules, info.ended, info.id in closed),
                 info.name == current,
             )
             for info, count, totals in self.store.session_overview()
@@ -222,10 +231,12 @@ class Reads(ServiceBase):
 
     def every_state(self, sessions: Sequence[SessionInfo]) -> dict[int, GameState]:
         """Each of ``sessions``' game state (by id) as :meth:`state` decides it (the rules'
-        :func:`~romme_score.scoring.game_state`), from every total read at once."""
+        :func:`~romme_score.scoring.game_state`, a table closed by a later series drawn),
+        from every total and every tournament's table read at once."""
         found = self.store.every_totals_played(sessions)
+        tables = {t.session_id: TableOf(t.tournament, t.series, t.series_drawn) for t in self.every_table()}
         return {
-            info.id: game_state(info.players, found[info.id][0], found[info.id][1], info.rules, info.ended)
+            info.id: judged(info, found[info.id][0], found[info.id][1], tables.get(info.id))
             for info in sessions
         }
 
@@ -233,7 +244,7 @@ class Reads(ServiceBase):
         """Each session's :meth:`last_played` (by id; none: never played nor ended), in one read."""
         return {sid: [s for s in stamps if s] for sid, stamps in self.store.every_last_played().items()}
 
-    def every_table(self) -> list[TableOf]:
+    def every_table(self) -> list[DrawnTable]:
         """Every tournament's tables (by tournament, series and table) with its series
         drawn, in one read."""
         return self.store.every_table()

@@ -18,6 +18,7 @@ from romme_score.scoring import (
     replay,
     score_round,
 )
+from romme_score.sessions.base import judged, refuse_later
 from romme_score.sessions.errors import NoSuchRound, UnlikelyPoints
 from romme_score.sessions.reads import Reads
 from romme_score.sessions.results import Edited, Recorded, Undone
@@ -88,7 +89,8 @@ class Rounds(Reads):
         return self._record(info, rnd, pending=pending, confirm=confirm)
 
     def _record(self, info: SessionInfo, rnd: RoundInput, *, pending: int | None, confirm: bool) -> Recorded:
-        """:meth:`record` once the game is known to be open."""
+        """:meth:`record` once the game is known to be open (closed by no later series: the
+        standings after it are not asked that again)."""
         unlikely = self._checked_round(info, rnd, confirm)
 
         def compute(before: dict[str, int], _played: int) -> RoundScore:
@@ -96,7 +98,7 @@ class Rounds(Reads):
 
         number, score = self.store.record_round(info, rnd, compute, pending=pending)
         waiting = pending is None and not self.store.pending(info).empty
-        return Recorded(number, rnd, score, self.standings(info, last=0), unlikely, waiting)
+        return Recorded(number, rnd, score, self.standings(info, last=0, closed=False), unlikely, waiting)
 
     def round_input(self, info: SessionInfo, number: int) -> RoundInput:
         """Round ``number`` as the table reported it (for a correction), judged as today's
@@ -115,7 +117,9 @@ class Rounds(Reads):
         return score_round(info.players, _totals_before(info, inputs), rnd, info.rules)
 
     def undo(self, info: SessionInfo) -> Undone:
-        """Take back the last round (it stays in the history)."""
+        """Take back the last round (it stays in the history); refused at a tournament's
+        table once a later series is drawn (:meth:`check_series_open`)."""
+        self.check_series_open(info)
         record = self.store.undo_last(info)
         return Undone(record, self.store.totals(info))
 
@@ -132,7 +136,13 @@ class Rounds(Reads):
     ) -> Edited:
         """Correct round ``number``: only what is given changes; every later round is
         scored again (bonuses depend on earlier totals), all in one transaction. The hands
-        given are checked as :meth:`check_hand` checks a hand arriving."""
+        given are checked as :meth:`check_hand` checks a hand arriving. A table closed by a
+        later series is not corrected (:class:`GameOver`); one that played its games is."""
+        table = self.table_of(info)
+        if table is not None and table.later_drawn:
+            totals, played = self.store.totals_played(info)
+            if judged(info, totals, played, table).closed:
+                refuse_later(info, table)
         for player, hand in hands.items():
             self.check_hand(info, self._player(info, player), hand, confirm=confirm)
         records = self.store.rounds(info)

@@ -18,6 +18,7 @@ from romme_score.rules import RuleSet
 from romme_score.scoring import RoundInput, RoundScore
 from romme_score.store.records import (
     Change,
+    DrawnTable,
     Ending,
     HeadToHead,
     Key,
@@ -132,7 +133,7 @@ class Store(Protocol):
         taken back, in one read."""
         ...
 
-    def every_table(self) -> list[TableOf]:
+    def every_table(self) -> list[DrawnTable]:
         """Every tournament's tables with its series drawn, by tournament, series and
         table, in one read."""
         ...
@@ -316,6 +317,16 @@ class Store(Protocol):
 
     def session_tournament(self, session: SessionInfo) -> str | None:
         """The tournament whose table the session is, or None (one query)."""
+        ...
+
+    def session_table(self, session: SessionInfo) -> TableOf | None:
+        """Whose table the session is (its tournament, its series and the series drawn), or
+        None: one indexed read, asked by every write's open check."""
+        ...
+
+    def later_tables(self) -> set[int]:
+        """The session ids of every tournament table whose series is followed by a later
+        one drawn (one read, for a list of every session)."""
         ...
 
     def organizer_token(self, token: str, *, renew: bool) -> str:

@@ -92,7 +92,7 @@ class TournamentTable(NamedTuple):
     games: int
 
 
-class TableOf(NamedTuple):
+class DrawnTable(NamedTuple):
     """A session that is a tournament's table, as every one is read at once (``romme serve
     --all``): the tournament, its series drawn, and the table's series and number."""
 
@@ -101,6 +101,21 @@ class TableOf(NamedTuple):
     series: int
     table: int
     session_id: int
+
+
+class TableOf(NamedTuple):
+    """Whose table a session is: its tournament, the series it was drawn in, and how many
+    series of the tournament are drawn now."""
+
+    tournament: str
+    series: int
+    series_drawn: int
+
+    @property
+    def later_drawn(self) -> bool:
+        """A later series is drawn: the table's series is over, whatever it played (issue 36
+        item 2)."""
+        return self.series < self.series_drawn
 
 
 class HandRecord(NamedTuple):

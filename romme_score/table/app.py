@@ -326,7 +326,9 @@ class Table:
         try:
             self.service.check_open(self.info)  # the service says whether a round may come
         except GameOver as over:
-            line = views.game_over_no_round(views.distance_line(self.current), over.tournament, over.ended)
+            line = views.game_over_no_round(
+                views.distance_line(self.current), over.tournament, over.ended, over.series_drawn
+            )
             click.echo(views.fit(line, terminal_width()))
             return
         entry = RoundEntry(

@@ -20,7 +20,7 @@ from romme_score.sessions import PendingRound, RoundRow, Standings
 from romme_score.views import marks
 from romme_score.views import width as columns
 from romme_score.views.game_end import ends
-from romme_score.views.session import hand_shown
+from romme_score.views.session import CLOSED, hand_shown
 
 if TYPE_CHECKING:
     from romme_score.sessions.hands import HandCount
@@ -51,6 +51,8 @@ def _mark(row: RoundRow, player: str) -> str:
 def distance_line(s: Standings) -> str:
     """How far the game is from its end: points to go, rounds left, or open."""
     end = s.rules.game_end
+    if s.state.closed:
+        return _(CLOSED)
     if s.state.finished:
         if s.state.winner:
             return ngettext(
@@ -376,9 +378,13 @@ def changed_before_save(session: str, number: int) -> str:
     }
 
 
-def game_over_no_round(line: str, tournament: str | None = None, ended: bool = False) -> str:
-    """A round asked after the game's end: at a tournament's table, the table has played;
-    a game ended by agreement goes on after ``end --reopen``."""
+def game_over_no_round(
+    line: str, tournament: str | None = None, ended: bool = False, series_drawn: int | None = None
+) -> str:
+    """A round asked after the game's end: at a tournament's table, the table has played,
+    or a later series closed it; a game ended by agreement goes on after ``end --reopen``."""
+    if series_drawn is not None:
+        return line + " " + _("No more games at this table; the ranking is the tournament's.")
     if ended:
         return line + " " + _("Ended by agreement: 'end --reopen' takes that back.")
     if tournament:

@@ -36,8 +36,15 @@ CardsText = Callable[[Sequence[Card]], str]
 # --- the state of a game ------------------------------------------------------------
 
 
+# a tournament's table whose next series was drawn before it had played its games
+CLOSED = N_("Table closed: the next series was drawn before it had played its games.")
+
+
 def game_over_line(state: GameState, totals: Mapping[str, int]) -> str:
-    """``Game over: Anna won with 120 points.`` (or the tie; or ended by agreement)."""
+    """``Game over: Anna won with 120 points.`` (or the tie; or ended by agreement; or a
+    tournament's table closed by its next series)."""
+    if state.closed:
+        return _(CLOSED)
     if state.agreed:
         if state.winner:
             return ngettext(
@@ -100,6 +107,7 @@ def standings_json(s: Standings, rounds: Iterable[RoundRow] | None = None) -> di
         "game_winner": s.state.winner,
         "tied": list(s.state.tied) if s.state.finished and s.state.winner is None else [],
         "ended_by_agreement": s.state.agreed,
+        "closed": s.state.closed,
         "next_dealer": s.next_dealer,
         "game_end": str(s.rules.game_end),
     }

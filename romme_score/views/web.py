@@ -24,7 +24,7 @@ from romme_score.views import marks
 from romme_score.views.local import format_money
 from romme_score.views.output import leaderboard_json
 from romme_score.views.play import distance_line
-from romme_score.views.session import state_line
+from romme_score.views.session import CLOSED, state_line
 
 if TYPE_CHECKING:
     from romme_score.sessions.hands import HandCount
@@ -436,7 +436,10 @@ def pending_shown(pending: Mapping[str, Any], players: Sequence[str]) -> dict[st
 
 
 def game_over_line(state: GameState) -> str:
-    """What a finished game means for a phone: who won, or who share first place."""
+    """What a finished game means for a phone: who won, or who share first place; or
+    that a later series closed the table."""
+    if state.closed:
+        return _(CLOSED)
     if state.winner is not None:
         return _("The game is over: %(player)s wins.") % {"player": state.winner}
     return _("The game is over: %(players)s share first place.") % {"players": ", ".join(state.tied)}
@@ -541,7 +544,9 @@ WAYS_OUT: dict[str, str | Callable[[BaseException], str]] = {
     "no-winner": N_("tap 'went out' beside the winner, or 'Stalemate'"),
     "changed": N_("look at the round again and save it once more"),
     "game-over": lambda exc: (
-        _("this table has played its games; the ranking is on the tournament's board")
+        _("it takes no more games; the ranking is on the tournament's board")
+        if getattr(exc, "series_drawn", None) is not None
+        else _("this table has played its games; the ranking is on the tournament's board")
         if getattr(exc, "tournament", None)
         else _("it was ended by agreement: 'romme end --reopen' takes that back")
         if getattr(exc, "ended", False)

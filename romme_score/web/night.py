@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from romme_score.sessions import SessionInfo, SessionService
-from romme_score.store.records import Link, TableOf
+from romme_score.store.records import DrawnTable, Link
 from romme_score.web.context import (
     ORGANIZER,
     LeagueConfig,
@@ -91,7 +91,7 @@ def _tournament(
     tournaments = TournamentService(service)
     info = tournaments.tournament(name)
     every = [
-        TableOf(info.name, info.series_drawn, t.series, t.table, t.session_id)
+        DrawnTable(info.name, info.series_drawn, t.series, t.table, t.session_id)
         for t in tournaments.tables(info)
     ]
     missing = {t.session_id for t in every} - set(tables)
@@ -103,7 +103,7 @@ def _tournament(
 
 
 def _board(
-    night: NightConfig, every: Sequence[TableOf], tables: Mapping[int, ServeConfig]
+    night: NightConfig, every: Sequence[DrawnTable], tables: Mapping[int, ServeConfig]
 ) -> TournamentConfig | None:
     """A tournament's board over its tables ``every`` (by series and table), None before
     its first draw."""
@@ -153,7 +153,7 @@ def read(service: SessionService, night: NightConfig, renew: bool = False) -> li
         return [*tables.values(), *boards]
     _, tournament_names, league_names = service.names()
     tables = _sessions(service, night, renew)
-    drawn: dict[str, list[TableOf]] = {}
+    drawn: dict[str, list[DrawnTable]] = {}
     for table in service.every_table():
         drawn.setdefault(table.tournament, []).append(table)
     for name in tournament_names:

@@ -104,8 +104,10 @@ class StoreBase:
         the round in progress, the round a save adds), asked at once inside :meth:`held`
         with the write's key; what it shows after the write is asked after it."""
         from romme_score.store.sql import phones  # with its first use: a command that writes
+        from romme_score.store.sql.tournaments import TABLE_OF  # the open check's read
 
         reads: list[tuple[str, Params]] = [
+            (TABLE_OF, (sid,)),
             (TOTALS_PLAYED, (sid, sid)),
             (phones.PENDING, (sid,)),
             (phones.REVISION, (sid,)),

@@ -16,6 +16,7 @@ from romme_score.store.errors import (
     StoreError,
 )
 from romme_score.store.records import (
+    DrawnTable,
     Ending,
     HandRecord,
     Link,
@@ -118,8 +119,11 @@ class Sessions(Rounds):
             else:
                 rows = self.query(f"{SESSION_COLUMNS} WHERE name = ?{self.dialect.for_update}", (name,))
             if rows:
-                self.conn.locked.add(int(rows[0][0]))
-                self._ask_ahead(self._reads(int(rows[0][0]), writing=True))
+                from romme_score.store.sql.tournaments import TABLE_OF  # the open check's read
+
+                sid = int(rows[0][0])
+                self.conn.locked.add(sid)
+                self._ask_ahead([*self._reads(sid, writing=True), (TABLE_OF, (sid,))])
                 return self._info(rows[0])
         if name is None:
             name = self.current_name()
@@ -148,6 +152,16 @@ class Sessions(Rounds):
             created,
             ended is not None,
         )
+
+    def session_table(self, session: SessionInfo) -> TableOf | None:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
+        return tournaments.table_of(self.conn, session.id)
+
+    def later_tables(self) -> set[int]:
+        from romme_score.store.sql import tournaments
+
+        return tournaments.later_tables(self.conn)
 
     def _info(self, row: Sequence[Any]) -> SessionInfo:
         sid, sname, rules_json, rate, currency, dealer, created, ended = row
@@ -236,11 +250,11 @@ class Sessions(Rounds):
             found.setdefault(int(sid), []).append(at)
         return found
 
-    def every_table(self) -> list[TableOf]:
+    def every_table(self) -> list[DrawnTable]:
         """Every tournament's tables, with the tournament's series drawn, by tournament
         (as created), series and table, in one read."""
         return [
-            TableOf(name, int(drawn), int(series), int(number), int(sid))
+            DrawnTable(name, int(drawn), int(series), int(number), int(sid))
             for name, drawn, series, number, sid in self.query(
                 "SELECT t.name, (SELECT COALESCE(MAX(ts.number), 0) FROM tournament_series ts "
                 "WHERE ts.tournament_id = t.id), tt.series, tt.number, tt.session_id "

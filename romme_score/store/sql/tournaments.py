@@ -19,6 +19,7 @@ from romme_score.store.errors import (
 from romme_score.store.records import (
     RoundPoints,
     StoredOptions,
+    TableOf,
     TournamentInfo,
     TournamentPlayer,
     TournamentTable,
@@ -199,3 +200,31 @@ def refuse_if_a_table(cur: Cursor, session_id: int, session: str) -> None:
     ).fetchone()
     if row is not None:
         raise SessionInTournament(session, row[0])
+
+
+# The series drawn of a table's tournament, beside the table (an index seek on
+# tournament_series' primary key).
+DRAWN_OF = "(SELECT MAX(ts.number) FROM tournament_series ts WHERE ts.tournament_id = tt.tournament_id)"
+
+
+# Whose table a session is, with the series drawn now (one indexed read: every write's open
+# check asks it, issue 36 item 2), asked ahead with a held command's other reads.
+TABLE_OF = (
+    f"SELECT t.name, tt.series, {DRAWN_OF} FROM tournament_tables tt "
+    "JOIN tournaments t ON t.id = tt.tournament_id WHERE tt.session_id = ?"
+)
+
+
+def table_of(conn: Connection, session_id: int) -> TableOf | None:
+    """Whose table the session is (:data:`TABLE_OF`); None for a game of its own."""
+    rows = conn.query(TABLE_OF, (session_id,))
+    if not rows:
+        return None
+    name, series, drawn = rows[0]
+    return TableOf(name, int(series), int(drawn))
+
+
+def later_tables(conn: Connection) -> set[int]:
+    """The sessions that are tables of a series followed by a later one drawn (one read)."""
+    rows = conn.query(f"SELECT tt.session_id FROM tournament_tables tt WHERE tt.series < {DRAWN_OF}")
+    return {int(r[0]) for r in rows}

@@ -1,0 +1,192 @@
+"""A forced draw closes the tables of the series before it (issue 36 item 2): a table of an
+earlier series keeps its links and shows its final state, and every write to it is
+refused with the usual finished-game answer (exit code 1 and one sentence, the phones'
+``game-over``), nothing written; the tournament counts it as the forced draw did."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from clirun import ok, run
+from serving import Served, in_process, night_in_process
+
+EIGHT = ["Anna", "Ben", "Carl", "Dora", "Emil", "Fritz", "Gerd", "Hanna"]
+
+
+def series_one(*, complete_t2: bool = False) -> list[list[str]]:
+    """Cup of two series of two games: series 1 drawn, table 1 played out, table 2 one game
+    short (unless ``complete_t2``). The players of each table in seat order."""
+    ok("tournament", "new", "Cup", *EIGHT, "--series", "2", "--games", "2", "--seed", "7")
+    drawn = json.loads(ok("tournament", "draw", "--json"))
+    for _game in range(2):
+        ok("round", "--session", "Cup S1 T1", "--winner", "1", "2=5", "3=6", "4=7")
+    ok("round", "--session", "Cup S1 T2", "--winner", "2", "1=9", "3=4", "4=12")
+    if complete_t2:
+        ok("round", "--session", "Cup S1 T2", "--winner", "2", "1=9", "3=4", "4=12")
+    return [t["players"] for t in drawn["tables"]]
+
+
+def dump(db: Path) -> list[str]:
+    """Everything the database holds, row by row."""
+    with sqlite3.connect(db) as conn:
+        return list(conn.iterdump())
+
+
+def test_a_round_at_an_earlier_table_after_a_forced_draw_is_refused_issue_36_item_2(
+    isolated_data_dir: Path,
+) -> None:
+    series_one()
+    forced = ok("tournament", "draw", "--force")
+    assert "table 2 of series 1 has played 1 of 2 games" in forced
+    before = dump(isolated_data_dir)
+    standings = ok("tournament", "standings", "--json")
+    code, out, err = run("round", "--session", "Cup S1 T2", "--winner", "1", "2=5", "3=6", "4=7")
+    assert code == 1 and out == ""  # exit as for a finished game
+    assert err.count("\n") == 1 and "Traceback" not in err  # one sentence
+    assert "'Cup S1 T2' is closed since series 2 of tournament 'Cup' was drawn" in err
+    assert "'romme tournament standings' shows the ranking" in err
+    code, _out, err = run("round", "--session", "Cup S1 T2", "--winner", "1", "2=5", "3=6", "4=7", "--json")
+    error = json.loads(err)["error"]
+    assert code == 1 and error["code"] == "game-over"
+    assert (error["tournament"], error["series_drawn"]) == ("Cup", 2)
+    # every other write to it: the same answer
+    for args in (
+        ("undo", "--yes"),
+        ("end",),
+        ("end", "--reopen"),
+        ("edit", "1", "2=5"),
+    ):
+        code, _out, err = run(*args, "--session", "Cup S1 T2", "--json")
+        assert code == 1 and json.loads(err)["error"]["code"] == "game-over", (args, err)
+    # in German, as a card table speaks it
+    code, _out, err = run(
+        "--lang", "de", "round", "--session", "Cup S1 T2", "--winner", "1", "2=5", "3=6", "4=7"
+    )
+    assert code == 1 and "ist geschlossen, seit Serie 2 des Turniers 'Cup' ausgelost ist" in err
+    # nothing written, the ranking as the forced draw counted it
+    assert dump(isolated_data_dir) == before
+    assert ok("tournament", "standings", "--json") == standings
+    # the table stays readable and says it is over
+    table = json.loads(ok("standings", "--session", "Cup S1 T2", "--json"))
+    assert table["finished"] is True and table["closed"] is True and table["ended_by_agreement"] is False
+    assert "Table closed: the next series was drawn" in ok("standings", "--session", "Cup S1 T2")
+    listed = {s["name"]: s["finished"] for s in json.loads(ok("sessions", "--json"))}
+    assert listed == {"Cup S1 T1": True, "Cup S1 T2": True, "Cup S2 T1": False, "Cup S2 T2": False}
+    # the table mode says it where a round is asked (the service's GameOver, worded)
+    from romme_score.sessions import GameOver, SessionService
+    from romme_score.views.play import game_over_no_round
+
+    with SessionService(isolated_data_dir) as service, pytest.raises(GameOver) as over:
+        service.check_open(service.session("Cup S1 T2"))
+    line = game_over_no_round("…", over.value.tournament, over.value.ended, over.value.series_drawn)
+    assert line.endswith("No more games at this table; the ranking is the tournament's.")
+    # the tables of the series drawn play on
+    ok("round", "--session", "Cup S2 T1", "--winner", "1", "2=5", "3=6", "4=7")
+
+
+def test_a_table_that_played_its_games_is_corrected_but_not_undone_after_the_next_draw_issue_36_item_2(
+    isolated_data_dir: Path,
+) -> None:
+    """A correction of a table that played its games goes on counting (docs/tournaments.md);
+    undoing its last game after the next series is drawn would make it a table short of
+    games, which the draw did not count so: refused."""
+    series_one(complete_t2=True)
+    ok("tournament", "draw")
+    code, _out, err = run("undo", "--session", "Cup S1 T1", "--yes", "--json")
+    assert code == 1 and json.loads(err)["error"]["code"] == "game-over"
+    ok("edit", "1", "--session", "Cup S1 T1", "2=9")
+    assert json.loads(ok("standings", "--session", "Cup S1 T1", "--json"))["closed"] is False
+
+
+@pytest.fixture
+def http() -> Iterator[httpx.Client]:
+    with httpx.Client(timeout=10) as client:
+        yield client
+
+
+def test_a_phones_write_to_an_earlier_table_after_a_forced_draw_is_refused_issue_36_item_2(
+    isolated_data_dir: Path, http: httpx.Client
+) -> None:
+    seats = series_one()[1]
+    with in_process(isolated_data_dir, "Cup S1 T2") as (served, _server):
+        assert isinstance(served, Served)
+        # a hand arrived before the draw: the round in progress stays as it was
+        assert http.post(served.seats[seats[2]] + "/hand", json={"points": 12}).status_code == 200
+        ok("tournament", "draw", "--force")
+        before = dump(isolated_data_dir)
+        standings = ok("tournament", "standings", "--json")
+        writes: list[tuple[str, dict[str, Any]]] = [
+            (served.seats[seats[1]] + "/hand", {"points": 7}),
+            (served.seats[seats[0]] + "/out", {}),
+            (served.scorekeeper + "/pending", {"winner": seats[0], "hands": {seats[1]: 5}}),
+            (served.scorekeeper + "/save", {}),
+            (served.scorekeeper + "/discard", {}),
+            (served.scorekeeper + "/undo", {}),
+        ]
+        for url, body in writes:
+            refused = http.post(url, json=body)
+            # the usual answer of a finished game (docs/phones.md)
+            assert refused.status_code == 400 and refused.json()["code"] == "game-over", (url, refused.text)
+            assert refused.json()["series_drawn"] == 2
+            assert "series 2 of tournament 'Cup' was drawn" in refused.json()["error"]
+        assert dump(isolated_data_dir) == before
+        assert ok("tournament", "standings", "--json") == standings
+        # its links keep working: the final state, finished and closed
+        assert http.get(served.seats[seats[0]]).status_code == 200
+        state = http.get(served.board + "/state.json").json()
+        assert state["finished"] is True and state["closed"] is True
+        mine = http.get(served.seats[seats[0]] + "/state.json").json()
+        assert mine["shown"]["mine"].startswith("Table closed: the next series was drawn")
+        german = http.post(served.seats[seats[1]] + "/hand?lang=de", json={"points": 7})
+        assert german.status_code == 400 and "Serie 2" in german.json()["error"]
+
+
+def test_the_organizers_forced_draw_closes_the_tables_before_it_issue_36_item_2(
+    isolated_data_dir: Path, http: httpx.Client
+) -> None:
+    series_one()
+    with night_in_process(isolated_data_dir) as organizer:
+        refused = http.post(organizer + "/tournaments/Cup/draw", json={})
+        assert refused.status_code == 409  # a table still plays
+        entry = {g["name"]: g for g in http.get(organizer + "/state.json").json()["games"]}["Cup S1 T2"]
+        assert entry["finished"] is False
+        drawn = http.post(organizer + "/tournaments/Cup/draw", json={"force": True})
+        assert drawn.status_code == 200 and drawn.json()["series_drawn"] == 2
+        games = {g["name"]: g for g in http.get(organizer + "/state.json").json()["games"]}
+        assert games["Cup S1 T2"]["finished"] is True and games["Cup S2 T1"]["finished"] is False
+        assert drawn.json()["series_finished"] == 0  # series 1 counts as the forced draw counted it
+        seat = games["Cup S1 T2"]["seats"]
+        name = next(iter(seat))
+        refused = http.post(seat[name] + "/hand", json={"points": 3})
+        assert refused.status_code == 400 and refused.json()["code"] == "game-over"
+    code, _out, err = run("round", "--session", "Cup S1 T2", "--winner", "1", "2=5", "3=6", "4=7")
+    assert code == 1 and "closed since series 2" in err
+
+
+def test_a_forced_draw_closes_the_tables_before_it_on_postgresql_issue_36_item_2() -> None:
+    """The same on PostgreSQL: the open check's read is asked with the command's others
+    (one transaction, its round trips as before), and the refusal writes nothing."""
+    from pgtest import fresh_database
+
+    with fresh_database() as url:
+        ok("tournament", "new", "Cup", *EIGHT, "--series", "2", "--games", "2", "--seed", "7", "--db", url)
+        ok("tournament", "draw", "--db", url)
+        ok("round", "--session", "Cup S1 T2", "--winner", "2", "1=9", "3=4", "4=12", "--db", url)
+        ok("tournament", "draw", "--force", "--db", url)
+        standings = ok("tournament", "standings", "--json", "--db", url)
+        code, _out, err = run(
+            "round", "--session", "Cup S1 T2", "--winner", "1", "2=5", "3=6", "4=7", "--json", "--db", url
+        )
+        assert code == 1 and json.loads(err)["error"]["series_drawn"] == 2
+        code, _out, err = run("end", "--session", "Cup S1 T2", "--json", "--db", url)
+        assert code == 1 and json.loads(err)["error"]["code"] == "game-over"
+        assert ok("tournament", "standings", "--json", "--db", url) == standings
+        table = json.loads(ok("standings", "--session", "Cup S1 T2", "--json", "--db", url))
+        assert table["finished"] is True and table["closed"] is True and len(table["rounds"]) == 1
+        ok("round", "--session", "Cup S2 T1", "--winner", "1", "2=5", "3=6", "4=7", "--db", url)
