@@ -83,7 +83,7 @@ class Progress(Rounds):
         is there. Every hand is checked as it arrives (:meth:`verify_hand`)."""
         from romme_score.sessions.changes import RoundTaken
 
-        totals, played = self.store.totals(info), self.store.round_count(info)
+        totals, played = self.store.totals_played(info)  # one read: on every hand of a phone
         table = self.table_of(info)
         refuse_over(info, judged(info, totals, played, table), table)
         change = self._read(info, change)
