@@ -147,7 +147,7 @@ def round_points(
             yield RoundPoints(row[0], row[1], bool(row[2]), bool(row[3]), points, bonus, board)
 
 
-MAX_GAPS = 32  # runs of other sessions' rounds amid a session's that round_lines numbers
+MAX_GAPS = 32  # holes amid a session's round ids that round_lines numbers
 MAX_SEATS = 9  # round_lines' kind key: 3 bits for the round, 6 per seat, in a 64-bit integer
 # What makes a hand's part of a line differ: no hand, cards, typed points, never out, a bonus
 # struck, leaderboard points (in the order of the kind key's bits per seat).
@@ -168,37 +168,31 @@ def round_lines(
     """What :func:`all_rounds` reads, one :func:`~romme_score.store.records.round_line_fields`
     line per round row with the hands side by side, in batches: a long session's export
     streams at a few microseconds per round. None when it seats more than
-    :data:`MAX_SEATS` players or other sessions' rounds were recorded amid its own in more
-    than :data:`MAX_GAPS` runs: then read :func:`all_rounds`. Each line's kind in the
+    :data:`MAX_SEATS` players or its round ids have more than :data:`MAX_GAPS` holes
+    (other sessions' rounds amid its own, a deleted game's): then read :func:`all_rounds`. Each line's kind in the
     dialect's integer bits (:meth:`Dialect.bits`)."""
     seats = range(len(session.players))
-    ((low, high, count),) = conn.query(
-        "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE session_id = ?", (session.id,)
+    # The session's round ids in runs without a hole (a hole: other sessions' rounds, or
+    # ids a server's sequence handed out to a transaction that wrote no round), each run
+    # with its shift: a round's row, its place among the session's rounds by id, is its id
+    # less its run's shift.
+    runs = conn.query(
+        "SELECT MIN(id), shift FROM (SELECT id, id - ROW_NUMBER() OVER (ORDER BY id) AS shift "
+        "FROM rounds WHERE session_id = ?) AS runs GROUP BY shift ORDER BY 1 LIMIT ?",
+        (session.id, MAX_GAPS + 2),
     )
-    gaps: list[tuple[int, int]] = []
-    if count and high - low + 1 != count:  # other sessions' rounds amid its own
-        gaps = conn.query(
-            "SELECT MIN(id), COUNT(*) FROM (SELECT id, id - ROW_NUMBER() OVER "
-            "(ORDER BY id) AS run FROM rounds WHERE id BETWEEN ? AND ? "
-            "AND session_id != ?) AS runs GROUP BY run ORDER BY 1 LIMIT ?",
-            (low, high, session.id, MAX_GAPS + 1),
-        )
-    if len(seats) > MAX_SEATS or len(gaps) > MAX_GAPS:
+    if len(seats) > MAX_SEATS or len(runs) > MAX_GAPS + 1:
         return None
-    # A round's row is its place among the session's rounds by id: its id less the
-    # first id and the other sessions' rounds before it (the gaps, latest first).
-    params: dict[str, Any] = {"base": (low or 1) - 1}
-    skipped = 0
+    params: dict[str, Any] = {"base": runs[0][1] if runs else 0}
     cases: list[str] = []
-    for n, (start, length) in enumerate(gaps):
-        skipped += length
-        params[f"g{n}"], params[f"s{n}"] = start, skipped
-        cases.insert(0, f"WHEN {{id}} > :g{n} THEN :s{n}")
+    for n, (start, shift) in enumerate(runs[1:]):
+        params[f"g{n}"], params[f"s{n}"] = start, shift
+        cases.insert(0, f"WHEN {{id}} >= :g{n} THEN :s{n}")
 
     def row_of(column: str) -> str:
         if not cases:
             return f"{column} - :base"
-        return f"{column} - :base - CASE {' '.join(cases).format(id=column)} ELSE 0 END"
+        return f"{column} - CASE {' '.join(cases).format(id=column)} ELSE :base END"
 
     # The kind: one bit per thing present.
     flags = ["r.hand_romme IS TRUE", "r.stalemate IS TRUE", "r.winner IS NULL"]
