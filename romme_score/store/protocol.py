@@ -289,6 +289,12 @@ class Store(Protocol):
         once is seen here by the second)."""
         ...
 
+    def writing_session(self, session_id: int, key: str | None) -> tuple[SessionInfo, KeyedWrite | None]:
+        """Inside :meth:`held`: the session a phone's write goes to (by id, whatever it is
+        called now), locked for the write to come, with the write kept under ``key`` (None
+        without one) as :meth:`keyed_write` finds it."""
+        ...
+
     def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
         """Keep ``key`` with its write's first answer: a write (inside :meth:`held`, in the
         transaction of the write it was sent with: the write, its key and its answer, or

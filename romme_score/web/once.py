@@ -15,7 +15,7 @@ from typing import Any
 
 from romme_score.store.errors import KeyTaken
 from romme_score.store.records import Key
-from romme_score.web.context import Call
+from romme_score.web.context import Call, WriteCall
 from romme_score.web.errors import refusal
 
 HEADER = "idempotency-key"
@@ -45,16 +45,18 @@ def write_once(
     transaction of the service's (:meth:`~romme_score.sessions.SessionService.once`),
     committed when this returns (the caller tells the event streams then)."""
     keyed = None if key is None else Key(check_key(key), what(path, body))
-    service, info = call.service, call.info()
+    service = call.service
     try:
-        with service.once(info, keyed) as once:
+        with service.once_at(call.config.session_id, keyed) as once:
+            if isinstance(call, WriteCall):  # the session as the write's transaction read it
+                call.found[:] = [once.info]
             if once.first is not None:
                 return (*_repeated(once.first), False)
             text = json.dumps(write(call, body), ensure_ascii=False)
             once.answered(text)
     except KeyTaken:  # the same write, sent twice at once, applied by the other meanwhile
         assert keyed is not None
-        first = service.replay(info, keyed)
+        first = service.replay(call.info(), keyed)
         if first is None:
             raise
         return (*_repeated(first), False)

@@ -19,13 +19,13 @@ if TYPE_CHECKING:
 ACTIVE_ROUNDS = "(SELECT COUNT(*) FROM rounds WHERE session_id = ? AND status = 'active')"
 
 
-def find(session: SessionInfo, key: str, lock: str) -> tuple[str, Params]:
+def find(session_id: int, key: str, lock: str) -> tuple[str, Params]:
     """The read of the session's row (``lock``: locked for the write to come) with the
     write kept under ``key``, if any: one statement."""
     return (
         "SELECT s.id, k.what, k.status, k.answer FROM sessions s LEFT JOIN write_keys k "
         f"ON k.session_id = s.id AND k.key = ? WHERE s.id = ?{lock}",
-        (key, session.id),
+        (key, session_id),
     )
 
 
@@ -68,7 +68,7 @@ def keyed_write(conn: Connection, dialect: Dialect, session: SessionInfo, key: s
     ``held()``, that row locked for the write to come (a key sent twice at once waits here
     for the other's transaction, and sees its key)."""
     holding = conn.holding
-    kept = found(session, conn.query(*find(session, key, locking(dialect) if holding else "")))
+    kept = found(session, conn.query(*find(session.id, key, locking(dialect) if holding else "")))
     if holding:
         conn.locked.add(session.id)
     return kept

@@ -36,7 +36,7 @@ from romme_score.store.records import (
     TournamentTable,
     now,
 )
-from romme_score.store.sql.base import SET_STATE
+from romme_score.store.sql.base import SESSION_PLAYERS, SET_STATE
 from romme_score.store.sql.dialect import Cursor
 from romme_score.store.sql.sessions import Sessions
 
@@ -87,10 +87,27 @@ class SQLStore(Sessions):
         :meth:`held`, for the write to come)."""
         from romme_score.store.sql import keys  # with its first use: romme serve only
 
-        if self.conn.holding:  # the write's reads asked with the key: one round trip for all
-            found = keys.find(session, key, keys.locking(self.dialect))
+        if self.conn.holding and session.id not in self.conn.locked:
+            # the write's reads asked with the key: one round trip for all
+            found = keys.find(session.id, key, keys.locking(self.dialect))
             self._ask_ahead([found, *self._before_writing(session.id)])
         return keys.keyed_write(self.conn, self.dialect, session, key)
+
+    def writing_session(self, session_id: int, key: str | None) -> tuple[SessionInfo, KeyedWrite | None]:
+        """Inside :meth:`held`: the session a phone's write goes to, locked for it, with
+        the write kept under ``key``; the session, the key and everything the write reads
+        before writing asked at once (one round trip on PostgreSQL, where the session read
+        before the transaction was one more)."""
+        from romme_score.store.sql import keys  # with its first use: romme serve only
+
+        if self.conn.holding:
+            found = keys.find(session_id, key or "", keys.locking(self.dialect))
+            self._ask_ahead([found, (SESSION_PLAYERS, (session_id,)), *self._before_writing(session_id)])
+            if self.dialect.for_update:
+                self.conn.query(*found)  # the session's row locked (answered from the asked)
+                self.conn.locked.add(session_id)
+        info = self.session_by_id(session_id)
+        return info, None if key is None else self.keyed_write(info, key)
 
     def keep_key(self, session: SessionInfo, key: Key, status: int, answer: str) -> None:
         from romme_score.store.sql import keys  # with its first use: romme serve only
