@@ -27,6 +27,7 @@ the tests run it tiny).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -73,8 +74,9 @@ EVENT = re.compile(rb"data: ?(\d+)\r?\n")
 def baseline_app(db: str, tables: int) -> Any:
     """``GET /t/{n}/events`` (a seat's stream of table n), ``GET /board/events`` (the
     board's), ``POST /t/{n}/save``: one SQLite transaction writing a row (in a worker
-    thread, as a blocking write must be), then the table's and the board's version one
-    up and an event to each of their streams; ``GET /t/{n}/version``, ``GET /board/version``."""
+    thread, as a blocking write must be; with a PostgreSQL URL, one statement there),
+    then the table's and the board's version one up and an event to each of their
+    streams; ``GET /t/{n}/version``, ``GET /board/version``."""
     import sqlite3
 
     import anyio.to_thread
@@ -94,10 +96,26 @@ def baseline_app(db: str, tables: int) -> Any:
             local.conn = conn
         return conn
 
-    setup = sqlite3.connect(db, isolation_level=None)
-    setup.execute("PRAGMA journal_mode = WAL")
-    setup.execute("CREATE TABLE IF NOT EXISTS saves (id INTEGER PRIMARY KEY, tbl INTEGER, at REAL)")
-    setup.close()
+    on_server = db.startswith(("postgresql:", "postgres:"))
+    if on_server:  # the same on PostgreSQL (an information, not the issue's goal): one
+        # statement, its own transaction, on a connection of each worker thread
+        import psycopg
+
+        def write_row(table: int) -> None:
+            conn = getattr(local, "conn", None)
+            if conn is None:
+                conn = local.conn = psycopg.connect(db, autocommit=True)
+            conn.execute("INSERT INTO saves (tbl, at) VALUES (%s, %s)", (table, time.time()))
+
+        with psycopg.connect(db, autocommit=True) as setup_pg:
+            setup_pg.execute(
+                "CREATE TABLE IF NOT EXISTS saves (id BIGSERIAL PRIMARY KEY, tbl INTEGER, at FLOAT8)"
+            )
+    else:
+        setup = sqlite3.connect(db, isolation_level=None)
+        setup.execute("PRAGMA journal_mode = WAL")
+        setup.execute("CREATE TABLE IF NOT EXISTS saves (id INTEGER PRIMARY KEY, tbl INTEGER, at REAL)")
+        setup.close()
 
     class Channel:
         def __init__(self) -> None:
@@ -126,6 +144,9 @@ def baseline_app(db: str, tables: int) -> Any:
     writers = threading.Lock()  # its writers one after the other, not in SQLite's busy handler
 
     def write(table: int) -> None:
+        if on_server:
+            write_row(table)
+            return
         conn = connection()
         with writers:
             conn.execute("BEGIN IMMEDIATE")
@@ -474,19 +495,34 @@ def romme(db: str, serve: str) -> AbstractContextManager[Process]:
 
 
 def baseline(folder: Path, tables: int) -> AbstractContextManager[Process]:
-    return process([sys.executable, __file__, "--baseline", str(folder / "base.sqlite3"), str(tables)])
+    return baseline_at(str(folder / "base.sqlite3"), tables)
+
+
+def baseline_at(db: str, tables: int) -> AbstractContextManager[Process]:
+    """The minimal app writing its rows to ``db``: a SQLite file, or a PostgreSQL database."""
+    return process([sys.executable, __file__, "--baseline", db, str(tables)])
 
 
 def championship(db: str, folder: Path, serve: str, store: str) -> None:
     tables = build(db)
     label = f"championship of {PLAYERS} players ({tables} tables), {store}, romme {' '.join(SERVES[serve])}"
     print(f"{label}: {tables * 4} seats' and {BOARDS} boards' event streams open", flush=True)
-    with romme(db, serve) as served, baseline(folder, tables) as base:
-        mine, theirs = Romme(served), Base(base, tables)
+    with contextlib.ExitStack() as stack:
+        mine = Romme(stack.enter_context(romme(db, serve)))
+        theirs = Base(stack.enter_context(baseline(folder, tables)), tables)
         seat_urls = [[s + "/events" for s in t.seats] for t in mine.tables]
         kb = mine.open(seat_urls, mine.board + "/events")
         base_urls = [[f"{theirs.origin}/t/{n}/events"] * len(t) for n, t in enumerate(seat_urls)]
         kb0 = theirs.open(base_urls, f"{theirs.origin}/board/events")
+        # on PostgreSQL, for the record (not the issue's goal): the minimal app writing its
+        # row to PostgreSQL too, its bursts beside romme's
+        row_db = stack.enter_context(postgres()) if store == "PostgreSQL" else None
+        on_pg: Base | None = None
+        if row_db is not None:
+            on_pg = Base(stack.enter_context(baseline_at(row_db, tables)), tables)
+            on_pg.name = "base on PostgreSQL"
+            on_pg_urls = [[f"{on_pg.origin}/t/{n}/events"] * len(t) for n, t in enumerate(seat_urls)]
+            on_pg.open(on_pg_urls, f"{on_pg.origin}/board/events")
         print(f"  memory per stream: romme {kb:.2f} KB, the minimal app {kb0:.2f} KB", flush=True)
         # the championship's pace: romme's saves and the minimal app's by turns, each PACE a second
         p95s: list[float] = []
@@ -511,9 +547,12 @@ def championship(db: str, folder: Path, serve: str, store: str) -> None:
         # the burst: RUNS times each
         drains: list[float] = []
         drains0: list[float] = []
+        drains_pg: list[float] = []
         for _run in range(RUNS):
             drains.append(burst(mine))
             drains0.append(burst(theirs))
+            if on_pg is not None:
+                drains_pg.append(burst(on_pg))
         stored = rounds_stored(db)
         saved = [0] * tables
         for n in range(SAVES):
@@ -522,6 +561,14 @@ def championship(db: str, folder: Path, serve: str, store: str) -> None:
         assert not lost, f"writes lost at {lost[:5]}"
         mine.streams.close()
         theirs.streams.close()
+        if on_pg is not None:
+            on_pg.streams.close()
+    if drains_pg:
+        mine_ms, row_ms = statistics.median(drains), statistics.median(drains_pg)
+        print(
+            f"  for the record: the minimal app writing its row to PostgreSQL drains the burst in "
+            f"{row_ms:.1f} ms; romme's {mine_ms:.1f} ms is {mine_ms / row_ms:.2f}x that"
+        )
     where = f"{PLAYERS} players, {store}, romme {' '.join(SERVES[serve][1:2])}"
     print_goal(
         f"championship ({where}): save → event at {PACE:g} saves/s, p95",
