@@ -110,13 +110,32 @@ class StoreBase:
             (TABLE_OF, (sid,)),
             (TOTALS_PLAYED, (sid, sid)),
             (phones.PENDING, (sid,)),
-            (phones.REVISION, (sid,)),
-            (ROUND_COUNT, (sid,)),
-            (TOTALS % "total", (sid,)),
         ]
         reserving = self.dialect.reserving("rounds")
         if reserving is not None:
             reads.append((reserving, (1,)))
+        return reads
+
+    def _shown_after_round(self, session: SessionInfo, *, waiting: bool) -> list[tuple[str, Params]]:
+        """What a command shows of its session after saving a round (the standings: the
+        rounds played, the totals, the leaderboard where the rules keep one, corrections,
+        notes, renames and endings; ``waiting``: the round in progress too, where the
+        round saved was not that one), asked with the write inside :meth:`held`."""
+        from romme_score.store.sql import phones  # with its first use: a command that writes
+
+        sid = session.id
+        reads: list[tuple[str, Params]] = [
+            (ROUND_COUNT, (sid,)),
+            (TOTALS % "total", (sid,)),
+            (HISTORY, (sid,)),
+            (NOTES, (sid,)),
+            (RENAMES, (sid,)),
+            (ENDINGS, (sid,)),
+        ]
+        if session.rules.leaderboard:
+            reads.append((TOTALS % "leaderboard", (sid,)))
+        if waiting:
+            reads.append((phones.PENDING, (sid,)))
         return reads
 
     def _reads(self, sid: int, *, writing: bool) -> list[tuple[str, Params]]:
@@ -139,8 +158,6 @@ class StoreBase:
         reserving = self.dialect.reserving("rounds") if writing else None
         if reserving is not None:
             reads.append((reserving, (1,)))
-        if writing:  # a round saved from the round in progress checks its revision
-            reads.append((phones.REVISION, (sid,)))
         return reads
 
     def close(self) -> None:

@@ -169,8 +169,9 @@ def round_lines(
     line per round row with the hands side by side, in batches: a long session's export
     streams at a few microseconds per round. None when it seats more than
     :data:`MAX_SEATS` players or its round ids have more than :data:`MAX_GAPS` holes
-    (other sessions' rounds amid its own, a deleted game's): then read :func:`all_rounds`. Each line's kind in the
-    dialect's integer bits (:meth:`Dialect.bits`)."""
+    (other sessions' rounds amid its own, a deleted game's): then read
+    :func:`all_rounds`. Each line's kind in the dialect's integer bits
+    (:meth:`Dialect.bits`)."""
     seats = range(len(session.players))
     # The session's round ids in runs without a hole (a hole: other sessions' rounds, or
     # ids a server's sequence handed out to a transaction that wrote no round), each run

@@ -29,12 +29,11 @@ PENDING = (  # the round in progress with its hands, in one read
     "WHERE p.session_id = ?"
 )
 
-REVISION = "SELECT revision FROM pending WHERE session_id = ?"
-
 
 def revision(cur: Cursor, session_id: int) -> int:
-    """The round in progress's revision (0 where there has been none)."""
-    row = cur.execute(REVISION, (session_id,)).fetchone()
+    """The round in progress's revision (0 where there has been none), read as
+    :func:`pending` reads the round (inside a held transaction, answered from that)."""
+    row = cur.execute(PENDING, (session_id,)).fetchone()
     return int(row[0]) if row else 0
 
 

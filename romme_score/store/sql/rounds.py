@@ -66,12 +66,7 @@ class Rounds(StoreBase):
 
     def totals_played(self, session: SessionInfo) -> tuple[dict[str, int], int]:
         """Each player's total and the rounds played, in one read (is the game over?)."""
-        rows = self.query(TOTALS_PLAYED, (session.id, session.id))
-        totals = dict.fromkeys(session.players, 0)
-        for _played, player, total in rows:
-            if player is not None:
-                totals[player] = int(total)
-        return totals, int(rows[0][0])
+        return _totals_played(session, self.query(TOTALS_PLAYED, (session.id, session.id)))
 
     def leaderboard(self, session: SessionInfo) -> dict[str, int]:
         return self._totals(self.query, session, "leaderboard")
@@ -245,16 +240,17 @@ class Rounds(StoreBase):
                 now_at = phones.revision(cur, session.id)
                 if now_at != pending:
                     raise PendingChanged(session.name, now_at)
-            count = cur.execute(ROUND_COUNT, (session.id,)).fetchone()[0]
-            before = self._totals(lambda sql, params: cur.execute(sql, params).fetchall(), session, "total")
-            result = compute(before, int(count))
+            before, count = _totals_played(
+                session, cur.execute(TOTALS_PLAYED, (session.id, session.id)).fetchall()
+            )
+            result = compute(before, count)
             self._insert_round(cur, session, count + 1, rnd, result)
             if pending is not None:
                 phones.clear(cur, session.id, asked=False)
             keys.drop_before(cur, session.id, int(count) + 1)
             self._changed(cur, session.id)
             if self.conn.holding:  # what the command shows after it, asked with the write
-                self._ask_ahead(self._reads(session.id, writing=False))
+                self._ask_ahead(self._shown_after_round(session, waiting=pending is None))
             return int(count) + 1, result
 
         return self.write(work)
@@ -352,3 +348,12 @@ class Rounds(StoreBase):
 
     def scoresheet_lines(self, session: SessionInfo, batch: int = 512) -> Iterator[Lines]:
         return lines.scoresheet_lines(self.conn, session, batch=batch)
+
+
+def _totals_played(session: SessionInfo, rows: list[Any]) -> tuple[dict[str, int], int]:
+    """The answer of :data:`TOTALS_PLAYED`: each player's total, and the rounds played."""
+    totals = dict.fromkeys(session.players, 0)
+    for _played, player, total in rows:
+        if player is not None:
+            totals[player] = int(total)
+    return totals, int(rows[0][0])
