@@ -157,6 +157,17 @@ def test_an_organizers_refusal_has_the_command_lines_code_and_writes_nothing_iss
     assert held(isolated_data_dir) == before
 
 
+def test_a_draw_while_a_table_plays_says_series_incomplete_at_both_doors_issue_36_item_3(
+    night: dict[str, Any],
+) -> None:
+    """The organiser's draw refused while a table still plays: 409 and the code that says
+    why (it was the generic "refused"), the same as ``romme tournament draw --json``."""
+    answer = httpx.post(f"{night['organizer']}/tournaments/Cup/draw", json={}, timeout=10)
+    assert answer.status_code == 409 and answer.json()["code"] == "series-incomplete", answer.text
+    assert answer.json()["tournament"] == "Cup"
+    assert cli_code("tournament", "draw", "Cup") == "series-incomplete"
+
+
 def test_only_the_organizers_link_has_its_routes_issue_36_item_3(night: dict[str, Any]) -> None:
     game = night["games"][0]
     others = [game["board"], game["scorekeeper"], *game["seats"].values()]

@@ -61,6 +61,7 @@ ANSWERS: dict[str, tuple[int, str]] = {
     "unknown-player": (400, "unknown-player"),
     "stalemate-with-winner": (400, "stalemate-with-winner"),
     "round-refused": (400, "round-refused"),
+    "series-incomplete": (409, "series-incomplete"),
     "busy": (503, "busy"),
     "unreachable": (503, "unreachable"),
     "database-gone": (503, "database-gone"),
