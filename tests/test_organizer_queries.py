@@ -55,7 +55,8 @@ def a_night(db: str, tables: int) -> None:
 def counting(service: SessionService, count: Callable[[], None]) -> None:
     """Count every statement ``service`` sends from now on: each one SQLite runs (its
     trace), each query and transaction of the PostgreSQL connection."""
-    conn: Any = service.store.conn
+    store: Any = service.store  # the SQL store's own connection
+    conn: Any = store.conn
     db = getattr(conn, "db", None)
     if db is not None and hasattr(db, "set_trace_callback"):
         db.set_trace_callback(lambda _sql: count())
