@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class Once:
-    """A write under way in :meth:`SessionService.once`: ``first`` is the first answer
+    """A write under way in :meth:`SessionService.once_at`: ``first`` is the first answer
     (status, text) where its key was applied already (nothing is to be done then; a text
     of ``""``: applied, its answer never kept), else None. (A plain class: a dataclass
     built at every start of ``romme`` cost more than the rest of this module.)"""
@@ -141,25 +141,18 @@ class SessionService(Rounds):
     # -- writes sent again (a phone that lost its answer) ---------------------------------
 
     @contextmanager
-    def once(self, info: SessionInfo, key: Key | None) -> Iterator[Once]:
-        """The block (the writes of this service that one request makes, and its answer)
-        as one transaction, applied at most once per idempotency ``key`` of the session:
-        the key is looked up in it with the session locked, and kept with the answer the
-        block gives it (:meth:`Once.answered`) in that same transaction. Where the key was
-        applied already, :attr:`Once.first` is its first answer and the block is to do
-        nothing; with another :attr:`Key.what` (a digest of the write), :class:`KeyReused`.
-        A write that is refused keeps no key (nothing of the block is written). Without a
-        key, the block is one transaction all the same. The caller tells whoever waits for
-        the change once the block has ended (committed)."""
-        with self.store.held():
-            first = None if key is None else self._first(info, key)
-            yield Once(self.store, info, key, first)
-
-    @contextmanager
     def once_at(self, session_id: int, key: Key | None) -> Iterator[Once]:
-        """:meth:`once` for the session of ``session_id`` (whatever it is called now), read
-        in the write's own transaction (:attr:`Once.info`) with its key and what the write
-        reads before writing: a phone's write, one round trip fewer on PostgreSQL."""
+        """The block (the writes of this service that one request makes, and its answer)
+        as one transaction, applied at most once per idempotency ``key`` of the session of
+        ``session_id`` (whatever it is called now): the session is read in it, locked, with
+        the key and what the write reads before writing (:attr:`Once.info`; one round trip
+        on PostgreSQL), and the key is kept with the answer the block gives it
+        (:meth:`Once.answered`) in that same transaction. Where the key was applied
+        already, :attr:`Once.first` is its first answer and the block is to do nothing;
+        with another :attr:`Key.what` (a digest of the write), :class:`KeyReused`. A write
+        that is refused keeps no key (nothing of the block is written). Without a key, the
+        block is one transaction all the same. The caller tells whoever waits for the
+        change once the block has ended (committed)."""
         with self.store.held():
             info, found = self.store.writing_session(session_id, None if key is None else key.key)
             yield Once(self.store, info, key, None if key is None else _kept(found, key))

@@ -2,7 +2,7 @@
 header, as the IETF's draft "The Idempotency-Key HTTP Header Field" names it): a page
 makes a key for each write and sends the write with it until it is answered; the session
 service keeps the key with the write's answer in the write's own transaction
-(:meth:`~romme_score.sessions.SessionService.once`, called here, never calling back) and
+(:meth:`~romme_score.sessions.SessionService.once_at`, called here, never calling back) and
 answers the same key again with the first answer. A write without the header is applied
 as it comes (for scripts), one transaction all the same."""
 
@@ -42,7 +42,7 @@ def write_once(
 ) -> tuple[int, str, bool]:
     """(status, JSON text, whether it was applied now) of ``write(call, body)``, applied
     once per ``key`` (every time without one): the write, its key and its answer are one
-    transaction of the service's (:meth:`~romme_score.sessions.SessionService.once`),
+    transaction of the service's (:meth:`~romme_score.sessions.SessionService.once_at`),
     committed when this returns (the caller tells the event streams then)."""
     keyed = None if key is None else Key(check_key(key), what(path, body))
     service = call.service
