@@ -408,7 +408,8 @@ def test_two_windows_after_an_in_window_command_lose_no_round_issue_18(
         # the panel and the toolbar are right: the totals of the three rounds saved
         with SessionService(friday) as service:
             totals = service.standings(service.session("Friday")).totals
-        assert " · ".join(f"{p} {totals[p]}" for p in ("Anna", "Ben", "Carl", "Dora")) in term.text
+        # (the panel is drawn again a moment after the prompt: waited for, not read at once)
+        term.wait_for(" · ".join(f"{p} {totals[p]}" for p in ("Anna", "Ben", "Carl", "Dora")))
         term.type(CTRL_D)
         assert term.close() == 0
     finally:
