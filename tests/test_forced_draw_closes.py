@@ -190,3 +190,45 @@ def test_a_forced_draw_closes_the_tables_before_it_on_postgresql_issue_36_item_2
         table = json.loads(ok("standings", "--session", "Cup S1 T2", "--json", "--db", url))
         assert table["finished"] is True and table["closed"] is True and len(table["rounds"]) == 1
         ok("round", "--session", "Cup S2 T1", "--winner", "1", "2=5", "3=6", "4=7", "--db", url)
+
+
+def test_a_series_closed_by_a_forced_draw_is_over_not_still_played_issue_36_item_2(
+    isolated_data_dir: Path,
+) -> None:
+    """A table a forced draw closed short of games is played by nobody again: its series
+    is over (counting for nothing, docs/tournaments.md), not "being played". So the next
+    series is drawn without --force once the one before it is complete, the ranking is
+    final after the last series, the payout too, and a league counts the tournament as
+    finished. (It stayed "missing" for ever: every later draw refused with "record the
+    missing games", which the closed table refuses; provisional; never final.)"""
+    ok("tournament", "new", "Cup", *EIGHT, "--series", "3", "--games", "1", "--seed", "7")
+    ok("league", "new", "Season")
+    ok("league", "add", "Season", "--tournament", "Cup")
+    ok("tournament", "draw")
+    ok("round", "--session", "Cup S1 T1", "--winner", "1", "2=5", "3=6", "4=7")
+    ok("tournament", "draw", "--force")  # table 2 of series 1 never played
+    for table in (1, 2):
+        ok("round", "--session", f"Cup S2 T{table}", "--winner", "1", "2=5", "3=6", "4=7")
+    standings = json.loads(ok("tournament", "standings", "--json"))
+    assert standings["missing"] == [] and standings["provisional"] is False
+    assert standings["closed"] == [{"series": 1, "table": 2, "session": "Cup S1 T2", "played": 0, "games": 1}]
+    assert (standings["series_finished"], standings["series_drawn"]) == (1, 2)
+    assert all(p["current"] is None for p in standings["players"])  # no "S1 so far"
+    shown = ok("tournament", "standings")
+    assert shown.startswith("Tournament 'Cup' after series 2 of 3")
+    closed = "table 2 of series 1 has played 0 of 1 game (closed when the next series was drawn)."
+    assert f"Not counted: {closed}" in shown
+    german = ok("--lang", "de", "tournament", "standings")
+    assert "Nicht gewertet: " in german and "Traceback" not in german
+    assert "Not final" in ok("tournament", "payout")
+    drawn = ok("tournament", "draw")  # no --force: series 2 is complete
+    assert drawn.startswith("Series 3 of 'Cup'") and "Drawn although" not in drawn
+    for table in (1, 2):
+        ok("round", "--session", f"Cup S3 T{table}", "--winner", "1", "2=5", "3=6", "4=7")
+    final = json.loads(ok("tournament", "standings", "--json"))
+    assert (final["provisional"], final["series_finished"], final["missing"]) == (False, 2, [])
+    assert ok("tournament", "standings").startswith("Tournament 'Cup' after series 3 of 3")
+    payout = ok("tournament", "payout")
+    assert "Not final" not in payout and "Not counted: table 2 of series 1" in payout
+    league = json.loads(ok("league", "standings", "Season", "--json"))
+    assert [e["finished"] for e in league["events"]] == [True]

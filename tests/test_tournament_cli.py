@@ -269,8 +269,10 @@ def test_standings_json_contract_and_augen_are_the_sessions_totals_rules_10() ->
         "players",
         "teams",
         "missing",
+        "closed",
     }
     assert data["scoring"] == "augen" and data["series_played"] == 1 and data["missing"] == []
+    assert data["closed"] == []
     assert data["series_drawn"] == data["series_finished"] == 1 and data["provisional"] is False
     for p in data["players"]:
         assert set(p) == {"start", "name", "team", "place", "series", "total", "withdrawn", "current"}

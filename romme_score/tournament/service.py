@@ -296,8 +296,11 @@ class TournamentStandings(NamedTuple):
     series_drawn: int
     players: tuple[PlayerStanding, ...]  # best first
     teams: tuple[TeamStanding, ...]
-    missing: tuple[MissingTable, ...]
+    missing: tuple[MissingTable, ...]  # tables of the series drawn last short of games
     finished: tuple[int, ...] = ()  # the numbers of the finished series, in order
+    # tables short of games in a series a later draw closed (--force): that series is over
+    # and counts for nothing
+    closed: tuple[MissingTable, ...] = ()
 
     @property
     def provisional(self) -> bool:
@@ -305,9 +308,14 @@ class TournamentStandings(NamedTuple):
         return bool(self.missing)
 
     @property
+    def series_over(self) -> int:
+        """The series the standings cover that are over: finished, or closed by a later draw."""
+        return len(self.finished) + len({m.series for m in self.closed})
+
+    @property
     def complete(self) -> bool:
-        """Every series played to its last game."""
-        return not self.missing and self.series_played == self.options.series
+        """Every series over: played to its last game, or closed by the draw of the next."""
+        return not self.missing and self.series_over == self.options.series
 
 
 class PlayerPayout(NamedTuple):
@@ -326,6 +334,7 @@ class TournamentPayout(NamedTuple):
     players: tuple[PlayerPayout, ...]
     complete: bool
     missing: tuple[MissingTable, ...]
+    closed: tuple[MissingTable, ...] = ()  # as TournamentStandings.closed
 
 
 class Withdrawn(NamedTuple):
@@ -549,6 +558,7 @@ class TournamentService:
             tuple(PlayerPayout(m.start, names[m.start], m.place, m.paid, m.receives) for m in result.players),
             standings.complete,
             standings.missing,
+            standings.closed,
         )
 
     def sheets(self, name: str | None = None, series: int | None = None) -> Sheets:
@@ -608,12 +618,18 @@ class TournamentService:
         games = self._games(info) if games is None else games
         start_of = {p.name: p.start for p in info.players}
         covered = [t for t in tables if t.series <= upto]
-        missing = [
+        short = [
             MissingTable(t.series, t.table, t.session, len(played), options.games)
             for t in covered
             if len(played := games.get(t.session_id, ())) < options.games
         ]
-        unfinished = {m.series for m in missing}
+        # A table short of games in a series before the one drawn last was closed by that
+        # draw (--force): nobody plays it again, so its series is over, not being played,
+        # and counts for nothing (docs/tournaments.md); only the last series can be missing.
+        missing = [m for m in short if m.series >= info.series_drawn]
+        closed = [m for m in short if m.series < info.series_drawn]
+        shut = {m.series for m in closed}
+        unfinished = {m.series for m in short}
         finished = tuple(n for n in range(1, upto + 1) if n not in unfinished)
         column = {n: i for i, n in enumerate(finished)}
         results: dict[int, list[int | None]] = {p.start: [None] * len(finished) for p in info.players}
@@ -625,6 +641,8 @@ class TournamentService:
                 start = start_of[player]
                 if table.series in column:
                     results[start][column[table.series]] = points[player]
+                elif table.series in shut:
+                    continue  # closed by a later draw: nobody plays it any more
                 elif start not in current or current[start].series < table.series:
                     shown = points[player] if played else None
                     current[start] = Running(table.series, table.table, len(played), options.games, shown)
@@ -653,5 +671,13 @@ class TournamentService:
             for t in rank_teams(members, totals, options)
         )
         return TournamentStandings(
-            info.name, options, len(finished), info.series_drawn, players, teams, tuple(missing), finished
+            info.name,
+            options,
+            len(finished),
+            info.series_drawn,
+            players,
+            teams,
+            tuple(missing),
+            finished,
+            tuple(closed),
         )

@@ -191,6 +191,7 @@ def standings_json(s: TournamentStandings) -> dict[str, Any]:
             {"team": t.team, "place": t.place, "total": t.total, "players": list(t.players)} for t in s.teams
         ],
         "missing": _missing_json(s.missing),
+        "closed": _missing_json(s.closed),
     }
 
 
@@ -222,7 +223,17 @@ def standings_heading(s: TournamentStandings) -> str:
         ) % {**values, "series": running}
     return _("Tournament '%(tournament)s' after series %(series)d of %(of)d · %(scoring)s") % {
         **values,
-        "series": s.series_played,
+        "series": s.series_over,
+    }
+
+
+def closed_note(closed: Sequence[MissingTable]) -> str:
+    """The tables a later draw closed short of games (``--force``), whose series counts
+    for nothing (empty where there are none)."""
+    if not closed:
+        return ""
+    return _("Not counted: %(missing)s (closed when the next series was drawn).") % {
+        "missing": missing_text(closed)
     }
 
 
@@ -313,6 +324,8 @@ def render_standings(s: TournamentStandings) -> str:
         ]
     if s.missing:
         lines += ["", _("Not complete: %(missing)s.") % {"missing": missing_text(s.missing)}]
+    if s.closed:
+        lines += ["", closed_note(s.closed)]
     return "\n".join(lines)
 
 
@@ -560,4 +573,6 @@ def render_payout(p: TournamentPayout, ascii: bool = False) -> str:
     )
     if p.missing:
         lines.append(_("Not complete: %(missing)s.") % {"missing": missing_text(p.missing)})
+    if p.closed:
+        lines.append(closed_note(p.closed))
     return "\n".join(lines)

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from html import escape
 
 from romme_score.i18n import _, ngettext
-from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings
+from romme_score.tournament import Game, Sheets, SheetTable, TournamentStandings, missing_text
 from romme_score.views import marks
 from romme_score.views.document import document
-from romme_score.views.tournament import provisional_note
+from romme_score.views.tournament import closed_note, provisional_note
 
 CSS = """
 * { box-sizing: border-box; }
@@ -215,17 +215,18 @@ def _table_sheet(
 
 
 def _ranking(standings: TournamentStandings, version: str, day: str) -> str:
-    if standings.series_played == 0:
+    over = standings.series_over  # finished, or closed by the next draw (--force)
+    if over == 0:
         after = ""
     elif standings.complete:
         after = ngettext(
             "final ranking after %(series)d series",
             "final ranking after %(series)d series",
-            standings.series_played,
-        ) % {"series": standings.series_played}
+            over,
+        ) % {"series": over}
     else:
         after = _("after series %(series)d of %(of)d") % {
-            "series": standings.series_played,
+            "series": over,
             "of": standings.options.series,
         }
     has_teams = any(p.team for p in standings.players)
@@ -265,16 +266,10 @@ def _ranking(standings: TournamentStandings, version: str, day: str) -> str:
             )
         out.append("</tbody></table>")
     if standings.missing:
-        missing = "; ".join(
-            ngettext(
-                "table %(table)d of series %(series)d has played %(played)d of %(games)d game",
-                "table %(table)d of series %(series)d has played %(played)d of %(games)d games",
-                m.games,
-            )
-            % {"table": m.table, "series": m.series, "played": m.played, "games": m.games}
-            for m in standings.missing
-        )
+        missing = missing_text(standings.missing)
         out.append(f'<p class="note">{escape(_("Not complete: %(missing)s.") % {"missing": missing})}</p>')
+    if standings.closed:
+        out.append(f'<p class="note">{escape(closed_note(standings.closed))}</p>')
     out.append(_footer(version, day))
     out.append("</section>")
     return "\n".join(out)
