@@ -232,3 +232,73 @@ def test_a_series_closed_by_a_forced_draw_is_over_not_still_played_issue_36_item
     assert "Not final" not in payout and "Not counted: table 2 of series 1" in payout
     league = json.loads(ok("league", "standings", "Season", "--json"))
     assert [e["finished"] for e in league["events"]] == [True]
+
+
+def _draw_while_a_last_game_is_saved(db: str) -> None:
+    """Table 2's last game of series 1 saved in a transaction that waits; the draw of
+    series 2 (without --force) meanwhile. It must wait for that game and count it: it read
+    the games before its transaction, refused the series as incomplete, and on a refusal
+    the other way round would have closed a table its last game had just completed."""
+    import threading
+
+    from romme_score.inputs import read_hand
+    from romme_score.sessions import SessionService
+    from romme_score.tournament import TournamentService
+
+    ok("tournament", "new", "Cup", *EIGHT, "--series", "2", "--games", "1", "--seed", "7", "--db", db)
+    ok("tournament", "draw", "--db", db)
+    ok("round", "--session", "Cup S1 T1", "--winner", "1", "2=5", "3=6", "4=7", "--db", db)
+    saving, go = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def save_last_game() -> None:
+        try:
+            with SessionService(db) as service:
+                info = service.session("Cup S1 T2")
+                hands = {p: read_hand(p, "7") for p in info.players[1:]}
+                service.change_pending(info, winner=info.players[0], hands=hands, confirm=True)
+                with service.store.held():
+                    service.save_pending(service.session("Cup S1 T2"))
+                    saving.set()
+                    go.wait(20)
+        except BaseException as exc:  # the test says it, not the thread
+            failures.append(exc)
+            saving.set()
+
+    drawn: list[Any] = []
+
+    def draw() -> None:
+        try:
+            with SessionService(db) as service:
+                drawn.append(TournamentService(service).draw("Cup"))
+        except BaseException as exc:
+            drawn.append(exc)
+
+    saver = threading.Thread(target=save_last_game)
+    saver.start()
+    assert saving.wait(20) and not failures
+    drawer = threading.Thread(target=draw)
+    drawer.start()
+    drawer.join(0.5)
+    waited = drawer.is_alive()
+    go.set()
+    saver.join(20)
+    drawer.join(30)
+    assert not failures
+    assert waited, f"the draw did not wait for the game being saved: {drawn}"
+    assert len(drawn) == 1 and not isinstance(drawn[0], BaseException), drawn
+    assert drawn[0].series == 2 and drawn[0].missing == ()
+    standings = json.loads(ok("tournament", "standings", "--json", "--db", db))
+    assert standings["series_finished"] == 1 and standings["closed"] == []
+    assert [m["series"] for m in standings["missing"]] == [2, 2]  # series 2 being played
+
+
+def test_a_draw_waits_for_a_last_game_being_saved_issue_36_item_2(isolated_data_dir: Path) -> None:
+    _draw_while_a_last_game_is_saved(str(isolated_data_dir))
+
+
+def test_a_draw_waits_for_a_last_game_being_saved_on_postgresql_issue_36_item_2() -> None:
+    from pgtest import fresh_database
+
+    with fresh_database() as url:
+        _draw_while_a_last_game_is_saved(url)

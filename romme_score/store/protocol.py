@@ -415,6 +415,12 @@ class Store(Protocol):
         """Mark the player of start number ``start`` withdrawn after ``after_series`` series."""
         ...
 
+    def lock_tournament(self, tournament: TournamentInfo) -> None:
+        """Inside :meth:`held`: the tournament and its tables locked until the block ends,
+        so that what the block reads of them stays so until it commits: no table's game,
+        no draw and no withdrawal of it commits in between (they wait for it)."""
+        ...
+
     def tournament_tables(self, tournament: TournamentInfo) -> list[TournamentTable]:
         """Every table of every series drawn, by series and table number."""
         ...

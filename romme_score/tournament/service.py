@@ -460,8 +460,17 @@ class TournamentService:
 
     def draw(self, name: str | None = None, force: bool = False) -> Drawn:
         """Seat the next series: each table becomes a session. Refused while a table of an
-        earlier series has games to play, unless ``force`` (the result says which)."""
-        info = self.store.tournament(name)
+        earlier series has games to play, unless ``force`` (the result says which). The
+        check and the draw are one transaction, the tournament and its tables locked
+        first: a game saved meanwhile is counted, or waits and then finds its table
+        closed (it was counted as missing before the draw's transaction, and the draw
+        closed a table its last game had just made complete, or a game undone just
+        before was counted as played)."""
+        with self.store.held():
+            self.store.lock_tournament(self.store.tournament(name))
+            return self._draw(self.store.tournament(name), force)
+
+    def _draw(self, info: TournamentInfo, force: bool) -> Drawn:
         options = stored_options(info)
         series = info.series_drawn + 1
         if series > options.series:

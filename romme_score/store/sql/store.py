@@ -242,6 +242,11 @@ class SQLStore(Sessions):
 
         self.write(work)
 
+    def lock_tournament(self, tournament: TournamentInfo) -> None:
+        from romme_score.store.sql import tournaments  # with its first use, not at every start
+
+        self.write(lambda cur: tournaments.lock_tables(cur, self.dialect, tournament.id))
+
     def tournament_tables(self, tournament: TournamentInfo) -> list[TournamentTable]:
         from romme_score.store.sql import tournaments  # with its first use, not at every start
 

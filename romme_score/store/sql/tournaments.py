@@ -175,14 +175,21 @@ def lock_for_version(cur: Cursor, dialect: Dialect, tournament_id: int) -> int:
     are read from locked (the tournament's row, its tables' sessions): no table's write, no
     draw and no withdrawal of it commits until the caller has (a league taking it out
     counts it so, exactly)."""
+    lock_tables(cur, dialect, tournament_id)
+    row = cur.execute(f"SELECT {TERMS.format(id='?')}", (tournament_id,) * 3).fetchone()
+    return int(row[0])
+
+
+def lock_tables(cur: Cursor, dialect: Dialect, tournament_id: int) -> None:
+    """The tournament's row and its tables' sessions locked for the caller's transaction
+    (on PostgreSQL; SQLite's transaction is the only writer already): a table's write
+    waits on its session's row, a draw or a withdrawal on the tournament's."""
     cur.execute(f"SELECT id FROM tournaments WHERE id = ?{dialect.for_update}", (tournament_id,))
     cur.execute(
         "SELECT id FROM sessions WHERE id IN (SELECT session_id FROM tournament_tables "
         f"WHERE tournament_id = ?){dialect.for_update}",
         (tournament_id,),
     ).fetchall()
-    row = cur.execute(f"SELECT {TERMS.format(id='?')}", (tournament_id,) * 3).fetchone()
-    return int(row[0])
 
 
 def lock(cur: Cursor, dialect: Dialect, tournament: TournamentInfo) -> None:
