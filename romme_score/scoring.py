@@ -343,6 +343,8 @@ def game_state(
     >>> from romme_score.rules import RuleSet
     >>> game_state(["A", "B"], {"A": 20, "B": 70}, 3, RuleSet(), ended=True)
     GameState(finished=True, winner='A', tied=('A',), agreed=True, closed=False)
+    >>> game_state(["A", "B"], {"A": 20, "B": 70}, 3, RuleSet(), closed=True)
+    GameState(finished=True, winner=None, tied=(), agreed=False, closed=True)
     """
     end = rules.game_end
     if end.kind == "points":
@@ -355,6 +357,8 @@ def game_state(
     shut = closed and not (finished or agreed)
     if not (finished or agreed or shut):
         return GameState(False, None)
+    if shut:  # stopped short of its games, counted for nothing: nobody won it
+        return GameState(True, None, (), False, True)
     best = min(totals[p] for p in players)
     leaders = tuple(p for p in players if totals[p] == best)
     return GameState(True, leaders[0] if len(leaders) == 1 else None, leaders, agreed, shut)

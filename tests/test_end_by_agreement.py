@@ -189,3 +189,17 @@ def test_a_tournament_table_is_not_ended_by_agreement_issue_36_item_5() -> None:
     assert json.loads(ok("standings", "--session", table, "--json"))["endings"] == []
     code, _out, err = run("end", "--session", table, "--json")
     assert code == 1 and json.loads(err)["error"]["tournament"] == "Cup"
+
+
+def test_the_way_back_names_a_game_with_a_space_as_it_can_be_typed_issue_36_item_5() -> None:
+    """The refused round names ``romme end --reopen --session NAME`` inside the hint's single
+    quotes: a name with a space quoted so that the command can be copied as shown (it was
+    ``'romme end --reopen --session 'Oma Abend''``, the quotes nested)."""
+    ok("new", "Oma Abend", *FAMILY)
+    ok("end", "--session", "Oma Abend")
+    a_round = ("round", "--session", "Oma Abend", "--winner", "Oma", "Opa=1", "Kind=2")
+    way_back = "'romme end --reopen --session \"Oma Abend\"'"
+    code, _out, err = run(*a_round)
+    assert code == 1 and f"{way_back} takes back its end by agreement" in err
+    code, _out, err = run("--lang", "de", *a_round)
+    assert code == 1 and f"{way_back} nimmt das vereinbarte Ende zurück" in err

@@ -75,6 +75,9 @@ def test_a_round_at_an_earlier_table_after_a_forced_draw_is_refused_issue_36_ite
     # the table stays readable and says it is over
     table = json.loads(ok("standings", "--session", "Cup S1 T2", "--json"))
     assert table["finished"] is True and table["closed"] is True and table["ended_by_agreement"] is False
+    # stopped short of its games, counted for nothing: nobody won it (it named the leader)
+    assert table["game_winner"] is None and table["tied"] == []
+    assert "Cup S1 T2" in (listing := ok("sessions")) and "yes, closed" in listing
     assert "Table closed: the next series was drawn" in ok("standings", "--session", "Cup S1 T2")
     listed = {s["name"]: s["finished"] for s in json.loads(ok("sessions", "--json"))}
     assert listed == {"Cup S1 T1": True, "Cup S1 T2": True, "Cup S2 T1": False, "Cup S2 T2": False}

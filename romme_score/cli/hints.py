@@ -64,7 +64,7 @@ def _game_over(facts: dict[str, Any], command: str | None) -> str | None:
         from romme_score.views.shell import shell_word
 
         return _("'romme end --reopen --session %(session)s' takes back its end by agreement") % {
-            "session": shell_word(str(facts.get("session")))
+            "session": shell_word(str(facts.get("session")), '"')  # inside the hint's '...'
         }
     if facts.get("tournament"):
         return _("this table has played its games: 'romme tournament standings' shows the ranking")

@@ -477,6 +477,14 @@ def sessions_json(rows: Sequence[SessionSummary]) -> list[dict[str, Any]]:
     ]
 
 
+def _finished_cell(state: GameState) -> str:
+    """``yes, Anna`` (who won), ``yes`` (a tie), ``yes, closed`` (a tournament's table the
+    next series closed short of its games: nobody won it)."""
+    if state.closed:
+        return _("yes, closed")
+    return _("yes, %(player)s") % {"player": state.winner} if state.winner else _("yes")
+
+
 def render_sessions(rows: Sequence[SessionSummary], width: int | None = None) -> str:
     """The sessions as a table; where that is wider than ``width`` columns (a phone-sized
     terminal, the table mode at 60 columns), two lines each: the name, rounds, date and
@@ -493,9 +501,7 @@ def render_sessions(rows: Sequence[SessionSummary], width: int | None = None) ->
             ", ".join(r.info.players),
             r.rounds,
             stamp_day(r.info.created_at, column=True),
-            (_("yes, %(player)s") % {"player": r.state.winner} if r.state.winner else _("yes"))
-            if r.state.finished
-            else _("no"),
+            _finished_cell(r.state) if r.state.finished else _("no"),
         ]
         for r in rows
     ]
