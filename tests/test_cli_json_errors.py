@@ -134,3 +134,11 @@ def test_the_codes_and_facts_are_the_phones_issue_36_item_3_cli_json_error() -> 
         "missing": ["Ben"],
         "message": "no hand given for Ben: give NAME=CARDS, or NAME=0",
     }
+
+
+def test_a_league_that_is_not_there_is_not_found_as_a_session_is_issue_36_item_3_cli_json_error() -> None:
+    """An unknown league said ``refused``, an unknown session or tournament ``not-found``."""
+    run("new", "Friday", "Anna", "Ben")
+    for words in (("league", "standings", "Nix"), ("tournament", "standings", "Nix")):
+        code, _out, err = run(*words, "--json")
+        assert code == 1 and error_line(err)["code"] == "not-found", (words, err)

@@ -230,6 +230,7 @@ def test_a_series_closed_by_a_forced_draw_is_over_not_still_played_issue_36_item
         ok("round", "--session", f"Cup S3 T{table}", "--winner", "1", "2=5", "3=6", "4=7")
     final = json.loads(ok("tournament", "standings", "--json"))
     assert (final["provisional"], final["series_finished"], final["missing"]) == (False, 2, [])
+    assert final["finished_series"] == [2, 3]  # the series each player's "series" holds
     assert ok("tournament", "standings").startswith("Tournament 'Cup' after series 3 of 3")
     payout = ok("tournament", "payout")
     assert "Not final" not in payout and "Not counted: table 2 of series 1" in payout

@@ -265,6 +265,7 @@ def test_standings_json_contract_and_augen_are_the_sessions_totals_rules_10() ->
         "series_played",
         "series_drawn",
         "series_finished",
+        "finished_series",
         "provisional",
         "players",
         "teams",
@@ -272,7 +273,7 @@ def test_standings_json_contract_and_augen_are_the_sessions_totals_rules_10() ->
         "closed",
     }
     assert data["scoring"] == "augen" and data["series_played"] == 1 and data["missing"] == []
-    assert data["closed"] == []
+    assert data["closed"] == [] and data["finished_series"] == [1]
     assert data["series_drawn"] == data["series_finished"] == 1 and data["provisional"] is False
     for p in data["players"]:
         assert set(p) == {"start", "name", "team", "place", "series", "total", "withdrawn", "current"}

@@ -173,6 +173,7 @@ def standings_json(s: TournamentStandings) -> dict[str, Any]:
         "series_played": s.series_played,
         "series_drawn": s.series_drawn,
         "series_finished": s.series_played,
+        "finished_series": list(s.finished),  # the numbers of the series in each player's "series"
         "provisional": s.provisional,
         "players": [
             {

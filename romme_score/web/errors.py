@@ -72,6 +72,7 @@ ANSWERS: dict[str, tuple[int, str]] = {
     "round-not-there": (404, "not-found"),
     "no-current-tournament": (404, "not-found"),
     "no-such-tournament": (404, "not-found"),
+    "no-such-league": (404, "not-found"),
 }
 BY_KIND = {2: (400, "bad-input"), 1: (409, "refused")}
 # facts an answer has always carried, whatever the error knows
