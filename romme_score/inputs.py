@@ -61,7 +61,7 @@ if TYPE_CHECKING:  # decimal is imported where a decimal is read: romme check ne
 
 from dataclasses import dataclass
 
-from romme_score.cards import Card, NotationError, Profile, parse_cards
+from romme_score.cards import Card, NotationError, Profile, parse_cards, split_tokens
 from romme_score.errors import InputProblem
 from romme_score.i18n import _, shown
 
@@ -141,12 +141,27 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
 
 
 def parse_decimal(
-    text: str, what: str, lo: Decimal | int, hi: Decimal | int, *, places: int, above: bool = False
+    text: str,
+    what: str,
+    lo: Decimal | int,
+    hi: Decimal | int,
+    *,
+    places: int,
+    above: bool = False,
+    typed: str | None = None,
 ) -> Decimal:
     """A decimal number (``0.01`` or ``0,01``) from ``lo`` (exclusive when ``above``) to ``hi``
-    with at most ``places`` decimal places; else :class:`InputValueError`."""
+    with at most ``places`` decimal places; else :class:`InputValueError`. ``typed`` is the
+    text the person typed, where ``text`` is a part of it (``150`` of ``150%``): the
+    sentence quotes what was typed.
+
+    >>> parse_decimal("150", "prizes", 0, 100, places=2, typed="150%")
+    Traceback (most recent call last):
+    romme_score.inputs.InputValueError: prizes '150%' is out of range: allowed from 0 to 100
+    """
     from decimal import Decimal
 
+    typed = (text if typed is None else typed).strip()
     body = text.strip().replace(",", ".")
     sign = ""
     if body[:1] in ("+", "-"):
@@ -162,26 +177,25 @@ def parse_decimal(
         or len(whole_digits) > 18
     ):
         raise InputValueError(
-            _("%(what)s %(text)s is not a decimal number (e.g. 0.01)")
-            % {"what": what, "text": shown(text.strip())}
+            _("%(what)s %(text)s is not a decimal number (e.g. 0.01)") % {"what": what, "text": shown(typed)}
         )
     number = Decimal(f"{sign}{whole_digits or '0'}" + (f".{frac_digits}" if frac_digits else ""))
     if len(frac_digits.rstrip("0")) > places:
         raise InputValueError(
             _("%(what)s %(text)s has more than %(places)d decimal places")
-            % {"what": what, "text": shown(text.strip()), "places": places}
+            % {"what": what, "text": shown(typed), "places": places}
         )
     low_ok = number > lo if above else number >= lo
     if not low_ok or number > hi:
         if number < 0 <= lo:
             raise InputValueError(
-                _("%(what)s %(text)s must not be negative") % {"what": what, "text": shown(text.strip())}
+                _("%(what)s %(text)s must not be negative") % {"what": what, "text": shown(typed)}
             )
         if above:
             message = _("%(what)s %(text)s is out of range: allowed more than %(lo)s to %(hi)s")
         else:
             message = _("%(what)s %(text)s is out of range: allowed from %(lo)s to %(hi)s")
-        raise InputValueError(message % {"what": what, "text": shown(text.strip()), "lo": lo, "hi": hi})
+        raise InputValueError(message % {"what": what, "text": shown(typed), "lo": lo, "hi": hi})
     return number
 
 
@@ -625,9 +639,15 @@ def read_hand(player: str, text: str, profile: Profile = "de", never_out: bool =
     >>> read_hand("Ben", "HK H")
     Traceback (most recent call last):
     romme_score.inputs.HandInputError: Ben: cannot read card 'H' (2nd card): the rank is missing
+
+    Nothing typed, or only separators, is no hand (a hand without cards is typed ``0``):
+
+    >>> read_hand("Ben", " , ")
+    Traceback (most recent call last):
+    romme_score.inputs.HandInputError: Ben: type the cards left in hand, or a number of points (0 for none)
     """
     typed = text.strip()
-    if not typed:
+    if not split_tokens(typed):  # nothing, or separators alone (",", ", ;"): no hand typed
         raise HandInputError(
             HandProblem.EMPTY,
             player,

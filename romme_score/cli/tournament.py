@@ -228,13 +228,13 @@ def _entrants(players: tuple[str, ...], players_file: Path | None) -> list[Entra
 
             refuse_script_input("--players-file -")
         try:
-            text = sys.stdin.read() if str(players_file) == "-" else players_file.read_text(encoding="utf-8")
+            data = sys.stdin.buffer.read() if str(players_file) == "-" else players_file.read_bytes()
         except OSError as exc:
             fail_input(
                 _("cannot read %(path)s: %(reason)s") % {"path": players_file, "reason": os_reason(exc)}
             )
-        except UnicodeDecodeError:
-            fail_input(_("%(path)s is not a text file") % {"path": players_file})
+        # bytes that are not UTF-8 kept as Python keeps them: refused naming the line and the byte
+        text = data.decode("utf-8", "surrogateescape")
         try:
             entrants = read_players_file(text)
         except TournamentInputError as exc:

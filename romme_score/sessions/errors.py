@@ -196,13 +196,15 @@ class GivenTwice(SessionInputError):
 
 
 class NoSuchRound(SessionInputError):
-    """A round number the session does not have: ``played`` rounds it has."""
+    """A round number the session does not have: ``played`` rounds it has (none: a game
+    where no round has been played yet, said so rather than as 'rounds 1-0')."""
 
     def __init__(self, number: int, session: str, played: int) -> None:
-        super().__init__(
-            _("there is no round %(number)d in session '%(session)s' (rounds 1-%(played)d)")
-            % {"number": number, "session": session, "played": played}
-        )
+        if played:
+            message = _("there is no round %(number)d in session '%(session)s' (rounds 1-%(played)d)")
+        else:
+            message = _("there is no round %(number)d in session '%(session)s': no round has been played yet")
+        super().__init__(message % {"number": number, "session": session, "played": played})
         self.number = number
         self.session = session
         self.played = played

@@ -327,6 +327,7 @@ def _read_prizes(text: Any, value: Any) -> tuple[Prize, ...]:
                 0,
                 100 if percent else MAX_MONEY,
                 places=MONEY_PLACES,
+                typed=body,
             )
         except InputValueError as exc:
             raise RuleError(str(exc)) from None

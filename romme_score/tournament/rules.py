@@ -20,8 +20,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
 from romme_score.errors import InputProblem, Refusal
-from romme_score.i18n import _, ngettext
-from romme_score.inputs import InputValueError, clean_name, clean_names
+from romme_score.i18n import _, ngettext, shown
+from romme_score.inputs import InputValueError, clean_name, clean_names, clean_text
 from romme_score.tournament.options import Prize, TournamentOptions
 
 if TYPE_CHECKING:  # the prize money's exact shares; imported by the payout alone
@@ -85,29 +85,52 @@ class Entrant(NamedTuple):
 
 
 def read_entrant(text: str) -> Entrant:
-    """``NAME`` or ``NAME;TEAM``.
+    """``NAME`` or ``NAME;TEAM``; a second ``;`` is refused (a team ``Nord;extra`` is not
+    what was meant).
 
     >>> read_entrant(" Anna ; Club 1 ")
     Entrant(name='Anna', team='Club 1')
+    >>> try:
+    ...     read_entrant("Anna;Nord;extra")
+    ... except TournamentInputError as exc:
+    ...     print(exc)
+    'Anna;Nord;extra' has more than one ';': give NAME or NAME;TEAM
     """
     name, sep, team = text.partition(";")
+    if ";" in team:
+        raise TournamentInputError(
+            _("%(text)s has more than one ';': give NAME or NAME;TEAM") % {"text": shown(text.strip())}
+        )
     return Entrant(name.strip(), (team.strip() or None) if sep else None)
 
 
 def read_players_file(text: str) -> list[Entrant]:
-    """One player a line, optionally ``NAME;TEAM``; blank lines and lines starting with
-    ``#`` are skipped.
+    """One player a line, ``NAME`` or ``NAME;TEAM``; blank lines and lines starting with
+    ``#`` are skipped, and so is a byte order mark before the first line (Windows Notepad
+    writes one). Bytes that are not UTF-8 (``text`` decoded with ``surrogateescape``: a
+    Latin-1 file) are refused naming the line, the byte and its position in the line.
 
-    >>> read_players_file("Anna;A\\n\\n# late\\nBen\\n")
+    >>> read_players_file("\\ufeffAnna;A\\n\\n# late\\nBen\\n")
     [Entrant(name='Anna', team='A'), Entrant(name='Ben', team=None)]
+    >>> try:
+    ...     read_players_file("Anna\\nJ\\udcfcrgen\\n")
+    ... except TournamentInputError as exc:
+    ...     print(exc)
+    line 2 is not valid text (byte 0xFC at position 2): a players file is read as UTF-8
     """
     entrants = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            entrants.append(check_entrant(read_entrant(line)))
+            clean_text(line, _("line %(line)d") % {"line": number})
         except InputValueError as exc:
+            raise TournamentInputError(
+                _("%(reason)s: a players file is read as UTF-8") % {"reason": exc}
+            ) from None
+        try:
+            entrants.append(check_entrant(read_entrant(line)))
+        except (InputValueError, TournamentInputError) as exc:
             raise TournamentInputError(
                 _("line %(line)d: %(reason)s") % {"line": number, "reason": exc}
             ) from None
