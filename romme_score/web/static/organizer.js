@@ -45,12 +45,15 @@ function gameItem(game) {
   return li;
 }
 
-/** The server's words for a refused action (its sentence, also for a name not found). */
+/**
+ * The server's words for a refused action: its sentence (also for a name not found, or
+ * the database busy for now), else the page's own (the server away, an internal error).
+ */
 function refusal(error) {
-  if (error instanceof Refused && typeof error.data.error === "string" && error.status < 500) {
+  if (error instanceof Refused && typeof error.data.error === "string" && error.data.code !== "internal") {
     return error.data.error;
   }
-  return failure(error);
+  return error instanceof Refused && error.status >= 500 ? T.server_error : failure(error);
 }
 
 /**
