@@ -207,3 +207,15 @@ def test_the_page_shows_a_tournament_before_its_first_draw_and_draws_it_issue_36
         finally:
             context.close()
     assert json.loads(ok("tournament", "standings", "Cup 1/2", "--json"))["series_drawn"] == 2
+
+
+def test_serve_all_lists_a_tournament_before_its_first_draw_in_its_json_line_issue_36_item_3(
+    isolated_data_dir: Path,
+) -> None:
+    from test_serve_night import start, stop
+
+    ok("new", "Friday", "Anna", "Ben")
+    ok("tournament", "new", "Cup", *FOUR, "--games", "1", "--series", "2", "--seed", "7")
+    proc, night = start(isolated_data_dir, "--all")
+    stop(proc)
+    assert night["tournaments"] == [{"name": "Cup", "board": None, "series_drawn": 0, "series_finished": 0}]
