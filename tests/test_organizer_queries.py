@@ -38,7 +38,7 @@ def fresh(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[
 def a_night(db: str, tables: int) -> None:
     """Two games of the evening, each at its end (one ended by agreement, one by its
     rounds), and a tournament of ``tables`` tables drawn, the first of which has played
-    its game."""
+    its game; and a tournament not drawn yet."""
     ok("new", "Friday", "Anna", "Ben", "Carl", "--db", db)
     ok("round", "--session", "Friday", "--winner", "Anna", "Ben=5", "Carl=7", "--db", db)
     ok("end", "--session", "Friday", "--db", db)
@@ -50,6 +50,7 @@ def a_night(db: str, tables: int) -> None:
     with SessionService(db, create=False) as service:
         seated = service.session("Cup S1 T1").players
     ok("round", "--session", "Cup S1 T1", "--winner", seated[0], *(f"{p}=5" for p in seated[1:]), "--db", db)
+    ok("tournament", "new", "Later", "Q1", "Q2", "Q3", "Q4", "--db", db)  # not drawn yet: listed too
 
 
 def counting(service: SessionService, count: Callable[[], None]) -> None:
@@ -117,5 +118,6 @@ def test_the_organizers_state_json_asks_the_same_few_statements_for_3_games_as_f
         ("Cup", 1, 2),
     ]
     assert big["tournaments"][0]["series_drawn"] == 1
+    assert big["tournaments"][1] == {"name": "Later", "board": None, "series_drawn": 0, "series_finished": 0}
     assert many == few, (few, many)  # however many games: it made some nine queries per game
     assert 0 < few <= 20, few

@@ -262,7 +262,8 @@ def _serve_all(
             for game in night["games"]:
                 click.echo(views.night_game_line(game["name"], game["scorekeeper"]))
             for board in [*night["tournaments"], *night["leagues"]]:
-                click.echo(views.night_board_line(board["name"], board["board"]))
+                if board["board"] is not None:  # a tournament has its board from its first draw
+                    click.echo(views.night_board_line(board["name"], board["board"]))
             click.echo(views.security_note())
         sys.stdout.flush()  # at once, also into a pipe: a script waits for these lines
         click.echo(views.serving_all(host, sock.getsockname()[1]), err=True)

@@ -28,6 +28,7 @@ from romme_score.views.session import CLOSED, state_line
 
 if TYPE_CHECKING:
     from romme_score.sessions.hands import HandCount
+    from romme_score.tournament.service import Drawn
 
 # The pages' fixed words, by key (the script shows them; {name} fields are filled there).
 TEXTS: dict[str, str] = {
@@ -625,6 +626,7 @@ EXPECTED = {
     "players": N_("a list of players' names"),
     "count": N_("a whole number, 0 or more (with rounds=all)"),
     "rounds": N_("'all' or 'recent'"),
+    "text-or-number": N_("a text or a number"),
 }
 
 
@@ -654,12 +656,34 @@ ORGANIZER_TEXTS: dict[str, str] = {
     "playing": N_("playing"),
     "table": N_("Series {series}, table {table}"),
     "series": N_("Series drawn: {drawn}, finished: {finished}"),
+    "draw": N_("Draw the next series"),
+    "drawn": N_("Series {series} drawn."),
+    # a draw refused while a table still plays: the server's sentence, then these buttons
+    "force": N_("Draw although tables of the series before still have games to play."),
+    "cancel": N_("Cancel"),
     "none": N_("Nothing yet tonight: start a game with romme new or romme tournament draw."),
     "offline": N_("The server cannot be reached. Trying again…"),
     "link_gone": N_("This link is wrong or no longer valid: scan the QR code on the board again."),
     "server_error": N_("The server could not do that; please try again."),
     "stale": N_("The server is not answering: this is the state of {time}."),
 }
+
+
+def drawn_json(drawn: Drawn) -> dict[str, Any]:
+    """What the organiser's draw adds to the tournament's entry: the tables of earlier
+    series a forced draw went past (``missing``, as ``romme tournament standings --json``
+    lists them; empty for a complete series) and the command line's sentence about them
+    (``message``, null for none)."""
+    from romme_score.tournament.service import missing_text
+
+    missing = [
+        {"series": m.series, "table": m.table, "session": m.session, "played": m.played, "games": m.games}
+        for m in drawn.missing
+    ]
+    message = None
+    if drawn.missing:
+        message = _("Drawn although not complete: %(missing)s.") % {"missing": missing_text(drawn.missing)}
+    return {"missing": missing, "message": message}
 
 
 def organizer_texts() -> dict[str, str]:

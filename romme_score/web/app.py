@@ -73,6 +73,7 @@ from romme_score.web.routes import (
     TOURNAMENT_ROUTES,
     Route,
     paths,
+    pattern,
 )
 
 T = TypeVar("T")
@@ -458,7 +459,10 @@ def create_app(served: ServeConfig | TournamentConfig | LeagueConfig | NightConf
 
     routes = [StarletteRoute(f"/static/{n}", _public(n), methods=["GET"]) for n in pages.PUBLIC_STATIC]
     routes += [StarletteRoute("/{token}", server.endpoint(""), methods=METHODS)]
-    routes += [StarletteRoute("/{token}/" + path, server.endpoint(path), methods=METHODS) for path in paths()]
+    routes += [
+        StarletteRoute("/{token}/" + pattern(path), server.endpoint(path), methods=METHODS)
+        for path in paths()
+    ]
     app = Starlette(routes=routes, exception_handlers={404: missing, 405: missing}, lifespan=lifespan)
     if isinstance(served, NightConfig):
         base = served.base

@@ -114,6 +114,7 @@ class OrganizerConfig:
 
     night: NightConfig
     links: LinkSet  # one link, of kind ``organizer``
+    tournaments: tuple[str, ...] = ()  # every tournament's name, drawn or not, in their order
 
     @property
     def db(self) -> str:

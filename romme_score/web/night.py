@@ -38,9 +38,13 @@ def mark(service: SessionService) -> tuple[object, ...]:
     return service.catalog_mark()
 
 
-def organizer(service: SessionService, night: NightConfig, renew: bool = False) -> OrganizerConfig:
+def organizer(
+    service: SessionService, night: NightConfig, renew: bool = False, tournaments: Sequence[str] = ()
+) -> OrganizerConfig:
+    """The organiser's page; ``tournaments``: every tournament's name, listed by its page
+    also before its first draw (read with the rest of the night, no query of its own)."""
     token = service.organizer_token(make_token, renew=renew)
-    return OrganizerConfig(night, LinkSet(night.base, (Link(ORGANIZER, None, token),)))
+    return OrganizerConfig(night, LinkSet(night.base, (Link(ORGANIZER, None, token),)), tuple(tournaments))
 
 
 def session(service: SessionService, night: NightConfig, session_id: int) -> ServeConfig:
@@ -160,7 +164,8 @@ def read(service: SessionService, night: NightConfig, renew: bool = False) -> li
         found = _board(night, [t for t in drawn.get(name, ()) if t.session_id in tables], tables)
         boards += [found] if found is not None else []
     boards += [_league(service, night, name) for name in league_names]
-    return [*sorted(tables.values(), key=lambda c: c.session_id), *boards, organizer(service, night, renew)]
+    page = organizer(service, night, renew, tournament_names)
+    return [*sorted(tables.values(), key=lambda c: c.session_id), *boards, page]
 
 
 def key(config: Served | OrganizerConfig) -> tuple[str, object]:

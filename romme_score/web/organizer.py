@@ -6,13 +6,15 @@ game, tournament and league served, with their links, in the shape of ``state.js
 "series_finished"}], "leagues": [{"name", "board"}]}``
 
 ``games`` lists every game not finished and every game started or finished today (the
-local date); ``tournaments`` and ``leagues`` list all.
+local date); ``tournaments`` and ``leagues`` list all (a tournament before its first draw
+with ``"board": null``: its board's link is derived from table 1 of series 1).
 
 Its actions go through the services the command line uses, answer with the same error
 ``code``s and write nothing on a refusal: ``POST games`` starts a game as ``romme new``
 does (leaving the current game alone), ``POST tournaments/{name}/draw`` draws the next
 series as ``romme tournament draw`` does, ``POST games/{name}/end`` ends a game by
-agreement as ``romme end`` does. Only the organiser's link has these routes.
+agreement as ``romme end`` does. Only the organiser's link has these routes; ``{name}``
+takes any name ("/" too, percent-encoded), one not there the JSON ``not-found``.
 """
 
 from __future__ import annotations
@@ -89,6 +91,12 @@ def tournament_entry(service: SessionService, config: TournamentConfig) -> dict[
     }
 
 
+def undrawn_entry(name: str) -> dict[str, Any]:
+    """A tournament's entry before its first draw: listed (``tournaments`` lists all), its
+    board not yet there (its link is derived from table 1 of series 1)."""
+    return {"name": name, "board": None, "series_drawn": 0, "series_finished": 0}
+
+
 def league_entry(config: LeagueConfig) -> dict[str, Any]:
     return {"name": config.league, "board": config.board.url(config.board.links[0])}
 
@@ -111,7 +119,8 @@ def summary(
     games need (their names, whether finished, when last played, their tables) is read
     for all of them at once: a few queries for three games as for a championship's
     hundreds (issue 36 items 3 and 7); whether a game is finished the service decides
-    (:meth:`SessionService.every_state`), as for one."""
+    (:meth:`SessionService.every_state`), as for one. A tournament not drawn yet is
+    listed too (the organiser's config names them all), its ``board`` null."""
     day = today or date.today()
     served: list[Served] = [c for c in configs if not isinstance(c, OrganizerConfig)]
     tables = tables_of(service, served)
@@ -124,9 +133,13 @@ def summary(
         info, finished = infos[c.session_id], states[c.session_id].finished
         if tonight(info, finished, played.get(c.session_id, ()), day):
             games.append(_entry(info.name, c, finished, tables.get(c.session_id)))
+    boards = {c.tournament: c for c in served if isinstance(c, TournamentConfig)}
+    page = next((c for c in configs if isinstance(c, OrganizerConfig)), None)
+    names = page.tournaments if page is not None else tuple(boards)
+    tournaments = [tournament_entry(service, boards[n]) if n in boards else undrawn_entry(n) for n in names]
     return {
         "games": games,
-        "tournaments": [tournament_entry(service, c) for c in served if isinstance(c, TournamentConfig)],
+        "tournaments": tournaments,
         "leagues": [league_entry(c) for c in served if isinstance(c, LeagueConfig)],
     }
 
@@ -224,11 +237,11 @@ def start_game(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str
     if rate_given is not None and (
         isinstance(rate_given, bool) or not isinstance(rate_given, (str, int, float))
     ):
-        raise bad_field("rate", "text")
+        raise bad_field("rate", "text-or-number")
     currency = _text(body, "currency", required=False)
     until = body.get("until")
     if until is not None and (isinstance(until, bool) or not isinstance(until, (str, int))):
-        raise bad_field("until", "text")
+        raise bad_field("until", "text-or-number")
     words = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in rules_given.items()}
     rules = build_rules(preset, tuple(f"{k}={v}" for k, v in words.items()))  # as --rule KEY=VALUE
     if until is not None:
@@ -247,8 +260,10 @@ def start_game(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str
 
 def draw(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str, str]) -> tuple[int, Any]:
     """``POST {organizer}/tournaments/{name}/draw``: the next series, as ``romme tournament
-    draw`` draws it; 200 with the tournament's entry."""
+    draw`` draws it; 200 with the tournament's entry, and the tables a forced draw went
+    past (``missing``) with the command line's sentence about them (``message``)."""
     from romme_score.tournament import TournamentService
+    from romme_score.views import web as views
 
     force = body.get("force", False)
     if not isinstance(force, bool):
@@ -257,7 +272,7 @@ def draw(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str, str]
     drawn = TournamentService(service).draw(params["name"], force=force)
     config = night.tournament(service, call.config.night, drawn.tournament)
     assert config is not None  # drawn: it has tables
-    return 200, tournament_entry(service, config)
+    return 200, {**tournament_entry(service, config), **views.drawn_json(drawn)}
 
 
 def end(call: OrganizerCall, body: Mapping[str, Any], params: Mapping[str, str]) -> tuple[int, Any]:

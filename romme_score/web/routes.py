@@ -184,6 +184,13 @@ ORGANIZER_ROUTES: dict[str, Route] = {
 }
 
 
+def pattern(path: str) -> str:
+    """The Starlette path of a path of the tables: a name in it (``games/{name}/end``)
+    takes any text a name on the command line takes, "/" too (``Tisch 1/2`` sent as
+    ``Tisch%201%2F2``, which arrives decoded); the rest of the path says where it ends."""
+    return path.replace("{name}", "{name:path}")
+
+
 def paths() -> list[str]:
     """Every path of the tables once, for the Starlette routes (the page's also as ``/``)."""
     return sorted({*ROUTES, *TOURNAMENT_ROUTES, *LEAGUE_ROUTES, *ORGANIZER_ROUTES})

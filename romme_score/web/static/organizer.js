@@ -1,9 +1,10 @@
 // The organiser's page of `romme serve --all`: tonight's games, tournaments and leagues,
 // each with its board's and scorekeeper's QR codes (drawn by the server, each link's own
 // qr.svg), a seat's code on demand. Nothing is decided here: what is finished, which
-// series is drawn, comes in state.json.
-import { live, online } from "./net.js";
-import { $, el, fill, T } from "./render.js";
+// series is drawn, comes in state.json; a draw's answer, or its refusal, is the server's
+// sentence.
+import { call, live, online, Refused } from "./net.js";
+import { $, ask, el, failure, fill, say, T } from "./render.js";
 
 /** A link's QR code, large enough to scan from a projector, with its label. */
 function code(link, label) {
@@ -44,13 +45,57 @@ function gameItem(game) {
   return li;
 }
 
-function boardItem(entry, line) {
+/**
+ * The server's words for a refused action: its sentence (also for a name not found, or
+ * the database busy for now), else the page's own (the server away, an internal error).
+ */
+function refusal(error) {
+  if (error instanceof Refused && typeof error.data.error === "string" && error.data.code !== "internal") {
+    return error.data.error;
+  }
+  return error instanceof Refused && error.status >= 500 ? T.server_error : failure(error);
+}
+
+/**
+ * Draw the tournament's next series (the name encoded: it may hold "/", "?", "#"). While a
+ * table still plays, the server's sentence is asked about, and a yes draws anyway; the
+ * answer says which tables were not complete.
+ */
+async function draw(name, button) {
+  const path = `tournaments/${encodeURIComponent(name)}/draw`;
+  button.disabled = true;
+  try {
+    let drawn;
+    try {
+      drawn = await call("POST", path, {});
+    } catch (error) {
+      if (!(error instanceof Refused && error.data.code === "series-incomplete")) throw error;
+      if (!(await ask(error.data.error))) {
+        say("said", "");
+        return;
+      }
+      drawn = await call("POST", path, { force: true });
+    }
+    say("said", drawn.message || fill(T.drawn || "", { series: drawn.series_drawn }));
+  } catch (error) {
+    say("said", refusal(error), true);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** A tournament's or league's entry: its board's code (a tournament has one from its
+ * first draw on: `board` null before), a tournament's button that draws. */
+function boardItem(entry, line, drawn) {
+  const button = drawn ? el("button", { type: "button", class: "draw", text: T.draw }) : null;
+  button?.addEventListener("click", () => draw(entry.name, button));
   const li = el(
     "li",
     {},
     el("h3", { text: entry.name }),
     line ? el("p", { class: "sub", text: line }) : null,
-    el("div", { class: "codes" }, code(entry.board, T.board)),
+    entry.board ? el("div", { class: "codes" }, code(entry.board, T.board)) : null,
+    button,
   );
   li.dataset.name = entry.name;
   return li;
@@ -67,11 +112,11 @@ function render(state) {
   const series = (t) => fill(T.series || "", { drawn: t.series_drawn, finished: t.series_finished });
   fillList(
     "tournament-list",
-    state.tournaments.map((t) => boardItem(t, series(t))),
+    state.tournaments.map((t) => boardItem(t, series(t), true)),
   );
   fillList(
     "league-list",
-    state.leagues.map((l) => boardItem(l, "")),
+    state.leagues.map((l) => boardItem(l, "", false)),
   );
   $("none").hidden = state.games.length + state.tournaments.length + state.leagues.length > 0;
 }
