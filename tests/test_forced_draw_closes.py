@@ -209,7 +209,8 @@ def test_a_series_closed_by_a_forced_draw_is_over_not_still_played_issue_36_item
     ok("league", "add", "Season", "--tournament", "Cup")
     ok("tournament", "draw")
     ok("round", "--session", "Cup S1 T1", "--winner", "1", "2=5", "3=6", "4=7")
-    ok("tournament", "draw", "--force")  # table 2 of series 1 never played
+    forced = json.loads(ok("tournament", "draw", "--force", "--json"))  # table 2 of series 1 never played
+    assert forced["missing"] == [{"series": 1, "table": 2, "session": "Cup S1 T2", "played": 0, "games": 1}]
     for table in (1, 2):
         ok("round", "--session", f"Cup S2 T{table}", "--winner", "1", "2=5", "3=6", "4=7")
     standings = json.loads(ok("tournament", "standings", "--json"))

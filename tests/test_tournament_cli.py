@@ -151,7 +151,8 @@ def test_a_tournament_of_that_name_exists_already() -> None:
 def test_draw_prints_the_tables_in_seat_order() -> None:
     new("--seed", "7", "--games", "2")
     drawn = draw()
-    assert set(drawn) == {"tournament", "series", "tables"} and drawn["series"] == 1
+    assert set(drawn) == {"tournament", "series", "tables", "missing"} and drawn["series"] == 1
+    assert drawn["missing"] == []
     tables = drawn["tables"]
     assert [t["table"] for t in tables] == [1, 2]
     assert [t["session"] for t in tables] == ["Cup S1 T1", "Cup S1 T2"]

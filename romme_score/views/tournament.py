@@ -104,13 +104,23 @@ def render_created(info: Tournament) -> str:
 
 
 def drawn_json(drawn: Drawn) -> dict[str, Any]:
+    """``romme tournament draw --json``; ``missing``: the tables a forced draw went past
+    (as ``tournament standings --json`` lists them; empty for a complete series)."""
     return {
         "tournament": drawn.tournament,
         "series": drawn.series,
         "tables": [
             {"table": t.table, "session": t.session, "players": list(t.players)} for t in drawn.tables
         ],
+        "missing": _missing_json(drawn.missing),
     }
+
+
+def forced_note(drawn: Drawn) -> str | None:
+    """What a forced draw went past (``Drawn although not complete: ...``), or None."""
+    if not drawn.missing:
+        return None
+    return _("Drawn although not complete: %(missing)s.") % {"missing": missing_text(drawn.missing)}
 
 
 def render_drawn(drawn: Drawn) -> str:
@@ -120,10 +130,9 @@ def render_drawn(drawn: Drawn) -> str:
         "fixed": _("in the order of the start numbers"),
     }[drawn.seating]
     lines = []
-    if drawn.missing:
-        lines.append(
-            _("Drawn although not complete: %(missing)s.") % {"missing": missing_text(drawn.missing)}
-        )
+    forced = forced_note(drawn)
+    if forced is not None:
+        lines.append(forced)
     lines.append(
         ngettext(
             "Series %(series)d of '%(tournament)s', seated %(how)s: %(count)d table.",

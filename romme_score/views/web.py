@@ -671,19 +671,12 @@ ORGANIZER_TEXTS: dict[str, str] = {
 
 def drawn_json(drawn: Drawn) -> dict[str, Any]:
     """What the organiser's draw adds to the tournament's entry: the tables of earlier
-    series a forced draw went past (``missing``, as ``romme tournament standings --json``
-    lists them; empty for a complete series) and the command line's sentence about them
+    series a forced draw went past (``missing``, as ``romme tournament draw --json`` lists
+    them; empty for a complete series) and the command line's sentence about them
     (``message``, null for none)."""
-    from romme_score.tournament.service import missing_text
+    from romme_score.views import tournament
 
-    missing = [
-        {"series": m.series, "table": m.table, "session": m.session, "played": m.played, "games": m.games}
-        for m in drawn.missing
-    ]
-    message = None
-    if drawn.missing:
-        message = _("Drawn although not complete: %(missing)s.") % {"missing": missing_text(drawn.missing)}
-    return {"missing": missing, "message": message}
+    return {"missing": tournament.drawn_json(drawn)["missing"], "message": tournament.forced_note(drawn)}
 
 
 def organizer_texts() -> dict[str, str]:
