@@ -13,9 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
+from browser import browser
 from clirun import ok, run
 from serving import Served, in_process, night_in_process
 
+__all__ = ["browser"]  # the module-scoped fixture, used by name
 EIGHT = ["Anna", "Ben", "Carl", "Dora", "Emil", "Fritz", "Gerd", "Hanna"]
 
 
@@ -307,3 +309,30 @@ def test_a_draw_waits_for_a_last_game_being_saved_on_postgresql_issue_36_item_2(
 
     with fresh_database() as url:
         _draw_while_a_last_game_is_saved(url)
+
+
+def test_the_board_says_why_a_closed_series_has_no_column_issue_36_item_2(
+    isolated_data_dir: Path, http: httpx.Client, browser: Any
+) -> None:
+    """The projector's board after a forced draw: series 1 has no column (it counts for
+    nothing), and the board says why, as ``tournament standings`` does, in the page's
+    language."""
+    series_one()
+    ok("tournament", "draw", "--force")
+    with night_in_process(isolated_data_dir) as organizer:
+        board = http.get(organizer + "/state.json").json()["tournaments"][0]["board"]
+        view = http.get(board + "/state.json").json()["view"]
+        closed = "table 2 of series 1 has played 1 of 2 games (closed when the next series was drawn)."
+        assert view["closed"] == f"Not counted: {closed}"
+        german = http.get(board + "/state.json", headers={"Accept-Language": "de"}).json()["view"]
+        assert german["closed"].startswith("Nicht gewertet: Tisch 2 der Serie 1 hat 1 von 2 Spielen gespielt")
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        try:
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(board)
+            page.wait_for_selector("#closed:has-text('Not counted: table 2 of series 1')", timeout=20_000)
+            assert errors == []
+        finally:
+            context.close()

@@ -456,6 +456,7 @@ def board_json(
         "heading": standings_heading(s),
         "status": status,
         "provisional": provisional_note(s),
+        "closed": closed_note(s.closed),  # a series a forced draw closed: why it has no column
         "series": [series_heading(n) for n in s.finished],
         # the running series, apart from the ranking: its heading, and per start number
         # the points so far ("–" before the table's first game) and the table's progress

@@ -207,6 +207,9 @@ function render(state) {
   const provisional = $("provisional");
   provisional.textContent = view.provisional || "";
   provisional.hidden = !view.provisional;
+  const closed = $("closed");
+  closed.textContent = view.closed || "";
+  closed.hidden = !view.closed;
   // the team ranking's box is there or not before the tables' box is measured; the tables
   // first: where their box has pages it keeps its height, and the teams get the rest
   $("team-ranking").hidden = !state.teams?.length;
