@@ -203,3 +203,27 @@ def test_the_way_back_names_a_game_with_a_space_as_it_can_be_typed_issue_36_item
     assert code == 1 and f"{way_back} takes back its end by agreement" in err
     code, _out, err = run("--lang", "de", *a_round)
     assert code == 1 and f"{way_back} nimmt das vereinbarte Ende zurück" in err
+
+
+def test_the_last_round_of_a_game_ended_by_agreement_is_not_undone_issue_36_item_5(
+    isolated_data_dir: Path, http: httpx.Client
+) -> None:
+    """The end counted the rounds played: undoing one (the command line, the table mode's
+    word, the scorekeeper's button) is refused as the game-over it is, naming the way back,
+    and nothing is written; after ``--reopen`` it is undone as ever. (It took the round
+    back and left "ended by agreement after 2 rounds" with one played.)"""
+    family_evening()
+    ok("end")
+    before = ok("standings", "--json")
+    code, out, err = run("undo", "--yes")
+    assert code == 1 and out == ""
+    assert "'romme end --reopen --session \"Familie\"' takes back its end by agreement" in err
+    code, _out, err = run("undo", "--yes", "--json")
+    assert code == 1 and json.loads(err)["error"]["code"] == "game-over"
+    with in_process(isolated_data_dir) as (served, _server):
+        assert isinstance(served, Served)
+        refused = http.post(served.scorekeeper + "/undo", json={})
+        assert refused.status_code == 400 and refused.json()["code"] == "game-over"
+    assert ok("standings", "--json") == before
+    ok("end", "--reopen")
+    assert json.loads(ok("undo", "--yes", "--json"))["undone"] == 2

@@ -18,7 +18,7 @@ from romme_score.scoring import (
     replay,
     score_round,
 )
-from romme_score.sessions.base import judged, refuse_later
+from romme_score.sessions.base import judged, refuse_later, refuse_over
 from romme_score.sessions.errors import NoSuchRound, UnlikelyPoints
 from romme_score.sessions.reads import Reads
 from romme_score.sessions.results import Edited, Recorded, Undone
@@ -118,8 +118,12 @@ class Rounds(Reads):
 
     def undo(self, info: SessionInfo) -> Undone:
         """Take back the last round (it stays in the history); refused at a tournament's
-        table once a later series is drawn (:meth:`check_series_open`)."""
+        table once a later series is drawn (:meth:`check_series_open`), and in a game ended
+        by agreement, whose end counted that round: ``romme end --reopen`` first (it left
+        "ended after 1 round" with none played)."""
         self.check_series_open(info)
+        if info.ended:
+            refuse_over(info, self.state(info), None)
         record = self.store.undo_last(info)
         return Undone(record, self.store.totals(info))
 
