@@ -267,20 +267,20 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
         # rank first, as in English order: "KH" meant as König Herz? "AH"?
         flipped = text[-1:] + text[:-1]
         if _try_letters(flipped, "de"):
-            return (_("in the de profile the suit letter comes first"), flipped)
+            return (_("in the de notation the suit letter comes first"), flipped)
         if text == "J":  # pragma: no cover - J is the joker in de
             return ("", None)
     else:
         flipped = text[1:] + text[:1] if len(text) >= 2 else text
         card = _try_letters(flipped, "en")
         if card:
-            return (_("in the en profile the rank comes first"), flipped)
+            return (_("in the en notation the rank comes first"), flipped)
         if text == "J":
-            return (_("in the en profile J is the jack and needs a suit; the joker is JK or *"), "JK")
+            return (_("in the en notation J is the jack and needs a suit; the joker is JK or *"), "JK")
     other_card = _try_letters(text, other)
     if other_card is not None:
         return (
-            _("it is a card only in the %(profile)s profile") % {"profile": other},
+            _("it is a card only in the %(profile)s notation") % {"profile": other},
             other_card.format(profile, ascii=True),
         )
     mixed = _mixed_letters(text, profile)
@@ -313,7 +313,7 @@ def _suggest(text: str, profile: Profile) -> tuple[str, str | None]:
         return (why, None)
     if profile == "de" and text[:1] in _EN_SUIT_LETTERS and text[:1] not in _DE_SUIT_LETTERS:
         return (
-            _("%(letter)s is not a suit letter in the de profile (T/X Kreuz, P Pik, H Herz, K Karo)")
+            _("%(letter)s is not a suit letter in the de notation (T/X Kreuz, P Pik, H Herz, K Karo)")
             % {"letter": text[:1]},
             None,
         )
@@ -369,9 +369,9 @@ def _mixed_letters(text: str, profile: Profile) -> tuple[str, Card] | None:
         allowed = "A, 2-10, B, D, K" if profile == "de" else "A, 2-10, J, Q, K"
         return _("%(text)s is not a rank (%(allowed)s)") % {"text": rank_text, "allowed": allowed}, card
     if profile == "de":
-        why = _("%(letter)s is not a suit letter in the de profile (T/X Kreuz, P Pik, H Herz, K Karo)")
+        why = _("%(letter)s is not a suit letter in the de notation (T/X Kreuz, P Pik, H Herz, K Karo)")
     else:
-        why = _("%(letter)s is not a suit letter in the en profile (C, S, H, D)")
+        why = _("%(letter)s is not a suit letter in the en notation (C, S, H, D)")
     return why % {"letter": suit_text}, card
 
 

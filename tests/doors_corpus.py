@@ -173,7 +173,7 @@ UNREADABLE = (
     "K♥♥",
     "abc",
     "H5 H6 Q7",
-    "KH 10S",  # the other notation (en) in the de profile
+    "KH 10S",  # the other notation (en) in the de notation
     "QC",
     "10D JH",
     "AS KS",

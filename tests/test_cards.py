@@ -117,7 +117,7 @@ def test_hand_separators_spaces_and_commas() -> None:
         ("HK", "en", "did you mean 'KH'"),
         ("H11", "de", "did you mean 'HB'"),
         ("10H", "de", "did you mean 'H10'"),
-        ("S5", "de", "S is not a suit letter in the de profile"),
+        ("S5", "de", "S is not a suit letter in the de notation"),
         ("ZZ", "de", "(1st card)"),
         ("J=X", "de", "joker stands for"),
         ("J=J", "de", "cannot stand for another joker"),
@@ -143,17 +143,17 @@ def test_parse_errors_name_token_position_and_suggestion(
         ("PK", "de", None, None),  # Pik König reads
         ("KQ", "de", "Q is not a rank", "KD"),
         ("TT", "de", "T is not a rank", "T10"),
-        ("SK", "de", "S is not a suit letter in the de profile", "PK"),
-        ("S10", "de", "S is not a suit letter in the de profile", "P10"),
+        ("SK", "de", "S is not a suit letter in the de notation", "PK"),
+        ("S10", "de", "S is not a suit letter in the de notation", "P10"),
         ("SQ", "de", "Q is not a rank", "PD"),
         ("DH", "en", "D is not a rank (A, 2-10, J, Q, K)", "QH"),
         ("BH", "en", "B is not a rank", "JH"),
-        ("QP", "en", "P is not a suit letter in the en profile (C, S, H, D)", "QS"),
-        ("10P", "en", "P is not a suit letter in the en profile", "10S"),
-        ("JT", "en", "T is not a suit letter in the en profile", "JC"),
-        ("AX", "en", "X is not a suit letter in the en profile", "AC"),
+        ("QP", "en", "P is not a suit letter in the en notation (C, S, H, D)", "QS"),
+        ("10P", "en", "P is not a suit letter in the en notation", "10S"),
+        ("JT", "en", "T is not a suit letter in the en notation", "JC"),
+        ("AX", "en", "X is not a suit letter in the en notation", "AC"),
         ("DP", "en", "D is not a rank", "QS"),
-        ("KK", "en", "it is a card only in the de profile", "KD"),  # as before
+        ("KK", "en", "it is a card only in the de notation", "KD"),  # as before
     ],
 )
 def test_a_letter_of_the_other_notation_suggests_the_card_rules_section1(
