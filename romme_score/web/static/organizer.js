@@ -2,8 +2,9 @@
 // each with its board's and scorekeeper's QR codes (drawn by the server, each link's own
 // qr.svg), a seat's code on demand. Nothing is decided here: what is finished, which
 // series is drawn, how many a tournament has, comes in state.json; a draw's answer, or its
-// refusal, is the server's sentence. What the page said after a tap belongs to that moment:
-// it goes when the night moves on (issue 36 item 3).
+// refusal, is the server's sentence (with a capital letter and a full stop). What the page
+// said after a tap belongs to that moment: it goes when that tournament's series move on
+// (issue 36 item 3).
 import { call, live, online, Refused } from "./net.js";
 import { $, ask, el, failure, fill, say, sentence, T } from "./render.js";
 
