@@ -10,6 +10,10 @@ admitted by ``romme serve --allow-host``); 127.0.0.1 itself counts as secure."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -17,7 +21,8 @@ from typing import Any
 
 import pytest
 from browser import PHONE, TIMEOUT_MS, chromium_or_skip, phone
-from serving import HOST, Served, serving
+from clirun import ok
+from serving import HOST, Served, _first_line, serving
 
 from romme_score.rules import find_preset
 from romme_score.sessions import SessionService
@@ -242,6 +247,160 @@ def test_keep_screen_on_has_no_axe_violation_issue_36_item_6(browser: Any, serve
         page.get_by_role("button", name="Bildschirm anlassen").click()
         page.wait_for_function(VIDEO_PLAYING)
         assert violations(page) == []
+        assert problems == []
+    finally:
+        context.close()
+
+
+# --- the tournament's board (the projector) and the league's board -----------------------
+
+PROJECTOR = {"width": 1280, "height": 720}
+READY = {"tournament": "#ranks tbody tr", "league": "#season-ranks tbody tr"}
+
+
+def a_board(db: Path, *args: str) -> Iterator[str]:
+    """``romme serve ARGS`` (``--tournament NAME`` or ``--league NAME``) admitting the
+    insecure host name: its board's link, at that host name."""
+    command = [sys.executable, "-m", "romme_score", "serve", "--db", str(db), "--host", HOST, "--port", "0"]
+    command += ["--json", "--allow-host", INSECURE, *args]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ)
+    )
+    try:
+        board = str(json.loads(_first_line(proc, 30))["board"])
+        yield board.replace(f"//{HOST}:", f"//{INSECURE}:")
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture
+def tournament_board(isolated_data_dir: Path) -> Iterator[str]:
+    """A tournament of 120 (30 tables): on a projector at 1280×720 its ranking turns pages."""
+    players = [f"Spieler {n}" for n in range(1, 121)]
+    ok("tournament", "new", "Cup", *players, "--games", "2", "--series", "2", "--seed", "7")
+    ok("tournament", "draw", "--json")
+    yield from a_board(isolated_data_dir, "--tournament", "Cup")
+
+
+@pytest.fixture
+def league_board(isolated_data_dir: Path) -> Iterator[str]:
+    ok("new", "Abend 1", "Anna", "Ben", "Carl", "--until", "rounds:1")
+    ok("round", "--session", "Abend 1", "--winner", "Anna", "Ben=10", "Carl=20")
+    ok("league", "new", "Club", "--season", "2026")
+    ok("league", "add", "Club", "--session", "Abend 1")
+    yield from a_board(isolated_data_dir, "--league", "Club")
+
+
+def projector(browser: Any, **options: Any) -> Any:
+    context = browser.new_context(viewport=PROJECTOR, device_scale_factor=1, locale="en-GB", **options)
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
+
+
+def watched_board(context: Any, url: str, kind: str) -> tuple[Any, list[str]]:
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    page.on("console", lambda msg: problems.append(f"console: {msg.text}") if msg.type == "error" else None)
+    page.goto(url)
+    page.wait_for_selector(READY[kind])
+    return page, problems
+
+
+@pytest.mark.parametrize("kind", ["tournament", "league"])
+def test_the_tournament_and_league_boards_keep_the_screen_on_issue_36_item_6(
+    browser: Any, request: pytest.FixtureRequest, kind: str
+) -> None:
+    """The projector's laptop opens the tournament's (or the league's) board over plain
+    HTTP: it offers "Keep screen on" as a session's board does; the tap plays the muted
+    inline video, the choice outlives a reload, nothing reaches the console."""
+    url = request.getfixturevalue(f"{kind}_board")
+    context = projector(browser)
+    try:
+        page, problems = watched_board(context, url, kind)
+        assert page.evaluate("() => window.isSecureContext") is False
+        button = page.get_by_role("button", name=TEXTS["awake"])
+        assert button.is_visible()
+        assert pressed(page) == "false"
+        button.click()
+        page.wait_for_function(VIDEO_PLAYING)
+        assert pressed(page) == "true"
+        assert page.get_attribute("#awake", "data-by") == "video"
+        assert page.text_content("#awake-msg") == TEXTS["awake_on"]
+        token = "/" + url.rsplit("/", 1)[1]
+        assert page.evaluate("(key) => localStorage.getItem(key)", f"romme-awake:{token}") == "true"
+
+        page.reload()
+        page.wait_for_selector(READY[kind])
+        page.wait_for_function(VIDEO_PLAYING)
+        assert pressed(page) == "true"
+        assert problems == []
+    finally:
+        context.close()
+
+
+LAYOUT = """() => {
+  const box = (node) => { const r = node.getBoundingClientRect();
+                          return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const first = document.querySelector('#ranks .rank-table');
+  return {
+    main: box(document.querySelector('main')),
+    ranks: box(document.getElementById('ranks')),
+    tables: box(document.getElementById('tables')),
+    columns: document.querySelectorAll('#ranks .rank-table').length,
+    rows: first ? first.tBodies[0].rows.length : 0,
+    table_lines: document.querySelectorAll('#table-list li').length,
+    scroll: document.documentElement.scrollHeight,
+  };
+}"""
+
+
+def test_keep_screen_on_takes_no_room_from_the_projectors_board_issue_36_item_6(
+    browser: Any, tournament_board: str
+) -> None:
+    """At 1280×720 the control sits at the right end of the header's line, as high as the
+    line: the boxes below are where they are without it, the ranking's pages as full (the
+    same rows per column), nothing to scroll; its sentence after the tap changes nothing;
+    axe-core finds nothing there either."""
+    from test_serve_a11y import AXE, violations
+
+    context = projector(browser, bypass_csp=True)  # axe is injected
+    try:
+        page, problems = watched_board(context, tournament_board, "tournament")
+        assert page.evaluate("() => document.documentElement.classList.contains('screen')") is True
+        with_control = page.evaluate(LAYOUT)
+        button = page.locator("#awake").bounding_box()
+        heading = page.locator("#heading").bounding_box()
+        assert button is not None and heading is not None
+        assert button["y"] + button["height"] <= with_control["main"]["top"]  # in the header's line
+        assert button["x"] + button["width"] <= PROJECTOR["width"]
+        assert button["x"] >= heading["x"] + heading["width"]
+        assert with_control["scroll"] <= PROJECTOR["height"]
+        assert with_control["main"]["bottom"] <= PROJECTOR["height"]
+        assert page.inner_text("#pages") != ""  # 120 players: the ranking turns pages
+
+        page.locator("#awake").click()
+        page.wait_for_function(VIDEO_PLAYING)
+        page.wait_for_function(
+            f"() => document.getElementById('awake-msg').textContent === {TEXTS['awake_on']!r}"
+        )
+        assert page.evaluate(LAYOUT) == with_control
+        if AXE.exists():
+            assert violations(page) == []
+
+        # the same board without the control: the boxes are where they were
+        page.add_style_tag(content=".awake { display: none !important; }")
+        page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+        page.wait_for_timeout(600)  # the board draws again 150 ms after a resize
+        without = page.evaluate(LAYOUT)
+        assert without == with_control
         assert problems == []
     finally:
         context.close()

@@ -81,7 +81,13 @@ def test_the_organizers_state_json_contract_issue_36_item_3(night: dict[str, Any
     table = games["Cup S1 T1"]
     assert (table["tournament"], table["series"], table["table"]) == ("Cup", 1, 1)
     assert state["tournaments"] == [
-        {"name": "Cup", "board": night["tournaments"][0]["board"], "series_drawn": 1, "series_finished": 0}
+        {
+            "name": "Cup",
+            "board": night["tournaments"][0]["board"],
+            "series_drawn": 1,
+            "series_finished": 0,
+            "series": 2,
+        }
     ]
     assert [league["name"] for league in state["leagues"]] == ["Club"]
     assert httpx.get(state["tournaments"][0]["board"], timeout=10).status_code == 200

@@ -57,7 +57,7 @@ def test_a_tournament_before_its_first_draw_is_listed_and_drawn_from_the_page_is
     with night_in_process(isolated_data_dir) as organizer:
         state = http.get(organizer + "/state.json").json()
         assert state["tournaments"] == [
-            {"name": "Cup", "board": None, "series_drawn": 0, "series_finished": 0}
+            {"name": "Cup", "board": None, "series_drawn": 0, "series_finished": 0, "series": 2}
         ]
         drawn = http.post(organizer + "/tournaments/Cup/draw", json={})
         assert drawn.status_code == 200, drawn.text
@@ -218,4 +218,6 @@ def test_serve_all_lists_a_tournament_before_its_first_draw_in_its_json_line_iss
     ok("tournament", "new", "Cup", *FOUR, "--games", "1", "--series", "2", "--seed", "7")
     proc, night = start(isolated_data_dir, "--all")
     stop(proc)
-    assert night["tournaments"] == [{"name": "Cup", "board": None, "series_drawn": 0, "series_finished": 0}]
+    assert night["tournaments"] == [
+        {"name": "Cup", "board": None, "series_drawn": 0, "series_finished": 0, "series": 2}
+    ]

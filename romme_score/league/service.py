@@ -214,6 +214,10 @@ class LeagueService:
     def league(self, name: str) -> LeagueInfo:
         return self.store.league(name.strip())
 
+    def names(self) -> list[str]:
+        """Every league's name, in the order they were created."""
+        return self.store.league_names()
+
     def overview(self) -> list[LeagueSummary]:
         out = []
         for name in self.store.league_names():

@@ -391,6 +391,10 @@ class Store(Protocol):
 
     def tournament_names(self) -> list[str]: ...
 
+    def tournament_options(self) -> dict[str, StoredOptions]:
+        """Every tournament's options, by name, in the order they were created (one read)."""
+        ...
+
     def tournament(self, name: str | None = None) -> TournamentInfo:
         """A tournament by name, or the current one (:class:`NoCurrentTournament`,
         :class:`NoSuchTournament`)."""

@@ -413,6 +413,14 @@ class TournamentService:
         """A tournament by name, or the current one (the last one created)."""
         return self.store.tournament(name)
 
+    def every_series(self) -> dict[str, int]:
+        """How many series each tournament has, by name, in the order they were created:
+        every tournament in one read (the organiser's page lists them all)."""
+        return {
+            name: TournamentOptions.from_dict(options).series
+            for name, options in self.store.tournament_options().items()
+        }
+
     def tables(self, info: TournamentInfo, series: int | None = None) -> tuple[TournamentTable, ...]:
         """The tables of every series drawn (or of ``series`` alone), by series and table
         number: each one a session of the session service."""

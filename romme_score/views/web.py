@@ -105,6 +105,15 @@ TEXTS: dict[str, str] = {
 }
 
 
+AWAKE = ("awake", "awake_on", "awake_tap", "awake_failed")  # "Keep screen on" (static/awake.js)
+
+
+def awake_texts() -> dict[str, str]:
+    """The words of "Keep screen on" on a page of its own (a tournament's and a league's
+    board, issue 36 item 6), the same as on a session's pages."""
+    return {key: _(TEXTS[key]) for key in AWAKE}
+
+
 EXAMPLES = {"de": "HK K10 J", "en": "KH 10D JK"}  # the same hand in each notation
 
 

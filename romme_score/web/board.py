@@ -25,6 +25,7 @@ from typing import Any
 from romme_score.sessions import SessionService
 from romme_score.tournament import TournamentService
 from romme_score.views import tournament as views
+from romme_score.views import web as web_views
 from romme_score.web import pages
 from romme_score.web.context import BoardCall
 from romme_score.web.links import TOKEN_BYTES, qr_svg
@@ -76,7 +77,7 @@ def page(call: BoardCall, lang_param: str | None) -> str:
         call.link.token,
         tournament,
         views.board_title(tournament),
-        views.board_texts(),
+        {**views.board_texts(), **web_views.awake_texts()},  # and "Keep screen on" (issue 36 item 6)
         call.config.board.url(call.link),
         lang_param,
     )

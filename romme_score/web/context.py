@@ -115,6 +115,7 @@ class OrganizerConfig:
     night: NightConfig
     links: LinkSet  # one link, of kind ``organizer``
     tournaments: tuple[str, ...] = ()  # every tournament's name, drawn or not, in their order
+    series: tuple[int, ...] = ()  # how many series each of them has (issue 36 item 3)
 
     @property
     def db(self) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from romme_score.league.service import LeagueService
 from romme_score.views import league as views
+from romme_score.views import web as web_views
 from romme_score.web import pages
 from romme_score.web.context import LeagueCall
 from romme_score.web.links import qr_svg
@@ -46,7 +47,7 @@ def page(call: LeagueCall, lang_param: str | None) -> str:
         call.link.token,
         league,
         views.board_title(league),
-        views.board_texts(),
+        {**views.board_texts(), **web_views.awake_texts()},  # and "Keep screen on" (issue 36 item 6)
         call.config.board.url(call.link),
         lang_param,
     )

@@ -39,12 +39,18 @@ def mark(service: SessionService) -> tuple[object, ...]:
 
 
 def organizer(
-    service: SessionService, night: NightConfig, renew: bool = False, tournaments: Sequence[str] = ()
+    service: SessionService,
+    night: NightConfig,
+    renew: bool = False,
+    tournaments: Mapping[str, int] | None = None,
 ) -> OrganizerConfig:
-    """The organiser's page; ``tournaments``: every tournament's name, listed by its page
-    also before its first draw (read with the rest of the night, no query of its own)."""
+    """The organiser's page; ``tournaments``: every tournament's name and how many series
+    it has, listed by its page also before its first draw (read with the rest of the
+    night, no query of its own)."""
     token = service.organizer_token(make_token, renew=renew)
-    return OrganizerConfig(night, LinkSet(night.base, (Link(ORGANIZER, None, token),)), tuple(tournaments))
+    every = tournaments or {}
+    links = LinkSet(night.base, (Link(ORGANIZER, None, token),))
+    return OrganizerConfig(night, links, tuple(every), tuple(every.values()))
 
 
 def session(service: SessionService, night: NightConfig, session_id: int) -> ServeConfig:
@@ -155,7 +161,13 @@ def read(service: SessionService, night: NightConfig, renew: bool = False) -> li
         found = _tournament(service, night, night.tournament, tables, renew)
         boards += [found] if found is not None else []
         return [*tables.values(), *boards]
-    _, tournament_names, league_names = service.names()
+    from romme_score.league.service import LeagueService
+    from romme_score.tournament import TournamentService
+
+    # every tournament with how many series it has (the organiser's page offers a draw while
+    # one is left), and every league: one read each
+    series = TournamentService(service).every_series()
+    tournament_names, league_names = list(series), LeagueService(service).names()
     tables = _sessions(service, night, renew)
     drawn: dict[str, list[DrawnTable]] = {}
     for table in service.every_table():
@@ -164,7 +176,7 @@ def read(service: SessionService, night: NightConfig, renew: bool = False) -> li
         found = _board(night, [t for t in drawn.get(name, ()) if t.session_id in tables], tables)
         boards += [found] if found is not None else []
     boards += [_league(service, night, name) for name in league_names]
-    page = organizer(service, night, renew, tournament_names)
+    page = organizer(service, night, renew, series)
     return [*sorted(tables.values(), key=lambda c: c.session_id), *boards, page]
 
 

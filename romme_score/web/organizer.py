@@ -3,7 +3,8 @@ game, tournament and league served, with their links, in the shape of ``state.js
 
 ``{"games": [{"name", "board", "scorekeeper", "seats": {"NAME": URL}, "finished",
 "tournament", "series", "table"}], "tournaments": [{"name", "board", "series_drawn",
-"series_finished"}], "leagues": [{"name", "board"}]}``
+"series_finished", "series"}], "leagues": [{"name", "board"}]}`` (a tournament's
+``series``: how many it has, so that the page offers its draw only while one is left)
 
 ``games`` lists every game not finished and every game started or finished today (the
 local date); ``tournaments`` and ``leagues`` list all (a tournament before its first draw
@@ -88,13 +89,15 @@ def tournament_entry(service: SessionService, config: TournamentConfig) -> dict[
         "board": config.board.url(config.board.links[0]),
         "series_drawn": standings.series_drawn,
         "series_finished": len(standings.finished),
+        "series": standings.options.series,
     }
 
 
-def undrawn_entry(name: str) -> dict[str, Any]:
+def undrawn_entry(name: str, series: int) -> dict[str, Any]:
     """A tournament's entry before its first draw: listed (``tournaments`` lists all), its
-    board not yet there (its link is derived from table 1 of series 1)."""
-    return {"name": name, "board": None, "series_drawn": 0, "series_finished": 0}
+    board not yet there (its link is derived from table 1 of series 1); ``series``: how
+    many it has."""
+    return {"name": name, "board": None, "series_drawn": 0, "series_finished": 0, "series": series}
 
 
 def league_entry(config: LeagueConfig) -> dict[str, Any]:
@@ -136,7 +139,10 @@ def summary(
     boards = {c.tournament: c for c in served if isinstance(c, TournamentConfig)}
     page = next((c for c in configs if isinstance(c, OrganizerConfig)), None)
     names = page.tournaments if page is not None else tuple(boards)
-    tournaments = [tournament_entry(service, boards[n]) if n in boards else undrawn_entry(n) for n in names]
+    sizes = dict(zip(page.tournaments, page.series, strict=True)) if page is not None else {}
+    tournaments = [
+        tournament_entry(service, boards[n]) if n in boards else undrawn_entry(n, sizes[n]) for n in names
+    ]
     return {
         "games": games,
         "tournaments": tournaments,

@@ -16,6 +16,7 @@ the tournaments in :mod:`romme_score.store.sql.tournaments`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -198,6 +199,10 @@ class SQLStore(Sessions):
 
     def tournament_names(self) -> list[str]:
         return [r[0] for r in self.query("SELECT name FROM tournaments ORDER BY id")]
+
+    def tournament_options(self) -> dict[str, StoredOptions]:
+        rows = self.query("SELECT name, options FROM tournaments ORDER BY id")
+        return {name: json.loads(options) for name, options in rows}
 
     def tournament(self, name: str | None = None) -> TournamentInfo:
         from romme_score.store.sql import tournaments  # with its first use, not at every start

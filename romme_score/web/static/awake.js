@@ -34,8 +34,11 @@ function button() {
   return $("awake");
 }
 
-function show(text, error = false) {
+/** Its sentence under the button; `on` marks the one that says the screen stays on (which
+ *  a projector's board leaves to the pressed button: style.css). */
+function show(text, error = false, on = false) {
   say("awake-msg", text, error);
+  $("awake-msg")?.toggleAttribute("data-on", on);
 }
 
 function theVideo() {
@@ -135,7 +138,7 @@ async function apply(tapped) {
   const held = await hold();
   if (!wanted || mine !== turn) return;
   if (held) {
-    show(T.awake_on);
+    show(T.awake_on, false, true);
   } else if (tapped) {
     keep(false);
     show(T.awake_failed, true);

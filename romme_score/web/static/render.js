@@ -61,6 +61,18 @@ export function say(id, text, tone) {
   node.classList.toggle(WAITING, tone === WAITING);
 }
 
+/**
+ * A sentence of the server as a page shows it: the command line's clause ("all 3 series of
+ * tournament 'Cup' are drawn", said there after "Error: ") with a capital letter and a
+ * full stop; a sentence that has them already stays as it is.
+ */
+export function sentence(text) {
+  const said = String(text ?? "").trim();
+  if (!said) return "";
+  const first = said.charAt(0).toLocaleUpperCase(document.documentElement.lang || undefined);
+  return `${first}${said.slice(1)}${/[.!?…]$/.test(said) ? "" : "."}`;
+}
+
 /** Whether a request failed because the server is away (not reached, or busy for now). */
 export function away(error) {
   return error instanceof Unreachable || (error instanceof Refused && AGAIN.has(error.status));
