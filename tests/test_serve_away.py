@@ -390,3 +390,68 @@ def test_a_hand_waiting_on_a_revoked_link_is_said_not_sent_issue_36_item_2(
     finally:
         context.close()
         stop(served)
+
+
+# Counts each time the banner saying the server cannot be reached is shown (from the start).
+OFFLINE_SHOWN = """document.addEventListener("DOMContentLoaded", () => {
+    const banner = document.getElementById("offline");
+    window.offlineShown = 0;
+    if (banner) new MutationObserver(() => { if (!banner.hidden) window.offlineShown += 1; })
+        .observe(banner, { attributes: true });
+});"""
+
+
+def test_pages_open_at_a_server_whose_links_another_renews_learn_it_issue_36_item_2(
+    lan_browser: Any, db: Path
+) -> None:
+    """Over plain HTTP, a session's board, a seat, the scorekeeper and a tournament's board
+    open at ``romme serve --all``; a second ``romme serve --all --new-links`` on another
+    port while the first keeps running: the first server ends the streams of the links it
+    no longer serves, so that each page says within 10 s that its link is no longer valid,
+    never says that the server cannot be reached (it answers), and then asks nothing more."""
+    ok("tournament", "new", "Cup", *PLAYERS, "--games", "1", "--series", "1", "--seed", "7")
+    ok("tournament", "draw")
+    first: subprocess.Popen[str] | None
+    second: subprocess.Popen[str] | None = None
+    first, night = start_all(db, free_port())
+    friday = next(g for g in night["games"] if g["name"] == "Friday")
+    opened = {
+        "board": (friday["board"], "#players li"),
+        "seat": (friday["seats"]["Anna"], "#players li"),
+        "scorekeeper": (friday["scorekeeper"], "#players li"),
+        "tournament": (night["tournaments"][0]["board"], "#table-list li"),
+    }
+    context = phone(lan_browser)
+    context.add_init_script(OFFLINE_SHOWN)
+    asked: dict[str, list[str]] = {name: [] for name in opened}
+    try:
+        pages = {}
+        for name, (url, ready) in opened.items():
+            page = context.new_page()
+            page.on("request", lambda request, name=name: asked[name].append(request.url))
+            page.goto(on_lan(url))
+            page.wait_for_selector(ready)
+            pages[name] = page
+        page.wait_for_timeout(1000)  # every stream open
+        second, renewed = start_all(db, free_port(), "--new-links")
+        assert renewed["games"][0]["board"].rsplit("/", 1)[1] != friday["board"].rsplit("/", 1)[1]
+        began = time.monotonic()
+        for name, page in pages.items():
+            try:
+                page.wait_for_selector(f"#trouble:has-text('{LINK_GONE}')", timeout=10_000)
+            except Exception as exc:  # which page, and what it says instead
+                shown = page.evaluate("() => document.querySelector('header').innerText")
+                raise AssertionError(f"{name}: {shown}") from exc
+            assert time.monotonic() - began < 10.0, name
+        page.wait_for_timeout(500)
+        counted = {name: len(urls) for name, urls in asked.items()}
+        page.wait_for_timeout(5000)
+        after = {name: asked[name][counted[name] :] for name in asked}
+        assert after == {name: [] for name in asked}, after
+        for name, each in pages.items():
+            assert each.evaluate("() => window.offlineShown") == 0, f"{name}: 'cannot be reached' shown"
+            assert each.is_hidden("#offline"), name
+    finally:
+        context.close()
+        end(second)
+        end(first)

@@ -162,6 +162,7 @@ export function live(render, T = {}) {
   let shown = false;
   let retry = null;
   let stale = false; // the page says the server is not answering: asked again as soon as it is back
+  let answered = false; // the last state.json asked came
 
   /** Say that what is shown is the state of an earlier time (showing it first if nothing is). */
   function showStale() {
@@ -189,6 +190,7 @@ export function live(render, T = {}) {
         try {
           const state = await call("GET", "state.json");
           if (gone) break;
+          answered = true;
           stale = false;
           online(true);
           showTrouble("");
@@ -198,6 +200,7 @@ export function live(render, T = {}) {
           writeBox(LAST_STATE, { at: Date.now(), state });
           render(state);
         } catch (error) {
+          answered = false;
           if (error instanceof Refused && error.status === 404) {
             linkGone(); // the link is no longer valid: the page's last state
             break;
@@ -239,17 +242,22 @@ export function live(render, T = {}) {
       // address: what changed meanwhile is asked for here, each time it opens.
       if (since === null) refresh();
     };
+    // a new version; or "gone" (the server serves this link no more): the state says 404
     source.onmessage = (event) => {
       if (event.data !== String(version)) refresh();
     };
     source.onerror = () => {
-      online(false);
-      if (source.readyState === EventSource.CLOSED) {
-        // the server answered, but not with a stream (the link no longer valid, the server
-        // busy): the state says which, and the stream is asked for again
-        refresh();
-        setTimeout(connect, 3000);
+      if (source.readyState !== EventSource.CLOSED) {
+        online(false); // the stream dropped: the browser asks for it again
+        return;
       }
+      // The server answered, but not with a stream (the link no longer valid, the server
+      // busy): the state says which (a link gone: the page stops, never saying that the
+      // server cannot be reached), and the stream is asked for again.
+      refresh().then(() => {
+        if (!answered) online(false);
+      });
+      setTimeout(connect, 3000);
     };
   }
 
