@@ -392,12 +392,19 @@ def test_a_hand_waiting_on_a_revoked_link_is_said_not_sent_issue_36_item_2(
         stop(served)
 
 
-# Counts each time the banner saying the server cannot be reached is shown (from the start).
+# Counts each time the banner saying the server cannot be reached is shown, however briefly
+# (each record's new value is the next one's old value; the last one's is the banner's now).
 OFFLINE_SHOWN = """document.addEventListener("DOMContentLoaded", () => {
     const banner = document.getElementById("offline");
     window.offlineShown = 0;
-    if (banner) new MutationObserver(() => { if (!banner.hidden) window.offlineShown += 1; })
-        .observe(banner, { attributes: true });
+    if (!banner) return;
+    new MutationObserver((records) => {
+        const changes = records.filter((r) => r.attributeName === "hidden");
+        changes.forEach((record, i) => {
+            const now = i + 1 < changes.length ? changes[i + 1].oldValue : banner.getAttribute("hidden");
+            if (now === null) window.offlineShown += 1;
+        });
+    }).observe(banner, { attributes: true, attributeOldValue: true });
 });"""
 
 
@@ -455,3 +462,37 @@ def test_pages_open_at_a_server_whose_links_another_renews_learn_it_issue_36_ite
         context.close()
         end(second)
         end(first)
+
+
+def test_pages_open_on_a_game_deleted_while_served_say_so_issue_36_item_2(lan_browser: Any, db: Path) -> None:
+    """Over plain HTTP, Friday's board and Anna's seat open at ``romme serve --all``;
+    ``romme sessions delete Friday`` while it runs: within 10 s both pages say that the
+    link is no longer valid, never that the server cannot be reached, and ask nothing more."""
+    ok("new", "Saturday", "Dora", "Emil")
+    proc: subprocess.Popen[str] | None
+    proc, night = start_all(db, free_port())
+    friday = next(g for g in night["games"] if g["name"] == "Friday")
+    context = phone(lan_browser)
+    context.add_init_script(OFFLINE_SHOWN)
+    asked: dict[str, list[str]] = {"board": [], "seat": []}
+    try:
+        pages = {}
+        for name, url in (("board", friday["board"]), ("seat", friday["seats"]["Anna"])):
+            page = context.new_page()
+            page.on("request", lambda request, name=name: asked[name].append(request.url))
+            page.goto(on_lan(url))
+            page.wait_for_selector("#players li")
+            pages[name] = page
+        page.wait_for_timeout(1000)  # every stream open
+        ok("sessions", "delete", "Friday", "--yes")
+        for page in pages.values():
+            page.wait_for_selector(f"#trouble:has-text('{LINK_GONE}')", timeout=10_000)
+        page.wait_for_timeout(500)
+        counted = {name: len(urls) for name, urls in asked.items()}
+        page.wait_for_timeout(5000)
+        assert {name: asked[name][counted[name] :] for name in asked} == {"board": [], "seat": []}
+        for name, each in pages.items():
+            assert each.evaluate("() => window.offlineShown") == 0, f"{name}: 'cannot be reached' shown"
+    finally:
+        context.close()
+        end(proc)

@@ -191,11 +191,11 @@ class _Night:
                     renewed.append(site)
                 site.config, site.links = config, links
             fresh[key] = site
-        for key, site in self.by_key.items():
-            if key not in fresh and site.started:
-                site.watcher.stop()
+        gone = [site for key, site in self.by_key.items() if key not in fresh and site.started]
         self.by_key = fresh
         self.server.serve([*fresh.values(), *self.server.fixed])
+        for site in gone:  # a game deleted: its streams are told so, and end
+            site.watcher.stop(dropped=True)
         for site in renewed:  # new links (--new-links elsewhere): the old links' streams end
             site.watcher.renew()
 

@@ -13,7 +13,7 @@ beside uvicorn's own ten ticks. A backend that can push changes (PostgreSQL's
 LISTEN/NOTIFY) plugs into :func:`watch` alone.
 
 A stream whose link the server no longer serves (renewed by ``--new-links`` in another
-``romme serve``, seen at the night's next look) is told so (:data:`GONE`, an event whose
+``romme serve``, its game deleted: seen at the night's next look) is told so (:data:`GONE`, an event whose
 data is no version: the page asks its state, answered 404, and stops) and ends (issue 36
 item 2): a page open on a revoked link never looks live.
 
@@ -140,6 +140,7 @@ class Watcher:
         self.quiet_until = 0.0  # a board: not looked at again before (monotonic seconds)
         self.streams = 0
         self.renewed = 0  # how often the links of its site changed: its streams look whether theirs is served
+        self.dropped = False  # stopped as its site is served no more (a game deleted): its streams told so
 
     def start(self, service: SessionService | None = None) -> None:
         """In the event loop: the version read now (on ``service``, else on a connection
@@ -156,8 +157,10 @@ class Watcher:
         self._looker = _Looker.of(self._loop, self.db, self.every)
         self._looker.add(self)
 
-    def stop(self) -> None:
-        """End every stream and the watch (when the server stops; again: nothing more)."""
+    def stop(self, dropped: bool = False) -> None:
+        """End every stream and the watch (when the server stops; again: nothing more);
+        ``dropped``: its site is served no more, and each stream says so (:data:`GONE`)."""
+        self.dropped = self.dropped or dropped
         self._stop = True
         loop = self._loop
         if loop is not None and not loop.is_closed():  # wake every stream, so that it sees the stop
@@ -456,7 +459,7 @@ async def events(
     before anything is awaited (so streams opened together cannot all pass the check),
     and given back when the stream ends, or here when it does not start. ``served``:
     whether its link is still served, asked when the site's links changed (no: the page
-    is told :data:`GONE`, and the stream ends at its next ping unless the page closed it)."""
+    is told :data:`GONE`, and the stream ends; so too when its site is served no more)."""
     if watcher.streams >= limit:
         answer = refusal("too-many-streams", 503)
         return JSONResponse(answer.body, status_code=answer.status, headers=answer.headers)
@@ -479,13 +482,8 @@ async def events(
             yield _event(now)
         async for version in watcher.changes(now, served):
             yield _event(version) if version is not None else PING
-        if served is not None and not watcher.stopping and not served():
-            yield GONE
-            # the page closes the stream itself once it has its state's 404: ended here
-            # only at the next ping (an old page), so that it never sees a stream dropped
-            async for version in watcher.changes(watcher.version):
-                if version is None:
-                    break
+        if served is not None and (watcher.dropped or not watcher.stopping) and not served():
+            yield GONE  # the page closes the stream, asks its state (404) and stops
 
     return _Stream(watcher, stream(), media_type=EVENTS, headers=STREAM_HEADERS)
 

@@ -242,9 +242,13 @@ export function live(render, T = {}) {
       // address: what changed meanwhile is asked for here, each time it opens.
       if (since === null) refresh();
     };
-    // a new version; or "gone" (the server serves this link no more): the state says 404
     source.onmessage = (event) => {
-      if (event.data !== String(version)) refresh();
+      if (event.data === "gone") {
+        // the server serves this link no more: the stream is closed here (never seen as
+        // dropped), and the state says 404 (the page stops); else the stream again
+        close();
+        refresh().then(() => connect());
+      } else if (event.data !== String(version)) refresh();
     };
     source.onerror = () => {
       if (source.readyState !== EventSource.CLOSED) {
