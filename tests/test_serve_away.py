@@ -2,12 +2,16 @@
 ``romme serve``: a revoked link's copy is deleted from the phone, not shown offline
 (issue 37 item 5); every sentence saying the server is away goes when it is back, over
 plain HTTP as a phone on the Wi-Fi has it (issue 37 item 6); "not sent yet" has the
-banner's colour (issue 38 item 15)."""
+banner's colour (issue 38 item 15); a page open on a link revoked by ``--new-links`` says
+so, stops asking and says which of its writes were not sent (issue 36 item 2)."""
 
 from __future__ import annotations
 
+import json
 import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from decimal import Decimal
@@ -16,7 +20,8 @@ from typing import Any
 
 import pytest
 from browser import browser, chromium_or_skip, phone
-from serving import HOST, Served, in_process, start_serve
+from clirun import ok
+from serving import HOST, Served, _first_line, in_process, start_serve
 
 from romme_score.rules import find_preset
 from romme_score.sessions import SessionService
@@ -242,3 +247,252 @@ def test_the_waiting_message_has_the_banners_colour_issue_38_item_15(browser: An
             assert arrived != colours[0][0]  # arrived: green again
         finally:
             context.close()
+
+
+def start_all(db: Path, port: int, *args: str) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    """``romme serve --all`` on ``port`` (known to pages open before a restart), reachable
+    at :data:`LAN_HOST`: its process and the links' JSON it printed first."""
+    command = [sys.executable, "-m", "romme_score", "serve", "--db", str(db), "--all", "--json"]
+    command += ["--host", HOST, "--port", str(port), "--allow-host", LAN_HOST, *args]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        return proc, json.loads(_first_line(proc, 30))
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+
+
+def end(proc: subprocess.Popen[str] | None) -> None:
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def on_lan(url: str) -> str:
+    return url.replace(HOST, LAN_HOST)
+
+
+LINK_GONE = "This link is wrong or no longer valid"
+NOT_SENT = "Not sent: this link is no longer valid"
+
+
+# The pages of one phone (one address: the server slows down an address that asks many
+# wrong links, guard.Throttle, so a phone holds a few of them)
+PHONES = [("board", "seat", "scorekeeper"), ("tournament", "organizer")]
+
+
+@pytest.mark.parametrize("held", PHONES, ids=["-".join(p) for p in PHONES])
+def test_pages_open_on_links_revoked_by_new_links_say_so_and_stop_asking_issue_36_item_2(
+    lan_browser: Any, db: Path, held: tuple[str, ...]
+) -> None:
+    """Over plain HTTP, a session's board, a seat and the scorekeeper (or a tournament's
+    board and the organiser's page) open at ``romme serve --all``; the server stopped and
+    started again on the same port with ``--new-links``: within 10 s each page says that
+    its link is no longer valid, the banner saying the server cannot be reached is hidden
+    and stays hidden, and over the next 8 s no page asks the server anything (no retry,
+    no event stream)."""
+    ok("tournament", "new", "Cup", *PLAYERS, "--games", "1", "--series", "1", "--seed", "7")
+    ok("tournament", "draw")
+    port = free_port()
+    proc: subprocess.Popen[str] | None
+    proc, night = start_all(db, port)
+    friday = next(g for g in night["games"] if g["name"] == "Friday")
+    every = {
+        "board": (friday["board"], "#players li"),
+        "seat": (friday["seats"]["Anna"], "#players li"),
+        "scorekeeper": (friday["scorekeeper"], "#players li"),
+        "tournament": (night["tournaments"][0]["board"], "#table-list li"),
+        "organizer": (night["organizer"], "#game-list li"),
+    }
+    opened = {name: every[name] for name in held}
+    context = phone(lan_browser)
+    asked: dict[str, list[str]] = {name: [] for name in opened}
+    try:
+        pages = {}
+        for name, (url, ready) in opened.items():
+            page = context.new_page()
+            page.on("request", lambda request, name=name: asked[name].append(request.url))
+            page.goto(on_lan(url))
+            page.wait_for_selector(ready)
+            pages[name] = page
+        end(proc)
+        for page in pages.values():
+            page.wait_for_selector("#offline", state="visible")  # the server away: said so
+        proc, renewed = start_all(db, port, "--new-links")
+        assert renewed["organizer"] != night["organizer"]
+        began = time.monotonic()
+        for name, page in pages.items():
+            try:
+                page.wait_for_selector(f"#trouble:has-text('{LINK_GONE}')", timeout=10_000)
+            except Exception as exc:  # which page, and what it says instead
+                shown = page.evaluate("() => document.querySelector('header').innerText")
+                raise AssertionError(f"{name}: {shown}") from exc
+            assert time.monotonic() - began < 10.0, name
+        page.wait_for_timeout(500)  # what the last of them asked is answered
+        counted = {name: len(urls) for name, urls in asked.items()}
+        for _tick in range(8):
+            page.wait_for_timeout(1000)
+            for name, each in pages.items():
+                assert each.is_hidden("#offline"), f"{name}: 'cannot be reached' shown again"
+                assert LINK_GONE in each.inner_text("#trouble"), name
+        after = {name: asked[name][counted[name] :] for name in asked}
+        assert after == {name: [] for name in asked}, after
+        for name, each in pages.items():
+            text = each.evaluate("() => document.documentElement.innerText")
+            assert "cannot be reached" not in text and "Trying again" not in text, (name, text[:300])
+        assert page.evaluate(KEPT_HERE) == []  # the phone keeps nothing of the links
+    finally:
+        context.close()
+        end(proc)
+
+
+KEPT_HERE = "() => Object.keys(localStorage).filter((k) => k.startsWith('romme-'))"
+
+
+def test_a_hand_waiting_on_a_revoked_link_is_said_not_sent_issue_36_item_2(
+    lan_browser: Any, db: Path
+) -> None:
+    """Over plain HTTP, Anna's seat open; the server stopped, ``TA TK`` sent (it waits in
+    the phone: "Not sent yet"); the server started again on the same port with
+    ``--new-links``: the page says the hand was not sent (and the link no longer valid), no
+    "Sending…" or "Not sent yet" remains, nothing reached the database and the phone keeps
+    nothing of the link."""
+    port = free_port()
+    served: Served | None = start_serve(db, "--port", str(port), "--allow-host", LAN_HOST)
+    assert served is not None
+    context = phone(lan_browser)
+    try:
+        page = context.new_page()
+        page.goto(on_lan(served.seats["Anna"]))
+        page.wait_for_selector("#players li")
+        served.stop(signal.SIGTERM)
+        page.fill("#hand-text", "TA TK")
+        page.click("#send-hand")
+        page.wait_for_selector("#myhand-msg:has-text('Not sent yet')")
+        served = start_serve(db, "--port", str(port), "--allow-host", LAN_HOST, "--new-links")
+        page.wait_for_selector(f"#myhand-msg:has-text('{NOT_SENT}')", timeout=20_000)
+        page.wait_for_selector(f"#trouble:has-text('{LINK_GONE}')", timeout=10_000)
+        page.wait_for_timeout(3000)  # the outbox's next try would have come by now
+        said = page.inner_text("#myhand-msg")
+        assert said.startswith(NOT_SENT), said
+        text = page.evaluate("() => document.documentElement.innerText")
+        for words in ("Sending…", "Not sent yet", "cannot be reached"):
+            assert words not in text, f"{words!r} still on the page: {text[:500]}"
+        assert page.is_hidden("#offline")
+        assert page.evaluate(KEPT_HERE) == []
+        assert pending_hands(db) == ({}, 0)
+    finally:
+        context.close()
+        stop(served)
+
+
+# Counts each time the banner saying the server cannot be reached is shown, however briefly
+# (each record's new value is the next one's old value; the last one's is the banner's now).
+OFFLINE_SHOWN = """document.addEventListener("DOMContentLoaded", () => {
+    const banner = document.getElementById("offline");
+    window.offlineShown = 0;
+    if (!banner) return;
+    new MutationObserver((records) => {
+        const changes = records.filter((r) => r.attributeName === "hidden");
+        changes.forEach((record, i) => {
+            const now = i + 1 < changes.length ? changes[i + 1].oldValue : banner.getAttribute("hidden");
+            if (now === null) window.offlineShown += 1;
+        });
+    }).observe(banner, { attributes: true, attributeOldValue: true });
+});"""
+
+
+def test_pages_open_at_a_server_whose_links_another_renews_learn_it_issue_36_item_2(
+    lan_browser: Any, db: Path
+) -> None:
+    """Over plain HTTP, a session's board, a seat, the scorekeeper and a tournament's board
+    open at ``romme serve --all``; a second ``romme serve --all --new-links`` on another
+    port while the first keeps running: the first server ends the streams of the links it
+    no longer serves, so that each page says within 10 s that its link is no longer valid,
+    never says that the server cannot be reached (it answers), and then asks nothing more."""
+    ok("tournament", "new", "Cup", *PLAYERS, "--games", "1", "--series", "1", "--seed", "7")
+    ok("tournament", "draw")
+    first: subprocess.Popen[str] | None
+    second: subprocess.Popen[str] | None = None
+    first, night = start_all(db, free_port())
+    friday = next(g for g in night["games"] if g["name"] == "Friday")
+    opened = {
+        "board": (friday["board"], "#players li"),
+        "seat": (friday["seats"]["Anna"], "#players li"),
+        "scorekeeper": (friday["scorekeeper"], "#players li"),
+        "tournament": (night["tournaments"][0]["board"], "#table-list li"),
+    }
+    context = phone(lan_browser)
+    context.add_init_script(OFFLINE_SHOWN)
+    asked: dict[str, list[str]] = {name: [] for name in opened}
+    try:
+        pages = {}
+        for name, (url, ready) in opened.items():
+            page = context.new_page()
+            page.on("request", lambda request, name=name: asked[name].append(request.url))
+            page.goto(on_lan(url))
+            page.wait_for_selector(ready)
+            pages[name] = page
+        page.wait_for_timeout(1000)  # every stream open
+        second, renewed = start_all(db, free_port(), "--new-links")
+        assert renewed["games"][0]["board"].rsplit("/", 1)[1] != friday["board"].rsplit("/", 1)[1]
+        began = time.monotonic()
+        for name, page in pages.items():
+            try:
+                page.wait_for_selector(f"#trouble:has-text('{LINK_GONE}')", timeout=10_000)
+            except Exception as exc:  # which page, and what it says instead
+                shown = page.evaluate("() => document.querySelector('header').innerText")
+                raise AssertionError(f"{name}: {shown}") from exc
+            assert time.monotonic() - began < 10.0, name
+        page.wait_for_timeout(500)
+        counted = {name: len(urls) for name, urls in asked.items()}
+        page.wait_for_timeout(5000)
+        after = {name: asked[name][counted[name] :] for name in asked}
+        assert after == {name: [] for name in asked}, after
+        for name, each in pages.items():
+            assert each.evaluate("() => window.offlineShown") == 0, f"{name}: 'cannot be reached' shown"
+            assert each.is_hidden("#offline"), name
+    finally:
+        context.close()
+        end(second)
+        end(first)
+
+
+def test_pages_open_on_a_game_deleted_while_served_say_so_issue_36_item_2(lan_browser: Any, db: Path) -> None:
+    """Over plain HTTP, Friday's board and Anna's seat open at ``romme serve --all``;
+    ``romme sessions delete Friday`` while it runs: within 10 s both pages say that the
+    link is no longer valid, never that the server cannot be reached, and ask nothing more."""
+    ok("new", "Saturday", "Dora", "Emil")
+    proc: subprocess.Popen[str] | None
+    proc, night = start_all(db, free_port())
+    friday = next(g for g in night["games"] if g["name"] == "Friday")
+    context = phone(lan_browser)
+    context.add_init_script(OFFLINE_SHOWN)
+    asked: dict[str, list[str]] = {"board": [], "seat": []}
+    try:
+        pages = {}
+        for name, url in (("board", friday["board"]), ("seat", friday["seats"]["Anna"])):
+            page = context.new_page()
+            page.on("request", lambda request, name=name: asked[name].append(request.url))
+            page.goto(on_lan(url))
+            page.wait_for_selector("#players li")
+            pages[name] = page
+        page.wait_for_timeout(1000)  # every stream open
+        ok("sessions", "delete", "Friday", "--yes")
+        for page in pages.values():
+            page.wait_for_selector(f"#trouble:has-text('{LINK_GONE}')", timeout=10_000)
+        page.wait_for_timeout(500)
+        counted = {name: len(urls) for name, urls in asked.items()}
+        page.wait_for_timeout(5000)
+        assert {name: asked[name][counted[name] :] for name in asked} == {"board": [], "seat": []}
+        for name, each in pages.items():
+            assert each.evaluate("() => window.offlineShown") == 0, f"{name}: 'cannot be reached' shown"
+    finally:
+        context.close()
+        end(proc)

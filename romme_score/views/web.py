@@ -95,6 +95,10 @@ TEXTS: dict[str, str] = {
     "out_arrived": N_("Arrived: you went out."),
     "server_error": N_("The server could not do that; please try again."),
     "link_gone": N_("This link is wrong or no longer valid: scan the QR code on the board again."),
+    # under a write waiting in the phone when the server said its link is no longer valid
+    "not_sent": N_(
+        "Not sent: this link is no longer valid, and this phone has deleted what was waiting on it."
+    ),
     "stale": N_("The server is not answering: this is the state of {time}."),
     "awake": N_("Keep screen on"),
     "awake_on": N_("The screen stays on while this page is open."),

@@ -156,7 +156,8 @@ def _sites(
 class _Night:
     """The sites of a server that follows the night (:mod:`.night`): read again from the
     database, in a thread of its own, whenever what it holds changes (a look twice a
-    second); the new ones served from then on, a site gone no more (its streams ended)."""
+    second); the new ones served from then on, a site gone no more (its streams ended),
+    a site's old links no more once it has new ones (their streams ended)."""
 
     def __init__(self, config: NightConfig, server: _Server) -> None:
         self.config, self.server = config, server
@@ -174,8 +175,10 @@ class _Night:
         self._thread: threading.Thread | None = None
 
     def apply(self, configs: list[ServeConfig | TournamentConfig | LeagueConfig | OrganizerConfig]) -> None:
-        """Serve ``configs`` from now on (in the event loop, or before it runs)."""
+        """Serve ``configs`` from now on (in the event loop, or before it runs); the streams
+        of a link no longer served are told so and end (issue 36 item 2)."""
         fresh: dict[tuple[str, object], _Site] = {}
+        renewed: list[_Site] = []
         for config in configs:
             key = night.key(config)
             site = self.by_key.get(key)
@@ -183,13 +186,18 @@ class _Night:
                 site = _sites(config, self.server.limits)[-1]  # the board's, or the session's
                 site.started = False
             else:
-                site.config, site.links = config, _links_of(config)
+                links = _links_of(config)
+                if links.links != site.links.links:
+                    renewed.append(site)
+                site.config, site.links = config, links
             fresh[key] = site
-        for key, site in self.by_key.items():
-            if key not in fresh and site.started:
-                site.watcher.stop()
+        gone = [site for key, site in self.by_key.items() if key not in fresh and site.started]
         self.by_key = fresh
         self.server.serve([*fresh.values(), *self.server.fixed])
+        for site in gone:  # a game deleted: its streams are told so, and end
+            site.watcher.stop(dropped=True)
+        for site in renewed:  # new links (--new-links elsewhere): the old links' streams end
+            site.watcher.renew()
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -337,6 +345,7 @@ class _Server:
                 site.watcher,
                 self.limits.streams,
                 _guarded(lambda c: route.handler(c, {})),
+                served=lambda: self.find(request.path_params["token"]) is not None,
             )
         given = QueryParams(
             [

@@ -12,6 +12,11 @@ small server, more than the look): four looks a second were half of an idle serv
 beside uvicorn's own ten ticks. A backend that can push changes (PostgreSQL's
 LISTEN/NOTIFY) plugs into :func:`watch` alone.
 
+A stream whose link the server no longer serves (renewed by ``--new-links`` in another
+``romme serve``, its game deleted: seen at the night's next look) is told so (:data:`GONE`, an event whose
+data is no version: the page asks its state, answered 404, and stops) and ends (issue 36
+item 2): a page open on a revoked link never looks live.
+
 A stream reconnecting after the phone slept sends the last version it saw
 (``Last-Event-ID``; a page opening its stream after its first ``state.json`` says it as
 ``?since=N``); where the session changed meanwhile, the new version comes at once.
@@ -134,6 +139,8 @@ class Watcher:
         self.due = False  # to be looked at now (poked): a write through this server
         self.quiet_until = 0.0  # a board: not looked at again before (monotonic seconds)
         self.streams = 0
+        self.renewed = 0  # how often the links of its site changed: its streams look whether theirs is served
+        self.dropped = False  # stopped as its site is served no more (a game deleted): its streams told so
 
     def start(self, service: SessionService | None = None) -> None:
         """In the event loop: the version read now (on ``service``, else on a connection
@@ -150,8 +157,10 @@ class Watcher:
         self._looker = _Looker.of(self._loop, self.db, self.every)
         self._looker.add(self)
 
-    def stop(self) -> None:
-        """End every stream and the watch (when the server stops; again: nothing more)."""
+    def stop(self, dropped: bool = False) -> None:
+        """End every stream and the watch (when the server stops; again: nothing more);
+        ``dropped``: its site is served no more, and each stream says so (:data:`GONE`)."""
+        self.dropped = self.dropped or dropped
         self._stop = True
         loop = self._loop
         if loop is not None and not loop.is_closed():  # wake every stream, so that it sees the stop
@@ -210,6 +219,12 @@ class Watcher:
             if self.board:
                 self.quiet_until = time.monotonic() + BOARD_GAP
 
+    def renew(self) -> None:
+        """In the event loop: the links of its site changed; every stream looks whether its
+        own link is still served (the others end, saying so)."""
+        self.renewed += 1
+        self._wake_streams()
+
     def _publish(self, version: int) -> None:
         self.version = version
         self._wake_streams()
@@ -227,12 +242,18 @@ class Watcher:
         self._signal = asyncio.Event()
         signal.set()
 
-    async def changes(self, seen: int) -> AsyncIterator[int | None]:
+    async def changes(self, seen: int, served: Callable[[], bool] | None = None) -> AsyncIterator[int | None]:
         """Each new version after ``seen`` as it comes (None: a ping is due), until the
-        server stops."""
+        server stops, or (``served`` given) the stream's link is served no more once the
+        site's links changed."""
         pinged = self.pings
+        renewed = self.renewed
         while not self._stop:
             signal = self._signal
+            if self.renewed != renewed and served is not None:
+                renewed = self.renewed
+                if not served():
+                    return
             if self.version != seen:
                 seen = self.version
                 yield seen
@@ -432,10 +453,13 @@ async def events(
     watcher: Watcher,
     limit: int,
     current: Callable[[Any], int] | None = None,
+    served: Callable[[], bool] | None = None,
 ) -> Response:
     """The stream of one page. Its place among the ``limit`` streams is taken at once,
     before anything is awaited (so streams opened together cannot all pass the check),
-    and given back when the stream ends, or here when it does not start."""
+    and given back when the stream ends, or here when it does not start. ``served``:
+    whether its link is still served, asked when the site's links changed (no: the page
+    is told :data:`GONE`, and the stream ends; so too when its site is served no more)."""
     if watcher.streams >= limit:
         answer = refusal("too-many-streams", 503)
         return JSONResponse(answer.body, status_code=answer.status, headers=answer.headers)
@@ -456,8 +480,10 @@ async def events(
     async def stream() -> AsyncIterator[str]:
         if last is not None and last != str(now):
             yield _event(now)
-        async for version in watcher.changes(now):
+        async for version in watcher.changes(now, served):
             yield _event(version) if version is not None else PING
+        if served is not None and (watcher.dropped or not watcher.stopping) and not served():
+            yield GONE  # the page closes the stream, asks its state (404) and stops
 
     return _Stream(watcher, stream(), media_type=EVENTS, headers=STREAM_HEADERS)
 
@@ -465,6 +491,7 @@ async def events(
 EVENTS = "text/event-stream"
 STREAM_HEADERS = {"cache-control": "no-store", "x-accel-buffering": "no"}
 PING = ": ping\r\n\r\n"  # a comment line: no event, but a dead connection is noticed
+GONE = "data: gone\r\n\r\n"  # no version: the page asks its state (a link no longer served: 404)
 
 
 def _event(version: int) -> str:

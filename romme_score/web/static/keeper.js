@@ -19,6 +19,7 @@ function tell(text, error = false, rounds = state?.rounds_played ?? null) {
 const handlers = {
   sending: () => tell(T.sending),
   queued: () => tell(T.queued, WAITING),
+  dropped: () => tell(T.not_sent, true), // the link is no longer valid: what waited was never sent
   arrived(entry, answer) {
     if (entry.path === "save") {
       cleanRows();
@@ -154,8 +155,9 @@ async function loadLinks() {
         ),
       );
     }
-  } catch {
-    setTimeout(loadLinks, 3000);
+  } catch (error) {
+    // asked again (the server away, busy), but never of a link no longer valid
+    if (!(error instanceof Refused && error.status === 404)) setTimeout(loadLinks, 3000);
   }
 }
 

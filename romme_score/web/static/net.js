@@ -30,9 +30,12 @@ export function url(path, params) {
 }
 
 const listeners = new Set();
+const goneListeners = new Set();
+let gone = false; // the server said this link is no longer valid: the page asks it nothing more
 
-/** Say whether the server can be reached: the banner, and whoever listens. */
+/** Say whether the server can be reached: the banner, and whoever listens (never once the link is gone). */
 export function online(yes) {
+  if (gone) return;
   const banner = document.getElementById("offline");
   if (banner) banner.hidden = yes;
   body.classList.toggle("is-offline", !yes);
@@ -43,12 +46,55 @@ export function onOnline(listener) {
   listeners.add(listener);
 }
 
+/** Whether the server said that this link is no longer valid (linkGone). */
+export function isGone() {
+  return gone;
+}
+
+/** `listener()` once the link is gone: it stops its stream and timers and says what it dropped. */
+export function onGone(listener) {
+  goneListeners.add(listener);
+}
+
+/**
+ * The server answered this link's state with 404: the link is no longer valid (revoked by
+ * `--new-links`, or its game deleted). The page's last state: no banner saying that the
+ * server cannot be reached (it answered), nothing asked of the server any more (each
+ * listener closes its stream, clears its timers, drops its writes), and nothing of the link
+ * kept in the phone (forget.js).
+ */
+export function linkGone() {
+  if (gone) return;
+  gone = true;
+  const banner = document.getElementById("offline");
+  if (banner) banner.hidden = true;
+  body.classList.remove("is-offline");
+  for (const listener of goneListeners) listener();
+  forget(base);
+}
+
+/**
+ * Whether this link is gone, asked of the server after a write was answered 404 (a write's
+ * 404 alone might mean something else): its state answered 404 too (then linkGone).
+ */
+export async function goneNow() {
+  if (!gone) {
+    try {
+      await call("GET", "state.json");
+    } catch (error) {
+      if (error instanceof Refused && error.status === 404) linkGone();
+    }
+  }
+  return gone;
+}
+
 /**
  * One request: its JSON, or Refused, or Unreachable. A read is asked again every time,
  * with the ETag of what the browser has (the server then answers 304, no body); a write
  * carries its idempotency key, when it has one.
  */
 export async function call(method, path, data, params, key) {
+  if (gone) throw new Refused(404, null); // the link is no longer valid: the server is not asked again
   const init = { method, cache: method === "GET" ? "no-cache" : "no-store", headers: { Accept: "application/json" } };
   if (method !== "GET") {
     init.headers["Content-Type"] = "application/json";
@@ -93,12 +139,6 @@ export function writeBox(name, value) {
 
 // --- the state, kept up to date --------------------------------------------------------
 
-/** The words of a failed read of state.json (a sentence of the page's language). */
-function trouble(error, T) {
-  if (error instanceof Refused && error.status === 404) return T.link_gone;
-  return T.server_error;
-}
-
 function showTrouble(text) {
   const node = document.getElementById("trouble");
   if (!node) return;
@@ -111,7 +151,8 @@ function showTrouble(text) {
  * start (once: the stream opens after it, saying the version the page has), on each
  * event of the stream, when the phone wakes (the page shown again) and when the server
  * is back. While it cannot be read, the last state this phone saw is shown, marked with
- * its time.
+ * its time. Once it is answered 404 (the link no longer valid), the page says so and stops:
+ * no stream, no retry, no banner saying that the server cannot be reached (linkGone).
  */
 export function live(render, T = {}) {
   let version = null;
@@ -121,6 +162,7 @@ export function live(render, T = {}) {
   let shown = false;
   let retry = null;
   let stale = false; // the page says the server is not answering: asked again as soon as it is back
+  let answered = false; // the last state.json asked came
 
   /** Say that what is shown is the state of an earlier time (showing it first if nothing is). */
   function showStale() {
@@ -137,6 +179,7 @@ export function live(render, T = {}) {
   }
 
   async function refresh() {
+    if (gone) return;
     if (fetching) {
       fetchAgain = true;
       return fetching;
@@ -146,6 +189,8 @@ export function live(render, T = {}) {
         fetchAgain = false;
         try {
           const state = await call("GET", "state.json");
+          if (gone) break;
+          answered = true;
           stale = false;
           online(true);
           showTrouble("");
@@ -155,11 +200,15 @@ export function live(render, T = {}) {
           writeBox(LAST_STATE, { at: Date.now(), state });
           render(state);
         } catch (error) {
+          answered = false;
+          if (error instanceof Refused && error.status === 404) {
+            linkGone(); // the link is no longer valid: the page's last state
+            break;
+          }
           if (error instanceof Refused && !AGAIN.has(error.status)) {
-            if (error.status === 404) forget(base); // the link is no longer valid: the phone keeps nothing of it
             stale = false;
             online(true); // the server answered: it is there, the trouble is another one
-            showTrouble(trouble(error, T));
+            showTrouble(T.server_error);
           } else if (error instanceof Refused || !shown) {
             showStale(); // the server is busy (503), or away since before this page was loaded
           }
@@ -172,8 +221,18 @@ export function live(render, T = {}) {
     return fetching;
   }
 
+  function close() {
+    if (!source) return;
+    source.onopen = null;
+    source.onmessage = null;
+    source.onerror = null;
+    source.close();
+    source = null;
+  }
+
   function connect() {
-    if (source) source.close();
+    if (gone) return;
+    close();
     const since = version;
     source = new EventSource(url("events", since === null ? {} : { since }));
     source.onopen = () => {
@@ -184,21 +243,38 @@ export function live(render, T = {}) {
       if (since === null) refresh();
     };
     source.onmessage = (event) => {
-      if (event.data !== String(version)) refresh();
+      if (event.data === "gone") {
+        // the server serves this link no more: the stream is closed here (never seen as
+        // dropped), and the state says 404 (the page stops); else the stream again
+        close();
+        refresh().then(() => connect());
+      } else if (event.data !== String(version)) refresh();
     };
     source.onerror = () => {
-      online(false);
-      if (source.readyState === EventSource.CLOSED) {
-        // the server answered, but not with a stream (the link no longer valid, the server
-        // busy): the state says which, and the stream is asked for again
-        refresh();
-        setTimeout(connect, 3000);
+      if (source.readyState !== EventSource.CLOSED) {
+        online(false); // the stream dropped: the browser asks for it again
+        return;
       }
+      // The server answered, but not with a stream (the link no longer valid, the server
+      // busy): the state says which (a link gone: the page stops, never saying that the
+      // server cannot be reached), and the stream is asked for again.
+      refresh().then(() => {
+        if (!answered) online(false);
+      });
+      setTimeout(connect, 3000);
     };
   }
 
+  onGone(() => {
+    close();
+    clearTimeout(retry);
+    stale = false;
+    showTrouble(T.link_gone);
+  });
+
   // After the phone slept: a new stream, and whatever changed meanwhile.
   const wake = () => {
+    if (gone) return;
     connect();
     refresh();
   };

@@ -2,8 +2,22 @@
 // idempotency key made here until the server has answered it, sent again with the same
 // key while the server is away (with backoff, and at once when the event stream or a
 // probe is back), so that it is applied once however often it is sent and survives a
-// reload or a sleeping phone. What each stage means is said by the page (handlers).
-import { AGAIN, call, online, onOnline, Refused, readBox, Unreachable, writeBox } from "./net.js";
+// reload or a sleeping phone. What each stage means is said by the page (handlers). Once
+// the link is no longer valid (net.js linkGone), nothing is sent any more: the writes
+// waiting are dropped (forget.js deletes their box), and the page says they were not sent.
+import {
+  AGAIN,
+  call,
+  goneNow,
+  isGone,
+  onGone,
+  online,
+  onOnline,
+  Refused,
+  readBox,
+  Unreachable,
+  writeBox,
+} from "./net.js";
 
 const base = document.body.dataset.base;
 const RETRY_MS = [1000, 2000, 4000, 8000]; // then every 10 s, while the server is away
@@ -26,7 +40,16 @@ let flushing = false;
 let retryTimer = null;
 let failures = 0;
 
-const keep = () => writeBox(OUTBOX, outbox);
+const keep = () => {
+  if (!isGone()) writeBox(OUTBOX, outbox); // a link no longer valid keeps nothing in the phone
+};
+
+/** The link is no longer valid: no retry, and the writes still waiting are dropped (said by the page). */
+function drop() {
+  clearTimeout(retryTimer);
+  const dropped = outbox.splice(0);
+  if (dropped.length && handlers.dropped) handlers.dropped(dropped);
+}
 
 function retryLater() {
   clearTimeout(retryTimer);
@@ -36,7 +59,7 @@ function retryLater() {
 
 /** Send the writes waiting, oldest first, each with its key, until one cannot be sent. */
 export async function flush() {
-  if (flushing) return;
+  if (flushing || isGone()) return;
   flushing = true;
   clearTimeout(retryTimer);
   try {
@@ -46,6 +69,8 @@ export async function flush() {
       try {
         answer = await call("POST", entry.path, entry.body, null, entry.key);
       } catch (error) {
+        // the link gone meanwhile, or answered 404 here and its state too: drop() said so
+        if (isGone() || (error instanceof Refused && error.status === 404 && (await goneNow()))) return;
         if (error instanceof Unreachable || (error instanceof Refused && AGAIN.has(error.status))) {
           entry.tries = (entry.tries || 0) + 1;
           keep();
@@ -73,11 +98,13 @@ export async function flush() {
 /**
  * The page's writes: `handlers` says what each stage means on this page — `sending(entry)`,
  * `queued(entry)` (the server is away: it waits in the phone), `arrived(entry, answer)`,
- * `refused(entry, error)` (Refused: the server's sentence). Writes left by an earlier load
+ * `refused(entry, error)` (Refused: the server's sentence), `dropped(entries)` (the link is
+ * no longer valid: they were not sent and never will be). Writes left by an earlier load
  * of this link (a reload, a phone that slept) are sent now. Returns `post(path, body)`.
  */
 export function writes(given) {
   handlers = given;
+  onGone(drop);
   if (outbox.length) {
     for (const entry of outbox) if (handlers.queued) handlers.queued(entry);
     flush();
@@ -88,6 +115,10 @@ export function writes(given) {
   });
   return (path, data) => {
     const entry = { key: newKey(), path, body: data || {}, tries: 0 };
+    if (isGone()) {
+      if (handlers.dropped) handlers.dropped([entry]);
+      return entry;
+    }
     outbox.push(entry);
     keep();
     if (handlers.sending) handlers.sending(entry);

@@ -1,7 +1,7 @@
 // A seat: the board, plus this player's hand (tapped or typed, read by the referee as it
 // is typed), "I went out", and the referee on the phone. The cards a button types, how
 // a hand reads and what it counts all come from the server.
-import { call, live, onOnline, Refused } from "./net.js";
+import { call, live, onGone, onOnline, Refused } from "./net.js";
 import { waiting, writes } from "./outbox.js";
 import { $, ask, away, clear, el, failure, fill, renderPending, renderSession, say, T, WAITING } from "./render.js";
 
@@ -67,6 +67,7 @@ function render(s) {
 const handlers = {
   sending: () => tell(T.sending),
   queued: () => tell(T.queued, WAITING),
+  dropped: () => tell(T.not_sent, true), // the link is no longer valid: what waited was never sent
   arrived(entry, answer) {
     if (entry.path === "hand") {
       if (typeof answer.points === "number")
@@ -235,6 +236,19 @@ function back(yes) {
   if (refereeAway) referee(refereeAway);
 }
 
+/** The link is no longer valid: what said the server is away goes (the page says why instead). */
+function gone() {
+  if (readingAway) {
+    readingAway = false;
+    clear($("reading")).classList.remove(WAITING);
+  }
+  if (refereeAway) {
+    refereeAway = null;
+    $("ref-out").textContent = "";
+    $("ref-out").classList.remove(WAITING);
+  }
+}
+
 export function start() {
   post = writes(handlers);
   buildPicker();
@@ -242,5 +256,6 @@ export function start() {
   $("ref-value").addEventListener("click", () => referee("value"));
   $("ref-best").addEventListener("click", () => referee("best"));
   onOnline(back);
+  onGone(gone);
   live(render, T);
 }
