@@ -145,7 +145,7 @@ def test_every_page_extends_the_base_template_and_loads_the_scripts_as_modules(
         assert re.findall(r"<script[^>]*>", page) == [f'<script src="{token}/static/main.js" type="module">']
 
 
-MODULES = ["main.js", "net.js", "outbox.js", "render.js", "seat.js", "keeper.js", "board.js"]
+MODULES = ["main.js", "net.js", "live.js", "outbox.js", "render.js", "seat.js", "keeper.js", "board.js"]
 MODULES += ["tournament.js", "paging.js", "awake.js"]
 
 

@@ -33,6 +33,7 @@ STATIC_TYPES = {
     for name in (
         "main.js",  # the entry of every page: picks the page's module by the kind of link
         "net.js",
+        "live.js",  # a page kept up to date: its state, its event stream, a link gone
         "outbox.js",  # the writes, kept in the phone until answered
         "render.js",
         "seat.js",

@@ -139,17 +139,11 @@ async function readHand() {
 function showReading(box, reading) {
   clear(box);
   if (reading.cards.length) {
-    const chips = el("ul", { class: "chips" });
-    reading.cards.forEach((card, i) => {
-      chips.append(
-        el(
-          "li",
-          { class: reading.red[i] ? "red" : null },
-          el("b", { text: card }),
-          el("small", { text: reading.values[i] }),
-        ),
-      );
-    });
+    const chip = (card, i) => {
+      const parts = [el("b", { text: card }), el("small", { text: reading.values[i] })];
+      return el("li", { class: reading.red[i] ? "red" : null }, ...parts);
+    };
+    const chips = el("ul", { class: "chips" }, ...reading.cards.map(chip));
     box.append(el("span", { class: "label", text: T.reading }), chips);
   }
   box.append(el("p", { class: "sum", text: reading.sum }));
@@ -212,16 +206,13 @@ async function referee(question) {
     out.textContent = "";
     return;
   }
+  // each line a meld for "check"; the lines one hand for "value" and "best"
+  const [path, key] = { check: ["check", "meld"], value: ["read", "cards"], best: ["best", "hand"] }[question];
+  const params = new URLSearchParams(
+    question === "check" ? lines.map((line) => [key, line]) : [[key, lines.join(" ")]],
+  );
   try {
-    if (question === "check") {
-      const params = new URLSearchParams();
-      for (const line of lines) params.append("meld", line);
-      out.textContent = (await call("GET", "check", null, params)).text;
-    } else if (question === "value") {
-      out.textContent = (await call("GET", "read", null, { cards: lines.join(" ") })).text;
-    } else {
-      out.textContent = (await call("GET", "best", null, { hand: lines.join(" ") })).text;
-    }
+    out.textContent = (await call("GET", path, null, params)).text;
   } catch (error) {
     refereeAway = away(error) ? question : null;
     out.classList.add(refereeAway ? WAITING : "error");
@@ -238,15 +229,10 @@ function back(yes) {
 
 /** The link is no longer valid: what said the server is away goes (the page says why instead). */
 function gone() {
-  if (readingAway) {
-    readingAway = false;
-    clear($("reading")).classList.remove(WAITING);
-  }
-  if (refereeAway) {
-    refereeAway = null;
-    $("ref-out").textContent = "";
-    $("ref-out").classList.remove(WAITING);
-  }
+  if (readingAway) clear($("reading")).classList.remove(WAITING);
+  if (refereeAway) clear($("ref-out")).classList.remove(WAITING);
+  readingAway = false;
+  refereeAway = null;
 }
 
 export function start() {

@@ -14,6 +14,7 @@ const FILES = [
   "/manifest.webmanifest",
   "/static/main.js",
   "/static/net.js",
+  "/static/live.js",
   "/static/forget.js",
   "/static/outbox.js",
   "/static/render.js",
