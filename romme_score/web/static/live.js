@@ -151,12 +151,15 @@ export function live(render, T = {}) {
     if (!answered) online(false);
   }
 
-  onGone(() => {
+  /** The link is no longer valid: no stream, no timer, and the page says why. */
+  function stop() {
     close();
     clearTimeout(retry);
     stale = false;
     showTrouble(T.link_gone);
-  });
+  }
+
+  onGone(stop);
 
   // After the phone slept: a new stream, and whatever changed meanwhile.
   const wake = () => {
