@@ -47,15 +47,20 @@ class Served:
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 15.0) -> int:
         """Send ``sig`` and wait for the exit code."""
         assert self.process is not None
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        try:
-            code = self.process.wait(timeout=timeout)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
-        return code
+        return stop_process(self.process, sig, timeout)
+
+
+def stop_process(proc: subprocess.Popen[str], sig: int = signal.SIGTERM, timeout: float = 15.0) -> int:
+    """Send ``sig`` to a server process still running and wait for its exit code; killed
+    where it does not stop within ``timeout``."""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    try:
+        return proc.wait(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _first_line(proc: subprocess.Popen[str], timeout: float) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from browser import PHONE, TIMEOUT_MS, chromium_or_skip, phone
 from clirun import ok
-from serving import HOST, Served, _first_line, serving
+from serving import HOST, Served, _first_line, serving, stop_process
 
 from romme_score.rules import find_preset
 from romme_score.sessions import SessionService
@@ -270,14 +270,7 @@ def a_board(db: Path, *args: str) -> Iterator[str]:
         board = str(json.loads(_first_line(proc, 30))["board"])
         yield board.replace(f"//{HOST}:", f"//{INSECURE}:")
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        stop_process(proc)
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from browser import browser, chromium_or_skip, phone
 from clirun import ok
-from serving import HOST, Served, _first_line, in_process, start_serve
+from serving import HOST, Served, _first_line, in_process, start_serve, stop_process
 
 from romme_score.rules import find_preset
 from romme_score.sessions import SessionService
@@ -264,14 +264,21 @@ def start_all(db: Path, port: int, *args: str) -> tuple[subprocess.Popen[str], d
 
 
 def end(proc: subprocess.Popen[str] | None) -> None:
-    if proc is not None and proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+    if proc is not None:
+        stop_process(proc)
+
+
+def open_all(context: Any, opened: dict[str, tuple[str, str]], asked: dict[str, list[str]]) -> dict[str, Any]:
+    """A page for each of ``opened`` (name: its link and what shows it ready), at the LAN
+    host name, each request it makes kept in ``asked[name]``."""
+    pages = {}
+    for name, (url, ready) in opened.items():
+        page = context.new_page()
+        page.on("request", lambda request, name=name: asked[name].append(request.url))
+        page.goto(on_lan(url))
+        page.wait_for_selector(ready)
+        pages[name] = page
+    return pages
 
 
 def on_lan(url: str) -> str:
@@ -314,13 +321,7 @@ def test_pages_open_on_links_revoked_by_new_links_say_so_and_stop_asking_issue_3
     context = phone(lan_browser)
     asked: dict[str, list[str]] = {name: [] for name in opened}
     try:
-        pages = {}
-        for name, (url, ready) in opened.items():
-            page = context.new_page()
-            page.on("request", lambda request, name=name: asked[name].append(request.url))
-            page.goto(on_lan(url))
-            page.wait_for_selector(ready)
-            pages[name] = page
+        pages = open_all(context, opened, asked)
         end(proc)
         for page in pages.values():
             page.wait_for_selector("#offline", state="visible")  # the server away: said so
@@ -432,13 +433,8 @@ def test_pages_open_at_a_server_whose_links_another_renews_learn_it_issue_36_ite
     context.add_init_script(OFFLINE_SHOWN)
     asked: dict[str, list[str]] = {name: [] for name in opened}
     try:
-        pages = {}
-        for name, (url, ready) in opened.items():
-            page = context.new_page()
-            page.on("request", lambda request, name=name: asked[name].append(request.url))
-            page.goto(on_lan(url))
-            page.wait_for_selector(ready)
-            pages[name] = page
+        pages = open_all(context, opened, asked)
+        page = next(iter(pages.values()))
         page.wait_for_timeout(1000)  # every stream open
         second, renewed = start_all(db, free_port(), "--new-links")
         assert renewed["games"][0]["board"].rsplit("/", 1)[1] != friday["board"].rsplit("/", 1)[1]
@@ -476,13 +472,9 @@ def test_pages_open_on_a_game_deleted_while_served_say_so_issue_36_item_2(lan_br
     context.add_init_script(OFFLINE_SHOWN)
     asked: dict[str, list[str]] = {"board": [], "seat": []}
     try:
-        pages = {}
-        for name, url in (("board", friday["board"]), ("seat", friday["seats"]["Anna"])):
-            page = context.new_page()
-            page.on("request", lambda request, name=name: asked[name].append(request.url))
-            page.goto(on_lan(url))
-            page.wait_for_selector("#players li")
-            pages[name] = page
+        opened = {"board": (friday["board"], "#players li"), "seat": (friday["seats"]["Anna"], "#players li")}
+        pages = open_all(context, opened, asked)
+        page = next(iter(pages.values()))
         page.wait_for_timeout(1000)  # every stream open
         ok("sessions", "delete", "Friday", "--yes")
         for page in pages.values():
